@@ -1,0 +1,89 @@
+# probegen - hand-written, non-recursive; works without ./configure.
+#   make              build ./probegen
+#   make check        run the test suite (tests/run.sh)
+#   make demo         build examples/demo and trace it
+#   make install      PREFIX=/usr/local DESTDIR=
+#   make V=1          show full commands
+# ./configure (optional) writes config.mak, read here when present.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+CC ?= cc
+FLEX ?= flex
+BISON ?= bison
+CFLAGS ?= -O2 -g
+WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	   -Wwrite-strings
+LIBS = -lelf
+
+-include config.mak
+
+ifdef SANITIZE
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+ifeq ($(V),1)
+Q =
+msg = @true
+else
+Q = @
+msg = @printf '  %-7s %s\n'
+endif
+
+B = build
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
+
+SRCS = main.c util.c diag.c parse.c ast.c check.c ctype.c names.c \
+       target.c input.c output.c emit_header.c emit_object.c
+OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
+
+all: probegen
+
+probegen: $(OBJS)
+	$(msg) LINK $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+$(B)/%.o: src/%.c $(B)/parser.h $(B)/lexer.h | $(B)
+	$(msg) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
+
+# Generated code: its own warnings are flex's and bison's business.
+$(B)/parser.o $(B)/lexer.o: $(B)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h
+	$(msg) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+
+$(B)/parser.c $(B)/parser.h: grammar/parser.y | $(B)
+	$(msg) BISON $<
+	$(Q)$(BISON) -Wall -Werror --defines=$(B)/parser.h -o $(B)/parser.c $<
+
+$(B)/lexer.c $(B)/lexer.h: grammar/lexer.l | $(B)
+	$(msg) FLEX $<
+	$(Q)$(FLEX) --header-file=$(B)/lexer.h -o $(B)/lexer.c $<
+
+$(B):
+	$(Q)mkdir -p $@
+
+check: probegen
+	$(Q)tests/run.sh
+
+demo: probegen
+	$(Q)examples/demo/run.sh
+
+install: probegen
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 probegen $(DESTDIR)$(BINDIR)/probegen
+	install -m 644 man/probegen.1 $(DESTDIR)$(MANDIR)/man1/probegen.1
+
+# For builds that look the tool up as `dtrace` (Meson, PHP, autoconf).
+install-dtrace-alias: install
+	ln -sf probegen $(DESTDIR)$(BINDIR)/dtrace
+
+clean:
+	rm -rf $(B) probegen tests/out
+
+.PHONY: all check demo install install-dtrace-alias clean
+.DELETE_ON_ERROR:
+
+-include $(OBJS:.o=.d)

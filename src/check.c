@@ -1,0 +1,256 @@
+/*
+ * check.c - judge the parsed program.  Everything a user can get wrong
+ * that the grammar cannot see is reported here, all of it in one run:
+ * limits, duplicates, argument mappings, and generated names that would
+ * collide.  Prints diagnostics; changes and writes nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+/* A set of generated names, to find collisions in linear time. */
+struct name_entry {
+	char *name;
+	const void *owner; /* the probe or provider that generated it */
+};
+
+struct name_set {
+	struct name_entry *slots;
+	size_t cap, used;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static void name_set_grow(struct name_set *set);
+
+/* Add name (taking it); return whoever already owns it, if anyone. */
+static const void *name_set_add(struct name_set *set, char *name,
+				const void *owner)
+{
+	size_t i;
+
+	if ((set->used + 1) * 2 > set->cap)
+		name_set_grow(set);
+	for (i = hash(name) & (set->cap - 1); set->slots[i].name;
+	     i = (i + 1) & (set->cap - 1)) {
+		if (strcmp(set->slots[i].name, name) == 0) {
+			free(name);
+			return set->slots[i].owner;
+		}
+	}
+	set->slots[i].name = name;
+	set->slots[i].owner = owner;
+	set->used++;
+	return NULL;
+}
+
+static void name_set_grow(struct name_set *set)
+{
+	struct name_set bigger = { 0 };
+	size_t i;
+
+	bigger.cap = set->cap ? set->cap * 2 : 64;
+	bigger.slots = xcalloc(bigger.cap, sizeof(*bigger.slots));
+	for (i = 0; i < set->cap; i++)
+		if (set->slots[i].name)
+			name_set_add(&bigger, set->slots[i].name,
+				     set->slots[i].owner);
+	free(set->slots);
+	*set = bigger;
+}
+
+static void name_set_free(struct name_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->cap; i++)
+		free(set->slots[i].name);
+	free(set->slots);
+}
+
+static void check_name_length(const char *what, const char *name,
+			      struct loc loc)
+{
+	if (strlen(name) > MAX_NAME_LEN)
+		error_at(loc, "%s name '%.20s...' is longer than %d characters",
+			 what, name, MAX_NAME_LEN);
+}
+
+static void check_params(const struct probe *pr, const struct param *list,
+			 int count, const char *which)
+{
+	const struct param *p, *q;
+	int i = 0;
+
+	if (count > MAX_PROBE_ARGS)
+		error_at(pr->loc,
+			 "probe '%s' has %d %sarguments; at most %d are supported",
+			 pr->name, count, which, MAX_PROBE_ARGS);
+	for_each_param(list, p) {
+		i++;
+		if (p->type->kind == T_BASE && p->type->base == B_VOID)
+			error_at(p->loc,
+				 "argument %d of probe '%s' has type 'void'",
+				 i, pr->name);
+		if (!p->name)
+			continue;
+		for (q = list; q != p; q = q->next) {
+			if (q->name && strcmp(q->name, p->name) == 0) {
+				error_at(p->loc,
+					 "duplicate argument name '%s' in probe '%s'",
+					 p->name, pr->name);
+				break;
+			}
+		}
+	}
+}
+
+static const struct param *find_native(const struct probe *pr,
+				       const char *name)
+{
+	const struct param *p;
+
+	for_each_param(pr->native, p)
+		if (p->name && strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+static void check_mapping(const struct probe *pr)
+{
+	const struct param *p;
+	int i = 0;
+
+	for_each_param(pr->xlated, p) {
+		i++;
+		if (!p->name)
+			error_at(p->loc,
+				 "translated argument %d of probe '%s' has no name",
+				 i, pr->name);
+		else if (!find_native(pr, p->name))
+			error_at(p->loc,
+				 "'%s' is not a native argument of probe '%s'",
+				 p->name, pr->name);
+	}
+}
+
+/* Tracers read integers and pointers of 1, 2, 4 or 8 bytes. */
+static void check_readable(const struct program *prog, const struct probe *pr,
+			   const struct target *tg)
+{
+	const struct param *p;
+	struct buf t = { 0 };
+	int i = 0;
+
+	for_each_param(probe_args(pr), p) {
+		struct type_info ti = type_info(prog, p->type, tg);
+
+		i++;
+		if (!ti.is_float && !ti.is_struct && ti.size <= 8)
+			continue;
+		t.len = 0;
+		type_print_d(&t, p->type, NULL);
+		if (ti.is_float)
+			warning_at(p->loc,
+				   "argument %d of probe '%s' has floating type '%s', which bpftrace and bcc cannot read",
+				   i, pr->name, t.data);
+		else if (ti.is_struct)
+			warning_at(p->loc,
+				   "argument %d of probe '%s' is a '%s' passed by value; tracers can read only integers and pointers",
+				   i, pr->name, t.data);
+		else
+			warning_at(p->loc,
+				   "argument %d of probe '%s' has type '%s' of %d bytes; tracers read at most 8",
+				   i, pr->name, t.data, ti.size);
+	}
+	buf_free(&t);
+}
+
+static void check_collisions(struct name_set *set, const struct probe *pr)
+{
+	char *macro = name_macro(pr);
+	char *names[5];
+	size_t i;
+
+	names[0] = xstrdup(macro);
+	names[1] = xasprintf("%s_ENABLED", macro);
+	names[2] = xasprintf("%s_LAZY", macro);
+	names[3] = name_typed(pr);
+	names[4] = name_semaphore(pr);
+	for (i = 0; i < 5; i++) {
+		char *shown = xstrdup(names[i]);
+		const struct probe *other = name_set_add(set, names[i], pr);
+
+		if (other) {
+			error_at(pr->loc,
+				 "probes '%s:%s' and '%s:%s' both generate '%s'",
+				 other->provider->name, other->name,
+				 pr->provider->name, pr->name, shown);
+			note_at(other->loc, "'%s:%s' declared here",
+				other->provider->name, other->name);
+			free(shown);
+			break;
+		}
+		free(shown);
+	}
+	free(macro);
+}
+
+void check_program(struct program *prog, const struct target *tg)
+{
+	struct name_set names = { 0 }, providers = { 0 };
+	struct provider *pv;
+	struct probe *pr;
+
+	for_each_provider(prog, pv) {
+		struct name_set probes = { 0 };
+		const struct probe *first;
+		const struct provider *q;
+
+		check_name_length("provider", pv->name, pv->loc);
+		q = name_set_add(&providers, xstrdup(pv->name), pv);
+		if (q) {
+			error_at(pv->loc, "redefinition of provider '%s'",
+				 pv->name);
+			note_at(q->loc, "previous definition of '%s' was here",
+				q->name);
+			continue;
+		}
+		for_each_probe(pv, pr) {
+			check_name_length("probe", pr->name, pr->loc);
+			first = name_set_add(&probes, xstrdup(pr->name), pr);
+			if (first) {
+				error_at(pr->loc,
+					 "duplicate probe '%s' in provider '%s'",
+					 pr->name, pv->name);
+				note_at(first->loc,
+					"previous declaration of '%s' was here",
+					pr->name);
+				continue;
+			}
+			if (pr->varargs)
+				error_at(pr->varargs_loc,
+					 "probe '%s' cannot take a variable number of arguments",
+					 pr->name);
+			check_params(pr, pr->native, pr->nnative, "");
+			if (pr->has_xlated) {
+				check_params(pr, pr->xlated, pr->nxlated,
+					     "translated ");
+				check_mapping(pr);
+			}
+			check_readable(prog, pr, tg);
+			check_collisions(&names, pr);
+		}
+		name_set_free(&probes);
+	}
+	name_set_free(&names);
+	name_set_free(&providers);
+}

@@ -1,0 +1,347 @@
+/*
+ * ctype.c - what a D type means in C: its size and sign on a target
+ * (for checks and the note), and how to spell it in the generated header.
+ * The file's typedefs are expanded; D's fixed-width names are spelled
+ * with the compiler's predefined macros (__INT64_TYPE__ ...) so the
+ * header needs no <stdint.h>.  Names from the user's C headers are
+ * "unknown": the header can only use them when the user opts in.
+ */
+#include <string.h>
+
+#include "probegen.h"
+
+/* D's predefined type names: spelling in C, size (0: pointer-sized,
+ * -1: long-sized), sign. */
+static const struct {
+	const char *name, *c;
+	int size, is_signed;
+} d_types[] = {
+	{ "int8_t", "signed char", 1, 1 },
+	{ "int16_t", "short", 2, 1 },
+	{ "int32_t", "int", 4, 1 },
+	{ "int64_t", "__INT64_TYPE__", 8, 1 },
+	{ "uint8_t", "unsigned char", 1, 0 },
+	{ "uint16_t", "unsigned short", 2, 0 },
+	{ "uint32_t", "unsigned int", 4, 0 },
+	{ "uint64_t", "__UINT64_TYPE__", 8, 0 },
+	{ "intptr_t", "__INTPTR_TYPE__", 0, 1 },
+	{ "uintptr_t", "__UINTPTR_TYPE__", 0, 0 },
+	{ "ptrdiff_t", "__PTRDIFF_TYPE__", 0, 1 },
+	{ "size_t", "__SIZE_TYPE__", 0, 0 },
+	{ "ssize_t", "__PTRDIFF_TYPE__", 0, 1 },
+	{ "uchar_t", "unsigned char", 1, 0 },
+	{ "ushort_t", "unsigned short", 2, 0 },
+	{ "uint_t", "unsigned int", 4, 0 },
+	{ "ulong_t", "unsigned long", -1, 0 },
+	{ "longlong_t", "__INT64_TYPE__", 8, 1 },
+	{ "u_longlong_t", "__UINT64_TYPE__", 8, 0 },
+	{ "pid_t", "int", 4, 1 },
+	{ "uid_t", "unsigned int", 4, 0 },
+	{ "gid_t", "unsigned int", 4, 0 },
+	{ "bool", "_Bool", 1, 0 },
+};
+
+static int d_type_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(d_types) / sizeof(d_types[0]); i++)
+		if (strcmp(d_types[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static const struct type *file_typedef(const struct program *prog,
+				       const char *name)
+{
+	const struct typedef_decl *td;
+
+	for (td = prog->typedefs; td; td = td->next)
+		if (td->name && strcmp(td->name, name) == 0)
+			return td->type;
+	return NULL;
+}
+
+static int base_size(enum base b, int ptr)
+{
+	switch (b) {
+	case B_BOOL: case B_CHAR: case B_SCHAR: case B_UCHAR: return 1;
+	case B_SHORT: case B_USHORT: return 2;
+	case B_INT: case B_UINT: case B_FLOAT: return 4;
+	case B_LONG: case B_ULONG: return ptr;
+	case B_LLONG: case B_ULLONG: case B_DOUBLE: return 8;
+	case B_LDOUBLE: return ptr == 8 ? 16 : 12;
+	default: return 0;
+	}
+}
+
+static int base_signed(enum base b, const struct target *tg)
+{
+	switch (b) {
+	case B_CHAR: return tg->char_signed;
+	case B_SCHAR: case B_SHORT: case B_INT: case B_LONG: case B_LLONG:
+	case B_FLOAT: case B_DOUBLE: case B_LDOUBLE:
+		return 1;
+	default: return 0;
+	}
+}
+
+static int spellable(const struct program *prog, const struct type *t,
+		     int depth);
+
+static int params_spellable(const struct program *prog, const struct param *p,
+			    int depth)
+{
+	for (; p; p = p->next)
+		if (!spellable(prog, p->type, depth + 1))
+			return 0;
+	return 1;
+}
+
+/* Can the header spell this type without the user's own headers? */
+static int spellable(const struct program *prog, const struct type *t,
+		     int depth)
+{
+	const struct type *td;
+
+	if (depth > 64)
+		return 0; /* typedef loops and absurd nesting */
+	switch (t->kind) {
+	case T_BASE: case T_STRING: case T_ENUM:
+		return 1;
+	case T_NAMED:
+		if (d_type_index(t->name) >= 0)
+			return 1;
+		td = file_typedef(prog, t->name);
+		return td && spellable(prog, td, depth + 1);
+	case T_STRUCT: case T_UNION:
+		return 0; /* by value: the definition is the user's */
+	case T_POINTER: case T_ARRAY:
+		if (t->inner->kind == T_STRUCT || t->inner->kind == T_UNION)
+			return t->inner->name != NULL; /* forward-declared */
+		return spellable(prog, t->inner, depth + 1);
+	case T_FUNC:
+		return spellable(prog, t->inner, depth + 1) &&
+		       params_spellable(prog, t->params, depth);
+	}
+	return 0;
+}
+
+static struct type_info info_of(const struct program *prog,
+				const struct type *t, const struct target *tg,
+				int depth)
+{
+	struct type_info ti = { 0 };
+	int ptr = tg->elfclass == 2 /* ELFCLASS64 */ ? 8 : 4;
+	const struct type *td;
+	int i;
+
+	if (depth > 64)
+		return ti;
+	switch (t->kind) {
+	case T_BASE:
+		ti.size = base_size(t->base, ptr);
+		ti.is_signed = base_signed(t->base, tg);
+		ti.is_float = t->base >= B_FLOAT;
+		ti.known = 1;
+		if (t->base == B_VOID)
+			ti.size = 0;
+		return ti;
+	case T_ENUM:
+		ti.size = 4;
+		ti.is_signed = 1;
+		ti.known = 1;
+		return ti;
+	case T_NAMED:
+		i = d_type_index(t->name);
+		if (i >= 0) {
+			ti.size = d_types[i].size > 0 ? d_types[i].size : ptr;
+			ti.is_signed = d_types[i].is_signed;
+			ti.known = 1;
+			return ti;
+		}
+		td = file_typedef(prog, t->name);
+		if (td)
+			return info_of(prog, td, tg, depth + 1);
+		return ti; /* the user's: size unknown here */
+	case T_STRUCT: case T_UNION:
+		ti.is_struct = 1;
+		return ti;
+	case T_STRING: case T_POINTER: case T_ARRAY: case T_FUNC:
+		ti.size = ptr;
+		ti.known = spellable(prog, t, depth);
+		return ti;
+	}
+	return ti;
+}
+
+struct type_info type_info(const struct program *prog, const struct type *t,
+			   const struct target *tg)
+{
+	return info_of(prog, t, tg, 0);
+}
+
+static const char *base_name(enum base b)
+{
+	static const char *const names[] = {
+		[B_NONE] = "int", [B_VOID] = "void", [B_BOOL] = "_Bool",
+		[B_CHAR] = "char", [B_SCHAR] = "signed char",
+		[B_UCHAR] = "unsigned char", [B_SHORT] = "short",
+		[B_USHORT] = "unsigned short", [B_INT] = "int",
+		[B_UINT] = "unsigned int", [B_LONG] = "long",
+		[B_ULONG] = "unsigned long", [B_LLONG] = "long long",
+		[B_ULLONG] = "unsigned long long", [B_FLOAT] = "float",
+		[B_DOUBLE] = "double", [B_LDOUBLE] = "long double",
+	};
+
+	return names[b];
+}
+
+static void add_quals(struct buf *b, unsigned quals)
+{
+	if (quals & Q_CONST)
+		buf_puts(b, " const");
+	if (quals & Q_VOLATILE)
+		buf_puts(b, " volatile");
+	if (quals & Q_RESTRICT)
+		buf_puts(b, " __restrict__");
+}
+
+struct printer {
+	const struct program *prog; /* NULL: print as written in the .d */
+};
+
+static void print_decl(struct buf *out, const struct printer *pp,
+		       const struct type *t, const char *inner,
+		       unsigned extra_quals, int depth);
+
+static void print_params(struct buf *b, const struct printer *pp,
+			 const struct type *fn, int depth)
+{
+	const struct param *p;
+
+	if (!fn->params && !fn->varargs) {
+		buf_puts(b, "void");
+		return;
+	}
+	for_each_param(fn->params, p) {
+		print_decl(b, pp, p->type, pp->prog || !p->name ? "" : p->name,
+			   0, depth + 1);
+		if (p->next || fn->varargs)
+			buf_puts(b, ", ");
+	}
+	if (fn->varargs)
+		buf_puts(b, "...");
+}
+
+/* C's declarators read inside out: wrap `inner` in this type's syntax
+ * and recurse towards the base type. */
+static void print_decl(struct buf *out, const struct printer *pp,
+		       const struct type *t, const char *inner,
+		       unsigned extra_quals, int depth)
+{
+	struct buf s = { 0 };
+	unsigned quals = t->quals | extra_quals;
+	const struct type *td;
+	int idx;
+
+	if (depth > 64) {
+		buf_puts(out, "int");
+		return;
+	}
+	switch (t->kind) {
+	case T_POINTER:
+		buf_puts(&s, "*");
+		add_quals(&s, quals);
+		if ((quals) && *inner)
+			buf_puts(&s, " ");
+		buf_puts(&s, inner);
+		if (t->inner->kind == T_ARRAY || t->inner->kind == T_FUNC) {
+			struct buf w = { 0 };
+
+			buf_printf(&w, "(%s)", s.data);
+			buf_free(&s);
+			s = w;
+		}
+		print_decl(out, pp, t->inner, s.data, 0, depth + 1);
+		break;
+	case T_ARRAY:
+		buf_printf(&s, "%s[%s]", inner, t->size ? t->size : "");
+		print_decl(out, pp, t->inner, s.data, quals, depth + 1);
+		break;
+	case T_FUNC:
+		buf_printf(&s, "%s(", inner);
+		print_params(&s, pp, t, depth);
+		buf_puts(&s, ")");
+		print_decl(out, pp, t->inner, s.data, 0, depth + 1);
+		break;
+	default:
+		if (t->kind == T_NAMED && pp->prog) {
+			td = file_typedef(pp->prog, t->name);
+			idx = d_type_index(t->name);
+			if (idx < 0 && td) {
+				print_decl(out, pp, td, inner, quals,
+					   depth + 1);
+				return;
+			}
+			buf_puts(out, idx >= 0 ? d_types[idx].c : t->name);
+		} else if (t->kind == T_NAMED) {
+			buf_puts(out, t->name);
+		} else if (t->kind == T_BASE) {
+			buf_puts(out, base_name(t->base));
+		} else if (t->kind == T_STRING) {
+			buf_puts(out, pp->prog ? "char" : "string");
+			if (pp->prog) {
+				/* D's string is a C string the probe reads. */
+				add_quals(out, quals | Q_CONST);
+				buf_printf(out, " *%s", inner);
+				return;
+			}
+		} else if (t->kind == T_ENUM && pp->prog) {
+			buf_puts(out, "int");
+		} else {
+			buf_printf(out, "%s%s%s",
+				   t->kind == T_STRUCT ? "struct" :
+				   t->kind == T_UNION ? "union" : "enum",
+				   t->name ? " " : "", t->name ? t->name : "");
+		}
+		add_quals(out, quals);
+		if (*inner)
+			buf_printf(out, " %s", inner);
+		return;
+	}
+	buf_free(&s);
+}
+
+void type_print_c(struct buf *b, const struct program *prog,
+		  const struct type *t, const char *name, int const_pointee)
+{
+	struct printer pp = { prog };
+	struct type copy;
+
+	/* Parameters of array type are pointers in C. */
+	if (t->kind == T_ARRAY) {
+		copy = *t;
+		copy.kind = T_POINTER;
+		copy.quals = 0;
+		t = &copy;
+	}
+	/* A pointer argument is only read: accept pointers to const. */
+	if (const_pointee && t->kind == T_POINTER &&
+	    t->inner->kind != T_POINTER && t->inner->kind != T_FUNC) {
+		struct type ptr = *t, pointee = *t->inner;
+
+		pointee.quals |= Q_CONST;
+		ptr.inner = &pointee;
+		print_decl(b, &pp, &ptr, name, 0, 0);
+		return;
+	}
+	print_decl(b, &pp, t, name, 0, 0);
+}
+
+void type_print_d(struct buf *b, const struct type *t, const char *name)
+{
+	struct printer pp = { NULL };
+
+	print_decl(b, &pp, t, name ? name : "", 0, 0);
+}

@@ -1,0 +1,176 @@
+/*
+ * diag.c - diagnostics in GCC's form:
+ *
+ *   file:line:col: error: message
+ *    line text
+ *        ^
+ *
+ * Source text is looked up by file name: the main input is registered by
+ * the caller; files named by cpp line markers are read on demand.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+struct diag diag;
+
+struct source {
+	struct source *next;
+	char *name;
+	char *text; /* NULL when the file could not be read */
+	size_t len;
+	int loaded;
+};
+
+static struct source *sources;
+
+static struct source *source_find(const char *name)
+{
+	struct source *s;
+
+	for (s = sources; s; s = s->next)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	s = xcalloc(1, sizeof(*s));
+	s->name = xstrdup(name);
+	s->next = sources;
+	sources = s;
+	return s;
+}
+
+const char *diag_intern(const char *file)
+{
+	return source_find(file)->name;
+}
+
+void diag_add_source(const char *file, const char *text, size_t len)
+{
+	struct source *s = source_find(file);
+
+	free(s->text);
+	s->text = xstrndup(text, len);
+	s->len = len;
+	s->loaded = 1;
+}
+
+static void source_load(struct source *s)
+{
+	FILE *f;
+	struct buf b = { 0 };
+	char chunk[4096];
+	size_t n;
+
+	s->loaded = 1;
+	f = fopen(s->name, "rb");
+	if (!f)
+		return;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len < (1u << 26))
+		buf_add(&b, chunk, n);
+	fclose(f);
+	s->text = b.data ? b.data : xstrdup("");
+	s->len = b.len;
+}
+
+/* Print the source line and a caret under column col. */
+static void show_line(struct loc loc)
+{
+	struct source *s;
+	const char *p, *end, *lim;
+	int line, i;
+
+	if (!loc.file || loc.line <= 0)
+		return;
+	s = source_find(loc.file);
+	if (!s->loaded)
+		source_load(s);
+	if (!s->text)
+		return;
+	p = s->text;
+	lim = s->text + s->len;
+	for (line = 1; line < loc.line && p < lim; p++)
+		if (*p == '\n')
+			line++;
+	if (line != loc.line || p >= lim)
+		return;
+	for (end = p; end < lim && *end != '\n' && *end != '\r'; end++)
+		;
+	if (end - p > 500)
+		return; /* a caret under a huge line helps nobody */
+	fputc(' ', stderr);
+	for (i = 0; p + i < end; i++)
+		fputc(p[i] == '\0' ? ' ' : p[i], stderr);
+	fputs("\n ", stderr);
+	/* Keep tabs so the caret lines up whatever the tab width. */
+	for (i = 0; i < loc.col - 1 && p + i < end; i++)
+		fputc(p[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+static void report(struct loc loc, const char *kind, const char *fmt,
+		   va_list ap)
+{
+	if (loc.file)
+		fprintf(stderr, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col,
+			kind);
+	else
+		fprintf(stderr, "%s: %s: ", diag.progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	show_line(loc);
+}
+
+void error_at(struct loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	diag.errors++;
+	va_start(ap, fmt);
+	report(loc, "error", fmt, ap);
+	va_end(ap);
+}
+
+void warning_at(struct loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag.werror)
+		diag.errors++;
+	else
+		diag.warnings++;
+	va_start(ap, fmt);
+	report(loc, diag.werror ? "error" : "warning", fmt, ap);
+	va_end(ap);
+}
+
+void note_at(struct loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(loc, "note", fmt, ap);
+	va_end(ap);
+}
+
+void error_plain(const char *fmt, ...)
+{
+	va_list ap;
+	struct loc none = { 0 };
+
+	va_start(ap, fmt);
+	report(none, "error", fmt, ap);
+	va_end(ap);
+}
+
+void diag_free(void)
+{
+	struct source *s, *next;
+
+	for (s = sources; s; s = next) {
+		next = s->next;
+		free(s->name);
+		free(s->text);
+		free(s);
+	}
+	sources = NULL;
+}

@@ -1,0 +1,197 @@
+/*
+ * emit_object.c - write the -G object with libelf, running no compiler.
+ *
+ * The object holds what the header's semaphore declarations need: one
+ * 2-byte zero semaphore per probe, in .d order, each a GLOBAL HIDDEN
+ * OBJECT in a writable PROGBITS .probes section aligned to 2 (file-backed:
+ * the kernel's reference counters refuse .bss), plus an empty
+ * .note.GNU-stack.  libelf computes the layout; nothing depends on time,
+ * paths or the host, so the same input gives the same bytes.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "probegen.h"
+
+/* Section indexes, in the order they are created. */
+enum { SEC_PROBES = 1, SEC_GNU_STACK, SEC_SYMTAB, SEC_STRTAB, SEC_SHSTRTAB };
+
+static const char shstrtab[] =
+	"\0.probes\0.note.GNU-stack\0.symtab\0.strtab\0.shstrtab";
+
+static size_t shstr_offset(const char *name)
+{
+	const char *p = shstrtab + 1;
+
+	while (strcmp(p, name) != 0)
+		p += strlen(p) + 1;
+	return (size_t)(p - shstrtab);
+}
+
+static Elf_Scn *add_section(Elf *elf, const char *name, GElf_Word type,
+			    GElf_Xword flags, GElf_Xword align,
+			    const void *data, size_t size, Elf_Type dtype)
+{
+	Elf_Scn *scn = elf_newscn(elf);
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	if (!scn || !(d = elf_newdata(scn)) || !gelf_getshdr(scn, &sh))
+		return NULL;
+	d->d_buf = (void *)data;
+	d->d_size = size;
+	d->d_type = dtype;
+	d->d_align = align;
+	d->d_version = EV_CURRENT;
+	sh.sh_name = (GElf_Word)shstr_offset(name);
+	sh.sh_type = type;
+	sh.sh_flags = flags;
+	sh.sh_addralign = align;
+	if (!gelf_update_shdr(scn, &sh))
+		return NULL;
+	return scn;
+}
+
+/* The symbol table and its strings: a null symbol, the .probes section
+ * symbol, then one global per semaphore. */
+struct symbols {
+	struct buf syms, strs;
+	int count;
+};
+
+static void symbols_add(struct symbols *s, Elf *elf, const char *name,
+			GElf_Addr value, GElf_Xword size, unsigned char info,
+			unsigned char other, GElf_Section shndx)
+{
+	GElf_Word st_name = 0;
+
+	if (name) {
+		st_name = (GElf_Word)s->strs.len;
+		buf_add(&s->strs, name, strlen(name) + 1);
+	}
+	/* In the class's memory layout; libelf converts the byte order. */
+	if (gelf_getclass(elf) == ELFCLASS64) {
+		Elf64_Sym e = { st_name, info, other, shndx, value, size };
+
+		buf_add(&s->syms, &e, sizeof(e));
+	} else {
+		Elf32_Sym e = { st_name, (Elf32_Addr)value, (Elf32_Word)size,
+				info, other, shndx };
+
+		buf_add(&s->syms, &e, sizeof(e));
+	}
+	s->count++;
+}
+
+static int fail(const char *what)
+{
+	error_plain("cannot write the object: %s: %s", what, elf_errmsg(-1));
+	return -1;
+}
+
+static int build(Elf *elf, const struct program *prog,
+		 const struct target *tg, struct symbols *syms,
+		 unsigned char **zeros)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+	GElf_Ehdr eh;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t nsem = (size_t)prog->nprobes, i = 0;
+
+	if (!gelf_newehdr(elf, tg->elfclass) || !gelf_getehdr(elf, &eh))
+		return fail("ELF header");
+	eh.e_ident[EI_DATA] = (unsigned char)tg->data;
+	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
+	eh.e_type = ET_REL;
+	eh.e_machine = (GElf_Half)tg->machine;
+	eh.e_version = EV_CURRENT;
+	eh.e_flags = tg->flags;
+	eh.e_shstrndx = SEC_SHSTRTAB;
+	if (!gelf_update_ehdr(elf, &eh))
+		return fail("ELF header");
+
+	*zeros = xcalloc(nsem ? nsem * 2 : 1, 1);
+	if (!add_section(elf, ".probes", SHT_PROGBITS, SHF_WRITE | SHF_ALLOC,
+			 2, *zeros, nsem * 2, ELF_T_BYTE) ||
+	    !add_section(elf, ".note.GNU-stack", SHT_PROGBITS, 0, 1, "", 0,
+			 ELF_T_BYTE))
+		return fail("sections");
+
+	symbols_add(syms, elf, NULL, 0, 0, 0, 0, SHN_UNDEF);
+	symbols_add(syms, elf, NULL, 0, 0, GELF_ST_INFO(STB_LOCAL, STT_SECTION),
+		    0, SEC_PROBES);
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
+			char *name = name_semaphore(pr);
+
+			symbols_add(syms, elf, name, 2 * i++, 2,
+				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
+				    STV_HIDDEN, SEC_PROBES);
+			free(name);
+		}
+	}
+	scn = add_section(elf, ".symtab", SHT_SYMTAB, 0,
+			  tg->elfclass == ELFCLASS64 ? 8 : 4, syms->syms.data,
+			  syms->syms.len, ELF_T_SYM);
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return fail("symbol table");
+	sh.sh_link = SEC_STRTAB;
+	sh.sh_info = 2; /* the first global symbol */
+	sh.sh_entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!gelf_update_shdr(scn, &sh))
+		return fail("symbol table");
+	if (!add_section(elf, ".strtab", SHT_STRTAB, 0, 1, syms->strs.data,
+			 syms->strs.len, ELF_T_BYTE) ||
+	    !add_section(elf, ".shstrtab", SHT_STRTAB, 0, 1, shstrtab,
+			 sizeof(shstrtab), ELF_T_BYTE))
+		return fail("string tables");
+	if (elf_update(elf, ELF_C_WRITE) < 0)
+		return fail("layout");
+	return 0;
+}
+
+int emit_object(struct buf *out, const struct program *prog,
+		const struct target *tg)
+{
+	struct symbols syms = { 0 };
+	unsigned char *zeros = NULL;
+	char chunk[65536];
+	ssize_t n;
+	Elf *elf;
+	int fd, rc;
+
+	/* libelf writes to a descriptor: use one in memory, then read back. */
+	fd = memfd_create("probegen-object", MFD_CLOEXEC);
+	if (fd < 0)
+		die("cannot create a memory file: %s", strerror(errno));
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		die("libelf is out of date");
+	elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (!elf)
+		die("libelf: %s", elf_errmsg(-1));
+	/* The symbol and string buffers start with their first entries. */
+	buf_add(&syms.strs, "", 1);
+	rc = build(elf, prog, tg, &syms, &zeros);
+	elf_end(elf);
+	if (rc == 0) {
+		if (lseek(fd, 0, SEEK_SET) != 0)
+			die("cannot rewind the memory file: %s",
+			    strerror(errno));
+		while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+			buf_add(out, chunk, (size_t)n);
+		if (n < 0)
+			die("cannot read the memory file: %s",
+			    strerror(errno));
+	}
+	close(fd);
+	buf_free(&syms.syms);
+	buf_free(&syms.strs);
+	free(zeros);
+	return rc;
+}

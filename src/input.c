@@ -1,0 +1,144 @@
+/*
+ * input.c - read the provider file, either as it is or through the C
+ * preprocessor (-C).  cpp is run directly, without a shell: $CPP split
+ * on blanks (so CPP="gcc -E" works), else "cpp".  Inputs that are not
+ * regular files, or absurdly large, are refused with a reason.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "probegen.h"
+
+/* Larger inputs are refused: 100,000 probes take about 6 MiB. */
+#define MAX_INPUT (256u << 20)
+
+extern char **environ;
+
+static char *read_fd(int fd, const char *name, size_t *len)
+{
+	struct buf b = { 0 };
+	char chunk[65536];
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_plain("cannot read '%s': %s", name,
+				    strerror(errno));
+			buf_free(&b);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > MAX_INPUT) {
+			error_plain("'%s' is larger than %u MiB", name,
+				    MAX_INPUT >> 20);
+			buf_free(&b);
+			return NULL;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	*len = b.len;
+	return b.data ? b.data : xstrdup("");
+}
+
+static char *read_plain(const char *path, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *text;
+
+	if (fd < 0) {
+		error_plain("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error_plain("cannot read '%s': it is a directory", path);
+		close(fd);
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
+		error_plain("cannot read '%s': it is a device", path);
+		close(fd);
+		return NULL;
+	}
+	text = read_fd(fd, path, len);
+	close(fd);
+	return text;
+}
+
+static char *run_cpp(const char *path, const struct cpp_options *cpp,
+		     size_t *len)
+{
+	const char *cmd = getenv("CPP");
+	char *words = xstrdup(cmd && *cmd ? cmd : "cpp");
+	char **argv = xcalloc((size_t)cpp->nargs + 64, sizeof(char *));
+	int argc = 0, pipefd[2], status, i;
+	posix_spawn_file_actions_t fa;
+	char *w, *save = NULL, *text;
+	struct stat st;
+	pid_t pid;
+
+	if (stat(path, &st) != 0) {
+		error_plain("cannot open '%s': %s", path, strerror(errno));
+		free(words);
+		free(argv);
+		return NULL;
+	}
+	for (w = strtok_r(words, " \t", &save); w && argc < 32;
+	     w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = w;
+	argv[argc++] = (char *)"-x";
+	argv[argc++] = (char *)"c";
+	for (i = 0; i < cpp->nargs; i++)
+		argv[argc++] = cpp->args[i];
+	argv[argc++] = (char *)path;
+	argv[argc] = NULL;
+
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		die("cannot create a pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	errno = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (errno != 0) {
+		error_plain("cannot run the C preprocessor '%s': %s", argv[0],
+			    strerror(errno));
+		close(pipefd[0]);
+		free(words);
+		free(argv);
+		return NULL;
+	}
+	text = read_fd(pipefd[0], argv[0], len);
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		/* cpp has said why on stderr; its errors are the input's. */
+		error_plain("the C preprocessor '%s' failed on '%s'", argv[0],
+			    path);
+		diag.errors++;
+		free(text);
+		text = NULL;
+	}
+	free(words);
+	free(argv);
+	return text;
+}
+
+char *input_read(const char *path, const struct cpp_options *cpp, size_t *len)
+{
+	if (cpp && cpp->enabled)
+		return run_cpp(path, cpp, len);
+	return read_plain(path, len);
+}

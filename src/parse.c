@@ -1,0 +1,134 @@
+/*
+ * parse.c - run the scanner and parser over one text, and handle the
+ * '#' lines the scanner hands over: cpp line markers and '#line' move
+ * the position; '#pragma D' and '#pragma ident' are accepted; other
+ * directives need -C and are reported.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+#include "parser.h"
+#include "lexer.h"
+
+static const char *skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* `# 12 "file" 1 3` or `#line 12 "file"`: the next line is line 12. */
+static void line_marker(struct parse_state *ps, const char *p, struct loc loc)
+{
+	char *end;
+	long n = strtol(p, &end, 10);
+	struct buf name = { 0 };
+
+	if (end == p || n < 0 || n > 100000000) {
+		error_at(loc, "invalid line marker");
+		return;
+	}
+	p = skip_space(end);
+	if (*p == '"') {
+		for (p++; *p && *p != '"'; p++) {
+			if (*p == '\\' && p[1])
+				p++;
+			buf_add(&name, p, 1);
+		}
+		if (*p != '"') {
+			error_at(loc, "invalid line marker");
+			buf_free(&name);
+			return;
+		}
+		ps->file = diag_intern(name.data ? name.data : "");
+		buf_free(&name);
+	}
+	/* The scanner has not yet consumed the newline ending this line. */
+	ps->line = (int)n - 1;
+}
+
+static int word_is(const char *p, const char *word)
+{
+	size_t n = strlen(word);
+
+	return strncmp(p, word, n) == 0 &&
+	       !(isalnum((unsigned char)p[n]) || p[n] == '_');
+}
+
+static void pragma(struct parse_state *ps, const char *p, struct loc loc)
+{
+	static const char *const d_pragmas[] = {
+		"attributes", "binding", "depends_on", "error", "ext",
+		"line", "option",
+	};
+	size_t i;
+
+	(void)ps;
+	if (!word_is(p, "D"))
+		return; /* ident, once, GCC ...: nothing for us */
+	p = skip_space(p + 1);
+	for (i = 0; i < sizeof(d_pragmas) / sizeof(d_pragmas[0]); i++)
+		if (word_is(p, d_pragmas[i]))
+			return;
+	warning_at(loc, "ignoring unknown '#pragma D %.*s'",
+		   (int)strcspn(p, " \t\r"), p);
+}
+
+void parse_directive(struct parse_state *ps, const char *text, struct loc loc)
+{
+	const char *p = skip_space(text);
+
+	loc.col += (int)(p - text);
+	p = skip_space(p + 1); /* past '#' */
+	if (isdigit((unsigned char)*p)) {
+		line_marker(ps, p, loc);
+	} else if (word_is(p, "line")) {
+		line_marker(ps, skip_space(p + 4), loc);
+	} else if (word_is(p, "pragma")) {
+		pragma(ps, skip_space(p + 6), loc);
+	} else if (word_is(p, "define") || word_is(p, "include") ||
+		   word_is(p, "undef") || word_is(p, "if") ||
+		   word_is(p, "ifdef") || word_is(p, "ifndef") ||
+		   word_is(p, "else") || word_is(p, "elif") ||
+		   word_is(p, "endif") || word_is(p, "error")) {
+		if (ps->preprocessed)
+			return;
+		warning_at(loc, "'#%.*s' ignored: use -C to run the C preprocessor",
+			   (int)strcspn(p, " \t\r"), p);
+	}
+	/* Anything else after '#' is a comment line, as DTrace files use. */
+}
+
+struct program *parse_text(const char *file, const char *text, size_t len,
+			   const struct parse_options *opt)
+{
+	struct parse_state ps = { 0 };
+	yyscan_t scanner;
+	YY_BUFFER_STATE buffer;
+
+	ps.file = diag_intern(file);
+	ps.line = 1;
+	ps.col = 1;
+	ps.preprocessed = opt && opt->preprocessed;
+	ps.prog = xcalloc(1, sizeof(*ps.prog));
+	ps.provider_tail = &ps.prog->providers;
+	ps.typedef_tail = &ps.prog->typedefs;
+
+	/* A UTF-8 byte order mark is not part of the program. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	if (yylex_init_extra(&ps, &scanner))
+		die("cannot initialise the scanner");
+	buffer = yy_scan_bytes(text, (int)len, scanner);
+	if (!buffer)
+		die("cannot set up the scanner's buffer");
+	if (yyparse(scanner, &ps) == 2)
+		die("out of memory while parsing %s", file);
+	yy_delete_buffer(buffer, scanner);
+	yylex_destroy(scanner);
+	return ps.prog;
+}

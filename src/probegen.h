@@ -1,0 +1,342 @@
+/*
+ * probegen.h - the one internal header, sectioned by the file that
+ * implements each part.  Data flows in one direction:
+ *
+ *   input.c (read, cpp) -> parse.c + grammar/ (AST) -> check.c (judge)
+ *   -> emit_header.c / emit_object.c (write through output.c)
+ */
+#ifndef PROBEGEN_H
+#define PROBEGEN_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PROBEGEN_VERSION "0.1.0"
+
+/* The limits of sys/sdt.h, libbpf and DTrace. */
+#define MAX_PROBE_ARGS 12
+#define MAX_NAME_LEN 63
+
+/* Exit status, as listed in the man page. */
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_SYSTEM = 2 };
+
+/* ---- util.c: memory and strings; allocation never returns NULL ---- */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+_Noreturn void die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer. */
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+void buf_add(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+
+/* ---- diag.c: file:line:col diagnostics with source line and caret ---- */
+
+struct loc {
+	const char *file; /* interned by diag_intern(); never freed early */
+	int line, col;
+};
+
+struct diag {
+	const char *progname;
+	int errors, warnings;
+	int werror;
+};
+extern struct diag diag;
+
+const char *diag_intern(const char *file);
+/* Remember the text of the main input so carets can quote it. */
+void diag_add_source(const char *file, const char *text, size_t len);
+void error_at(struct loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void warning_at(struct loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void note_at(struct loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Errors without a source position: usage and the environment. */
+void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void diag_free(void);
+
+/* ---- ast.c: the tree built by the parser ---- */
+
+struct parse_state;
+
+enum qual { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
+
+/* Arithmetic and void base types, canonicalised from any spelling. */
+enum base {
+	B_NONE, B_VOID, B_BOOL,
+	B_CHAR, B_SCHAR, B_UCHAR, B_SHORT, B_USHORT, B_INT, B_UINT,
+	B_LONG, B_ULONG, B_LLONG, B_ULLONG,
+	B_FLOAT, B_DOUBLE, B_LDOUBLE,
+};
+
+enum type_kind {
+	T_BASE,    /* base */
+	T_STRING,  /* D's string: a NUL-terminated C string */
+	T_NAMED,   /* a typedef name: from the file, D's, or the C side */
+	T_STRUCT, T_UNION, T_ENUM, /* tag */
+	T_POINTER, /* inner is the pointee */
+	T_ARRAY,   /* inner is the element; size is the text, may be NULL */
+	T_FUNC,    /* inner is the return type; params */
+};
+
+struct param;
+
+struct type {
+	enum type_kind kind;
+	unsigned quals;
+	enum base base;
+	char *name; /* tag or typedef name */
+	char *size; /* array size as written */
+	struct type *inner;
+	struct param *params;
+	int varargs;
+	struct loc loc;
+};
+
+struct param {
+	struct param *next;
+	struct type *type;
+	char *name; /* NULL when unnamed */
+	struct loc loc;
+};
+
+struct probe {
+	struct probe *next;
+	char *name;
+	struct loc loc;
+	struct param *native;
+	int nnative;
+	/* Translated (`: (...)`) list, or NULL when the probe has none. */
+	struct param *xlated;
+	int has_xlated, nxlated;
+	int varargs; /* '...' seen: an error the checker reports */
+	struct loc varargs_loc;
+	struct provider *provider;
+};
+
+struct provider {
+	struct provider *next;
+	char *name;
+	struct loc loc;
+	struct probe *probes;
+	int nprobes;
+};
+
+/* A typedef from the file: name -> type. */
+struct typedef_decl {
+	struct typedef_decl *next;
+	char *name;
+	struct type *type;
+	struct loc loc;
+};
+
+struct program {
+	struct provider *providers;
+	struct typedef_decl *typedefs;
+	int nproviders, nprobes;
+};
+
+#define for_each_provider(prog, pv) \
+	for ((pv) = (prog)->providers; (pv); (pv) = (pv)->next)
+#define for_each_probe(pv, pr) for ((pr) = (pv)->probes; (pr); (pr) = (pr)->next)
+#define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
+
+/* Values the parser passes between rules (see grammar/parser.y). */
+struct specs {
+	struct type *type; /* named, tagged or string; else from keywords */
+	int nvoid, nbool, nchar, nshort, nint, nlong, nsigned, nunsigned;
+	int nfloat, ndouble;
+	unsigned quals;
+	struct loc loc;
+};
+/* A declarator is a type with a hole where the base type goes:
+ * `innermost` is the node whose inner is the hole (NULL: top is the hole). */
+struct declarator {
+	struct type *top, *innermost;
+	char *name;
+	struct loc loc;
+};
+struct param_list {
+	struct param *head, *last;
+	int count, present;
+	int varargs;
+	struct loc varargs_loc;
+};
+struct probe_list {
+	struct probe *head, *last;
+	int count;
+};
+
+/* Grammar actions. */
+struct specs specs_keyword(const struct specs *prev, int kw, struct loc loc);
+struct specs specs_from_type(struct type *t, unsigned quals);
+void specs_free(struct specs *s);
+struct type *type_named(char *name, unsigned quals, struct loc loc);
+struct type *type_string(unsigned quals, struct loc loc);
+struct type *type_tagged(int kind, char *tag, struct loc loc);
+struct declarator declarator_name(char *name, struct loc loc);
+struct declarator declarator_star(struct declarator *rest, unsigned quals,
+				  struct loc loc);
+struct declarator declarator_pointer(struct declarator *d,
+				     struct declarator *ptr);
+struct declarator declarator_array(struct declarator *d, struct loc loc);
+struct declarator declarator_function(struct declarator *d,
+				      struct param_list *params,
+				      struct loc loc);
+void declarator_free(struct declarator *d);
+struct param_list param_make(struct specs *s, struct declarator *d,
+			     struct loc loc);
+void params_append(struct param_list *list, struct param_list *more);
+void params_varargs(struct param_list *list, struct loc loc);
+struct param_list params_from_declarator(struct declarator *d);
+void params_append_declarator(struct param_list *list, struct declarator *d);
+struct probe *probe_new(char *name, struct loc loc, struct param_list *native,
+			struct param_list *xlated);
+void probe_free(struct probe *pr);
+void probe_list_add(struct probe_list *list, struct probe *pr);
+void probe_list_free(struct probe_list *list);
+void provider_add(struct parse_state *ps, char *name, struct loc loc,
+		  struct probe_list *probes);
+void provider_unnamed(struct loc loc, struct probe_list *probes);
+void probe_outside(struct parse_state *ps, struct probe *pr);
+void typedef_add(struct parse_state *ps, struct specs *s,
+		 struct param_list *decls);
+
+struct type *type_new(enum type_kind kind, struct loc loc);
+struct type *type_wrap(enum type_kind kind, struct type *inner, struct loc loc);
+void type_free(struct type *t);
+struct type *type_copy(const struct type *t);
+void param_free(struct param *p);
+void program_free(struct program *prog);
+/* The probe's arguments: the translated list when present. */
+struct param *probe_args(const struct probe *pr);
+int probe_nargs(const struct probe *pr);
+
+/* ---- parse.c: the scanner and parser driver ---- */
+
+/* Builtin type keywords, as the scanner reports them. */
+enum keyword {
+	K_VOID = 1, K_BOOL, K_CHAR, K_SHORT, K_INT, K_LONG, K_SIGNED,
+	K_UNSIGNED, K_FLOAT, K_DOUBLE,
+};
+
+/* Everything one parse needs; the scanner's extra data. */
+struct parse_state {
+	const char *file; /* current file, moved by line markers */
+	int line, col;
+	int preprocessed;
+	struct loc comment_start;
+	struct program *prog;
+	struct provider **provider_tail;
+	struct typedef_decl **typedef_tail;
+};
+/* Handle one '#' line: markers, pragmas, stray directives. */
+void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
+
+struct parse_options {
+	int preprocessed; /* input came from cpp: '#' lines are its markers */
+};
+/* Parse text of len bytes; never NULL; errors are counted in diag. */
+struct program *parse_text(const char *file, const char *text, size_t len,
+			   const struct parse_options *opt);
+
+/* ---- ctype.c: D types as C types ---- */
+
+/* What a tracer can read of a value of this type. */
+struct type_info {
+	int size;    /* bytes on the target; 0 when not a scalar */
+	int is_signed, is_float, is_struct;
+	int known;   /* the header can spell it without the user's headers */
+};
+struct target;
+/* Follow the file's typedefs; returns the type as C must see it. */
+struct type_info type_info(const struct program *prog, const struct type *t,
+			   const struct target *tg);
+/* Append the C declaration of `name` (may be "") with type t: pointees of
+ * one-level pointers gain const; the file's typedefs are expanded; D types
+ * are spelled with the compiler's predefined macros. */
+void type_print_c(struct buf *b, const struct program *prog,
+		  const struct type *t, const char *name, int const_pointee);
+/* The type as written in the .d file, for comments and messages. */
+void type_print_d(struct buf *b, const struct type *t, const char *name);
+
+/* ---- names.c: every generated name, in one place ---- */
+
+char *name_macro(const struct probe *pr);       /* MYAPP_REQUEST_START */
+char *name_semaphore(const struct probe *pr);   /* myapp_request__start_semaphore */
+char *name_typed(const struct probe *pr);       /* trace_myapp_request_start */
+char *name_guard(const char *output_path);      /* _MYAPP_H */
+int name_is_identifier(const char *s);
+
+/* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */
+
+void check_program(struct program *prog, const struct target *tg);
+
+/* ---- target.c: ELF class, byte order, machine by target name ---- */
+
+struct target {
+	const char *name;    /* canonical: x86_64, aarch64, ... */
+	int elfclass;        /* ELFCLASS32 / ELFCLASS64 */
+	int data;            /* ELFDATA2LSB / ELFDATA2MSB */
+	int machine;         /* EM_* */
+	unsigned flags;      /* e_flags */
+	int char_signed;
+};
+const struct target *target_by_name(const char *name);
+const struct target *target_host(void);
+/* The other class of the same family (for -32/-64), or NULL. */
+const struct target *target_with_class(const struct target *tg, int bits);
+/* Read class, data, machine and flags from an ELF file; 0 on success. */
+int target_from_elf(const char *path, struct target *out);
+void target_list(FILE *f);
+
+/* ---- output.c: atomic output ---- */
+
+/* Write data to path through a temporary file in its directory, renamed
+ * into place; returns 0, or prints the reason and returns -1. */
+int output_write(const char *path, const void *data, size_t len);
+
+/* ---- input.c: reading the provider file, optionally through cpp ---- */
+
+struct cpp_options {
+	int enabled;
+	char **args;  /* -I/-D/-U arguments to pass on */
+	int nargs;
+};
+/* Returns malloc'd text and its length, or NULL after printing why. */
+char *input_read(const char *path, const struct cpp_options *cpp,
+		 size_t *len);
+
+/* ---- emit_header.c ---- */
+
+struct header_options {
+	const char *output_name; /* for the include guard */
+	const char *input_name;  /* for the banner: base name only */
+	int header_only;         /* define semaphores in the header */
+};
+void emit_header(struct buf *out, const struct program *prog,
+		 const struct header_options *opt);
+
+/* ---- emit_object.c ---- */
+
+/* Build the -G object in memory; returns 0 or -1 after printing why. */
+int emit_object(struct buf *out, const struct program *prog,
+		const struct target *tg);
+
+#endif

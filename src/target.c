@@ -1,0 +1,148 @@
+/*
+ * target.c - the targets -G can write for: ELF class, byte order,
+ * machine and header flags by name.  Never from the host's #ifdefs: the
+ * host is found by name (uname), objects by reading their ELF header.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "probegen.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+/* Flags are the ones Debian's toolchains write: ARM EABI5 hard-float,
+ * RISC-V RVC with the double-float ABI, ELFv2 for ppc64le, ELFv1 ppc64. */
+static const struct target targets[] = {
+	{ "x86_64", ELFCLASS64, ELFDATA2LSB, EM_X86_64, 0, 1 },
+	{ "i386", ELFCLASS32, ELFDATA2LSB, EM_386, 0, 1 },
+	{ "aarch64", ELFCLASS64, ELFDATA2LSB, EM_AARCH64, 0, 0 },
+	{ "arm", ELFCLASS32, ELFDATA2LSB, EM_ARM, 0x05000400, 0 },
+	{ "riscv64", ELFCLASS64, ELFDATA2LSB, EM_RISCV, 0x5, 0 },
+	{ "ppc64le", ELFCLASS64, ELFDATA2LSB, EM_PPC64, 0x2, 0 },
+	{ "ppc64", ELFCLASS64, ELFDATA2MSB, EM_PPC64, 0x1, 0 },
+	{ "ppc", ELFCLASS32, ELFDATA2MSB, EM_PPC, 0, 0 },
+	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0 },
+	{ "s390", ELFCLASS32, ELFDATA2MSB, EM_S390, 0, 0 },
+};
+
+/* Other spellings: GNU triplet prefixes and uname -m names. */
+static const struct {
+	const char *alias, *name;
+} aliases[] = {
+	{ "amd64", "x86_64" }, { "x86-64", "x86_64" },
+	{ "i486", "i386" }, { "i586", "i386" }, { "i686", "i386" },
+	{ "x86", "i386" }, { "arm64", "aarch64" },
+	{ "armhf", "arm" }, { "armel", "arm" }, { "armv7l", "arm" },
+	{ "armv7", "arm" }, { "powerpc64le", "ppc64le" },
+	{ "powerpc64", "ppc64" }, { "powerpc", "ppc" },
+	{ "ppc64el", "ppc64le" },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct target *target_by_name(const char *name)
+{
+	char arch[64];
+	size_t i, n = strcspn(name, "-");
+
+	/* aarch64-linux-gnu, x86_64-pc-linux-gnu: the first field is it,
+	 * except for x86-64 spelt with a dash. */
+	if (strncmp(name, "x86-64", 6) == 0)
+		n = 6;
+	if (n == 0 || n >= sizeof(arch))
+		return NULL;
+	memcpy(arch, name, n);
+	arch[n] = '\0';
+	for (i = 0; i < COUNT(aliases); i++)
+		if (strcmp(arch, aliases[i].alias) == 0)
+			return target_by_name(aliases[i].name);
+	for (i = 0; i < COUNT(targets); i++)
+		if (strcmp(arch, targets[i].name) == 0)
+			return &targets[i];
+	return NULL;
+}
+
+const struct target *target_host(void)
+{
+	struct utsname u;
+	const struct target *tg;
+
+	if (uname(&u) == 0 && (tg = target_by_name(u.machine)))
+		return tg;
+	return &targets[0];
+}
+
+const struct target *target_with_class(const struct target *tg, int bits)
+{
+	static const char *const pairs[][2] = {
+		{ "x86_64", "i386" }, { "aarch64", "arm" },
+		{ "ppc64", "ppc" }, { "s390x", "s390" },
+		{ "ppc64le", NULL }, { "riscv64", NULL },
+	};
+	size_t i;
+
+	if ((bits == 64) == (tg->elfclass == ELFCLASS64))
+		return tg;
+	for (i = 0; i < COUNT(pairs); i++) {
+		const char *from = pairs[i][bits == 64 ? 1 : 0];
+		const char *to = pairs[i][bits == 64 ? 0 : 1];
+
+		if (from && to && strcmp(tg->name, from) == 0)
+			return target_by_name(to);
+	}
+	return NULL;
+}
+
+int target_from_elf(const char *path, struct target *out)
+{
+	unsigned char ident[EI_NIDENT];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	GElf_Ehdr eh;
+	size_t i;
+	int ok = -1;
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, ident, sizeof(ident)) != (ssize_t)sizeof(ident) ||
+	    memcmp(ident, ELFMAG, SELFMAG) != 0) {
+		close(fd);
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && gelf_getehdr(elf, &eh)) {
+		memset(out, 0, sizeof(*out));
+		out->name = "?";
+		out->elfclass = eh.e_ident[EI_CLASS];
+		out->data = eh.e_ident[EI_DATA];
+		out->machine = eh.e_machine;
+		out->flags = eh.e_flags;
+		for (i = 0; i < COUNT(targets); i++) {
+			if (targets[i].machine == out->machine &&
+			    targets[i].elfclass == out->elfclass &&
+			    targets[i].data == out->data) {
+				out->name = targets[i].name;
+				out->char_signed = targets[i].char_signed;
+				break;
+			}
+		}
+		ok = 0;
+	}
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+void target_list(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < COUNT(targets); i++)
+		fprintf(f, "%s\n", targets[i].name);
+}

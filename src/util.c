@@ -1,0 +1,125 @@
+/*
+ * util.c - allocation that never returns NULL, strings, growable buffers.
+ * Running out of memory is an environment failure: die() with exit 2.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+_Noreturn void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: fatal: ", diag.progname ? diag.progname : "probegen");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_SYSTEM);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu objects", n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct buf b = { 0 };
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("formatting failed");
+	b.data = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(b.data, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return b.data;
+}
+
+static void buf_reserve(struct buf *b, size_t more)
+{
+	if (b->len + more + 1 <= b->cap)
+		return;
+	while (b->len + more + 1 > b->cap)
+		b->cap = b->cap ? b->cap * 2 : 256;
+	b->data = xrealloc(b->data, b->cap);
+}
+
+void buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("formatting failed");
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
