@@ -119,6 +119,8 @@ top:
 		{ typedef_add(ps, &$2, &$3); }
 	| tagged ';'
 		{ type_free($1); }
+	| IDENT clause_head '{' skip_all '}'
+		{ clause_ignored($1, L(@1)); }
 	| INLINE skip ';'
 	| TRANSLATOR skip ';'
 	| ';' /* also the ';' after a provider's '}', which SystemTap omits */
@@ -205,7 +207,7 @@ type_core:
 tagged:
 	  tag_kind IDENT
 		{ $$ = type_tagged($1, $2, L(@1)); }
-	| tag_kind opt_tag '{' skip '}'
+	| tag_kind opt_tag '{' skip_all '}'
 		{ $$ = type_tagged($1, $2, L(@1)); }
 	;
 
@@ -289,6 +291,14 @@ skip:
 	| skip '[' skip_all ']'
 	;
 
+/* A D program clause (`BEGIN {}`, `a:b:c:d /x/ {}`): not a provider. */
+clause_head:
+	  %empty
+	| clause_head skip_token
+	| clause_head '(' skip_all ')'
+	| clause_head '[' skip_all ']'
+	;
+
 skip_all:
 	  skip
 	| skip_all ';' skip
@@ -340,16 +350,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 	} else {
 		buf_puts(&what, "unexpected");
 	}
+	const char *sep = what.data[0] == 'u' ? " " : " before ";
+
 	if (next == YYSYMBOL_YYEOF) {
-		error_at(loc, "%s at end of input", what.data);
+		error_at(loc, "%s%s", what.data,
+			 sep[1] == 'b' ? " at end of input" : " end of input");
 	} else {
 		const char *text = yyget_text(scanner);
 
 		if (strlen(text) > 40 || next == YYSYMBOL_LITERAL)
-			error_at(loc, "%s before %s", what.data,
+			error_at(loc, "%s%s%s", what.data, sep,
 				 token_name(next, tmp, sizeof(tmp)));
 		else
-			error_at(loc, "%s before '%s'", what.data, text);
+			error_at(loc, "%s%s'%s'", what.data, sep, text);
 	}
 	buf_free(&what);
 	return 0;

@@ -456,6 +456,14 @@ void probe_outside(struct parse_state *ps, struct probe *pr)
 	probe_free(pr);
 }
 
+/* CPython's configure runs -G on `BEGIN{}` and wants an object. */
+void clause_ignored(char *name, struct loc loc)
+{
+	warning_at(loc, "ignoring D program clause '%s': probegen compiles provider definitions only",
+		   name);
+	free(name);
+}
+
 void typedef_add(struct parse_state *ps, struct specs *s,
 		 struct param_list *decls)
 {

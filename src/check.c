@@ -85,7 +85,7 @@ static void check_name_length(const char *what, const char *name,
 }
 
 static void check_params(const struct probe *pr, const struct param *list,
-			 int count, const char *which)
+			 int count, const char *which, int unique_names)
 {
 	const struct param *p, *q;
 	int i = 0;
@@ -100,7 +100,7 @@ static void check_params(const struct probe *pr, const struct param *list,
 			error_at(p->loc,
 				 "argument %d of probe '%s' has type 'void'",
 				 i, pr->name);
-		if (!p->name)
+		if (!p->name || !unique_names)
 			continue;
 		for (q = list; q != p; q = q->next) {
 			if (q->name && strcmp(q->name, p->name) == 0) {
@@ -240,10 +240,11 @@ void check_program(struct program *prog, const struct target *tg)
 				error_at(pr->varargs_loc,
 					 "probe '%s' cannot take a variable number of arguments",
 					 pr->name);
-			check_params(pr, pr->native, pr->nnative, "");
+			check_params(pr, pr->native, pr->nnative, "", 1);
 			if (pr->has_xlated) {
+				/* (i, j) : (j, i, i, j) may repeat names. */
 				check_params(pr, pr->xlated, pr->nxlated,
-					     "translated ");
+					     "translated ", 0);
 				check_mapping(pr);
 			}
 			check_readable(prog, pr, tg);

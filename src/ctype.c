@@ -6,6 +6,7 @@
  * header needs no <stdint.h>.  Names from the user's C headers are
  * "unknown": the header can only use them when the user opts in.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "probegen.h"
@@ -38,7 +39,7 @@ static const struct {
 	{ "pid_t", "int", 4, 1 },
 	{ "uid_t", "unsigned int", 4, 0 },
 	{ "gid_t", "unsigned int", 4, 0 },
-	{ "bool", "_Bool", 1, 0 },
+	{ "bool", "PROBEGEN_BOOL", 1, 0 },
 };
 
 static int d_type_index(const char *name)
@@ -89,6 +90,19 @@ static int base_signed(enum base b, const struct target *tg)
 static int spellable(const struct program *prog, const struct type *t,
 		     int depth);
 
+/* Follow the file's own typedefs down to the type they name. */
+static const struct type *resolve(const struct program *prog,
+				  const struct type *t)
+{
+	const struct type *td;
+	int depth = 0;
+
+	while (t->kind == T_NAMED && d_type_index(t->name) < 0 &&
+	       (td = file_typedef(prog, t->name)) && depth++ < 64)
+		t = td;
+	return t;
+}
+
 static int params_spellable(const struct program *prog, const struct param *p,
 			    int depth)
 {
@@ -117,8 +131,9 @@ static int spellable(const struct program *prog, const struct type *t,
 	case T_STRUCT: case T_UNION:
 		return 0; /* by value: the definition is the user's */
 	case T_POINTER: case T_ARRAY:
-		if (t->inner->kind == T_STRUCT || t->inner->kind == T_UNION)
-			return t->inner->name != NULL; /* forward-declared */
+		td = resolve(prog, t->inner);
+		if (td->kind == T_STRUCT || td->kind == T_UNION)
+			return td->name != NULL; /* forward-declared */
 		return spellable(prog, t->inner, depth + 1);
 	case T_FUNC:
 		return spellable(prog, t->inner, depth + 1) &&
@@ -185,6 +200,7 @@ static const char *base_name(enum base b)
 {
 	static const char *const names[] = {
 		[B_NONE] = "int", [B_VOID] = "void", [B_BOOL] = "_Bool",
+		/* in C mode (pp->prog set) _Bool is spelt PROBEGEN_BOOL */
 		[B_CHAR] = "char", [B_SCHAR] = "signed char",
 		[B_UCHAR] = "unsigned char", [B_SHORT] = "short",
 		[B_USHORT] = "unsigned short", [B_INT] = "int",
@@ -288,7 +304,9 @@ static void print_decl(struct buf *out, const struct printer *pp,
 		} else if (t->kind == T_NAMED) {
 			buf_puts(out, t->name);
 		} else if (t->kind == T_BASE) {
-			buf_puts(out, base_name(t->base));
+			buf_puts(out, pp->prog && t->base == B_BOOL
+					      ? "PROBEGEN_BOOL"
+					      : base_name(t->base));
 		} else if (t->kind == T_STRING) {
 			buf_puts(out, pp->prog ? "char" : "string");
 			if (pp->prog) {
@@ -344,4 +362,51 @@ void type_print_d(struct buf *b, const struct type *t, const char *name)
 	struct printer pp = { NULL };
 
 	print_decl(b, &pp, t, name ? name : "", 0, 0);
+}
+
+static int tag_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void collect_tags(const struct program *prog, const struct type *t,
+			 char ***tags, size_t *n, int depth)
+{
+	const struct param *p;
+
+	for (; t && depth < 64; t = t->inner, depth++) {
+		t = resolve(prog, t);
+		if ((t->kind == T_STRUCT || t->kind == T_UNION) && t->name) {
+			*tags = xrealloc(*tags, sizeof(char *) * (*n + 1));
+			(*tags)[(*n)++] = xasprintf("%s %s",
+				t->kind == T_STRUCT ? "struct" : "union",
+				t->name);
+		}
+		for_each_param(t->params, p)
+			collect_tags(prog, p->type, tags, n, depth + 1);
+	}
+}
+
+void type_forward_declarations(struct buf *b, const struct program *prog)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+	const struct param *p;
+	char **tags = NULL;
+	size_t n = 0, i;
+
+	for_each_provider(prog, pv)
+		for_each_probe(pv, pr)
+			for_each_param(pr->native, p)
+				collect_tags(prog, p->type, &tags, &n, 0);
+	qsort(tags, n, sizeof(char *), tag_cmp);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || strcmp(tags[i], tags[i - 1]) != 0)
+			buf_printf(b, "%s;\n", tags[i]);
+	}
+	if (n)
+		buf_puts(b, "\n");
+	for (i = 0; i < n; i++)
+		free(tags[i]);
+	free(tags);
 }

@@ -67,6 +67,9 @@ static void prologue(struct buf *b, const char *guard)
 		 "#define PROBEGEN_QUIET_END\n"
 		 "#endif\n"
 		 "#endif\n\n");
+	buf_puts(b, "#ifndef PROBEGEN_BOOL\n"
+		    "#ifdef __cplusplus\n#define PROBEGEN_BOOL bool\n"
+		    "#else\n#define PROBEGEN_BOOL _Bool\n#endif\n#endif\n\n");
 	buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 }
 
@@ -257,6 +260,7 @@ void emit_header(struct buf *out, const struct program *prog,
 
 	banner(out, opt);
 	prologue(out, guard);
+	type_forward_declarations(out, prog);
 	if (opt->header_only)
 		semaphore_definitions(out, prog);
 	for_each_provider(prog, pv)

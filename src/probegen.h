@@ -215,6 +215,7 @@ void provider_add(struct parse_state *ps, char *name, struct loc loc,
 		  struct probe_list *probes);
 void provider_unnamed(struct loc loc, struct probe_list *probes);
 void probe_outside(struct parse_state *ps, struct probe *pr);
+void clause_ignored(char *name, struct loc loc);
 void typedef_add(struct parse_state *ps, struct specs *s,
 		 struct param_list *decls);
 
@@ -273,6 +274,9 @@ struct type_info type_info(const struct program *prog, const struct type *t,
  * are spelled with the compiler's predefined macros. */
 void type_print_c(struct buf *b, const struct program *prog,
 		  const struct type *t, const char *name, int const_pointee);
+/* "struct foo;" for every tag the probes' arguments point to, so the
+ * typed functions name the user's types, not parameter-scoped ones. */
+void type_forward_declarations(struct buf *b, const struct program *prog);
 /* The type as written in the .d file, for comments and messages. */
 void type_print_d(struct buf *b, const struct type *t, const char *name);
 

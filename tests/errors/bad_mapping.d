@@ -1,0 +1,3 @@
+provider p {
+	probe a(int i, int j) : (int j, int k);
+};

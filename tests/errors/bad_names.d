@@ -1,0 +1,4 @@
+provider p {
+	probe 9lives(int x);
+	probe ok-not(int x);
+};

@@ -1,0 +1,3 @@
+provider p {
+	probe a(unsigned float x, long long long y, signed unsigned z);
+};

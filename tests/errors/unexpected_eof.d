@@ -1,0 +1,2 @@
+provider p {
+	probe a(int x);

@@ -1,0 +1,4 @@
+provider p {
+	probe a(void x, int y);
+	probe b(int, void);
+};

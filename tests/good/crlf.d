@@ -1,0 +1,5 @@
+provider crlf {
+	probe a(int x);
+
+	probe b(const char *s);
+};

@@ -1,0 +1,3 @@
+provider empty {
+};
+provider also_empty { }

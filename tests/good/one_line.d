@@ -1,0 +1,1 @@
+provider one { probe a(int x); probe b(char *s, long y); probe c(); }

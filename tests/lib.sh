@@ -1,0 +1,55 @@
+# tests/lib.sh - the harness: run_test, ok/fail/skip, and helpers.
+passed=0 failed=0 skipped=0
+
+# Run test function $1 in a fresh directory; it must call ok, fail or
+# skip exactly once (a test that says nothing has failed).
+run_test() {
+	local name=$1 dir=$OUT/$1
+	mkdir -p "$dir"
+	RESULT=
+	( cd "$dir" && "$name" ) > "$dir/log" 2>&1
+	RESULT=$(cat "$dir/.result" 2>/dev/null)
+	case $RESULT in
+	ok) passed=$((passed + 1)); printf 'ok   %s\n' "$name" ;;
+	skip*) skipped=$((skipped + 1)); printf 'SKIP %s: %s\n' "$name" "${RESULT#skip }" ;;
+	*) failed=$((failed + 1))
+	   printf 'FAIL %s: %s\n' "$name" "${RESULT#fail }"
+	   sed 's/^/     | /' "$dir/log" | tail -n 25 ;;
+	esac
+}
+
+ok() { echo ok > .result; exit 0; }
+fail() { echo "fail $*" > .result; echo "FAIL: $*"; exit 1; }
+skip() { echo "skip $*" > .result; exit 0; }
+
+summary() {
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+}
+
+# Assertions that end the test on failure.
+expect() { "$@" || fail "command failed: $*"; }
+expect_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: expected '$2', got '$1'"; }
+expect_grep() { grep -q -- "$1" "$2" || fail "'$1' not found in $2"; }
+
+have() { command -v "$1" >/dev/null 2>&1; }
+need() { have "$1" || skip "$1 is not installed"; }
+
+# The probes of a binary as "provider:name nargs", one a line.
+probe_list() {
+	readelf -nW "$1" | awk '
+		/Provider:/ { p = $2 }
+		/Name:/ { n = $2 }
+		/Arguments:/ { sub(/^[ \t]*Arguments:[ \t]*/, ""); c = NF; print p ":" n " " c }'
+}
+
+# Root, tracefs, a bpftrace that can attach: or skip with the reason.
+need_bpftrace() {
+	need bpftrace
+	[ "$(id -u)" = 0 ] || skip "bpftrace needs root"
+	if [ ! -e /sys/kernel/tracing/uprobe_events ]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+			skip "tracefs is not mounted and cannot be"
+	fi
+	[ -e /sys/kernel/tracing/uprobe_events ] || skip "kernel has no uprobes"
+}

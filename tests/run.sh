@@ -1,0 +1,23 @@
+#!/bin/bash
+# tests/run.sh - probegen's test suite.  Each tests/t_*.sh file defines
+# test functions named t_*; every one runs in its own scratch directory
+# and reports through ok/fail/skip.  The last line is the summary.
+#   tests/run.sh [PATTERN]    run the tests whose name matches PATTERN
+set -u
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$PWD
+PROBEGEN=${PROBEGEN:-$ROOT/probegen}
+OUT=$ROOT/tests/out
+rm -rf "$OUT" && mkdir -p "$OUT"
+export ROOT PROBEGEN OUT
+. tests/lib.sh
+
+pattern=${1:-}
+for f in tests/t_*.sh; do
+	. "$f"
+done
+for t in $(declare -F | awk '{print $3}' | grep '^t_' | sort -V); do
+	[ -n "$pattern" ] && [[ $t != *$pattern* ]] && continue
+	run_test "$t"
+done
+summary

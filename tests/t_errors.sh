@@ -1,0 +1,71 @@
+# t_errors.sh - every bad input gives its exact diagnostics (golden
+# stderr), exit status 1, and writes nothing, for -h and for -G.
+
+t_errors_golden() {
+	local d n=0 mode ext
+	for d in "$ROOT"/tests/errors/*.d; do
+		n=$((n + 1))
+		for mode in h G; do
+			ext=$([ $mode = h ] && echo h || echo o)
+			# Run from tests/ so messages name "errors/NAME.d".
+			(cd "$ROOT/tests" && "$PROBEGEN" -$mode -s "errors/${d##*/}" \
+				-o "$OLDPWD/out.$ext") 2> got.err
+			status=$?
+			[ $status -eq 1 ] || fail "${d##*/} -$mode: exit $status, expected 1"
+			[ ! -e out.$ext ] || fail "${d##*/} -$mode: wrote out.$ext"
+			diff -u "${d%.d}.err" got.err || fail "${d##*/}: stderr differs from ${d%.d}.err"
+		done
+	done
+	[ $n -ge 20 ] || fail "only $n error cases"
+	ok
+}
+
+# Every error in a file is reported in one run.
+t_errors_all_reported() {
+	cat > many.d <<-'D'
+	provider p {
+		probe a(int x;
+		probe b(int y, int y);
+		probe c(int, ...);
+		probe b(void);
+	};
+	probe outside();
+	D
+	"$PROBEGEN" -h -s many.d -o many.h 2> err
+	expect_eq $? 1 "exit status"
+	expect_eq "$(grep -c ': error: ' err)" 5 "errors reported"
+	ok
+}
+
+# SystemTap's dtrace hangs on this; we must answer at once.
+t_errors_no_hang() {
+	printf 'provider p {\n\tprobe a(int x;\n' > hang.d
+	timeout 5 "$PROBEGEN" -h -s hang.d -o hang.h 2> err
+	status=$?
+	[ $status -ne 124 ] || fail "timed out"
+	expect_eq $status 1 "exit status"
+	ok
+}
+
+# With -C, diagnostics point at the user's file and line, not cpp's output.
+t_errors_after_cpp() {
+	printf '#define T int\n\nprovider p {\n\tprobe a(T x, T x);\n};\n' > p.d
+	"$PROBEGEN" -C -h -s p.d -o p.h 2> err
+	expect_eq $? 1 "exit status"
+	# cpp's expansion moves columns; file and line stay the user's.
+	[[ $(head -n 1 err) == "p.d:4:"*": error: duplicate argument name 'x' in probe 'a'" ]] ||
+		fail "message: $(head -n 1 err)"
+	expect_grep 'probe a(T x, T x);' err
+	ok
+}
+
+# Warnings do not fail the run, and say why.
+t_errors_warnings() {
+	printf 'provider p {\n\tprobe f(double d, struct s v);\n};\n' > w.d
+	"$PROBEGEN" -h -s w.d -o w.h 2> err
+	expect_eq $? 0 "exit status"
+	expect_grep "w.d:2:17: warning: argument 1 of probe 'f' has floating type 'double'" err
+	expect_grep "is a 'struct s' passed by value" err
+	[ -s w.h ] || fail "no header written"
+	ok
+}

@@ -1,0 +1,224 @@
+# t_header.sh - the -h header: golden files, the compile matrix, the
+# typed, lazy and header-only forms, and the seds real builds apply.
+
+GOOD=$ROOT/tests/good
+
+gen_headers() {
+	local f
+	for f in all_types twelve tcl_like translators one_line crlf \
+		 empty_provider empty_file markers; do
+		"$PROBEGEN" -h -s "$GOOD/$f.d" -o $f.h || fail "probegen -h $f.d"
+	done
+}
+
+t_header_golden() {
+	local g n=0
+	for g in "$ROOT"/tests/golden/*.h; do
+		n=$((n + 1))
+		name=${g##*/}
+		"$PROBEGEN" -h -s "$GOOD/${name%.h}.d" -o "$name" 2>/dev/null ||
+			fail "probegen -h ${name%.h}.d"
+		diff -u "$g" "$name" || fail "$name differs from the golden file"
+	done
+	[ $n -ge 5 ] || fail "only $n golden headers"
+	ok
+}
+
+# Every good input is accepted by -h and -G.
+t_header_all_good_inputs() {
+	local d
+	for d in "$GOOD"/*.d; do
+		"$PROBEGEN" -h -s "$d" -o x.h 2>/dev/null || fail "-h ${d##*/}"
+		"$PROBEGEN" -G -s "$d" -o x.o 2>/dev/null || fail "-G ${d##*/}"
+	done
+	ok
+}
+
+# gcc and clang, C89 to C17 and C++98 to C++20, -Werror -pedantic.
+t_header_compile_matrix() {
+	gen_headers
+	local cc std lang n=0
+	for cc in gcc clang; do
+		have $cc || skip "$cc is not installed"
+		for std in c89 c99 c11 c17 c++98 c++11 c++17 c++20; do
+			case $std in c++*) lang=c++ ;; *) lang=c ;; esac
+			$cc -x $lang -std=$std -Wall -Wextra -Werror -pedantic -I. \
+				-c "$ROOT/tests/src/use_all.c" -o use.o 2> err ||
+				{ cat err; fail "$cc -std=$std"; }
+			n=$((n + 1))
+		done
+	done
+	expect_eq $n 16 "configurations compiled"
+	ok
+}
+
+# Wrong arity is an error, incompatible types are diagnosed, and
+# pointers to const are accepted where the .d says char *.
+t_header_typed_checks() {
+	printf 'provider t {\n\tprobe p(int n, char *s);\n};\n' > t.d
+	expect "$PROBEGEN" -h -s t.d -o t.h
+	cat > good.c <<-'C'
+	#include "t.h"
+	void f(const char *s);
+	void f(const char *s) { trace_t_p(1, s); T_P_LAZY(2, s); T_P(3, s); }
+	C
+	for cc in gcc clang; do
+		$cc -Wall -Wextra -Werror -c good.c || fail "$cc: const char * not accepted"
+		printf '#include "t.h"\nvoid f(void);\nvoid f(void) { trace_t_p(1); }\n' > arity.c
+		! $cc -c arity.c 2> err || fail "$cc: wrong arity compiled"
+		grep -qi 'too few arguments' err || fail "$cc: no arity diagnostic"
+		! $cc -x c++ -c arity.c 2> /dev/null || fail "$cc c++: wrong arity compiled"
+		printf '#include "t.h"\nvoid f(void);\nvoid f(void) { trace_t_p("x", 2); }\n' > types.c
+		! $cc -Werror -c types.c 2> err || fail "$cc: swapped types compiled"
+		grep -q 'int' err || fail "$cc: no type diagnostic"
+		! $cc -x c++ -c types.c 2> /dev/null || fail "$cc c++: swapped types compiled"
+		printf '#include "t.h"\nvoid f(void);\nvoid f(void) { T_P_LAZY(1); }\n' > lazy.c
+		! $cc -c lazy.c 2> /dev/null || fail "$cc: lazy arity not checked"
+	done
+	ok
+}
+
+# The typed call records the declared sizes and signs; the SystemTap
+# macro records those of the expressions passed, as SystemTap does.
+t_header_typed_note_sizes() {
+	printf 'provider t {\n\tprobe p(long long a, unsigned char b, short c);\n};\n' > t.d
+	expect "$PROBEGEN" -h -s t.d -o t.h
+	expect "$PROBEGEN" -G -s t.d -o t.o
+	cat > main.c <<-'C'
+	#include "t.h"
+	int main(int argc, char **argv) {
+		(void)argv;
+		trace_t_p(argc, argc, argc);
+		T_P(argc, argc, argc);
+		return 0;
+	}
+	C
+	expect gcc -O2 main.c t.o -o main
+	readelf -nW main | sed -n 's/^ *Arguments: //p' > args
+	read -r a b c < <(sed -n 1p args)
+	[[ $a == -8@* && $b == 1@* && $c == -2@* ]] || fail "typed note: $(sed -n 1p args)"
+	read -r a b c < <(sed -n 2p args)
+	[[ $a == -4@* && $b == -4@* && $c == -4@* ]] || fail "macro note: $(sed -n 2p args)"
+	ok
+}
+
+# Types from the user's headers never break the default header; with
+# PROBEGEN_USER_TYPES the typed call checks them too.
+t_header_user_types() {
+	printf 'provider u {\n\tprobe p(Oid id, struct foo f, foo_t *ptr);\n};\n' > u.d
+	expect "$PROBEGEN" -h -s u.d -o u.h 2>/dev/null
+	cat > plain.c <<-'C'
+	#include "u.h"
+	void f(void);
+	void f(void) { long x = 1; U_P(x, x, &x); trace_u_p(1, 2, 0); U_P_LAZY(1, 2, 0); }
+	C
+	expect gcc -Wall -Werror -c plain.c
+	expect clang -Wall -Werror -c plain.c
+	cat > typed.c <<-'C'
+	typedef unsigned int Oid;
+	struct foo { int a; };
+	typedef struct foo foo_t;
+	#define PROBEGEN_USER_TYPES
+	#include "u.h"
+	void f(struct foo v);
+	void f(struct foo v) { trace_u_p(1, v, &v); }
+	C
+	expect gcc -Wall -Werror -c typed.c
+	sed 's/trace_u_p(1, v, &v)/trace_u_p(1, 2, \&v)/' typed.c > bad.c
+	! gcc -c bad.c 2>/dev/null || fail "opted-in types not checked"
+	ok
+}
+
+# The lazy form evaluates nothing until a tracer attaches (gdb here).
+t_header_lazy() {
+	need gdb
+	printf 'provider l {\n\tprobe p(int n);\n};\n' > l.d
+	expect "$PROBEGEN" -h -s l.d -o l.h
+	expect "$PROBEGEN" -G -s l.d -o l.o
+	cat > main.c <<-'C'
+	#include <stdio.h>
+	#include "l.h"
+	static int evaluated;
+	static int costly(int i) { evaluated++; return i * 10; }
+	int main(void) {
+		int i;
+		for (i = 0; i < 5; i++)
+			L_P_LAZY(costly(i));
+		printf("evaluated=%d\n", evaluated);
+		return 0;
+	}
+	C
+	expect gcc -O2 main.c l.o -o main
+	expect_eq "$(./main)" "evaluated=0" "untraced run"
+	gdb -q -batch -ex 'break -probe-stap l:p' -ex run \
+		-ex 'print $_probe_arg0' -ex continue -ex 'print $_probe_arg0' \
+		-ex 'delete' -ex continue ./main > gdb.out 2>&1
+	# Two firings while the breakpoint existed; none once it was deleted.
+	grep -q '^evaluated=2' gdb.out || { cat gdb.out; fail "traced run: wrong evaluations"; }
+	grep -q '= 0$' gdb.out && grep -q '= 10$' gdb.out || fail "traced values"
+	ok
+}
+
+# --header-only: no -G object; one semaphore per executable and per
+# shared object however many translation units include the header.
+t_header_header_only() {
+	printf 'provider h {\n\tprobe p(int n);\n\tprobe q();\n};\n' > h.d
+	expect "$PROBEGEN" -h --header-only -s h.d -o h.h
+	printf '#include "h.h"\nvoid a(int);\nvoid a(int n) { trace_h_p(n); H_Q(); }\n' > a.c
+	printf '#include "h.h"\nvoid b(int);\nvoid b(int n) { H_P(n); if (H_P_ENABLED()) H_Q(); }\n' > b.c
+	printf '#include "h.h"\nvoid a(int); void b(int); int lib(int);\nint main(void) { a(1); b(2); trace_h_p(3); return lib(0); }\n' > main.c
+	printf '#include "h.h"\nint lib(int);\nint lib(int n) { H_P(n); return 0; }\n' > lib.c
+	expect gcc -fPIC -shared lib.c -o libh.so
+	expect gcc a.c b.c main.c -L. -lh -o main
+	LD_LIBRARY_PATH=. ./main || fail "program failed"
+	for f in main libh.so; do
+		n=$(readelf -sW $f | grep -c ' h_p_semaphore$')
+		expect_eq "$n" 1 "h_p_semaphore symbols in $f"
+		readelf -sW $f | grep ' h_p_semaphore$' | grep -q 'HIDDEN' ||
+			fail "semaphore in $f is not hidden"
+		readelf --dyn-syms -W $f | grep -q semaphore &&
+			fail "$f exports a semaphore"
+		size=$(readelf -SW $f | awk '$2 == ".probes" { print $6 }')
+		expect_eq "$size" 000004 ".probes size in $f (one copy per probe)"
+		sems=$(readelf -nW $f | sed -n 's/.*Semaphore: //p' | sort -u | wc -l)
+		expect_eq "$sems" 2 "distinct semaphores in $f's notes"
+	done
+	# gcc -O0 with clang too: the asm definition is assembler-neutral.
+	expect clang a.c b.c main.c lib.c -o main2
+	ok
+}
+
+# The seds real builds run over dtrace's header must keep ours compiling.
+t_header_build_seds() {
+	printf 'provider postgresql {\n\tprobe query__start(char *q);\n\tprobe lock(void *p, char *m, int n);\n};\n' > pg.d
+	printf 'provider python {\n\tprobe function__entry(const char *f, const char *n, int l);\n\tprobe gc__start(int g);\n};\n' > py.d
+	printf 'provider memcached {\n\tprobe command__set(int c, const char *k, int kl, void *v, int vl);\n};\n' > mc.d
+	expect "$PROBEGEN" -h -s pg.d -o pg.h.tmp
+	sed -e 's/POSTGRESQL_/TRACE_POSTGRESQL_/g' -e 's/( *char \*/(const char */g' \
+	    -e 's/, *char \*/, const char */g' pg.h.tmp > pg.h
+	printf '#include "pg.h"\nvoid f(const char *q, void *p);\nvoid f(const char *q, void *p) { TRACE_POSTGRESQL_QUERY_START(q); if (TRACE_POSTGRESQL_LOCK_ENABLED()) TRACE_POSTGRESQL_LOCK(p, q, 1); TRACE_POSTGRESQL_LOCK_LAZY(p, q, 2); trace_postgresql_lock(p, q, 3); }\n' > pg.c
+	expect gcc -Wall -Werror -c pg.c
+	expect "$PROBEGEN" -h -s py.d -o py.h.tmp
+	sed 's/PYTHON_/PyDTrace_/' py.h.tmp > py.h
+	printf '#include "py.h"\nvoid f(const char *s);\nvoid f(const char *s) { if (PyDTrace_FUNCTION_ENTRY_ENABLED()) PyDTrace_FUNCTION_ENTRY(s, s, 1); PyDTrace_GC_START(2); PyDTrace_GC_START_LAZY(3); }\n' > py.c
+	expect gcc -Wall -Werror -c py.c
+	(cd sub 2>/dev/null || mkdir sub; cd sub && "$PROBEGEN" -h -s ../mc.d) || fail "default output name"
+	sed -e 's,void \*,const void \*,' -e 's,char \*,const char \*,g' sub/mc.h > mc.h
+	printf '#include "mc.h"\nvoid f(const char *k, const void *v);\nvoid f(const char *k, const void *v) { MEMCACHED_COMMAND_SET(1, k, 2, v, 3); trace_memcached_command_set(1, k, 2, v, 3); }\n' > mc.c
+	expect gcc -Wall -Werror -c mc.c
+	expect g++ -Wall -Werror -x c++ -c mc.c
+	"$PROBEGEN" -h -s mc.d -o probes.h.tmp
+	sed 's/PROBES_H_TMP/RUBY_PROBES_H/' probes.h.tmp > probes.h
+	expect_grep '^#ifndef _RUBY_PROBES_H$' probes.h
+	"$PROBEGEN" -h -s mc.d -o glib.h
+	sed -e 's/^#define STAP_HAS_SEMAPHORES 1$/#undef STAP_HAS_SEMAPHORES/' \
+	    -e 's/^#define _SDT_HAS_SEMAPHORES 1$/#undef _SDT_HAS_SEMAPHORES/' glib.h > glib2.h
+	grep -q 'define.*HAS_SEMAPHORES' glib2.h && fail "GLib's edit did not apply"
+	printf '#include "glib2.h"\nint main(void) { MEMCACHED_COMMAND_SET(1, "k", 2, 0, 3); return 0; }\n' > g.c
+	expect gcc -Wall -Werror g.c -o g
+	readelf -nW g | grep -q 'Semaphore: 0x0*$' || fail "GLib build still uses semaphores"
+	sed '/const/!s/char \*/const char */g' pg.h.tmp > perl.h
+	printf '#include "perl.h"\nvoid f(void);\nvoid f(void) { POSTGRESQL_QUERY_START("x"); }\n' > perl.c
+	expect gcc -Wall -Werror -c perl.c
+	ok
+}
