@@ -38,7 +38,7 @@ need() { have "$1" || skip "$1 is not installed"; }
 # The probes of a binary as "provider:name nargs", one a line.
 probe_list() {
 	readelf -nW "$1" | awk '
-		/Provider:/ { p = $2 }
+		/Provider:/ { p = $NF }
 		/Name:/ { n = $2 }
 		/Arguments:/ { sub(/^[ \t]*Arguments:[ \t]*/, ""); c = NF; print p ":" n " " c }'
 }
@@ -52,4 +52,21 @@ need_bpftrace() {
 			skip "tracefs is not mounted and cannot be"
 	fi
 	[ -e /sys/kernel/tracing/uprobe_events ] || skip "kernel has no uprobes"
+}
+
+# "TYPE FLAGS ALIGN SIZE ADDR" of section $2 in ELF file $1.
+section_info() {
+	readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] *//p' |
+		awk -v n="$2" '$1 == n { print $2, $7, $10, $5, $3 }'
+}
+
+# sys/sdt.h lives in the host's multiarch directory, which cross
+# compilers do not search: give them a copy (it is target-neutral).
+sdt_for_cross() {
+	local h
+	h=$(echo '#include <sys/sdt.h>' | gcc -M -x c - 2>/dev/null | tr ' ' '\n' | grep 'sys/sdt.h$')
+	[ -n "$h" ] || return 1
+	mkdir -p cross-include/sys
+	cp "$h" "${h%sdt.h}sdt-config.h" cross-include/sys/ 2>/dev/null ||
+		cp "$h" cross-include/sys/
 }

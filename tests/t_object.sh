@@ -1,0 +1,203 @@
+# t_object.sh - the -G object: its layout, every target, determinism,
+# and links with every linker in every mode.
+
+three_probes() {
+	printf 'provider o {\n\tprobe first(int a);\n\tprobe second(char *s, long n);\n\tprobe third();\n};\n' > o.d
+}
+
+t_object_layout() {
+	three_probes
+	expect "$PROBEGEN" -G -s o.d -o o.o
+	readelf -hW o.o | grep -q 'REL (Relocatable file)' || fail "not ET_REL"
+	read -r type flags align size addr < <(section_info o.o .probes)
+	expect_eq "$type $flags $align $size" "PROGBITS WA 2 000006" ".probes"
+	readelf -SW o.o | grep -q '\.note\.GNU-stack *PROGBITS' || fail "no .note.GNU-stack"
+	readelf -sW o.o | awk '$8 ~ /_semaphore$/ { print $2, $3, $4, $5, $6, $8 }' > syms
+	cat > want <<-'W'
+	0000000000000000 2 OBJECT GLOBAL HIDDEN o_first_semaphore
+	0000000000000002 2 OBJECT GLOBAL HIDDEN o_second_semaphore
+	0000000000000004 2 OBJECT GLOBAL HIDDEN o_third_semaphore
+	W
+	diff -u want syms || fail "semaphore symbols"
+	if have eu-elflint; then
+		eu-elflint --gnu-ld o.o || fail "eu-elflint"
+	fi
+	ok
+}
+
+# An empty provider, no provider at all, or CPython's `BEGIN{}` probe
+# still give a valid object.
+t_object_empty_inputs() {
+	printf 'provider e {\n};\n' > a.d
+	printf '/* nothing */\n' > b.d
+	printf 'BEGIN{}\n' > c.d
+	for f in a b c; do
+		"$PROBEGEN" -G -s $f.d -o $f.o 2>/dev/null || fail "-G $f.d"
+		have eu-elflint && { eu-elflint --gnu-ld $f.o || fail "eu-elflint $f.o"; }
+		printf 'int main(void) { return 0; }\n' > m.c
+		gcc m.c $f.o -o m || fail "linking $f.o"
+	done
+	ok
+}
+
+# Same input, same bytes: whatever the directory, path spelling or time.
+t_object_deterministic() {
+	three_probes
+	mkdir -p d1/deep d2
+	cp o.d d1/deep/o.d
+	expect "$PROBEGEN" -G -s o.d -o a.o
+	(cd d2 && "$PROBEGEN" -G -s ../d1/deep/o.d -o ../b.o) || fail "-G from d2"
+	expect "$PROBEGEN" -G -s "$PWD/d1/deep/./o.d" -o c.o
+	cmp a.o b.o && cmp a.o c.o || fail "objects differ"
+	expect "$PROBEGEN" -h -s o.d -o x.h
+	(cd d2 && "$PROBEGEN" -h -s ../d1/deep/o.d -o ../y/x.h 2>/dev/null) ||
+		{ mkdir y && (cd d2 && "$PROBEGEN" -h -s ../d1/deep/o.d -o ../y/x.h) || fail "-h from d2"; }
+	cmp x.h y/x.h || fail "headers differ"
+	grep -q "$PWD" x.h && fail "header holds an absolute path"
+	grep -qi 'generated.*20[0-9][0-9]' x.h && fail "header holds a date"
+	ok
+}
+
+# -G runs no other program and leaves nothing in the current directory.
+t_object_no_exec_no_litter() {
+	need strace
+	three_probes
+	mkdir out run
+	(cd run && strace -f -qq -e trace=execve,vfork,fork,clone,clone3 -o ../trace \
+		"$PROBEGEN" -G -s ../o.d -o ../out/o.o) || fail "-G failed"
+	expect_eq "$(grep -c execve trace)" 1 "programs executed"
+	grep -qE 'clone|fork' trace && fail "probegen started a process"
+	expect_eq "$(ls -A run)" "" "files left in the current directory"
+	expect_eq "$(ls -A out)" "o.o" "files in the output directory"
+	ok
+}
+
+# Every target in the table: class, byte order, machine; eu-elflint.
+t_object_targets() {
+	three_probes
+	local t want n=0
+	while read -r t want; do
+		"$PROBEGEN" -G --target=$t -s o.d -o $t.o || fail "--target=$t"
+		got=$(readelf -hW $t.o | awk -F: '
+			/Class:/ { c = $2 } /Data:/ { d = $2 } /Machine:/ { m = $2 }
+			END { gsub(/^ +/, "", c); gsub(/^ +/, "", m); sub(/,.*/, "", d); gsub(/^ +/, "", d); print c "|" d "|" m }')
+		expect_eq "$got" "$want" "$t header"
+		have eu-elflint && { eu-elflint --gnu-ld $t.o > lint 2>&1 || { cat lint; fail "eu-elflint $t"; }; }
+		n=$((n + 1))
+	done <<-'T'
+	x86_64 ELF64|2's complement|Advanced Micro Devices X86-64
+	i386 ELF32|2's complement|Intel 80386
+	aarch64 ELF64|2's complement|AArch64
+	arm ELF32|2's complement|ARM
+	riscv64 ELF64|2's complement|RISC-V
+	ppc64le ELF64|2's complement|PowerPC64
+	ppc64 ELF64|2's complement|PowerPC64
+	s390x ELF64|2's complement|IBM S/390
+	T
+	readelf -hW ppc64.o | grep -q 'big endian' || fail "ppc64 is not big-endian"
+	readelf -hW s390x.o | grep -q 'big endian' || fail "s390x is not big-endian"
+	readelf -hW ppc64le.o | grep -q 'little endian' || fail "ppc64le is not little-endian"
+	expect "$PROBEGEN" -G --target=aarch64-linux-gnu -s o.d -o triplet.o
+	cmp triplet.o aarch64.o || fail "triplet and name differ"
+	! "$PROBEGEN" -G --target=vax -s o.d -o v.o 2> err || fail "unknown target accepted"
+	expect_grep "unknown target 'vax'" err
+	expect_eq $n 8 "targets checked"
+	ok
+}
+
+# Without --target the objects after the .d decide; they must agree.
+t_object_target_from_objects() {
+	three_probes
+	expect "$PROBEGEN" -G --target=aarch64 -s o.d -o a64.o
+	expect "$PROBEGEN" -G --target=arm -s o.d -o a32.o
+	expect "$PROBEGEN" -G -s o.d -o out.o a64.o not-an-object.txt
+	readelf -hW out.o | grep -q AArch64 || fail "target not taken from a64.o"
+	! "$PROBEGEN" -G -s o.d -o mixed.o a64.o a32.o 2> err || fail "mixed targets accepted"
+	expect_grep "'a64.o' (aarch64, 64-bit) and 'a32.o' (arm, 32-bit) are for different targets" err
+	[ ! -e mixed.o ] || fail "wrote an object after the error"
+	expect "$PROBEGEN" -G -32 --target=x86_64 -s o.d -o i.o
+	readelf -hW i.o | grep -q 'Intel 80386' || fail "-32 did not pick i386"
+	expect "$PROBEGEN" -G -64 --target=i386 -s o.d -o x.o
+	readelf -hW x.o | grep -q 'X86-64' || fail "-64 did not pick x86_64"
+	ok
+}
+
+# Link a program with the Debian cross toolchain of each target.
+t_object_cross_link() {
+	three_probes
+	expect "$PROBEGEN" -h -s o.d -o o.h
+	printf '#include "o.h"\nint main(int c, char **v) { trace_o_first(c); O_SECOND(v[0], c); if (O_THIRD_ENABLED()) O_THIRD(); return 0; }\n' > m.c
+	sdt_for_cross || skip "sys/sdt.h not found"
+	local t cc n=0
+	for t in aarch64:aarch64-linux-gnu arm:arm-linux-gnueabihf \
+		 riscv64:riscv64-linux-gnu ppc64le:powerpc64le-linux-gnu \
+		 ppc64:powerpc64-linux-gnu s390x:s390x-linux-gnu i386:i686-linux-gnu; do
+		cc=${t#*:}-gcc t=${t%%:*}
+		have $cc || continue
+		"$PROBEGEN" -G --target=$t -s o.d -o $t.o || fail "-G $t"
+		$cc -O2 -Icross-include m.c $t.o -o m.$t || fail "$cc link"
+		expect_eq "$(probe_list m.$t | sort | tr '\n' ' ')" "o:first 1 o:second 2 o:third 0 " "$t probes"
+		# Each note's semaphore lies inside .probes.
+		read -r type flags align size addr < <(section_info m.$t .probes)
+		for s in $(readelf -nW m.$t | sed -n 's/.*Semaphore: 0x//p'); do
+			(( 16#$s >= 16#$addr && 16#$s < 16#$addr + 16#$size )) ||
+				fail "$t: semaphore $s outside .probes"
+		done
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || skip "no cross compiler installed (gcc-aarch64-linux-gnu ...)"
+	echo "linked for $n targets"
+	ok
+}
+
+# ld.bfd, gold and lld; PIE, non-PIE, shared, static, ld -r,
+# --gc-sections, LTO.  Two objects using one probe share its semaphore.
+t_object_linkers() {
+	three_probes
+	expect "$PROBEGEN" -h -s o.d -o o.h
+	expect "$PROBEGEN" -G -s o.d -o probes.o
+	printf '#include "o.h"\nvoid f(int);\nvoid f(int n) { O_FIRST(n); trace_o_third(); }\n' > f.c
+	printf '#include "o.h"\nvoid f(int);\nint main(int c, char **v) { f(c); O_FIRST(c + 1); if (O_SECOND_ENABLED()) O_SECOND(v[0], 1); return 0; }\n' > m.c
+	printf '#include "o.h"\nint lib(int);\nint lib(int n) { O_FIRST(n); return n; }\n' > lib.c
+	local ld mode n=0
+	for ld in bfd gold lld; do
+		gcc -fuse-ld=$ld -x c /dev/null -o /dev/null -nostdlib -Wl,-e,0 2>/dev/null ||
+			{ echo "no ld.$ld"; continue; }
+		for mode in pie no-pie shared static relocatable gc-sections lto; do
+			flags= out=prog.$ld.$mode
+			case $mode in
+			pie) flags="-fPIE -pie" ;;
+			no-pie) flags="-fno-PIE -no-pie" ;;
+			static) flags="-static" ;;
+			gc-sections) flags="-ffunction-sections -fdata-sections -Wl,--gc-sections" ;;
+			lto) flags="-flto" ;;
+			esac
+			cc=gcc
+			# GCC's LTO needs its linker plugin, which lld lacks.
+			[ $mode = lto ] && [ $ld = lld ] && cc=clang
+			case $mode in
+			shared)
+				gcc -fuse-ld=$ld -fPIC -shared lib.c probes.o -o lib$ld.so || fail "$ld shared"
+				out=lib$ld.so ;;
+			relocatable)
+				gcc -c f.c m.c || fail "compile"
+				ld.$ld -r f.o m.o probes.o -o partial.o 2>/dev/null ||
+					ld -r f.o m.o probes.o -o partial.o || fail "$ld -r"
+				gcc -fuse-ld=$ld partial.o -o $out || fail "$ld link of ld -r output" ;;
+			*)
+				$cc -fuse-ld=$ld -O2 $flags f.c m.c probes.o -o $out 2> err ||
+					{ cat err; fail "$ld $mode"; } ;;
+			esac
+			[ $mode = shared ] || ./$out || fail "$ld $mode: program failed"
+			sems=$(readelf -nW $out | sed -n 's/.*Semaphore: //p' | sort -u | wc -l)
+			nfirst=$(readelf -nW $out | grep -c 'Name: first')
+			[ $mode = shared ] && { expect_eq "$sems" 1 "$ld $mode semaphores"; continue; }
+			expect_eq "$sems" 3 "$ld $mode: distinct semaphores (3 probes)"
+			expect_eq "$nfirst" 2 "$ld $mode: sites of o:first"
+			n=$((n + 1))
+		done
+	done
+	[ $n -ge 6 ] || fail "only $n links checked"
+	echo "checked $n links"
+	ok
+}
