@@ -48,7 +48,14 @@ static void prologue(struct buf *b, const char *guard)
 		 "#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)\n"
 		 "#define STAP_SDT_ARG_CONSTRAINT nr\n"
 		 "#endif\n"
-		 "#include <sys/sdt.h>\n\n");
+		 "#include <sys/sdt.h>\n"
+		 "/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,\n"
+		 "   which sys/sdt.h works around on i386 only): name the whole\n"
+		 "   register; the note's size field still gives the argument's size. */\n"
+		 "#if defined(__x86_64__)\n"
+		 "#undef _SDT_ARGTMPL\n"
+		 "#define _SDT_ARGTMPL(id) %q[id]\n"
+		 "#endif\n\n");
 	buf_puts(b,
 		 "/* Warnings inside this file are not the user's to fix. */\n"
 		 "#if defined(__GNUC__)\n"

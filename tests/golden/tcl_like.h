@@ -23,6 +23,13 @@
 #define STAP_SDT_ARG_CONSTRAINT nr
 #endif
 #include <sys/sdt.h>
+/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,
+   which sys/sdt.h works around on i386 only): name the whole
+   register; the note's size field still gives the argument's size. */
+#if defined(__x86_64__)
+#undef _SDT_ARGTMPL
+#define _SDT_ARGTMPL(id) %q[id]
+#endif
 
 /* Warnings inside this file are not the user's to fix. */
 #if defined(__GNUC__)

@@ -1,0 +1,77 @@
+# t_gdb.sh - programs built from the header and the -G object, checked
+# with gdb: every probe listed, argument counts and values right, the
+# semaphore set while a breakpoint exists; and notes libbpf can parse.
+. "$ROOT/tests/libbpf_args.sh"
+
+build_values() { # CC OPT
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
+	$1 $2 -g -I. "$ROOT/tests/src/values.c" values.o -o values || fail "$1 $2"
+}
+
+INTS='65 250 -300 60000 -70000 4000000000 -5000000000 18000000000000000000 -9000000000000000000 18446744073709551615'
+TWELVE='1 -2 3 -4 5 -6 7 -8 9 -10 11 -12'
+
+gdb_values() {
+	cat > values.gdb <<-'G'
+	break -probe-stap vals:ints
+	break -probe-stap vals:ptrs
+	break -probe-stap vals:twelve
+	break -probe-stap vals:none
+	run
+	while $_probe_argc >= 0
+	  if $_probe_argc == 10
+	    printf "ints %d %u %d %u %d %u %ld %lu %lld %llu\n", $_probe_arg0, $_probe_arg1, $_probe_arg2, $_probe_arg3, $_probe_arg4, $_probe_arg5, $_probe_arg6, $_probe_arg7, $_probe_arg8, $_probe_arg9
+	  end
+	  if $_probe_argc == 3
+	    printf "ptrs %s|%s|%s\n", (char *)$_probe_arg0, (char *)$_probe_arg1, (char *)$_probe_arg2
+	  end
+	  if $_probe_argc == 12
+	    printf "twelve %d %d %d %d %d %d %d %d %d %d %d %d\n", $_probe_arg0, $_probe_arg1, $_probe_arg2, $_probe_arg3, $_probe_arg4, $_probe_arg5, $_probe_arg6, $_probe_arg7, $_probe_arg8, $_probe_arg9, $_probe_arg10, $_probe_arg11
+	  end
+	  if $_probe_argc == 0
+	    printf "none\n"
+	  end
+	  continue
+	end
+	G
+	gdb -q -batch -nx -x values.gdb ./values > gdb.out 2>&1
+	grep -E '^(ints|ptrs|twelve|none|enabled=)' gdb.out
+}
+
+t_gdb_info_probes() {
+	need gdb
+	build_values gcc -O2
+	gdb -q -batch -nx -ex 'info probes stap' ./values > info 2>&1
+	for p in ints ptrs twelve none; do
+		grep -qE "^stap +vals +$p " info || { cat info; fail "gdb does not list vals:$p"; }
+	done
+	expect_eq "$(probe_list values | sort -u | tr '\n' ' ')" \
+		"vals:ints 10 vals:none 0 vals:ptrs 3 vals:twelve 12 " "notes"
+	ok
+}
+
+t_gdb_values() {
+	need gdb
+	local cc opt n=0
+	for cc in gcc clang; do
+		have $cc || continue
+		for opt in -O0 -O2; do
+			build_values $cc $opt
+			expect_eq "$(./values)" "enabled=0" "$cc $opt untraced"
+			gdb_values > got
+			{
+				for i in 1 2 3; do echo "ints $INTS"; done
+				for i in 1 2; do echo "ptrs hello probe|probe|hello probe"; done
+				for i in 1 2; do echo "twelve $TWELVE"; done
+				echo none
+				echo enabled=1
+			} > want
+			diff -u want got || { cat gdb.out | tail -20; fail "$cc $opt values"; }
+			libbpf_check values x86_64 || fail "$cc $opt: notes libbpf rejects"
+			n=$((n + 1))
+		done
+	done
+	expect_eq $n 4 "builds checked"
+	ok
+}
