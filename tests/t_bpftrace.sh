@@ -1,0 +1,59 @@
+# t_bpftrace.sh - bpftrace (as root) attaches to a program built from
+# the header and the -G object, prints its arguments, and sets the
+# semaphore the program sees; and traces probes inside a shared library.
+
+build_loop() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
+	gcc -O2 -I. "$ROOT/tests/src/loop.c" values.o -o loop || fail "build"
+}
+
+t_bpftrace_args() {
+	need_bpftrace
+	build_loop
+	bpftrace -l 'usdt:./loop:*' > list 2>&1
+	for p in ints ptrs twelve; do
+		grep -q "usdt:./loop:vals:$p" list || { cat list; fail "bpftrace does not list vals:$p"; }
+	done
+	timeout 60 bpftrace -e '
+	usdt:./loop:vals:ints /@n < 3/ {
+		@n++;
+		/* bpftrace 0.17 reads USDT arg0..arg5 only on x86-64;
+		   t_gdb_values checks all twelve. */
+		printf("ints %d %d %d %d %d %u\n", (int8)arg0, (uint8)arg1,
+		       (int16)arg2, (uint16)arg3, (int32)arg4, (uint32)arg5);
+	}
+	usdt:./loop:vals:ptrs /@p < 3/ {
+		@p++;
+		printf("ptrs %s|%s|%s\n", str(arg0), str(arg1), str(arg2));
+	}
+	END { clear(@n); clear(@p); }' -c ./loop > out 2> err
+	cat out
+	grep -q '^program saw the semaphore set: yes$' out || fail "semaphore not seen by the program"
+	grep -q '^ints 65 250 -300 60000 -70000 4000000000$' out ||
+		fail "ints values"
+	grep -q '^ptrs hello probe|probe|hello probe$' out || fail "string values"
+	ok
+}
+
+# A probe in a shared library, traced in a running process (-p PID).
+t_bpftrace_shared_library() {
+	need_bpftrace
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
+	gcc -O2 -fPIC -shared -I. "$ROOT/tests/src/lib.c" values.o -o libvals.so || fail "lib"
+	gcc -O2 "$ROOT/tests/src/libmain.c" -L. -lvals -o libmain || fail "main"
+	LD_LIBRARY_PATH=$PWD ./libmain > prog.out &
+	pid=$!
+	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
+	timeout 30 bpftrace -p $pid -e "usdt:$PWD/libvals.so:vals:twelve {
+		printf(\"twelve %d %d %d\\n\", arg1, arg2, arg5); @c++;
+		if (@c >= 3) { exit(); } }
+		END { clear(@c); }" > out 2> err
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	cat out err
+	# bpftrace 0.17 reads arg0..arg5 only: arg5 is the sixth, -6.
+	expect_eq "$(grep -c '^twelve -2 3 -6$' out)" 3 "library firings traced"
+	ok
+}
