@@ -1,0 +1,191 @@
+# t_cli.sh - the command line: every form real builds use, help and
+# version, default names, exit statuses, and nothing written on failure.
+
+provider_file() {
+	printf 'provider cli {\n\tprobe a(int x, char *s);\n\tprobe b();\n};\n' > ${1:-cli}.d
+}
+
+t_cli_help_version() {
+	"$PROBEGEN" --help > help || fail "--help failed"
+	for w in -h -G -s -o -C --header-only --target -32 'Exit status'; do
+		grep -q -- "$w" help || fail "--help does not mention $w"
+	done
+	"$PROBEGEN" --version > v || fail "--version failed"
+	grep -qE '^probegen [0-9]+\.[0-9]+\.[0-9]+$' v || fail "version: $(cat v)"
+	ok
+}
+
+t_cli_usage_errors() {
+	provider_file
+	local args
+	while IFS= read -r args; do
+		eval "\"\$PROBEGEN\" $args" > out 2> err
+		status=$?
+		[ $status -eq 2 ] || fail "'$args': exit $status, expected 2"
+		grep -q '^probegen: error: ' err || fail "'$args': no error message"
+	done <<-'A'
+	-s cli.d
+	-h
+	-h -G -s cli.d
+	-h --bogus -s cli.d
+	-h -s cli.d -o
+	-h -s missing.d
+	-G --target=pdp11 -s cli.d
+	-G --header-only -s cli.d
+	-h -s cli.d -s cli.d
+	A
+	ls *.h *.o 2>/dev/null && fail "something was written"
+	ok
+}
+
+# Every command line of reference.md section 1, unchanged.
+t_cli_real_command_lines() {
+	provider_file probes
+	printf 'int f(void) { return 0; }\n' > x.c
+	expect gcc -c x.c -o obj1.o
+	cp obj1.o obj2.o
+	while IFS='|' read -r who args out; do
+		rm -f "$out"
+		eval "\"\$PROBEGEN\" $args" 2> err || { cat err; fail "$who: $args"; }
+		[ -s "$out" ] || fail "$who: $out not written"
+	done <<-'L'
+	PostgreSQL|-C -h -s probes.d -o probes.h.tmp|probes.h.tmp
+	PostgreSQL|-C -G -s probes.d -o probes.o obj1.o obj2.o|probes.o
+	CPython|-o pydtrace_probes.h -h -s probes.d|pydtrace_probes.h
+	CPython|-o pydtrace.o -G -s probes.d obj1.o obj2.o|pydtrace.o
+	memcached|-h -s probes.d|probes.h
+	memcached|-G -o memcached_dtrace.o -s probes.d obj1.o obj2.o|memcached_dtrace.o
+	Ruby|-o probes.h.tmp2 -h -C -I.. -s probes.d|probes.h.tmp2
+	Ruby|-G -C -I.. -s probes.d -o probes2.o obj1.o|probes2.o
+	GLib|-h -s probes.d -o glib.h|glib.h
+	GLib|-G -s probes.d -o glib.o|glib.o
+	Node|-h -xnolibs -s probes.d -o node.h|node.h
+	OpenJDK|-h -o jdk.h -s probes.d|jdk.h
+	MySQL|-h -s probes.d -o mysql.h|mysql.h
+	MySQL|-64 -G -o mysql64.o -s probes.d obj1.o|mysql64.o
+	MySQL|-32 -G -o mysql32.o -s probes.d|mysql32.o
+	h2o|-o h2o.h -s probes.d -h|h2o.h
+	h2o|-o h2o.o -s probes.d -G|h2o.o
+	joined|-h -sprobes.d -ojoined.h|joined.h
+	positional|-h probes.d -o positional.h|positional.h
+	compat flags|-h -x nolibs -k -fpic -fPIC --types -s probes.d -o flags.h|flags.h
+	L
+	readelf -h mysql32.o | grep -q ELF32 || fail "-32 did not give ELF32"
+	ok
+}
+
+# CPython's configure: -G on a file holding only BEGIN{} gives an object.
+t_cli_cpython_configure_check() {
+	echo 'BEGIN{}' > conftest.d
+	"$PROBEGEN" -G -s conftest.d -o conftest.o > /dev/null 2>&1 || fail "-G failed"
+	readelf -h conftest.o | grep -q 'REL (Relocatable' || fail "not an object"
+	ok
+}
+
+# Default output names: the input's base name, in the current directory.
+t_cli_default_output() {
+	mkdir -p src run
+	provider_file src/app
+	(cd run && "$PROBEGEN" -h -s ../src/app.d && "$PROBEGEN" -G -s ../src/app.d) || fail "run"
+	expect_eq "$(cd run && ls | tr '\n' ' ')" "app.h app.o " "files written"
+	expect_grep '^#ifndef _APP_H$' run/app.h
+	ok
+}
+
+# Unwritable outputs: exit 2, a message naming the file, nothing left.
+t_cli_unwritable_output() {
+	provider_file
+	"$PROBEGEN" -h -s cli.d -o missing/dir/x.h 2> err
+	expect_eq $? 2 "missing directory"
+	expect_grep "cannot create 'missing/dir/x.h'" err
+	mkdir ro && chmod 555 ro
+	if [ "$(id -u)" != 0 ]; then
+		"$PROBEGEN" -h -s cli.d -o ro/x.h 2> err
+		expect_eq $? 2 "read-only directory"
+	fi
+	if [ -e /dev/full ]; then
+		"$PROBEGEN" -h -s cli.d -o /dev/full 2> err
+		expect_eq $? 2 "/dev/full"
+		expect_grep "No space left on device" err
+	fi
+	"$PROBEGEN" -h -s cli.d -o /dev/null || fail "/dev/null"
+	mkdir adir
+	"$PROBEGEN" -h -s cli.d -o adir 2> err
+	expect_eq $? 2 "directory as output"
+	ok
+}
+
+# A failed run leaves an existing output untouched and no temp files.
+t_cli_atomic_output() {
+	provider_file
+	echo "previous" > out.h
+	printf 'provider p { probe a(int x; };\n' > bad.d
+	"$PROBEGEN" -h -s bad.d -o out.h 2>/dev/null
+	expect_eq $? 1 "bad input"
+	expect_eq "$(cat out.h)" "previous" "existing output"
+	expect "$PROBEGEN" -h -s cli.d -o out.h
+	grep -q 'CLI_A' out.h || fail "output not replaced"
+	ls -A | grep -q '\.tmp\.' && fail "temporary file left behind"
+	# Through a symlink: the file it names is replaced, the link stays.
+	expect "$PROBEGEN" -h -s cli.d -o real.h
+	ln -s real.h link.h
+	echo old > real.h
+	expect "$PROBEGEN" -h -s cli.d -o link.h
+	[ -L link.h ] || fail "symlink replaced"
+	grep -q 'CLI_A' real.h || fail "symlink target not written"
+	# Input and output the same file.
+	cp cli.d same.d
+	"$PROBEGEN" -h -s same.d -o same.d 2> err
+	expect_eq $? 2 "same input and output"
+	cmp cli.d same.d || fail "input clobbered"
+	ok
+}
+
+# -C runs $CPP (split on blanks, no shell) with -I/-D/-U.
+t_cli_cpp() {
+	cp "$ROOT"/tests/cpp/* .
+	expect "$PROBEGEN" -C -I . -h -s postgres_like.d -o pg.h
+	expect_grep 'probe postgresql:buffer__read__start(int, unsigned int, unsigned int, unsigned int, unsigned int, int, unsigned char)' pg.h
+	expect_grep 'POSTGRESQL_EXTRA_TWO' pg.h
+	printf 'provider d {\n#ifdef WITH_B\n\tprobe b(T x);\n#endif\n};\n' > d.d
+	CPP="gcc -E" "$PROBEGEN" -C -DWITH_B -DT=long -h -s d.d -o d.h || fail "CPP=gcc -E"
+	expect_grep 'probe d:b(long x)' d.h
+	expect "$PROBEGEN" -C -DWITH_B -DT=long -UWITH_B -h -s d.d -o u.h
+	grep -q 'D_B' u.h && fail "-U ignored"
+	CPP=/nonexistent/cpp "$PROBEGEN" -C -h -s d.d -o n.h 2> err
+	expect_eq $? 2 "missing preprocessor"
+	expect_grep "cannot run the C preprocessor" err
+	printf '#include "nope.h"\nprovider x { probe a(); };\n' > inc.d
+	"$PROBEGEN" -C -h -s inc.d -o inc.h 2> err
+	expect_eq $? 1 "cpp error"
+	[ ! -e inc.h ] || fail "output written after cpp failed"
+	# Without -C a #define is ignored with a warning that says why.
+	printf '#define Oid unsigned int\nprovider x { probe a(Oid o); };\n' > nocpp.d
+	expect "$PROBEGEN" -h -s nocpp.d -o nocpp.h 2> err
+	expect_grep "'#define' ignored: use -C to run the C preprocessor" err
+	ok
+}
+
+# Large inputs: 2,000 probes in 100 providers, and one of 1,015 probes.
+t_cli_large_inputs() {
+	{
+		for p in $(seq 100); do
+			echo "provider prov$p {"
+			for n in $(seq 20); do
+				echo "	probe p${n}__x(int a, char *b, unsigned long long c);"
+			done
+			echo "};"
+		done
+	} > big.d
+	expect "$PROBEGEN" -h -s big.d -o big.h
+	expect "$PROBEGEN" -G -s big.d -o big.o
+	expect_eq "$(grep -c '^#define PROV[0-9]*_P[0-9]*_X(' big.h)" 2000 "macros"
+	expect_eq "$(readelf -sW big.o | grep -c '_semaphore$')" 2000 "semaphores"
+	{ echo "provider one {"; for n in $(seq 1015); do echo "probe p$n();"; done; echo "};"; } > one.d
+	expect "$PROBEGEN" -h -s one.d -o one.h
+	printf '#include "big.h"\n#include "one.h"\nint main(void) { PROV7_P3_X(1, "x", 2); trace_one_p1015(); return 0; }\n' > m.c
+	expect "$PROBEGEN" -G -s one.d -o one.o
+	expect gcc -Wall -Werror m.c big.o one.o -o m
+	expect ./m
+	ok
+}
