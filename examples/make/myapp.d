@@ -1,0 +1,4 @@
+provider myapp {
+	probe request__start(int id, const char *path);
+	probe request__done(int id, long long latency_ns);
+};
