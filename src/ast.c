@@ -399,6 +399,7 @@ void probe_free(struct probe *pr)
 	if (!pr)
 		return;
 	free(pr->name);
+	probe_names_free(pr->names);
 	param_free(pr->native);
 	param_free(pr->xlated);
 	free(pr);

@@ -11,7 +11,7 @@
 
 /* A set of generated names, to find collisions in linear time. */
 struct name_entry {
-	char *name;
+	const char *name;
 	const void *owner; /* the probe or provider that generated it */
 };
 
@@ -22,17 +22,18 @@ struct name_set {
 
 static size_t hash(const char *s)
 {
-	size_t h = 5381;
+	size_t h = 14695981039346656037u; /* FNV-1a */
 
 	while (*s)
-		h = h * 33 + (unsigned char)*s++;
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
 	return h;
 }
 
 static void name_set_grow(struct name_set *set);
 
-/* Add name (taking it); return whoever already owns it, if anyone. */
-static const void *name_set_add(struct name_set *set, char *name,
+/* Add name (kept by the caller while the set lives); return whoever
+ * already owns it, if anyone. */
+static const void *name_set_add(struct name_set *set, const char *name,
 				const void *owner)
 {
 	size_t i;
@@ -41,10 +42,8 @@ static const void *name_set_add(struct name_set *set, char *name,
 		name_set_grow(set);
 	for (i = hash(name) & (set->cap - 1); set->slots[i].name;
 	     i = (i + 1) & (set->cap - 1)) {
-		if (strcmp(set->slots[i].name, name) == 0) {
-			free(name);
+		if (strcmp(set->slots[i].name, name) == 0)
 			return set->slots[i].owner;
-		}
 	}
 	set->slots[i].name = name;
 	set->slots[i].owner = owner;
@@ -69,10 +68,6 @@ static void name_set_grow(struct name_set *set)
 
 static void name_set_free(struct name_set *set)
 {
-	size_t i;
-
-	for (i = 0; i < set->cap; i++)
-		free(set->slots[i].name);
 	free(set->slots);
 }
 
@@ -174,34 +169,26 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 	buf_free(&t);
 }
 
-static void check_collisions(struct name_set *set, const struct probe *pr)
+static void check_collisions(struct name_set *set, struct probe *pr)
 {
-	char *macro = name_macro(pr);
-	char *names[5];
+	const struct probe_names *n = probe_names(pr);
+	const char *names[] = { n->macro, n->enabled, n->lazy, n->typed,
+				n->semaphore };
 	size_t i;
 
-	names[0] = xstrdup(macro);
-	names[1] = xasprintf("%s_ENABLED", macro);
-	names[2] = xasprintf("%s_LAZY", macro);
-	names[3] = name_typed(pr);
-	names[4] = name_semaphore(pr);
-	for (i = 0; i < 5; i++) {
-		char *shown = xstrdup(names[i]);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct probe *other = name_set_add(set, names[i], pr);
 
 		if (other) {
 			error_at(pr->loc,
 				 "probes '%s:%s' and '%s:%s' both generate '%s'",
 				 other->provider->name, other->name,
-				 pr->provider->name, pr->name, shown);
+				 pr->provider->name, pr->name, names[i]);
 			note_at(other->loc, "'%s:%s' declared here",
 				other->provider->name, other->name);
-			free(shown);
 			break;
 		}
-		free(shown);
 	}
-	free(macro);
 }
 
 void check_program(struct program *prog, const struct target *tg)
@@ -216,7 +203,7 @@ void check_program(struct program *prog, const struct target *tg)
 		const struct provider *q;
 
 		check_name_length("provider", pv->name, pv->loc);
-		q = name_set_add(&providers, xstrdup(pv->name), pv);
+		q = name_set_add(&providers, pv->name, pv);
 		if (q) {
 			error_at(pv->loc, "redefinition of provider '%s'",
 				 pv->name);
@@ -226,7 +213,7 @@ void check_program(struct program *prog, const struct target *tg)
 		}
 		for_each_probe(pv, pr) {
 			check_name_length("probe", pr->name, pr->loc);
-			first = name_set_add(&probes, xstrdup(pr->name), pr);
+			first = name_set_add(&probes, pr->name, pr);
 			if (first) {
 				error_at(pr->loc,
 					 "duplicate probe '%s' in provider '%s'",

@@ -275,18 +275,18 @@ static void print_decl(struct buf *out, const struct printer *pp,
 		if (t->inner->kind == T_ARRAY || t->inner->kind == T_FUNC) {
 			struct buf w = { 0 };
 
-			buf_printf(&w, "(%s)", s.data);
+			buf_cat(&w, "(", s.data, ")", NULL);
 			buf_free(&s);
 			s = w;
 		}
 		print_decl(out, pp, t->inner, s.data, 0, depth + 1);
 		break;
 	case T_ARRAY:
-		buf_printf(&s, "%s[%s]", inner, t->size ? t->size : "");
+		buf_cat(&s, inner, "[", t->size ? t->size : "", "]", NULL);
 		print_decl(out, pp, t->inner, s.data, quals, depth + 1);
 		break;
 	case T_FUNC:
-		buf_printf(&s, "%s(", inner);
+		buf_cat(&s, inner, "(", NULL);
 		print_params(&s, pp, t, depth);
 		buf_puts(&s, ")");
 		print_decl(out, pp, t->inner, s.data, 0, depth + 1);
@@ -312,20 +312,20 @@ static void print_decl(struct buf *out, const struct printer *pp,
 			if (pp->prog) {
 				/* D's string is a C string the probe reads. */
 				add_quals(out, quals | Q_CONST);
-				buf_printf(out, " *%s", inner);
+				buf_cat(out, " *", inner, NULL);
 				return;
 			}
 		} else if (t->kind == T_ENUM && pp->prog) {
 			buf_puts(out, "int");
 		} else {
-			buf_printf(out, "%s%s%s",
-				   t->kind == T_STRUCT ? "struct" :
-				   t->kind == T_UNION ? "union" : "enum",
-				   t->name ? " " : "", t->name ? t->name : "");
+			buf_cat(out, t->kind == T_STRUCT ? "struct" :
+				     t->kind == T_UNION ? "union" : "enum",
+				t->name ? " " : "", t->name ? t->name : "",
+				NULL);
 		}
 		add_quals(out, quals);
 		if (*inner)
-			buf_printf(out, " %s", inner);
+			buf_cat(out, " ", inner, NULL);
 		return;
 	}
 	buf_free(&s);

@@ -18,9 +18,9 @@ struct diag diag;
 struct source {
 	struct source *next;
 	char *name;
-	char *text; /* NULL when the file could not be read */
+	const char *text; /* NULL when the file could not be read */
 	size_t len;
-	int loaded;
+	int loaded, owned; /* owned: read here, freed here */
 };
 
 static struct source *sources;
@@ -48,10 +48,13 @@ void diag_add_source(const char *file, const char *text, size_t len)
 {
 	struct source *s = source_find(file);
 
-	free(s->text);
+	/* A copy: the scanner writes NULs into its text while it runs. */
+	if (s->owned)
+		free((char *)s->text);
 	s->text = xstrndup(text, len);
 	s->len = len;
 	s->loaded = 1;
+	s->owned = 1;
 }
 
 static void source_load(struct source *s)
@@ -70,6 +73,7 @@ static void source_load(struct source *s)
 	fclose(f);
 	s->text = b.data ? b.data : xstrdup("");
 	s->len = b.len;
+	s->owned = 1;
 }
 
 /* Print the source line and a caret under column col. */
@@ -169,7 +173,8 @@ void diag_free(void)
 	for (s = sources; s; s = next) {
 		next = s->next;
 		free(s->name);
-		free(s->text);
+		if (s->owned)
+			free((char *)s->text);
 		free(s);
 	}
 	sources = NULL;

@@ -87,13 +87,21 @@ static void epilogue(struct buf *b, const char *guard)
 }
 
 /* "arg1, arg2, ..." for n arguments. */
-static void arg_names(struct buf *b, int n)
-{
-	int i;
+static const char *const args_text[MAX_PROBE_ARGS + 1] = {
+	"", "arg1", "arg1, arg2", "arg1, arg2, arg3", "arg1, arg2, arg3, arg4",
+	"arg1, arg2, arg3, arg4, arg5", "arg1, arg2, arg3, arg4, arg5, arg6",
+	"arg1, arg2, arg3, arg4, arg5, arg6, arg7",
+	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8",
+	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9",
+	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10",
+	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11",
+	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12",
+};
 
-	for (i = 1; i <= n; i++)
-		buf_printf(b, "%sarg%d", i > 1 ? ", " : "", i);
-}
+static const char *const arg_name[MAX_PROBE_ARGS + 1] = {
+	"", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8",
+	"arg9", "arg10", "arg11", "arg12",
+};
 
 /* The probe site's operands: native arguments, or for a mapped probe
  * `(i, j) : (j, i)` the native argument each translated one names. */
@@ -103,8 +111,8 @@ static void site_args(struct buf *b, const struct probe *pr)
 	int i;
 
 	if (!pr->has_xlated) {
-		for (i = 1; i <= pr->nnative; i++)
-			buf_printf(b, ", arg%d", i);
+		if (pr->nnative)
+			buf_cat(b, ", ", args_text[pr->nnative], NULL);
 		return;
 	}
 	for_each_param(pr->xlated, x) {
@@ -114,7 +122,7 @@ static void site_args(struct buf *b, const struct probe *pr)
 				break;
 			i++;
 		}
-		buf_printf(b, ", arg%d", i);
+		buf_cat(b, ", ", arg_name[i], NULL);
 	}
 }
 
@@ -122,13 +130,12 @@ static void site(struct buf *b, const struct probe *pr)
 {
 	int n = probe_nargs(pr);
 
-	buf_puts(b, "do { PROBEGEN_QUIET_BEGIN ");
-	if (n == 0)
-		buf_printf(b, "DTRACE_PROBE(%s, %s", pr->provider->name,
-			   pr->name);
-	else
-		buf_printf(b, "DTRACE_PROBE%d(%s, %s", n, pr->provider->name,
-			   pr->name);
+	static const char *const digits[MAX_PROBE_ARGS + 1] = {
+		"", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
+	};
+
+	buf_cat(b, "do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE", digits[n], "(",
+		pr->provider->name, ", ", pr->name, NULL);
 	site_args(b, pr);
 	buf_puts(b, "); PROBEGEN_QUIET_END } while (0)");
 }
@@ -137,7 +144,7 @@ static void declaration_comment(struct buf *b, const struct probe *pr)
 {
 	const struct param *p;
 
-	buf_printf(b, "/* probe %s:%s(", pr->provider->name, pr->name);
+	buf_cat(b, "/* probe ", pr->provider->name, ":", pr->name, "(", NULL);
 	for_each_param(pr->native, p) {
 		type_print_d(b, p->type, p->name);
 		if (p->next)
@@ -167,68 +174,57 @@ static int all_known(const struct program *prog, const struct probe *pr,
 	return 1;
 }
 
+/* The typed call: parameters of the declared types, then the same
+ * probe site as the macro, so the note records the declared types. */
 static void typed_function(struct buf *b, const struct program *prog,
-			   const struct probe *pr, const char *typed)
+			   const struct probe *pr, const char *typed,
+			   const char *macro)
 {
 	const struct param *p;
 	int i = 0;
 
-	buf_printf(b,
-		   "static __inline__ __attribute__((__always_inline__, __unused__)) void\n%s(",
-		   typed);
+	buf_cat(b, "static __inline__ __attribute__((__always_inline__, __unused__)) void\n",
+		typed, "(", NULL);
 	if (!pr->native)
 		buf_puts(b, "void");
 	for_each_param(pr->native, p) {
-		char name[16];
-
-		snprintf(name, sizeof(name), "arg%d", ++i);
-		type_print_c(b, prog, p->type, name, 1);
+		type_print_c(b, prog, p->type, arg_name[++i], 1);
 		if (p->next)
 			buf_puts(b, ", ");
 	}
-	buf_puts(b, ")\n{\n\t");
-	site(b, pr);
-	buf_puts(b, ";\n}\n");
+	buf_cat(b, ")\n{\n\t", macro, "(", args_text[pr->nnative],
+		");\n}\n", NULL);
 }
 
 static void probe_block(struct buf *b, const struct program *prog,
-			const struct probe *pr, const struct target *tg)
+			struct probe *pr, const struct target *tg)
 {
-	char *macro = name_macro(pr);
-	char *sem = name_semaphore(pr);
-	char *typed = name_typed(pr);
-	struct buf args = { 0 };
-	int known = all_known(prog, pr, tg);
+	const struct probe_names *n = probe_names(pr);
+	const char *macro = n->macro, *sem = n->semaphore, *typed = n->typed;
+	const char *args = pr->nnative <= MAX_PROBE_ARGS
+				   ? args_text[pr->nnative] : "";
 
-	arg_names(&args, pr->nnative);
 	declaration_comment(b, pr);
-	buf_printf(b,
-		   "__extension__ extern unsigned short %s __attribute__((unused)) __attribute__((section(\".probes\"))) __attribute__((visibility(\"hidden\")));\n",
-		   sem);
-	buf_printf(b, "#define %s_ENABLED() __builtin_expect(%s, 0)\n", macro,
-		   sem);
-	buf_printf(b, "#define %s(%s) \\\n\t", macro, args.data ? args.data : "");
+	buf_cat(b, "__extension__ extern unsigned short ", sem,
+		" __attribute__((unused)) __attribute__((section(\".probes\"))) __attribute__((visibility(\"hidden\")));\n",
+		"#define ", macro, "_ENABLED() __builtin_expect(", sem, ", 0)\n",
+		"#define ", macro, "(", args, ") \\\n\t", NULL);
 	site(b, pr);
 	buf_puts(b, "\n");
-	if (!known) {
+	if (!all_known(prog, pr, tg)) {
+		/* One upper-case name a line: CPython's sed has no 'g'. */
 		buf_puts(b, "#if defined(PROBEGEN_USER_TYPES)\n");
-		typed_function(b, prog, pr, typed);
-		buf_puts(b, "#else\n");
-		buf_printf(b, "#define %s(%s) \\\n\t", typed,
-			   args.data ? args.data : "");
+		typed_function(b, prog, pr, typed, macro);
+		buf_cat(b, "#else\n#define ", typed, "(", args, ") \\\n\t",
+			NULL);
 		site(b, pr);
 		buf_puts(b, "\n#endif\n");
 	} else {
-		typed_function(b, prog, pr, typed);
+		typed_function(b, prog, pr, typed, macro);
 	}
-	buf_printf(b, "#define %s_LAZY(%s) \\\n", macro,
-		   args.data ? args.data : "");
-	buf_printf(b, "\tdo { if (__builtin_expect(%s, 0)) %s(%s); } while (0)\n\n",
-		   sem, typed, args.data ? args.data : "");
-	buf_free(&args);
-	free(macro);
-	free(sem);
-	free(typed);
+	buf_cat(b, "#define ", macro, "_LAZY(", args, ") \\\n",
+		"\tdo { if (__builtin_expect(", sem, ", 0)) ", typed, "(", args,
+		"); } while (0)\n\n", NULL);
 }
 
 /* Header-only mode: each semaphore is a weak hidden comdat definition,
@@ -237,13 +233,13 @@ static void probe_block(struct buf *b, const struct program *prog,
 static void semaphore_definitions(struct buf *b, const struct program *prog)
 {
 	const struct provider *pv;
-	const struct probe *pr;
+	struct probe *pr;
 
 	buf_puts(b, "/* Semaphores, defined here because this header was made with\n"
 		    "   --header-only: one copy per executable or shared object. */\n");
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			char *sem = name_semaphore(pr);
+			const char *sem = probe_names(pr)->semaphore;
 
 			buf_printf(b,
 				   "__asm__(\".pushsection .probes,\\\"awG\\\",\\\"progbits\\\",%s,comdat\\n\"\n"
@@ -251,20 +247,21 @@ static void semaphore_definitions(struct buf *b, const struct program *prog)
 				   "\t\".type %s, \\\"object\\\"\\n\\t.size %s, 2\\n\"\n"
 				   "\t\".balign 2\\n%s:\\n\\t.2byte 0\\n\\t.popsection\");\n",
 				   sem, sem, sem, sem, sem, sem);
-			free(sem);
 		}
 	}
 	buf_puts(b, "\n");
 }
 
-void emit_header(struct buf *out, const struct program *prog,
+void emit_header(struct buf *out, struct program *prog,
 		 const struct header_options *opt)
 {
 	const struct provider *pv;
-	const struct probe *pr;
+	struct probe *pr;
 	char *guard = name_guard(opt->output_name);
 	const struct target *tg = target_host();
 
+	/* About a kilobyte a probe: grow once, not by doubling. */
+	buf_reserve(out, (size_t)prog->nprobes * 1100 + 4096);
 	banner(out, opt);
 	prologue(out, guard);
 	type_forward_declarations(out, prog);

@@ -93,12 +93,12 @@ static int fail(const char *what)
 	return -1;
 }
 
-static int build(Elf *elf, const struct program *prog,
+static int build(Elf *elf, struct program *prog,
 		 const struct target *tg, struct symbols *syms,
 		 unsigned char **zeros)
 {
 	const struct provider *pv;
-	const struct probe *pr;
+	struct probe *pr;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
@@ -128,12 +128,10 @@ static int build(Elf *elf, const struct program *prog,
 		    0, SEC_PROBES);
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			char *name = name_semaphore(pr);
-
-			symbols_add(syms, elf, name, 2 * i++, 2,
+			symbols_add(syms, elf, probe_names(pr)->semaphore,
+				    2 * i++, 2,
 				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
 				    STV_HIDDEN, SEC_PROBES);
-			free(name);
 		}
 	}
 	scn = add_section(elf, ".symtab", SHT_SYMTAB, 0,
@@ -156,7 +154,7 @@ static int build(Elf *elf, const struct program *prog,
 	return 0;
 }
 
-int emit_object(struct buf *out, const struct program *prog,
+int emit_object(struct buf *out, struct program *prog,
 		const struct target *tg)
 {
 	struct symbols syms = { 0 };

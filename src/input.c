@@ -48,7 +48,8 @@ static char *read_fd(int fd, const char *name, size_t *len)
 		buf_add(&b, chunk, (size_t)n);
 	}
 	*len = b.len;
-	return b.data ? b.data : xstrdup("");
+	buf_add(&b, "\0\0", 2); /* the scanner's end-of-buffer marks */
+	return b.data;
 }
 
 static char *read_plain(const char *path, size_t *len)

@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 	struct buf out = { 0 };
 	struct target from_objects;
 	const struct target *tg;
-	char *output, *text;
+	char *output, *text = NULL;
 	size_t len;
 	int i, status = EXIT_OK;
 
@@ -257,7 +257,6 @@ int main(int argc, char **argv)
 	if (!o.cpp.enabled)
 		diag_add_source(o.input, text, len);
 	prog = parse_text(o.input, text, len, &popt);
-	free(text);
 	/* Check even after syntax errors: report everything in one run. */
 	check_program(prog, tg);
 	if (diag.errors) {
@@ -275,6 +274,7 @@ int main(int argc, char **argv)
 			status = EXIT_SYSTEM;
 	}
 	program_free(prog);
+	free(text);
 done:
 	buf_free(&out);
 	free(output);

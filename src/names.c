@@ -8,36 +8,40 @@
  *   guard      "_" UPPER(output base name, non-alnum -> "_")   as illumos
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probegen.h"
 
 /* "__" becomes "_", scanning left to right like Python's str.replace. */
+/* Append s in one case; with squeeze, each "__" becomes "_". */
+static void add_cased(struct buf *b, const char *s, int upper, int squeeze)
+{
+	char *out;
+
+	buf_reserve(b, strlen(s));
+	out = b->data + b->len;
+	for (; *s; s++) {
+		*out++ = upper ? (char)toupper((unsigned char)*s)
+			       : (char)tolower((unsigned char)*s);
+		if (squeeze && s[0] == '_' && s[1] == '_')
+			s++;
+	}
+	*out = '\0';
+	b->len = (size_t)(out - b->data);
+}
+
 static void add_probe_part(struct buf *b, const char *name, int upper)
 {
-	const char *p;
-
-	for (p = name; *p; p++) {
-		char c = upper ? (char)toupper((unsigned char)*p)
-			       : (char)tolower((unsigned char)*p);
-
-		buf_add(b, &c, 1);
-		if (p[0] == '_' && p[1] == '_')
-			p++;
-	}
+	add_cased(b, name, upper, 1);
 }
 
 static void add_case(struct buf *b, const char *s, int upper)
 {
-	for (; *s; s++) {
-		char c = upper ? (char)toupper((unsigned char)*s)
-			       : (char)tolower((unsigned char)*s);
-
-		buf_add(b, &c, 1);
-	}
+	add_cased(b, s, upper, 0);
 }
 
-char *name_macro(const struct probe *pr)
+static char *name_macro(const struct probe *pr)
 {
 	struct buf b = { 0 };
 
@@ -47,12 +51,15 @@ char *name_macro(const struct probe *pr)
 	return b.data;
 }
 
-char *name_semaphore(const struct probe *pr)
+static char *name_semaphore(const struct probe *pr)
 {
-	return xasprintf("%s_%s_semaphore", pr->provider->name, pr->name);
+	struct buf b = { 0 };
+
+	buf_cat(&b, pr->provider->name, "_", pr->name, "_semaphore", NULL);
+	return b.data;
 }
 
-char *name_typed(const struct probe *pr)
+static char *name_typed(const struct probe *pr)
 {
 	struct buf b = { 0 };
 
@@ -61,6 +68,39 @@ char *name_typed(const struct probe *pr)
 	buf_puts(&b, "_");
 	add_probe_part(&b, pr->name, 0);
 	return b.data;
+}
+
+const struct probe_names *probe_names(struct probe *pr)
+{
+	struct probe_names *n = pr->names;
+	struct buf b = { 0 };
+
+	if (n)
+		return n;
+	n = xcalloc(1, sizeof(*n));
+	n->macro = name_macro(pr);
+	buf_cat(&b, n->macro, "_ENABLED", NULL);
+	n->enabled = b.data;
+	b.data = NULL;
+	b.len = b.cap = 0;
+	buf_cat(&b, n->macro, "_LAZY", NULL);
+	n->lazy = b.data;
+	n->typed = name_typed(pr);
+	n->semaphore = name_semaphore(pr);
+	pr->names = n;
+	return n;
+}
+
+void probe_names_free(struct probe_names *n)
+{
+	if (!n)
+		return;
+	free(n->macro);
+	free(n->enabled);
+	free(n->lazy);
+	free(n->typed);
+	free(n->semaphore);
+	free(n);
 }
 
 char *name_guard(const char *output_path)

@@ -5,6 +5,7 @@
  * directives need -C and are reported.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,7 +102,7 @@ void parse_directive(struct parse_state *ps, const char *text, struct loc loc)
 	/* Anything else after '#' is a comment line, as DTrace files use. */
 }
 
-struct program *parse_text(const char *file, const char *text, size_t len,
+struct program *parse_text(const char *file, char *text, size_t len,
 			   const struct parse_options *opt)
 {
 	struct parse_state ps = { 0 };
@@ -123,7 +124,9 @@ struct program *parse_text(const char *file, const char *text, size_t len,
 	}
 	if (yylex_init_extra(&ps, &scanner))
 		die("cannot initialise the scanner");
-	buffer = yy_scan_bytes(text, (int)len, scanner);
+	if (len > (size_t)INT32_MAX - 2)
+		die("%s is too large to scan", file);
+	buffer = yy_scan_buffer(text, len + 2, scanner);
 	if (!buffer)
 		die("cannot set up the scanner's buffer");
 	if (yyparse(scanner, &ps) == 2)

@@ -38,10 +38,12 @@ struct buf {
 	char *data;
 	size_t len, cap;
 };
+void buf_reserve(struct buf *b, size_t more);
 void buf_add(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
 
 /* ---- diag.c: file:line:col diagnostics with source line and caret ---- */
@@ -59,7 +61,7 @@ struct diag {
 extern struct diag diag;
 
 const char *diag_intern(const char *file);
-/* Remember the text of the main input so carets can quote it. */
+/* Remember (a copy of) the main input so carets can quote it. */
 void diag_add_source(const char *file, const char *text, size_t len);
 void error_at(struct loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -126,6 +128,8 @@ struct probe {
 	struct param *xlated;
 	int has_xlated, nxlated;
 	int varargs; /* '...' seen: an error the checker reports */
+	/* Generated names, made once by probe_names() (names.c). */
+	struct probe_names *names;
 	struct loc varargs_loc;
 	struct provider *provider;
 };
@@ -253,8 +257,10 @@ void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
 struct parse_options {
 	int preprocessed; /* input came from cpp: '#' lines are its markers */
 };
-/* Parse text of len bytes; never NULL; errors are counted in diag. */
-struct program *parse_text(const char *file, const char *text, size_t len,
+/* Parse text of len bytes, which must be followed by two NUL bytes
+ * (input_read() leaves them): the scanner reads it in place.  Never
+ * NULL; errors are counted in diag. */
+struct program *parse_text(const char *file, char *text, size_t len,
 			   const struct parse_options *opt);
 
 /* ---- ctype.c: D types as C types ---- */
@@ -282,9 +288,16 @@ void type_print_d(struct buf *b, const struct type *t, const char *name);
 
 /* ---- names.c: every generated name, in one place ---- */
 
-char *name_macro(const struct probe *pr);       /* MYAPP_REQUEST_START */
-char *name_semaphore(const struct probe *pr);   /* myapp_request__start_semaphore */
-char *name_typed(const struct probe *pr);       /* trace_myapp_request_start */
+struct probe_names {
+	char *macro;     /* MYAPP_REQUEST_START */
+	char *enabled;   /* MYAPP_REQUEST_START_ENABLED */
+	char *lazy;      /* MYAPP_REQUEST_START_LAZY */
+	char *typed;     /* trace_myapp_request_start */
+	char *semaphore; /* myapp_request__start_semaphore */
+};
+/* The probe's names, made on first use and kept with the probe. */
+const struct probe_names *probe_names(struct probe *pr);
+void probe_names_free(struct probe_names *n);
 char *name_guard(const char *output_path);      /* _MYAPP_H */
 int name_is_identifier(const char *s);
 
@@ -323,7 +336,8 @@ struct cpp_options {
 	char **args;  /* -I/-D/-U arguments to pass on */
 	int nargs;
 };
-/* Returns malloc'd text and its length, or NULL after printing why. */
+/* Returns malloc'd text and its length, followed by two NUL bytes, or
+ * NULL after printing why. */
 char *input_read(const char *path, const struct cpp_options *cpp,
 		 size_t *len);
 
@@ -334,13 +348,13 @@ struct header_options {
 	const char *input_name;  /* for the banner: base name only */
 	int header_only;         /* define semaphores in the header */
 };
-void emit_header(struct buf *out, const struct program *prog,
+void emit_header(struct buf *out, struct program *prog,
 		 const struct header_options *opt);
 
 /* ---- emit_object.c ---- */
 
 /* Build the -G object in memory; returns 0 or -1 after printing why. */
-int emit_object(struct buf *out, const struct program *prog,
+int emit_object(struct buf *out, struct program *prog,
 		const struct target *tg);
 
 #endif

@@ -78,7 +78,7 @@ char *xasprintf(const char *fmt, ...)
 	return b.data;
 }
 
-static void buf_reserve(struct buf *b, size_t more)
+void buf_reserve(struct buf *b, size_t more)
 {
 	if (b->len + more + 1 <= b->cap)
 		return;
@@ -100,21 +100,37 @@ void buf_puts(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
+/* One formatting pass when the text fits, which is nearly always. */
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
+	buf_reserve(b, 64);
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		die("formatting failed");
-	buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= b->cap - b->len) {
+		buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
+}
+
+/* Append the strings given, up to a NULL. */
+void buf_cat(struct buf *b, ...)
+{
+	va_list ap;
+	const char *s;
+
+	va_start(ap, b);
+	while ((s = va_arg(ap, const char *)))
+		buf_add(b, s, strlen(s));
+	va_end(ap);
 }
 
 void buf_free(struct buf *b)

@@ -72,7 +72,7 @@ __extension__ extern unsigned short types_ints_semaphore __attribute__((unused))
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_ints(char arg1, signed char arg2, unsigned char arg3, short arg4, short arg5, short arg6, unsigned short arg7, int arg8, int arg9, unsigned int arg10, long arg11, long arg12)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(types, ints, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0);
+	TYPES_INTS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12);
 }
 #define TYPES_INTS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { if (__builtin_expect(types_ints_semaphore, 0)) trace_types_ints(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
@@ -85,7 +85,7 @@ __extension__ extern unsigned short types_longs_semaphore __attribute__((unused)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_longs(unsigned long arg1, unsigned long arg2, long long arg3, long long arg4, long long arg5, unsigned long long arg6, unsigned long long arg7, unsigned long long arg8, PROBEGEN_BOOL arg9)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE9(types, longs, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); PROBEGEN_QUIET_END } while (0);
+	TYPES_LONGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9);
 }
 #define TYPES_LONGS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) \
 	do { if (__builtin_expect(types_longs_semaphore, 0)) trace_types_longs(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); } while (0)
@@ -98,7 +98,7 @@ __extension__ extern unsigned short types_consts_semaphore __attribute__((unused
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_consts(char const *arg1, char const *arg2, unsigned char const *arg3, int const * const arg4, int const * const arg5, int const volatile *arg6)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE6(types, consts, arg1, arg2, arg3, arg4, arg5, arg6); PROBEGEN_QUIET_END } while (0);
+	TYPES_CONSTS(arg1, arg2, arg3, arg4, arg5, arg6);
 }
 #define TYPES_CONSTS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6) \
 	do { if (__builtin_expect(types_consts_semaphore, 0)) trace_types_consts(arg1, arg2, arg3, arg4, arg5, arg6); } while (0)
@@ -111,7 +111,7 @@ __extension__ extern unsigned short types_pointers_semaphore __attribute__((unus
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_pointers(void const *arg1, void const *arg2, char **arg3, int (*arg4)(int, char *), void (*arg5)(void), char const *arg6, int **arg7)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE7(types, pointers, arg1, arg2, arg3, arg4, arg5, arg6, arg7); PROBEGEN_QUIET_END } while (0);
+	TYPES_POINTERS(arg1, arg2, arg3, arg4, arg5, arg6, arg7);
 }
 #define TYPES_POINTERS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7) \
 	do { if (__builtin_expect(types_pointers_semaphore, 0)) trace_types_pointers(arg1, arg2, arg3, arg4, arg5, arg6, arg7); } while (0)
@@ -124,7 +124,7 @@ __extension__ extern unsigned short types_tags_semaphore __attribute__((unused))
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_tags(struct conn const *arg1, struct conn const *arg2, union u const *arg3, int arg4, struct conn const *arg5)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE5(types, tags, arg1, arg2, arg3, arg4, arg5); PROBEGEN_QUIET_END } while (0);
+	TYPES_TAGS(arg1, arg2, arg3, arg4, arg5);
 }
 #define TYPES_TAGS_LAZY(arg1, arg2, arg3, arg4, arg5) \
 	do { if (__builtin_expect(types_tags_semaphore, 0)) trace_types_tags(arg1, arg2, arg3, arg4, arg5); } while (0)
@@ -137,7 +137,7 @@ __extension__ extern unsigned short types_d_types_semaphore __attribute__((unuse
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_d_types(char const *arg1, signed char arg2, short arg3, int arg4, __INT64_TYPE__ arg5, unsigned char arg6, unsigned short arg7, unsigned int arg8, __UINT64_TYPE__ arg9, __UINTPTR_TYPE__ arg10, __SIZE_TYPE__ arg11, __PTRDIFF_TYPE__ arg12)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(types, d_types, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0);
+	TYPES_D_TYPES(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12);
 }
 #define TYPES_D_TYPES_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { if (__builtin_expect(types_d_types_semaphore, 0)) trace_types_d_types(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
@@ -150,7 +150,7 @@ __extension__ extern unsigned short types_unnamed_semaphore __attribute__((unuse
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_unnamed(int arg1, char const *arg2, unsigned long long arg3, struct conn const *arg4)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(types, unnamed, arg1, arg2, arg3, arg4); PROBEGEN_QUIET_END } while (0);
+	TYPES_UNNAMED(arg1, arg2, arg3, arg4);
 }
 #define TYPES_UNNAMED_LAZY(arg1, arg2, arg3, arg4) \
 	do { if (__builtin_expect(types_unnamed_semaphore, 0)) trace_types_unnamed(arg1, arg2, arg3, arg4); } while (0)
@@ -163,7 +163,7 @@ __extension__ extern unsigned short types_none_semaphore __attribute__((unused))
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_none(void)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(types, none); PROBEGEN_QUIET_END } while (0);
+	TYPES_NONE();
 }
 #define TYPES_NONE_LAZY() \
 	do { if (__builtin_expect(types_none_semaphore, 0)) trace_types_none(); } while (0)
@@ -176,7 +176,7 @@ __extension__ extern unsigned short types_none_void_semaphore __attribute__((unu
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_types_none_void(void)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(types, none_void); PROBEGEN_QUIET_END } while (0);
+	TYPES_NONE_VOID();
 }
 #define TYPES_NONE_VOID_LAZY() \
 	do { if (__builtin_expect(types_none_void_semaphore, 0)) trace_types_none_void(); } while (0)

@@ -69,7 +69,7 @@ __extension__ extern unsigned short crlf_a_semaphore __attribute__((unused)) __a
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_crlf_a(int arg1)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(crlf, a, arg1); PROBEGEN_QUIET_END } while (0);
+	CRLF_A(arg1);
 }
 #define CRLF_A_LAZY(arg1) \
 	do { if (__builtin_expect(crlf_a_semaphore, 0)) trace_crlf_a(arg1); } while (0)
@@ -82,7 +82,7 @@ __extension__ extern unsigned short crlf_b_semaphore __attribute__((unused)) __a
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_crlf_b(char const *arg1)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(crlf, b, arg1); PROBEGEN_QUIET_END } while (0);
+	CRLF_B(arg1);
 }
 #define CRLF_B_LAZY(arg1) \
 	do { if (__builtin_expect(crlf_b_semaphore, 0)) trace_crlf_b(arg1); } while (0)

@@ -69,7 +69,7 @@ __extension__ extern unsigned short marked_at_ten_semaphore __attribute__((unuse
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_marked_at_ten(int arg1)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(marked, at_ten, arg1); PROBEGEN_QUIET_END } while (0);
+	MARKED_AT_TEN(arg1);
 }
 #define MARKED_AT_TEN_LAZY(arg1) \
 	do { if (__builtin_expect(marked_at_ten_semaphore, 0)) trace_marked_at_ten(arg1); } while (0)

@@ -69,7 +69,7 @@ __extension__ extern unsigned short one_a_semaphore __attribute__((unused)) __at
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_one_a(int arg1)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(one, a, arg1); PROBEGEN_QUIET_END } while (0);
+	ONE_A(arg1);
 }
 #define ONE_A_LAZY(arg1) \
 	do { if (__builtin_expect(one_a_semaphore, 0)) trace_one_a(arg1); } while (0)
@@ -82,7 +82,7 @@ __extension__ extern unsigned short one_b_semaphore __attribute__((unused)) __at
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_one_b(char const *arg1, long arg2)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(one, b, arg1, arg2); PROBEGEN_QUIET_END } while (0);
+	ONE_B(arg1, arg2);
 }
 #define ONE_B_LAZY(arg1, arg2) \
 	do { if (__builtin_expect(one_b_semaphore, 0)) trace_one_b(arg1, arg2); } while (0)
@@ -95,7 +95,7 @@ __extension__ extern unsigned short one_c_semaphore __attribute__((unused)) __at
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_one_c(void)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(one, c); PROBEGEN_QUIET_END } while (0);
+	ONE_C();
 }
 #define ONE_C_LAZY() \
 	do { if (__builtin_expect(one_c_semaphore, 0)) trace_one_c(); } while (0)

@@ -71,7 +71,7 @@ __extension__ extern unsigned short net_conn__open_semaphore __attribute__((unus
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_net_conn_open(struct sock const *arg1, int arg2)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(net, conn__open, arg1, arg2); PROBEGEN_QUIET_END } while (0);
+	NET_CONN_OPEN(arg1, arg2);
 }
 #define NET_CONN_OPEN_LAZY(arg1, arg2) \
 	do { if (__builtin_expect(net_conn__open_semaphore, 0)) trace_net_conn_open(arg1, arg2); } while (0)
@@ -84,7 +84,7 @@ __extension__ extern unsigned short net_swap_semaphore __attribute__((unused)) _
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_net_swap(int arg1, int arg2)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(net, swap, arg2, arg1, arg1, arg2); PROBEGEN_QUIET_END } while (0);
+	NET_SWAP(arg1, arg2);
 }
 #define NET_SWAP_LAZY(arg1, arg2) \
 	do { if (__builtin_expect(net_swap_semaphore, 0)) trace_net_swap(arg1, arg2); } while (0)
@@ -97,7 +97,7 @@ __extension__ extern unsigned short net_plain_semaphore __attribute__((unused)) 
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_net_plain(int arg1)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(net, plain, arg1); PROBEGEN_QUIET_END } while (0);
+	NET_PLAIN(arg1);
 }
 #define NET_PLAIN_LAZY(arg1) \
 	do { if (__builtin_expect(net_plain_semaphore, 0)) trace_net_plain(arg1); } while (0)

@@ -69,7 +69,7 @@ __extension__ extern unsigned short wide_twelve_semaphore __attribute__((unused)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 trace_wide_twelve(char arg1, unsigned char arg2, short arg3, unsigned short arg4, int arg5, unsigned int arg6, long arg7, unsigned long arg8, long long arg9, unsigned long long arg10, char const *arg11, void const *arg12)
 {
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(wide, twelve, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0);
+	WIDE_TWELVE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12);
 }
 #define WIDE_TWELVE_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { if (__builtin_expect(wide_twelve_semaphore, 0)) trace_wide_twelve(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
