@@ -80,10 +80,25 @@ install: probegen
 install-dtrace-alias: install
 	ln -sf probegen $(DESTDIR)$(BINDIR)/dtrace
 
-clean:
-	rm -rf $(B) probegen tests/out
+# libFuzzer over the whole pipeline, with ASan and UBSan (clang).
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FZ = build-fuzz
+FUZZ_SRCS = $(filter-out main.c,$(SRCS))
+$(FZ)/fuzzer: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c src/probegen.h
+	$(msg) FUZZCC $@
+	$(Q)mkdir -p $(FZ)
+	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c $(LIBS)
 
-.PHONY: all check demo install install-dtrace-alias clean
+fuzz: $(FZ)/fuzzer
+	$(Q)fuzz/run.sh $(FUZZ_SECONDS)
+
+clean:
+	rm -rf $(B) $(FZ) probegen tests/out fuzz/out
+
+.PHONY: all check demo fuzz bench install install-dtrace-alias clean
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d)

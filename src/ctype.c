@@ -399,7 +399,8 @@ void type_forward_declarations(struct buf *b, const struct program *prog)
 		for_each_probe(pv, pr)
 			for_each_param(pr->native, p)
 				collect_tags(prog, p->type, &tags, &n, 0);
-	qsort(tags, n, sizeof(char *), tag_cmp);
+	if (n > 1)
+		qsort(tags, n, sizeof(char *), tag_cmp);
 	for (i = 0; i < n; i++) {
 		if (i == 0 || strcmp(tags[i], tags[i - 1]) != 0)
 			buf_printf(b, "%s;\n", tags[i]);

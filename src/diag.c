@@ -77,8 +77,14 @@ static void source_load(struct source *s)
 }
 
 /* Print the source line and a caret under column col. */
+static FILE *diag_stream(void)
+{
+	return diag.stream ? diag.stream : stderr;
+}
+
 static void show_line(struct loc loc)
 {
+	FILE *out = diag_stream();
 	struct source *s;
 	const char *p, *end, *lim;
 	int line, i;
@@ -101,26 +107,28 @@ static void show_line(struct loc loc)
 		;
 	if (end - p > 500)
 		return; /* a caret under a huge line helps nobody */
-	fputc(' ', stderr);
+	fputc(' ', out);
 	for (i = 0; p + i < end; i++)
-		fputc(p[i] == '\0' ? ' ' : p[i], stderr);
-	fputs("\n ", stderr);
+		fputc(p[i] == '\0' ? ' ' : p[i], out);
+	fputs("\n ", out);
 	/* Keep tabs so the caret lines up whatever the tab width. */
 	for (i = 0; i < loc.col - 1 && p + i < end; i++)
-		fputc(p[i] == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
+		fputc(p[i] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
 }
 
 static void report(struct loc loc, const char *kind, const char *fmt,
 		   va_list ap)
 {
+	FILE *out = diag_stream();
+
 	if (loc.file)
-		fprintf(stderr, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col,
+		fprintf(out, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col,
 			kind);
 	else
-		fprintf(stderr, "%s: %s: ", diag.progname, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(out, "%s: %s: ", diag.progname, kind);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
 	show_line(loc);
 }
 

@@ -129,8 +129,9 @@ struct program *parse_text(const char *file, char *text, size_t len,
 	buffer = yy_scan_buffer(text, len + 2, scanner);
 	if (!buffer)
 		die("cannot set up the scanner's buffer");
-	if (yyparse(scanner, &ps) == 2)
-		die("out of memory while parsing %s", file);
+	/* 2: bison's stack is exhausted (absurd nesting); yyerror has
+	   reported it at the spot, so it counts as an input error. */
+	yyparse(scanner, &ps);
 	yy_delete_buffer(buffer, scanner);
 	yylex_destroy(scanner);
 	return ps.prog;

@@ -54,6 +54,7 @@ struct loc {
 };
 
 struct diag {
+	FILE *stream; /* where messages go; NULL: stderr */
 	const char *progname;
 	int errors, warnings;
 	int werror;
