@@ -19,9 +19,17 @@ LIBS = -lelf
 
 -include config.mak
 
+# make check SANITIZE=1: the whole suite against an ASan+UBSan build,
+# kept apart in build-san/ so the two builds never mix objects.
 ifdef SANITIZE
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
+B = build-san
+PROG = $(B)/probegen
+export PROBEGEN_SANITIZED = 1
+else
+B = build
+PROG = probegen
 endif
 
 ifeq ($(V),1)
@@ -32,16 +40,15 @@ Q = @
 msg = @printf '  %-7s %s\n'
 endif
 
-B = build
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
 SRCS = main.c util.c diag.c parse.c ast.c check.c ctype.c names.c \
        target.c input.c output.c emit_header.c emit_object.c
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
 
-all: probegen
+all: $(PROG)
 
-probegen: $(OBJS)
+$(PROG): $(OBJS)
 	$(msg) LINK $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
@@ -65,10 +72,10 @@ $(B)/lexer.c $(B)/lexer.h: grammar/lexer.l | $(B)
 $(B):
 	$(Q)mkdir -p $@
 
-check: probegen
-	$(Q)tests/run.sh
+check: $(PROG)
+	$(Q)PROBEGEN=$(abspath $(PROG)) tests/run.sh
 
-demo: probegen
+demo: $(PROG)
 	$(Q)examples/demo/run.sh
 
 install: probegen
@@ -96,7 +103,7 @@ fuzz: $(FZ)/fuzzer
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(B) $(FZ) probegen tests/out fuzz/out
+	rm -rf build build-san $(FZ) probegen tests/out fuzz/out
 
 .PHONY: all check demo fuzz bench install install-dtrace-alias clean
 .DELETE_ON_ERROR:

@@ -90,7 +90,16 @@ static void check_params(const struct probe *pr, const struct param *list,
 			 "probe '%s' has %d %sarguments; at most %d are supported",
 			 pr->name, count, which, MAX_PROBE_ARGS);
 	for_each_param(list, p) {
+		const struct type *t;
+		int depth = 0;
+
 		i++;
+		for (t = p->type; t; t = t->inner)
+			depth++;
+		if (depth > MAX_TYPE_DEPTH)
+			error_at(p->loc,
+				 "type of argument %d of probe '%s' is nested more than %d levels deep",
+				 i, pr->name, MAX_TYPE_DEPTH);
 		if (p->type->kind == T_BASE && p->type->base == B_VOID)
 			error_at(p->loc,
 				 "argument %d of probe '%s' has type 'void'",

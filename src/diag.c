@@ -25,6 +25,11 @@ struct source {
 
 static struct source *sources;
 
+static FILE *diag_stream(void)
+{
+	return diag.stream ? diag.stream : stderr;
+}
+
 static struct source *source_find(const char *name)
 {
 	struct source *s;
@@ -77,11 +82,6 @@ static void source_load(struct source *s)
 }
 
 /* Print the source line and a caret under column col. */
-static FILE *diag_stream(void)
-{
-	return diag.stream ? diag.stream : stderr;
-}
-
 static void show_line(struct loc loc)
 {
 	FILE *out = diag_stream();
@@ -132,11 +132,21 @@ static void report(struct loc loc, const char *kind, const char *fmt,
 	show_line(loc);
 }
 
+/* Past this many errors, count but stay quiet: a binary file fed in by
+ * mistake should not print a million lines. */
+#define MAX_REPORTED_ERRORS 50
+
 void error_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	diag.errors++;
+	if (++diag.errors > MAX_REPORTED_ERRORS) {
+		if (diag.errors == MAX_REPORTED_ERRORS + 1)
+			fprintf(diag_stream(),
+				"%s: too many errors; the rest are not shown\n",
+				diag.progname);
+		return;
+	}
 	va_start(ap, fmt);
 	report(loc, "error", fmt, ap);
 	va_end(ap);
@@ -159,6 +169,8 @@ void note_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (diag.errors > MAX_REPORTED_ERRORS)
+		return;
 	va_start(ap, fmt);
 	report(loc, "note", fmt, ap);
 	va_end(ap);

@@ -29,6 +29,21 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* Where a dangling symlink points, relative to the link's directory. */
+static char *link_target(const char *link)
+{
+	char target[PATH_MAX];
+	const char *slash = strrchr(link, '/');
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return xstrdup(link);
+	target[n] = '\0';
+	if (target[0] == '/' || !slash)
+		return xstrdup(target);
+	return xasprintf("%.*s/%s", (int)(slash - link), link, target);
+}
+
 int output_write(const char *path, const void *data, size_t len)
 {
 	struct stat st;
@@ -54,8 +69,9 @@ int output_write(const char *path, const void *data, size_t len)
 	/* Write through a symlink to the file it names, as cc -o does. */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		real = realpath(path, NULL);
-		if (real)
-			dest = real;
+		if (!real)
+			real = link_target(path);
+		dest = real;
 	}
 	tmp = xasprintf("%s.tmp.XXXXXX", dest);
 	fd = mkstemp(tmp);

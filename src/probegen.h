@@ -17,6 +17,8 @@
 /* The limits of sys/sdt.h, libbpf and DTrace. */
 #define MAX_PROBE_ARGS 12
 #define MAX_NAME_LEN 63
+/* Pointers, arrays and functions within one argument's type. */
+#define MAX_TYPE_DEPTH 32
 
 /* Exit status, as listed in the man page. */
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_SYSTEM = 2 };

@@ -14,6 +14,13 @@ export ROOT PROBEGEN OUT
 
 pattern=${1:-}
 for f in tests/t_*.sh; do
+	# A test file that does not parse would silently lose its tests.
+	if ! bash -n "$f" 2> "$OUT/syntax.err"; then
+		failed=$((failed + 1))
+		echo "FAIL $f: does not parse"
+		sed 's/^/     | /' "$OUT/syntax.err"
+		continue
+	fi
 	. "$f"
 done
 for t in $(declare -F | awk '{print $3}' | grep '^t_' | sort -V); do

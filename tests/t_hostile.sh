@@ -1,0 +1,179 @@
+# t_hostile.sh - hostile input and failure.  Every case ends with a
+# clear message and exit 1 (bad input) or 2 (system), inside the bounds
+# stated here (seconds and memory), and never leaves an output file.
+#   bounds: 60 s and 1 GiB of address space for 100,000 probes (a 10 MB
+#   file; about 2 s and 400 MB here), 10 s and 512 MiB for the rest.
+
+# run_bounded SECONDS MIB EXPECTED-STATUS ARGS... ; output to out.h
+run_bounded() {
+	local secs=$1 mib=$2 want=$3
+	shift 3
+	rm -f out.h out.o
+	# ASan reserves terabytes of address space: no ulimit -v there.
+	if [ -n "${PROBEGEN_SANITIZED:-}" ]; then
+		timeout "$((secs * 4))" "$PROBEGEN" "$@" > stdout 2> err
+	else
+		( ulimit -v $((mib * 1024)); exec timeout "$secs" "$PROBEGEN" "$@" ) > stdout 2> err
+	fi
+	status=$?
+	[ $status -ne 124 ] || fail "$*: more than $secs s"
+	[ $status -lt 128 ] || fail "$*: killed by a signal (status $status)"
+	[ $status -eq "$want" ] || { head -5 err; fail "$*: exit $status, expected $want"; }
+	if [ "$want" -ne 0 ]; then
+		[ ! -e out.h ] && [ ! -e out.o ] || fail "$*: output written on failure"
+		[ -s err ] || fail "$*: no message"
+	fi
+	ls -A | grep -q '\.tmp\.' && fail "$*: temporary file left"
+	return 0
+}
+
+t_hostile_bytes() {
+	printf 'provider p {\n\tprobe a(int x);\0\n};\n' > nul.d
+	run_bounded 10 512 1 -h -s nul.d -o out.h
+	expect_grep "nul.d:2:17: error: stray '\\\\0' in program" err
+	printf 'provider p {\n\tprobe caf\xc3\xa9(int x);\n};\n' > utf8.d
+	run_bounded 10 512 1 -h -s utf8.d -o out.h
+	expect_grep "stray '\\\\303' in program" err
+	printf 'provider p {\n\tprobe a(int \xff\xfe);\n};\n' > invalid.d
+	run_bounded 10 512 1 -h -s invalid.d -o out.h
+	printf '\xef\xbb\xbfprovider p {\n\tprobe a(int x);\n};\n' > bom.d
+	run_bounded 10 512 0 -h -s bom.d -o out.h
+	grep -q 'P_A' out.h || fail "BOM file not compiled"
+	head -c 1048576 /dev/urandom > random.d
+	run_bounded 10 512 1 -h -s random.d -o out.h
+	[ $(wc -l < err) -lt 400 ] || fail "random bytes printed $(wc -l < err) lines"
+	expect_grep 'too many errors' err
+	ok
+}
+
+t_hostile_huge_names() {
+	{ printf 'provider p {\n\tprobe '; head -c 1048576 /dev/zero | tr '\0' a; printf '(int x);\n};\n'; } > longprobe.d
+	run_bounded 10 512 1 -h -s longprobe.d -o out.h
+	expect_grep "probe name 'aaaaaaaaaaaaaaaaaaaa...' is longer than 63 characters" err
+	[ $(wc -c < err) -lt 2000 ] || fail "the message quotes the whole name"
+	{ printf 'provider '; head -c 1048576 /dev/zero | tr '\0' b; printf ' {\n\tprobe a(int '; head -c 1048576 /dev/zero | tr '\0' c; printf ');\n};\n'; } > longall.d
+	run_bounded 10 512 1 -G -s longall.d -o out.o
+	ok
+}
+
+t_hostile_many_probes() {
+	"$ROOT/bench/gen.sh" 100000 > big.d
+	run_bounded 60 1024 0 -h -s big.d -o out.h
+	expect_eq "$(grep -c '_ENABLED() __builtin_expect' out.h)" 100000 "probes in the header"
+	run_bounded 60 1024 0 -G -s big.d -o out.o
+	expect_eq "$(readelf -sW out.o | grep -c '_semaphore$')" 100000 "semaphores"
+	awk 'BEGIN { for (i = 0; i < 10000; i++) printf "provider p%d { probe a(int x); };\n", i }' > providers.d
+	run_bounded 10 512 0 -h -s providers.d -o out.h
+	expect_eq "$(grep -c '^#define P[0-9]*_A(' out.h)" 10000 "providers"
+	ok
+}
+
+t_hostile_nesting() {
+	{ printf 'provider p { probe a(int '; for i in $(seq 20000); do printf '(*'; done; printf 'x'; for i in $(seq 20000); do printf ')'; done; printf '); };\n'; } > deep.d
+	run_bounded 10 512 1 -h -s deep.d -o out.h
+	{ printf 'provider p { probe a(int (*x)'; for i in $(seq 40); do printf '[2]'; done; printf '); };\n'; } > arrays.d
+	run_bounded 10 512 1 -h -s arrays.d -o out.h
+	expect_grep 'nested more than 32 levels deep' err
+	{ printf 'provider p { probe a('; for i in $(seq 50000); do printf '('; done; printf '\n'; } > parens.d
+	run_bounded 10 512 1 -h -s parens.d -o out.h
+	{ printf 'struct s {'; for i in $(seq 50000); do printf '{'; done; printf '\n'; } > braces.d
+	run_bounded 10 512 1 -h -s braces.d -o out.h
+	ok
+}
+
+t_hostile_unterminated() {
+	local text
+	for text in 'provider p {' 'provider p { probe a(' 'provider p { probe a(int x' \
+		    'provider p { probe a(int x)' '/* open' 'provider p { probe a(char *s = "x' \
+		    'translator t < struct s *p > { x = 1;' 'struct s { int a;' 'typedef int' \
+		    'provider' 'provider p { probe a(int x) : (' "provider p { probe a(char c = 'x" \
+		    'enum e { A = (1'; do
+		printf '%s' "$text" > u.d
+		run_bounded 10 512 1 -h -s u.d -o out.h
+	done
+	ok
+}
+
+t_hostile_odd_files() {
+	printf 'provider p { probe a(); };\n' > p.d
+	mkdir adir
+	run_bounded 10 512 2 -h -s adir -o out.h
+	expect_grep "it is a directory" err
+	run_bounded 10 512 2 -h -s /dev/zero -o out.h
+	expect_grep "it is a device" err
+	run_bounded 10 512 2 -h -s no-such-file.d -o out.h
+	expect_grep "cannot open 'no-such-file.d': No such file or directory" err
+	run_bounded 10 512 2 -h -s p.d -o missing/out.h
+	[ -e /dev/full ] && { run_bounded 10 512 2 -h -s p.d -o /dev/full; expect_grep 'No space left' err; }
+	run_bounded 10 512 2 -h -s p.d -o p.d
+	grep -q 'probe a' p.d || fail "input overwritten"
+	ln -s p.d alias.d
+	run_bounded 10 512 2 -h -s alias.d -o p.d
+	ln -s nowhere/x.h dangling.h
+	run_bounded 10 512 2 -h -s p.d -o dangling.h
+	[ -L dangling.h ] || fail "dangling symlink replaced"
+	if [ "$(id -u)" != 0 ]; then
+		mkdir ro && chmod 555 ro
+		run_bounded 10 512 2 -h -s p.d -o ro/out.h
+	fi
+	ok
+}
+
+# 16 runs at once in one directory: all succeed, same bytes, no debris.
+t_hostile_parallel() {
+	local pids= i p
+	"$ROOT/bench/gen.sh" 2000 > par.d
+	for i in $(seq 16); do
+		"$PROBEGEN" -h -s par.d -o out$i.h & pids="$pids $!"
+		"$PROBEGEN" -G -s par.d -o out$i.o & pids="$pids $!"
+	done
+	for p in $pids; do wait $p || fail "a parallel run failed"; done
+	# The include guard is named from the output file; all else is equal.
+	sed 's/_OUT1_H/_OUT_H/' out1.h > ref.h
+	for i in $(seq 2 16); do
+		sed "s/_OUT${i}_H/_OUT_H/" out$i.h | cmp - ref.h &&
+			cmp out1.o out$i.o || fail "run $i differs"
+	done
+	# And 16 runs writing the same output: it ends up whole.
+	pids=
+	for i in $(seq 16); do "$PROBEGEN" -h -s par.d -o same.h & pids="$pids $!"; done
+	for p in $pids; do wait $p || fail "a run writing same.h failed"; done
+	sed "s/_SAME_H/_OUT_H/" same.h | cmp - ref.h || fail "same.h is not whole"
+	expect_eq "$(ls -A | grep -c '\.tmp\.')" 0 "temporary files"
+	ok
+}
+
+# valgrind memcheck over a run of every test input: no errors, no leaks.
+t_hostile_valgrind() {
+	need valgrind
+	[ -z "${PROBEGEN_SANITIZED:-}" ] || skip "valgrind cannot run an ASan build"
+
+	local f n=0
+	for f in "$ROOT"/tests/good/*.d "$ROOT"/tests/errors/*.d "$ROOT"/tests/fuzz/*; do
+		for mode in h G; do
+			valgrind -q --error-exitcode=99 --leak-check=full \
+				--errors-for-leak-kinds=definite,indirect \
+				"$PROBEGEN" -$mode -s "$f" -o out.$mode > /dev/null 2> vg.log
+			[ $? -ne 99 ] || { cat vg.log; fail "valgrind: ${f##*/} -$mode"; }
+			n=$((n + 1))
+		done
+	done
+	valgrind -q --error-exitcode=99 --leak-check=full "$PROBEGEN" -C -I "$ROOT/tests/cpp" \
+		-h -s "$ROOT/tests/cpp/postgres_like.d" -o pg.h 2> vg.log ||
+		{ cat vg.log; fail "valgrind: -C"; }
+	echo "$n runs clean"
+	ok
+}
+
+# Every input the fuzzer ever broke us with stays fixed.
+t_hostile_fuzz_regressions() {
+	local f n=0
+	for f in "$ROOT"/tests/fuzz/*; do
+		[ -e "$f" ] || continue
+		run_bounded 10 512 "$(cat "$f.status" 2>/dev/null || echo 0)" -h -s "$f" -o out.h
+		run_bounded 10 512 "$(cat "$f.status" 2>/dev/null || echo 0)" -G -s "$f" -o out.o
+		n=$((n + 1))
+	done
+	echo "$n regression inputs"
+	ok
+}
