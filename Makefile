@@ -78,6 +78,10 @@ check: $(PROG)
 demo: $(PROG)
 	$(Q)examples/demo/run.sh
 
+# Not part of check: timings against SystemTap's dtrace; writes BENCHMARKS.md.
+bench: $(PROG)
+	$(Q)bench/run.sh
+
 install: probegen
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 probegen $(DESTDIR)$(BINDIR)/probegen

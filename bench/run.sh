@@ -1,0 +1,108 @@
+#!/bin/bash
+# bench/run.sh - `make bench`: probegen against SystemTap's dtrace, side
+# by side in the same run, and the cost of a probe site.  Writes
+# bench/out/ and BENCHMARKS.md.  Needs hyperfine, valgrind, python3 and
+# systemtap-sdt-dev (for dtrace).
+set -eu
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PROBEGEN=$ROOT/${PROBEGEN_BIN:-probegen}
+OUT=$ROOT/bench/out
+SIZES=${BENCH_SIZES:-4 100 2000 20000 100000}
+rm -rf "$OUT" && mkdir -p "$OUT/dtrace-cwd"
+for t in hyperfine valgrind python3 dtrace gcc /usr/bin/time; do
+	command -v $t >/dev/null || { echo "bench: $t is needed (apt-get install hyperfine valgrind python3 systemtap-sdt-dev time)"; exit 2; }
+done
+
+median() { # hyperfine JSON -> median seconds
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$1"
+}
+# Peak resident memory of one run, in KiB (GNU time).
+peak_kib() {
+	/usr/bin/time -f %M -o "$OUT/rss" "$@" > /dev/null
+	cat "$OUT/rss"
+}
+secs() { python3 -c "import sys; print(sys.argv[1] if sys.argv[1] == 'skip' else '%.4f' % float(sys.argv[1]))" "$1"; }
+# time_cmd NAME RUNS COMMAND... -> median seconds, or "skip" past a minute
+time_cmd() {
+	local name=$1 runs=$2 start end
+	shift 2
+	start=$(date +%s%N)
+	if ! timeout 60 "$@" > /dev/null 2>&1; then
+		echo skip
+		return
+	fi
+	end=$(date +%s%N)
+	# One run took more than 10 s: three runs are enough for a median.
+	[ $(( (end - start) / 1000000000 )) -lt 10 ] || runs=3
+	hyperfine -N --style none --warmup 1 --runs "$runs" \
+		--export-json "$OUT/$name.json" "$*" > /dev/null 2>&1
+	median "$OUT/$name.json"
+}
+
+echo "probegen $("$PROBEGEN" --version | cut -d' ' -f2) vs SystemTap dtrace $(dpkg-query -W -f '${Version}' systemtap-sdt-dev 2>/dev/null)"
+printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' probes "pg -h" "stap -h" ratio "pg -G" "stap -G" ratio "pg KiB" "stap -G semaphores"
+: > "$OUT/results.tsv"
+for n in $SIZES; do
+	f=$OUT/p$n.d
+	bench/gen.sh "$n" > "$f"
+	runs=$([ "$n" -le 2000 ] && echo 20 || echo 5)
+	ph=$(time_cmd pg-h-$n $runs "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
+	pG=$(time_cmd pg-G-$n $runs "$PROBEGEN" -G -s "$f" -o "$OUT/pg$n.o")
+	mem=$(peak_kib "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
+	# SystemTap's -G compiles in the current directory: give it its own.
+	cd "$OUT/dtrace-cwd"
+	sh=$(time_cmd stap-h-$n $([ $runs = 20 ] && echo 10 || echo 3) dtrace -h -s "$f" -o "$OUT/stap$n.h")
+	sG=$(time_cmd stap-G-$n $([ $runs = 20 ] && echo 10 || echo 3) dtrace -G -s "$f" -o "$OUT/stap$n.o")
+	cd "$ROOT"
+	sems=$( [ -e "$OUT/stap$n.o" ] && readelf -sW "$OUT/stap$n.o" | grep -c '_semaphore$' || echo "-")
+	rh=$(python3 -c "print('%.0fx' % ($sh / $ph)) if '$sh' != 'skip' else print('-')")
+	rG=$(python3 -c "print('%.0fx' % ($sG / $pG)) if '$sG' != 'skip' else print('-')")
+	printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' "$n" \
+		"$(secs $ph)" "$(secs $sh)" "$rh" "$(secs $pG)" "$(secs $sG)" "$rG" \
+		"$mem" "$sems of $n"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$ph" "$sh" "$rh" "$pG" "$sG" "$rG" "$mem" "$sems" >> "$OUT/results.tsv"
+done
+
+# Growth: the slope of log(time) against log(size), where start-up no
+# longer dominates (2,000 probes and up).
+growth=$(python3 - "$OUT/results.tsv" <<'PY'
+import math, sys
+rows = [l.split('\t') for l in open(sys.argv[1])]
+pts = [(math.log(int(r[0])), math.log(float(r[1]))) for r in rows if int(r[0]) >= 2000]
+if len(pts) < 2:
+    print("n/a"); sys.exit()
+mx = sum(p[0] for p in pts) / len(pts); my = sum(p[1] for p in pts) / len(pts)
+print("%.2f" % (sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)))
+PY
+)
+echo "growth exponent of probegen -h time (2,000 to largest): $growth (1.00 is linear)"
+
+# The cost of a disabled probe site, in instructions (callgrind).
+cd "$OUT"
+"$PROBEGEN" -h -s "$ROOT/bench/site.d" -o site.h
+"$PROBEGEN" -G -s "$ROOT/bench/site.d" -o site_probes.o
+: > site.tsv
+for form in 0:none 1:macro 2:typed 3:lazy; do
+	id=${form%%:*} name=${form#*:}
+	gcc -O2 -DFORM=$id -I. "$ROOT/bench/site.c" site_probes.o -o site-$name
+	valgrind --tool=callgrind --callgrind-out-file=cg-$name.out --toggle-collect=run_loop ./site-$name > /dev/null 2> cg-$name.log
+	ir=$(sed -n 's/.*Collected : //p' cg-$name.log)
+	code=$(nm -S site-$name | awk '$4 == "run_loop" { print $2 }')
+	notes=$(readelf -SW site-$name | sed -n 's/^ *\[ *[0-9]*\] *//p' | awk '$1 == ".note.stapsdt" { print $5 }')
+	printf '%s\t%s\t%d\t%d\n' "$name" "$ir" $((16#$code)) $((16#${notes:-0})) >> site.tsv
+done
+objdump -d --no-show-raw-insn site-lazy | awk '/<run_loop>:/,/^$/' > lazy.asm
+objdump -d --no-show-raw-insn site-macro | awk '/<run_loop>:/,/^$/' > macro.asm
+cd "$ROOT"
+python3 - "$OUT/site.tsv" <<'PY' | tee "$OUT/site.txt"
+import sys
+rows = {r[0]: r[1:] for r in (l.split('\t') for l in open(sys.argv[1]).read().split('\n') if l)}
+base_ir, base_code, _ = (int(x) for x in rows['none'])
+print("%-6s %14s %10s %12s %12s" % ("form", "instructions", "per iter", "code bytes", "note bytes"))
+for name in ('none', 'macro', 'typed', 'lazy'):
+    ir, code, notes = (int(x) for x in rows[name])
+    print("%-6s %14d %+10.2f %+12d %12d" % (name, ir, (ir - base_ir) / 1e6, code - base_code, notes))
+PY
+bench/report.sh "$growth" > BENCHMARKS.md
+echo "wrote BENCHMARKS.md"

@@ -1,0 +1,3 @@
+provider site {
+	probe hit(unsigned int i, const char *s);
+};
