@@ -75,6 +75,10 @@ $(B):
 check: $(PROG)
 	$(Q)PROBEGEN=$(abspath $(PROG)) tests/run.sh
 
+# Real projects' Debian sources built with probegen as their dtrace.
+check-real: $(PROG)
+	$(Q)PROBEGEN=$(abspath $(PROG)) tests/real/run.sh
+
 demo: $(PROG)
 	$(Q)examples/demo/run.sh
 
@@ -109,7 +113,7 @@ fuzz: $(FZ)/fuzzer
 clean:
 	rm -rf build build-san $(FZ) probegen tests/out fuzz/out
 
-.PHONY: all check demo fuzz bench install install-dtrace-alias clean
+.PHONY: all check check-real demo fuzz bench install install-dtrace-alias clean
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d)

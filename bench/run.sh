@@ -22,16 +22,16 @@ peak_kib() {
 	/usr/bin/time -f %M -o "$OUT/rss" "$@" > /dev/null
 	cat "$OUT/rss"
 }
-secs() { python3 -c "import sys; print(sys.argv[1] if sys.argv[1] == 'skip' else '%.4f' % float(sys.argv[1]))" "$1"; }
+secs() { python3 -c "import sys; print(sys.argv[1] if not sys.argv[1][0].isdigit() else '%.4f' % float(sys.argv[1]))" "$1"; }
 # time_cmd NAME RUNS COMMAND... -> median seconds, or "skip" past a minute
 time_cmd() {
 	local name=$1 runs=$2 start end
 	shift 2
 	start=$(date +%s%N)
-	if ! timeout 60 "$@" > /dev/null 2>&1; then
-		echo skip
+	timeout 60 "$@" > /dev/null 2>&1 || {
+		[ $? -eq 124 ] && echo skip || echo failed
 		return
-	fi
+	}
 	end=$(date +%s%N)
 	# One run took more than 10 s: three runs are enough for a median.
 	[ $(( (end - start) / 1000000000 )) -lt 10 ] || runs=3
@@ -56,8 +56,8 @@ for n in $SIZES; do
 	sG=$(time_cmd stap-G-$n $([ $runs = 20 ] && echo 10 || echo 3) dtrace -G -s "$f" -o "$OUT/stap$n.o")
 	cd "$ROOT"
 	sems=$( [ -e "$OUT/stap$n.o" ] && readelf -sW "$OUT/stap$n.o" | grep -c '_semaphore$' || echo "-")
-	rh=$(python3 -c "print('%.0fx' % ($sh / $ph)) if '$sh' != 'skip' else print('-')")
-	rG=$(python3 -c "print('%.0fx' % ($sG / $pG)) if '$sG' != 'skip' else print('-')")
+	rh=$(python3 -c "import sys; a, b = sys.argv[1:]; print('%.0fx' % (float(b) / float(a)) if b[0].isdigit() else '-')" "$ph" "$sh")
+	rG=$(python3 -c "import sys; a, b = sys.argv[1:]; print('%.0fx' % (float(b) / float(a)) if b[0].isdigit() else '-')" "$pG" "$sG")
 	printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' "$n" \
 		"$(secs $ph)" "$(secs $sh)" "$rh" "$(secs $pG)" "$(secs $sG)" "$rG" \
 		"$mem" "$sems of $n"

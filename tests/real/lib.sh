@@ -1,0 +1,64 @@
+# tests/real/lib.sh - shared by the real-build scripts: fetch a Debian
+# source package at test time (nothing downloaded is committed), provide
+# probegen under the name `dtrace`, and report in the harness's words.
+set -u
+ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+PROBEGEN=${PROBEGEN:-$ROOT/probegen}
+WORK=${REAL_WORK:-$ROOT/tests/out/real/$(basename "$0" .sh)}
+
+ok() { echo "ok   $NAME${1:+: $1}"; exit 0; }
+fail() { echo "FAIL $NAME: $*"; exit 1; }
+skip() { echo "SKIP $NAME: $*"; exit 0; }
+
+# A private sources list: the system's Debian entry with Types: deb-src.
+apt_private() {
+	local src=/etc/apt/sources.list.d/debian.sources
+	mkdir -p "$WORK/apt/parts" "$WORK/apt/lists/partial"
+	[ -r $src ] || src=$(ls /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+	[ -n "$src" ] && [ -r "$src" ] || skip "no Debian sources entry to copy"
+	sed 's/^Types:.*/Types: deb-src/' "$src" > "$WORK/apt/parts/src.sources"
+	APT_OPTS="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$WORK/apt/parts -o Dir::State::Lists=$WORK/apt/lists"
+	apt-get $APT_OPTS -qq update > "$WORK/apt/update.log" 2>&1 ||
+		skip "cannot reach the Debian archive: $(tail -1 "$WORK/apt/update.log")"
+}
+
+# fetch_source PACKAGE: unpack its Debian source in $WORK/src; sets SRC.
+fetch_source() {
+	apt_private
+	mkdir -p "$WORK/src"
+	(cd "$WORK/src" && apt-get $APT_OPTS source -qq "$1" > ../fetch.log 2>&1) ||
+		skip "apt-get source $1 failed: $(tail -1 "$WORK/fetch.log")"
+	SRC=$(find "$WORK/src" -mindepth 1 -maxdepth 1 -type d | head -1)
+	VERSION=$(cd "$WORK/src" && ls *.dsc | sed 's/\.dsc$//')
+	[ -n "$SRC" ] || fail "no source tree unpacked"
+}
+
+# A directory whose `dtrace` is probegen, or SystemTap's.
+dtrace_dir() { # probegen|systemtap
+	local d=$WORK/bin-$1
+	mkdir -p "$d"
+	if [ "$1" = probegen ]; then ln -sf "$PROBEGEN" "$d/dtrace"; else ln -sf "$(command -v dtrace)" "$d/dtrace"; fi
+	echo "$d"
+}
+
+# "provider:probe nargs" of every note in a binary, sorted, unique.
+notes_of() {
+	readelf -nW "$1" | awk '
+		/Provider:/ { p = $NF } /Name:/ { n = $2 }
+		/Arguments:/ { sub(/^[ \t]*Arguments:[ \t]*/, ""); print p ":" n " " NF }' | sort -u
+}
+
+# "provider:probe nargs" declared in a provider file (probegen parses it).
+declared_of() { # file.d
+	"$PROBEGEN" -h -s "$1" -o "$WORK/declared.h" 2>/dev/null || fail "probegen cannot read $1"
+	sed -n 's|^/\* probe \([^(]*\)(\(.*\)).*\*/$|\1 \2|p' "$WORK/declared.h" |
+		awk '{ name = $1; $1 = ""; n = ($0 ~ /^ *$/) ? 0 : gsub(/,/, ",") + 1; print name " " n }' | sort -u
+}
+
+need_root_bpftrace() {
+	command -v bpftrace >/dev/null || skip "bpftrace is not installed"
+	[ "$(id -u)" = 0 ] || skip "bpftrace needs root"
+	[ -e /sys/kernel/tracing/uprobe_events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	[ -e /sys/kernel/tracing/uprobe_events ] || skip "no tracefs"
+}

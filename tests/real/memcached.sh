@@ -1,0 +1,51 @@
+#!/bin/bash
+# tests/real/memcached.sh - memcached's Debian source built with
+# probegen as its dtrace (./configure --enable-dtrace), its probes checked
+# against the provider file and against a build with SystemTap's dtrace,
+# then the server run on loopback and traced with bpftrace.
+NAME=real_memcached
+. "$(dirname "$0")/lib.sh"
+start=$(date +%s)
+rm -rf "$WORK" && mkdir -p "$WORK"
+dpkg -s libevent-dev > /dev/null 2>&1 || skip "libevent-dev is not installed"
+fetch_source memcached
+
+build() { # probegen|systemtap -> $WORK/build-$1/memcached
+	local b=$WORK/build-$1
+	cp -a "$SRC" "$b"
+	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace > configure.log 2>&1 &&
+		make -j2 > make.log 2>&1) || { tail -n 20 "$b"/*.log; fail "build with $1's dtrace"; }
+}
+build probegen
+build systemtap
+bin=$WORK/build-probegen/memcached
+
+declared_of "$SRC/memcached_dtrace.d" > "$WORK/declared"
+notes_of "$bin" > "$WORK/notes"
+diff -u "$WORK/declared" "$WORK/notes" | grep '^[-+][^-+]' | grep '^-' &&
+	fail "probes declared but not in the binary"
+notes_of "$WORK/build-systemtap/memcached" > "$WORK/notes-stap"
+diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTap build"
+
+need_root_bpftrace
+port=$((21000 + RANDOM % 20000))
+"$bin" -u root -l 127.0.0.1 -p $port -U 0 > "$WORK/server.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null' EXIT
+for i in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+bpftrace -p $pid -e "usdt:$bin:memcached:command__set {
+	printf(\"set %s %d\\n\", str(arg1, arg2), arg3); exit(); }" > "$WORK/trace" 2>&1 &
+bt=$!
+sleep 3
+for i in 1 2 3 4 5; do
+	exec 3<>/dev/tcp/127.0.0.1/$port
+	printf 'set probegen_key 0 0 5\r\nhello\r\n' >&3
+	timeout 2 head -c 8 <&3 > /dev/null
+	exec 3<&-
+	grep -q '^set ' "$WORK/trace" && break
+	sleep 1
+done
+wait $bt
+# memcached's size counts the value's trailing CRLF: 5 + 2.
+grep -q '^set probegen_key 7$' "$WORK/trace" || { cat "$WORK/trace"; fail "no command__set traced"; }
+ok "$VERSION, $(wc -l < "$WORK/notes") probes, traced '$(grep '^set ' "$WORK/trace")', $(( $(date +%s) - start )) s"
