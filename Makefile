@@ -77,7 +77,7 @@ check: $(PROG)
 
 # Real projects' Debian sources built with probegen as their dtrace.
 check-real: $(PROG)
-	$(Q)PROBEGEN=$(abspath $(PROG)) tests/real/run.sh
+	$(Q)PROBEGEN=$(abspath $(PROG)) tests/real/run.sh $(REAL)
 
 demo: $(PROG)
 	$(Q)examples/demo/run.sh
