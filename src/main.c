@@ -11,7 +11,7 @@
 
 #include "probegen.h"
 
-enum mode { MODE_NONE, MODE_HEADER, MODE_OBJECT };
+enum mode { MODE_NONE, MODE_HEADER, MODE_OBJECT, MODE_RUST };
 
 struct options {
 	enum mode mode;
@@ -28,12 +28,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: probegen -h [options] [-s] FILE.d [-o FILE.h]\n"
 		"       probegen -G [options] [-s] FILE.d [-o FILE.o] [OBJECT...]\n"
+		"       probegen --rust [options] [-s] FILE.d [-o FILE.rs]\n"
 		"\n"
 		"Compile a D provider file into the C header a program calls (-h)\n"
 		"or the object file its link needs (-G), for SystemTap SDT probes.\n"
 		"\n"
 		"  -h                 write a C header (default name: FILE.h)\n"
 		"  -G                 write an ELF object (default name: FILE.o)\n"
+		"  --rust             write a Rust module for build.rs (FILE.rs)\n"
 		"  -s FILE            the provider file (also the first operand)\n"
 		"  -o FILE            the output file\n"
 		"  -C                 run the C preprocessor first ($CPP or cpp)\n"
@@ -95,11 +97,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 		} else if (strcmp(a, "--list-targets") == 0) {
 			target_list(stdout);
 			exit(EXIT_OK);
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "-G") == 0) {
-			enum mode m = a[1] == 'h' ? MODE_HEADER : MODE_OBJECT;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "-G") == 0 ||
+			   strcmp(a, "--rust") == 0) {
+			enum mode m = a[1] == 'h' ? MODE_HEADER
+				      : a[1] == 'G' ? MODE_OBJECT : MODE_RUST;
 
 			if (o->mode != MODE_NONE && o->mode != m)
-				usage_error("%s", "-h and -G cannot be used together");
+				usage_error("%s", "only one of -h, -G and --rust can be given");
 			o->mode = m;
 		} else if (strcmp(a, "--header-only") == 0) {
 			o->header_only = 1;
@@ -137,7 +141,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	if (o->mode == MODE_NONE)
-		usage_error("%s", "one of -h or -G is required");
+		usage_error("%s", "one of -h, -G or --rust is required");
 	if (!o->input)
 		usage_error("%s", "no provider file given (use -s FILE)");
 	if (o->header_only && o->mode != MODE_HEADER)
@@ -154,7 +158,8 @@ static char *default_output(const char *input, enum mode mode)
 	n = strlen(base);
 	if (n > 2 && strcmp(base + n - 2, ".d") == 0)
 		n -= 2;
-	return xasprintf("%.*s.%c", (int)n, base, mode == MODE_HEADER ? 'h' : 'o');
+	return xasprintf("%.*s.%s", (int)n, base,
+			 mode == MODE_HEADER ? "h" : mode == MODE_RUST ? "rs" : "o");
 }
 
 static const char *base_name(const char *path)
@@ -266,6 +271,10 @@ int main(int argc, char **argv)
 					       o.header_only };
 
 		emit_header(&out, prog, &hopt);
+		if (output_write(output, out.data, out.len) != 0)
+			status = EXIT_SYSTEM;
+	} else if (o.mode == MODE_RUST) {
+		emit_rust(&out, prog, base_name(o.input));
 		if (output_write(output, out.data, out.len) != 0)
 			status = EXIT_SYSTEM;
 	} else {

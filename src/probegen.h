@@ -354,6 +354,11 @@ struct header_options {
 void emit_header(struct buf *out, struct program *prog,
 		 const struct header_options *opt);
 
+/* ---- emit_rust.c ---- */
+
+/* The Rust module of --rust, for a build.rs to include!. */
+void emit_rust(struct buf *out, struct program *prog, const char *input_name);
+
 /* ---- emit_object.c ---- */
 
 /* Build the -G object in memory; returns 0 or -1 after printing why. */

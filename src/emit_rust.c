@@ -1,0 +1,338 @@
+/*
+ * emit_rust.c - write a Rust module for --rust: the same probes as the C
+ * header, on stable Rust, with no crate dependencies.
+ *
+ * Each provider becomes `pub mod provider`, each probe P:N three functions:
+ *   n(args)             fire the probe (a nop while not traced)
+ *   n_enabled() -> bool whether a tracer is attached (the semaphore)
+ *   n_lazy(|| args)     fire it, the closure called only while enabled
+ * where n is the probe name lower-cased with "__" made "_".
+ *
+ * The probe site is core::arch::asm! laid out as sys/sdt.h lays it out: a
+ * nop, a .note.stapsdt entry (pc, _.stapsdt.base, semaphore, provider,
+ * name, arguments) and the COMDAT _.stapsdt.base; the semaphore is an
+ * AtomicU16 in .probes.  Integer operands are widened to 64-bit registers
+ * (the note's size field keeps the declared size, as the C header does);
+ * &str arguments are copied to a NUL-terminated buffer only while traced.
+ * x86_64 and aarch64 get real sites; other targets compile to no-ops.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+enum rust_kind { R_INT, R_BOOL, R_FLOAT, R_POINTER, R_STRING };
+
+struct rust_arg {
+	enum rust_kind kind;
+	const char *type; /* the Rust parameter type */
+	int is_signed;    /* for widening: i64 or u64 */
+};
+
+/* A string is char * of any constness, or D's string. */
+static int is_string(const struct program *prog, const struct type *t)
+{
+	(void)prog;
+	if (t->kind == T_STRING)
+		return 1;
+	return (t->kind == T_POINTER || t->kind == T_ARRAY) &&
+	       t->inner->kind == T_BASE &&
+	       (t->inner->base == B_CHAR || t->inner->base == B_SCHAR ||
+		t->inner->base == B_UCHAR);
+}
+
+static struct rust_arg rust_arg(const struct program *prog,
+				const struct type *t, const struct target *tg)
+{
+	struct rust_arg a = { R_INT, "u64", 0 };
+	struct type_info ti = type_info(prog, t, tg);
+	static const char *const ints[2][9] = {
+		{ "", "u8", "u16", "", "u32", "", "", "", "u64" },
+		{ "", "i8", "i16", "", "i32", "", "", "", "i64" },
+	};
+
+	if (is_string(prog, t)) {
+		a.kind = R_STRING;
+		a.type = "&str";
+	} else if (t->kind == T_POINTER || t->kind == T_ARRAY ||
+		   t->kind == T_FUNC) {
+		a.kind = R_POINTER;
+		a.type = "*const ::core::ffi::c_void";
+	} else if (t->kind == T_BASE && t->base == B_BOOL) {
+		a.kind = R_BOOL;
+		a.type = "bool";
+	} else if (ti.is_float) {
+		a.kind = R_FLOAT;
+		a.type = ti.size == 4 ? "f32" : "f64";
+	} else if (ti.size == 1 || ti.size == 2 || ti.size == 4 ||
+		   ti.size == 8) {
+		a.is_signed = ti.is_signed;
+		a.type = ints[ti.is_signed ? 1 : 0][ti.size];
+	}
+	/* Names only the user's C headers know: passed as a u64. */
+	return a;
+}
+
+/* request__start -> request_start */
+static char *rust_fn_name(const char *probe)
+{
+	struct buf b = { 0 };
+	const char *p;
+
+	for (p = probe; *p; p++) {
+		char c = (char)tolower((unsigned char)*p);
+
+		buf_add(&b, &c, 1);
+		if (p[0] == '_' && p[1] == '_')
+			p++;
+	}
+	return b.data;
+}
+
+static char *upper(const char *s)
+{
+	char *u = xstrdup(s), *p;
+
+	for (p = u; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	return u;
+}
+
+/* The note's argument string for one target: "-4@{a0} 8@{a1}". */
+static void note_args(struct buf *b, const struct program *prog,
+		      const struct probe *pr, const struct target *tg)
+{
+	const struct param *p;
+	int i = 0;
+
+	for_each_param(probe_args(pr), p) {
+		struct type_info ti = type_info(prog, p->type, tg);
+		struct rust_arg a = rust_arg(prog, p->type, tg);
+		int size = ti.size >= 1 && ti.size <= 8 ? ti.size : 8;
+		int sign = a.kind == R_INT && a.is_signed;
+
+		if (a.kind == R_FLOAT)
+			sign = 0; /* read as its bits: tracers want integers */
+		buf_printf(b, "%s%s%d@{a%d}", i ? " " : "", sign ? "-" : "",
+			   size, i);
+		i++;
+	}
+}
+
+/* The index of the native argument a translated one names. */
+static int native_index(const struct probe *pr, int xi)
+{
+	const struct param *x, *n;
+	int i = 0, j;
+
+	if (!pr->has_xlated)
+		return xi;
+	for (x = pr->xlated; x && i < xi; x = x->next)
+		i++;
+	for (n = pr->native, j = 0; n && x; n = n->next, j++)
+		if (n->name && x->name && strcmp(n->name, x->name) == 0)
+			return j;
+	return 0;
+}
+
+static void site_asm(struct buf *b, const struct program *prog,
+		     const struct probe *pr, const struct target *tg,
+		     const char *arch, const char *sem)
+{
+	int i, n = probe_nargs(pr);
+
+	buf_printf(b, "\t\t#[cfg(target_arch = \"%s\")]\n", arch);
+	buf_puts(b, "\t\tunsafe {\n\t\t\t::core::arch::asm!(\n"
+		    "\t\t\t\t\"990: nop\",\n"
+		    "\t\t\t\t\".pushsection .note.stapsdt, \\\"\\\", \\\"note\\\"\",\n"
+		    "\t\t\t\t\".balign 4\",\n"
+		    "\t\t\t\t\".4byte 992f-991f, 994f-993f, 3\",\n"
+		    "\t\t\t\t\"991: .asciz \\\"stapsdt\\\"\",\n"
+		    "\t\t\t\t\"992: .balign 4\",\n"
+		    "\t\t\t\t\"993: .8byte 990b\",\n"
+		    "\t\t\t\t\".8byte _.stapsdt.base\",\n"
+		    "\t\t\t\t\".8byte {sem}\",\n");
+	buf_printf(b, "\t\t\t\t\".asciz \\\"%s\\\"\",\n", pr->provider->name);
+	buf_printf(b, "\t\t\t\t\".asciz \\\"%s\\\"\",\n", pr->name);
+	buf_puts(b, "\t\t\t\t\".asciz \\\"");
+	note_args(b, prog, pr, tg);
+	buf_puts(b, "\\\"\",\n"
+		    "\t\t\t\t\"994: .balign 4\",\n"
+		    "\t\t\t\t\".popsection\",\n"
+		    "\t\t\t\t\".ifndef _.stapsdt.base\",\n"
+		    "\t\t\t\t\".pushsection .stapsdt.base, \\\"aGR\\\", \\\"progbits\\\", .stapsdt.base, comdat\",\n"
+		    "\t\t\t\t\".weak _.stapsdt.base\",\n"
+		    "\t\t\t\t\".hidden _.stapsdt.base\",\n"
+		    "\t\t\t\t\"_.stapsdt.base: .space 1\",\n"
+		    "\t\t\t\t\".size _.stapsdt.base, 1\",\n"
+		    "\t\t\t\t\".popsection\",\n"
+		    "\t\t\t\t\".endif\",\n");
+	buf_printf(b, "\t\t\t\tsem = sym %s,\n", sem);
+	for (i = 0; i < n; i++)
+		buf_printf(b, "\t\t\t\ta%d = in(reg) v%d,\n", i,
+			   native_index(pr, i));
+	buf_printf(b, "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
+		      "\t\t\t);\n\t\t}\n",
+		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");
+}
+
+static void probe_functions(struct buf *b, const struct program *prog,
+			    const struct probe *pr)
+{
+	const struct target *x86 = target_by_name("x86_64");
+	const struct target *arm = target_by_name("aarch64");
+	char *fn = rust_fn_name(pr->name);
+	char *sem_upper = upper(fn);
+	char *sem = xasprintf("%s_SEMAPHORE", sem_upper);
+	const struct param *p;
+	struct buf params = { 0 }, call = { 0 }, tuple = { 0 }, bind = { 0 };
+	int i = 0, strings = 0, n = pr->nnative;
+
+	for_each_param(pr->native, p) {
+		struct rust_arg a = rust_arg(prog, p->type, x86);
+
+		buf_printf(&params, "%sa%d: %s", i ? ", " : "", i,
+			   a.kind == R_STRING ? "&str" : a.type);
+		buf_printf(&call, "%sa%d", i ? ", " : "", i);
+		if (a.kind == R_STRING)
+			buf_printf(&tuple, "%sS%d", i ? ", " : "", strings++);
+		else
+			buf_printf(&tuple, "%s%s", i ? ", " : "", a.type);
+		i++;
+	}
+
+	buf_puts(b, "\t/// `probe ");
+	buf_puts(b, pr->name);
+	buf_puts(b, "(");
+	for_each_param(pr->native, p) {
+		type_print_d(b, p->type, p->name);
+		if (p->next)
+			buf_puts(b, ", ");
+	}
+	buf_puts(b, ")`\n");
+	buf_printf(b, "\t#[link_section = \".probes\"]\n"
+		      "\tstatic %s: ::core::sync::atomic::AtomicU16 = ::core::sync::atomic::AtomicU16::new(0);\n\n",
+		   sem);
+	buf_printf(b, "\t/// Whether a tracer is attached to `%s:%s`.\n"
+		      "\t#[inline(always)]\n"
+		      "\tpub fn %s_enabled() -> bool {\n"
+		      "\t\t%s.load(::core::sync::atomic::Ordering::Relaxed) != 0\n"
+		      "\t}\n\n",
+		   pr->provider->name, pr->name, fn, sem);
+
+	/* The site, with every argument as a 64-bit integer v0, v1, ... */
+	buf_printf(b, "\t/// Fire `%s:%s`%s.\n"
+		      "\t#[inline(always)]\n"
+		      "\t#[allow(named_asm_labels, unused_variables, clippy::too_many_arguments)]\n"
+		      "\tpub fn %s(%s) {\n",
+		   pr->provider->name, pr->name,
+		   strings ? " (its strings are copied only while traced)" : "",
+		   fn, params.data ? params.data : "");
+	if (strings)
+		buf_printf(b, "\t\tif !%s_enabled() {\n\t\t\treturn;\n\t\t}\n",
+			   fn);
+	i = 0;
+	for_each_param(pr->native, p) {
+		struct rust_arg a = rust_arg(prog, p->type, x86);
+
+		switch (a.kind) {
+		case R_STRING:
+			buf_printf(b, "\t\tlet s%d = super::probegen_cstring(a%d);\n"
+				      "\t\tlet v%d = s%d.as_ptr() as usize as u64;\n",
+				   i, i, i, i);
+			break;
+		case R_POINTER:
+			buf_printf(b, "\t\tlet v%d = a%d as usize as u64;\n", i, i);
+			break;
+		case R_BOOL:
+			buf_printf(b, "\t\tlet v%d = a%d as u64;\n", i, i);
+			break;
+		case R_FLOAT:
+			buf_printf(b, "\t\tlet v%d = a%d.to_bits() as u64;\n", i, i);
+			break;
+		case R_INT:
+			buf_printf(b, "\t\tlet v%d = a%d as %s;\n", i, i,
+				   a.is_signed ? "i64" : "u64");
+			break;
+		}
+		i++;
+	}
+	site_asm(b, prog, pr, x86, "x86_64", sem);
+	site_asm(b, prog, pr, arm, "aarch64", sem);
+	buf_puts(b, "\t}\n\n");
+
+	/* Lazy: the closure computes the arguments only while enabled. */
+	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
+		      "\t/// while a tracer is attached.\n"
+		      "\t#[inline(always)]\n"
+		      "\tpub fn %s_lazy",
+		   pr->provider->name, pr->name, fn);
+	if (strings) {
+		buf_puts(b, "<");
+		for (i = 0; i < strings; i++)
+			buf_printf(b, "%sS%d: AsRef<str>", i ? ", " : "", i);
+		buf_puts(b, ">");
+	}
+	if (n == 0)
+		buf_puts(b, "(f: impl FnOnce()) {\n");
+	else if (n == 1)
+		buf_printf(b, "(f: impl FnOnce() -> %s) {\n", tuple.data);
+	else
+		buf_printf(b, "(f: impl FnOnce() -> (%s)) {\n", tuple.data);
+	buf_printf(b, "\t\tif %s_enabled() {\n", fn);
+	if (n == 0) {
+		buf_printf(b, "\t\t\tf();\n\t\t\t%s();\n", fn);
+	} else {
+		i = 0;
+		for_each_param(pr->native, p) {
+			struct rust_arg a = rust_arg(prog, p->type, x86);
+
+			buf_printf(&bind, "%sa%d%s", i ? ", " : "", i,
+				   a.kind == R_STRING ? ".as_ref()" : "");
+			i++;
+		}
+		buf_printf(b, "\t\t\tlet %s%s%s = f();\n", n > 1 ? "(" : "",
+			   call.data, n > 1 ? ")" : "");
+		buf_printf(b, "\t\t\t%s(%s);\n", fn, bind.data);
+	}
+	buf_puts(b, "\t\t}\n\t}\n\n");
+	buf_free(&params);
+	buf_free(&call);
+	buf_free(&tuple);
+	buf_free(&bind);
+	free(fn);
+	free(sem_upper);
+	free(sem);
+}
+
+void emit_rust(struct buf *out, struct program *prog, const char *input_name)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+
+	buf_printf(out,
+		   "// Generated by probegen %s from %s.  Do not edit.\n"
+		   "// Include it with include!(concat!(env!(\"OUT_DIR\"), \"/...\")).\n"
+		   "// USDT probe sites on x86_64 and aarch64; no-ops elsewhere.\n\n",
+		   PROBEGEN_VERSION, input_name);
+	buf_puts(out,
+		 "/// A NUL-terminated copy of `s` (up to its first NUL), made only\n"
+		 "/// while a probe that takes it is traced.\n"
+		 "#[allow(dead_code)]\n"
+		 "fn probegen_cstring(s: &str) -> ::std::ffi::CString {\n"
+		 "\tlet bytes = s.as_bytes();\n"
+		 "\tlet end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());\n"
+		 "\t::std::ffi::CString::new(&bytes[..end]).unwrap_or_default()\n"
+		 "}\n\n");
+	for_each_provider(prog, pv) {
+		buf_printf(out,
+			   "/// Probes of provider `%s`.\n"
+			   "#[allow(dead_code, non_snake_case)]\n"
+			   "pub mod %s {\n",
+			   pv->name, pv->name);
+		for_each_probe(pv, pr)
+			probe_functions(out, prog, pr);
+		buf_puts(out, "}\n\n");
+	}
+}
