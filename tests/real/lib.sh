@@ -4,7 +4,7 @@
 set -u
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 PROBEGEN=${PROBEGEN:-$ROOT/probegen}
-WORK=${REAL_WORK:-$ROOT/tests/out/real/$(basename "$0" .sh)}
+WORK=${REAL_WORK:-$ROOT/tests/out-real/$(basename "$0" .sh)}
 
 ok() { echo "ok   $NAME${1:+: $1}"; exit 0; }
 fail() { echo "FAIL $NAME: $*"; exit 1; }
