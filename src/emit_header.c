@@ -57,6 +57,22 @@ static void prologue(struct buf *b, const char *guard)
 		 "#define _SDT_ARGTMPL(id) %q[id]\n"
 		 "#endif\n\n");
 	buf_puts(b,
+		 "/* gdb ignores every probe of a binary without _.stapsdt.base, which\n"
+		 "   gold and lld drop under --gc-sections: define it first, retained\n"
+		 "   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); sys/sdt.h then\n"
+		 "   reuses it. */\n"
+		 "#if (defined(__clang__) && __clang_major__ >= 13) || \\\n"
+		 "    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)\n"
+		 "__asm__(\".ifndef _.stapsdt.base\\n\"\n"
+		 "\t\".pushsection .stapsdt.base, \\\"aGR\\\", \\\"progbits\\\", .stapsdt.base, comdat\\n\"\n"
+		 "\t\".weak _.stapsdt.base\\n\"\n"
+		 "\t\".hidden _.stapsdt.base\\n\"\n"
+		 "\t\"_.stapsdt.base: .space 1\\n\"\n"
+		 "\t\".size _.stapsdt.base, 1\\n\"\n"
+		 "\t\".popsection\\n\"\n"
+		 "\t\".endif\");\n"
+		 "#endif\n\n");
+	buf_puts(b,
 		 "/* Warnings inside this file are not the user's to fix. */\n"
 		 "#if defined(__GNUC__)\n"
 		 "#pragma GCC system_header\n"

@@ -190,6 +190,9 @@ t_object_linkers() {
 					{ cat err; fail "$ld $mode"; } ;;
 			esac
 			[ $mode = shared ] || ./$out || fail "$ld $mode: program failed"
+			# Without .stapsdt.base gdb ignores every probe.
+			readelf -SW $out | grep -q '\.stapsdt\.base' ||
+				fail "$ld $mode: .stapsdt.base dropped"
 			sems=$(readelf -nW $out | sed -n 's/.*Semaphore: //p' | sort -u | wc -l)
 			nfirst=$(readelf -nW $out | grep -c 'Name: first')
 			[ $mode = shared ] && { expect_eq "$sems" 1 "$ld $mode semaphores"; continue; }

@@ -31,6 +31,22 @@
 #define _SDT_ARGTMPL(id) %q[id]
 #endif
 
+/* gdb ignores every probe of a binary without _.stapsdt.base, which
+   gold and lld drop under --gc-sections: define it first, retained
+   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); sys/sdt.h then
+   reuses it. */
+#if (defined(__clang__) && __clang_major__ >= 13) || \
+    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
+__asm__(".ifndef _.stapsdt.base\n"
+	".pushsection .stapsdt.base, \"aGR\", \"progbits\", .stapsdt.base, comdat\n"
+	".weak _.stapsdt.base\n"
+	".hidden _.stapsdt.base\n"
+	"_.stapsdt.base: .space 1\n"
+	".size _.stapsdt.base, 1\n"
+	".popsection\n"
+	".endif");
+#endif
+
 /* Warnings inside this file are not the user's to fix. */
 #if defined(__GNUC__)
 #pragma GCC system_header

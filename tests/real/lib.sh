@@ -26,8 +26,16 @@ apt_private() {
 fetch_source() {
 	apt_private
 	mkdir -p "$WORK/src"
-	(cd "$WORK/src" && apt-get $APT_OPTS source -qq "$1" > ../fetch.log 2>&1) ||
-		skip "apt-get source $1 failed: $(tail -1 "$WORK/fetch.log")"
+	if ! (cd "$WORK/src" && apt-get $APT_OPTS source -qq "$1" > ../fetch.log 2>&1); then
+		# A mirror may lack the security update's source: take the
+		# release's own version from the other entries.
+		awk -v RS= -v ORS='\n\n' '!/security/' "$WORK/apt/parts/src.sources" > "$WORK/apt/nosec"
+		mv "$WORK/apt/nosec" "$WORK/apt/parts/src.sources"
+		rm -rf "$WORK/src" && mkdir -p "$WORK/src"
+		apt-get $APT_OPTS -qq update > "$WORK/apt/update.log" 2>&1
+		(cd "$WORK/src" && apt-get $APT_OPTS source -qq "$1" > ../fetch.log 2>&1) ||
+			skip "apt-get source $1 failed: $(tail -1 "$WORK/fetch.log")"
+	fi
 	SRC=$(find "$WORK/src" -mindepth 1 -maxdepth 1 -type d | head -1)
 	VERSION=$(cd "$WORK/src" && ls *.dsc | sed 's/\.dsc$//')
 	[ -n "$SRC" ] || fail "no source tree unpacked"

@@ -1,0 +1,61 @@
+#!/bin/bash
+# tests/real/postgresql.sh - PostgreSQL's Debian source built with
+# probegen as its dtrace (./configure --enable-dtrace: -C, #define'd types,
+# hundreds of objects for -G, the sed over the header), its probes checked
+# against probes.d and a SystemTap build, then a server started on a local
+# socket and a query run through psql traced with bpftrace.
+NAME=real_postgresql
+. "$(dirname "$0")/lib.sh"
+start=$(date +%s)
+rm -rf "$WORK" && mkdir -p "$WORK"
+fetch_source postgresql-15
+
+build() { # probegen|systemtap [install]
+	local b=$WORK/build-$1
+	cp -a "$SRC" "$b"
+	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace \
+		--without-readline --without-zlib --without-icu --without-openssl \
+		--prefix="$WORK/inst-$1" > configure.log 2>&1 &&
+		make -j2 -C src/backend > make.log 2>&1) ||
+		{ tail -n 30 "$b"/*.log; fail "build with $1's dtrace"; }
+}
+build probegen
+build systemtap
+bin=$WORK/build-probegen/src/backend/postgres
+probes=$SRC/src/backend/utils/probes.d
+
+# probes.d needs cpp (#define'd types); declared_of runs probegen without -C,
+# so count from the header probegen wrote during the build.
+grep -c '_ENABLED()' "$WORK/build-probegen/src/backend/utils/probes.h" > "$WORK/declared-count"
+notes_of "$bin" > "$WORK/notes"
+[ "$(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l)" -eq "$(cat "$WORK/declared-count")" ] ||
+	fail "$(cat "$WORK/declared-count") probes declared, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) in the binary"
+notes_of "$WORK/build-systemtap/src/backend/postgres" > "$WORK/notes-stap"
+diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTap build"
+
+need_root_bpftrace
+(cd "$WORK/build-probegen" && make -j2 install > install.log 2>&1) || fail "make install"
+inst=$WORK/inst-probegen
+mkdir -p "$WORK/data" "$WORK/sock"
+chown -R nobody "$WORK/data" "$WORK/sock"
+chmod 755 "$WORK" "$WORK/.." 2>/dev/null
+runuser -u nobody -- "$inst/bin/initdb" -D "$WORK/data" > "$WORK/initdb.log" 2>&1 || fail "initdb"
+runuser -u nobody -- "$inst/bin/pg_ctl" -D "$WORK/data" -o "-k $WORK/sock -c listen_addresses=''" \
+	-l "$WORK/server.log" -w start > /dev/null || { cat "$WORK/server.log"; fail "server start"; }
+trap 'runuser -u nobody -- "$inst/bin/pg_ctl" -D "$WORK/data" -m fast stop > /dev/null 2>&1' EXIT
+timeout 60 bpftrace -e "
+usdt:$inst/bin/postgres:postgresql:transaction__start { printf(\"transaction__start %d\\n\", arg0); }
+usdt:$inst/bin/postgres:postgresql:query__start /@n < 5/ { @n++; printf(\"query__start %s\\n\", str(arg0)); }
+END { clear(@n); }" > "$WORK/trace" 2>&1 &
+bt=$!
+sleep 5
+for i in 1 2 3; do
+	runuser -u nobody -- "$inst/bin/psql" -h "$WORK/sock" -d postgres -c "select 'probegen' as traced" > /dev/null 2>&1
+	grep -q "query__start select 'probegen'" "$WORK/trace" && break
+	sleep 1
+done
+sleep 1
+kill -INT $bt 2>/dev/null; wait $bt
+grep -q "^query__start select 'probegen' as traced$" "$WORK/trace" || { cat "$WORK/trace"; fail "query__start not traced"; }
+grep -q '^transaction__start ' "$WORK/trace" || fail "transaction__start not traced"
+ok "$VERSION, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) probes, traced '$(grep -m1 '^query__start' "$WORK/trace")', $(( $(date +%s) - start )) s"
