@@ -17,6 +17,10 @@
 
 #include "probegen.h"
 
+#ifndef SHF_GNU_RETAIN
+#define SHF_GNU_RETAIN (1u << 21)
+#endif
+
 /* Section indexes, in the order they are created. */
 enum { SEC_PROBES = 1, SEC_GNU_STACK, SEC_SYMTAB, SEC_STRTAB, SEC_SHSTRTAB };
 
@@ -117,7 +121,10 @@ static int build(Elf *elf, struct program *prog,
 		return fail("ELF header");
 
 	*zeros = xcalloc(nsem ? nsem * 2 : 1, 1);
-	if (!add_section(elf, ".probes", SHT_PROGBITS, SHF_WRITE | SHF_ALLOC,
+	/* Retained: the notes are the semaphores' only users when no code
+	   calls _ENABLED(), and notes do not keep sections from --gc-sections. */
+	if (!add_section(elf, ".probes", SHT_PROGBITS,
+			 SHF_WRITE | SHF_ALLOC | SHF_GNU_RETAIN,
 			 2, *zeros, nsem * 2, ELF_T_BYTE) ||
 	    !add_section(elf, ".note.GNU-stack", SHT_PROGBITS, 0, 1, "", 0,
 			 ELF_T_BYTE))
