@@ -70,3 +70,15 @@ sdt_for_cross() {
 	cp "$h" "${h%sdt.h}sdt-config.h" cross-include/sys/ 2>/dev/null ||
 		cp "$h" cross-include/sys/
 }
+
+# Does every probe note of binary $1 name a semaphore inside .probes?
+# Prints the first that does not.
+semaphores_in_probes() {
+	local type flags align size addr s
+	read -r type flags align size addr < <(section_info "$1" .probes)
+	[ -n "${addr:-}" ] || { echo "no .probes section"; return 1; }
+	for s in $(readelf -nW "$1" | sed -n 's/.*Semaphore: 0x//p'); do
+		(( 16#$s >= 16#$addr && 16#$s < 16#$addr + 16#$size )) ||
+			{ echo "semaphore $s outside .probes"; return 1; }
+	done
+}

@@ -139,12 +139,8 @@ t_object_cross_link() {
 		"$PROBEGEN" -G --target=$t -s o.d -o $t.o || fail "-G $t"
 		$cc -O2 -Icross-include m.c $t.o -o m.$t || fail "$cc link"
 		expect_eq "$(probe_list m.$t | sort | tr '\n' ' ')" "o:first 1 o:second 2 o:third 0 " "$t probes"
-		# Each note's semaphore lies inside .probes.
-		read -r type flags align size addr < <(section_info m.$t .probes)
-		for s in $(readelf -nW m.$t | sed -n 's/.*Semaphore: 0x//p'); do
-			(( 16#$s >= 16#$addr && 16#$s < 16#$addr + 16#$size )) ||
-				fail "$t: semaphore $s outside .probes"
-		done
+		semaphores_in_probes m.$t || fail "$t: semaphores"
+
 		n=$((n + 1))
 	done
 	[ $n -gt 0 ] || skip "no cross compiler installed (gcc-aarch64-linux-gnu ...)"
@@ -198,11 +194,7 @@ t_object_linkers() {
 			# and --gc-sections, which ignores SHF_GNU_RETAIN and drops
 			# semaphores that only notes use (see the README).
 			if ! { [ $ld = gold ] && [ $mode = gc-sections ]; }; then
-				read -r type flags align size addr < <(section_info $out .probes)
-				for s in $(readelf -nW $out | sed -n 's/.*Semaphore: 0x//p'); do
-					(( 16#$s >= 16#$addr && 16#$s < 16#$addr + 16#$size )) ||
-						fail "$ld $mode: semaphore $s outside .probes"
-				done
+				semaphores_in_probes $out || fail "$ld $mode: semaphores"
 			fi
 			sems=$(readelf -nW $out | sed -n 's/.*Semaphore: //p' | sort -u | wc -l)
 			nfirst=$(readelf -nW $out | grep -c 'Name: first')

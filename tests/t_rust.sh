@@ -22,12 +22,7 @@ t_rust_build_and_notes() {
 			"$mode notes"
 		readelf -nW $bin | grep -q 'Base: 0x0*[1-9a-f]' || fail "$mode: no .stapsdt.base"
 		libbpf_check $bin x86_64 || fail "$mode: libbpf cannot parse the notes"
-		# Every note's semaphore lies in .probes.
-		read -r type flags align size addr < <(section_info $bin .probes)
-		for s in $(readelf -nW $bin | sed -n 's/.*Semaphore: 0x//p'); do
-			(( 16#$s >= 16#$addr && 16#$s < 16#$addr + 16#$size )) ||
-				fail "$mode: semaphore $s outside .probes"
-		done
+		semaphores_in_probes $bin || fail "$mode: semaphores"
 		expect_eq "$(./$bin 1 | tr '\n' ' ')" "semaphore seen: no lazy closure calls: 0 " "$mode untraced run"
 		rm -rf crate
 	done
