@@ -7,7 +7,7 @@ provider_file() {
 
 t_cli_help_version() {
 	"$PROBEGEN" --help > help || fail "--help failed"
-	for w in -h -G -s -o -C --header-only --target -32 'Exit status'; do
+	for w in -h -G --rust -s -o -C --header-only --target -32 "Exit status"; do
 		grep -q -- "$w" help || fail "--help does not mention $w"
 	done
 	"$PROBEGEN" --version > v || fail "--version failed"
