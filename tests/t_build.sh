@@ -1,0 +1,26 @@
+# t_build.sh - the build: install, the dtrace alias, and ./configure.
+
+t_build_install() {
+	make -s -C "$ROOT" install DESTDIR="$PWD/root" PREFIX=/usr > log 2>&1 || { cat log; fail "make install"; }
+	[ -x root/usr/bin/probegen ] || fail "probegen not installed"
+	[ -f root/usr/share/man/man1/probegen.1 ] || fail "man page not installed"
+	make -s -C "$ROOT" install-dtrace-alias DESTDIR="$PWD/root" PREFIX=/usr > log 2>&1 || { cat log; fail "install-dtrace-alias"; }
+	expect_eq "$(readlink root/usr/bin/dtrace)" probegen "dtrace alias"
+	printf 'provider a { probe b(int c); };\n' > a.d
+	root/usr/bin/dtrace -h -s a.d -o a.h || fail "probegen called as dtrace"
+	expect_grep '#define A_B(arg1)' a.h
+	ok
+}
+
+# ./configure is optional: it writes config.mak, which make reads.
+t_build_configure() {
+	need autoconf
+	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
+	autoconf > log 2>&1 || { cat log; fail "autoconf"; }
+	./configure CFLAGS="-O1 -DPROBEGEN_CONFIGURED" > log 2>&1 || { cat log; fail "configure"; }
+	expect_grep 'CFLAGS = -O1 -DPROBEGEN_CONFIGURED' config.mak
+	make V=1 > log 2>&1 || { cat log; fail "make after configure"; }
+	grep -q 'DPROBEGEN_CONFIGURED' log || fail "config.mak not read"
+	./probegen --version > /dev/null || fail "configured build does not run"
+	ok
+}
