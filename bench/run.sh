@@ -41,19 +41,21 @@ time_cmd() {
 }
 
 echo "probegen $("$PROBEGEN" --version | cut -d' ' -f2) vs SystemTap dtrace $(dpkg-query -W -f '${Version}' systemtap-sdt-dev 2>/dev/null)"
-printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' probes "pg -h" "stap -h" ratio "pg -G" "stap -G" ratio "pg KiB" "stap -G semaphores"
 : > "$OUT/results.tsv"
+for kind in mixed plain; do
+echo "== $kind files"
+printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' probes "pg -h" "stap -h" ratio "pg -G" "stap -G" ratio "pg KiB" "stap -G semaphores"
 for n in $SIZES; do
-	f=$OUT/p$n.d
-	bench/gen.sh "$n" > "$f"
+	f=$OUT/p$n-$kind.d
+	bench/gen.sh "$n" $kind > "$f"
 	runs=$([ "$n" -le 2000 ] && echo 20 || echo 5)
-	ph=$(time_cmd pg-h-$n $runs "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
-	pG=$(time_cmd pg-G-$n $runs "$PROBEGEN" -G -s "$f" -o "$OUT/pg$n.o")
+	ph=$(time_cmd pg-h-$n-$kind $runs "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
+	pG=$(time_cmd pg-G-$n-$kind $runs "$PROBEGEN" -G -s "$f" -o "$OUT/pg$n.o")
 	mem=$(peak_kib "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
 	# SystemTap's -G compiles in the current directory: give it its own.
 	cd "$OUT/dtrace-cwd"
-	sh=$(time_cmd stap-h-$n $([ $runs = 20 ] && echo 10 || echo 3) dtrace -h -s "$f" -o "$OUT/stap$n.h")
-	sG=$(time_cmd stap-G-$n $([ $runs = 20 ] && echo 10 || echo 3) dtrace -G -s "$f" -o "$OUT/stap$n.o")
+	sh=$(time_cmd stap-h-$n-$kind $([ $runs = 20 ] && echo 10 || echo 3) dtrace -h -s "$f" -o "$OUT/stap$n.h")
+	sG=$(time_cmd stap-G-$n-$kind $([ $runs = 20 ] && echo 10 || echo 3) dtrace -G -s "$f" -o "$OUT/stap$n.o")
 	cd "$ROOT"
 	sems=$( [ -e "$OUT/stap$n.o" ] && readelf -sW "$OUT/stap$n.o" | grep -c '_semaphore$' || echo "-")
 	rh=$(python3 -c "import sys; a, b = sys.argv[1:]; print('%.0fx' % (float(b) / float(a)) if b[0].isdigit() else '-')" "$ph" "$sh")
@@ -61,7 +63,8 @@ for n in $SIZES; do
 	printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' "$n" \
 		"$(secs $ph)" "$(secs $sh)" "$rh" "$(secs $pG)" "$(secs $sG)" "$rG" \
 		"$mem" "$sems of $n"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$ph" "$sh" "$rh" "$pG" "$sG" "$rG" "$mem" "$sems" >> "$OUT/results.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$ph" "$sh" "$rh" "$pG" "$sG" "$rG" "$mem" "$sems" "$kind" >> "$OUT/results.tsv"
+done
 done
 
 # Growth: the slope of log(time) against log(size), where start-up no
@@ -69,7 +72,8 @@ done
 growth=$(python3 - "$OUT/results.tsv" <<'PY'
 import math, sys
 rows = [l.split('\t') for l in open(sys.argv[1])]
-pts = [(math.log(int(r[0])), math.log(float(r[1]))) for r in rows if int(r[0]) >= 2000]
+pts = [(math.log(int(r[0])), math.log(float(r[1]))) for r in rows
+       if int(r[0]) >= 2000 and r[9].strip() == "mixed"]
 if len(pts) < 2:
     print("n/a"); sys.exit()
 mx = sum(p[0] for p in pts) / len(pts); my = sum(p[1] for p in pts) / len(pts)
