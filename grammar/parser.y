@@ -93,13 +93,8 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %type <probes> probes
 %type <str> opt_tag
 
-%destructor { free($$); } <str>
-%destructor { type_free($$); } <type>
-%destructor { specs_free(&$$); } <specs>
-%destructor { declarator_free(&$$); } <decl>
-%destructor { param_free($$.head); } <params>
-%destructor { probe_free($$); } <probe>
-%destructor { probe_list_free(&$$); } <probes>
+/* No %destructor: every value lives in the program's arena, which
+   program_free() releases whole, recovered errors included. */
 
 %%
 
@@ -112,13 +107,12 @@ top:
 	  PROVIDER IDENT '{' probes '}'
 		{ provider_add(ps, $2, L(@2), &$4); }
 	| PROVIDER '{' probes '}'
-		{ provider_unnamed(L(@2), &$3); }
+		{ provider_unnamed(L(@2)); }
 	| probe
 		{ probe_outside(ps, $1); }
 	| TYPEDEF specs declarators ';'
 		{ typedef_add(ps, &$2, &$3); }
 	| tagged ';'
-		{ type_free($1); }
 	| IDENT clause_head '{' skip_all '}'
 		{ clause_ignored($1, L(@1)); }
 	| INLINE skip ';'
@@ -139,7 +133,7 @@ probes:
 
 probe:
 	  PROBE IDENT '(' param_list ')' xlated_opt ';'
-		{ $$ = probe_new($2, L(@2), &$4, &$6); }
+		{ $$ = probe_new(ps, $2, L(@2), &$4, &$6); }
 	;
 
 xlated_opt:
@@ -167,9 +161,9 @@ params:
 
 param:
 	  specs
-		{ $$ = param_make(&$1, NULL, L(@1)); }
+		{ $$ = param_make(ps, &$1, NULL, L(@1)); }
 	| specs any_declarator
-		{ $$ = param_make(&$1, &$2, L(@1)); }
+		{ $$ = param_make(ps, &$1, &$2, L(@1)); }
 	;
 
 any_declarator:
@@ -197,18 +191,18 @@ builtins:
 
 type_core:
 	  IDENT quals
-		{ $$ = type_named($1, $2, L(@1)); }
+		{ $$ = type_named(ps, $1, $2, L(@1)); }
 	| STRING quals
-		{ $$ = type_string($2, L(@1)); }
+		{ $$ = type_string(ps, $2, L(@1)); }
 	| tagged quals
 		{ $$ = $1; $$->quals |= $2; }
 	;
 
 tagged:
 	  tag_kind IDENT
-		{ $$ = type_tagged($1, $2, L(@1)); }
+		{ $$ = type_tagged(ps, $1, $2, L(@1)); }
 	| tag_kind opt_tag '{' skip_all '}'
-		{ $$ = type_tagged($1, $2, L(@1)); }
+		{ $$ = type_tagged(ps, $1, $2, L(@1)); }
 	;
 
 opt_tag:
@@ -244,16 +238,16 @@ direct_declarator:
 	| '(' pointer direct_declarator ')'
 		{ $$ = declarator_pointer(&$3, &$2); }
 	| direct_declarator '[' skip ']'
-		{ $$ = declarator_array(&$1, L(@2)); }
+		{ $$ = declarator_array(ps, &$1, L(@2)); }
 	| direct_declarator '(' param_list ')'
-		{ $$ = declarator_function(&$1, &$3, L(@2)); }
+		{ $$ = declarator_function(ps, &$1, &$3, L(@2)); }
 	;
 
 pointer:
 	  '*' quals
-		{ $$ = declarator_star(NULL, $2, L(@1)); }
+		{ $$ = declarator_star(ps, NULL, $2, L(@1)); }
 	| '*' quals pointer
-		{ $$ = declarator_star(&$3, $2, L(@1)); }
+		{ $$ = declarator_star(ps, &$3, $2, L(@1)); }
 	;
 
 abstract:
@@ -267,18 +261,18 @@ direct_abstract:
 	  '(' abstract ')'
 		{ $$ = $2; }
 	| '[' skip ']'
-		{ $$ = declarator_array(NULL, L(@1)); }
+		{ $$ = declarator_array(ps, NULL, L(@1)); }
 	| direct_abstract '[' skip ']'
-		{ $$ = declarator_array(&$1, L(@2)); }
+		{ $$ = declarator_array(ps, &$1, L(@2)); }
 	| direct_abstract '(' param_list ')'
-		{ $$ = declarator_function(&$1, &$3, L(@2)); }
+		{ $$ = declarator_function(ps, &$1, &$3, L(@2)); }
 	;
 
 declarators:
 	  declarator
-		{ $$ = params_from_declarator(&$1); }
+		{ $$ = params_from_declarator(ps, &$1); }
 	| declarators ',' declarator
-		{ $$ = $1; params_append_declarator(&$$, &$3); }
+		{ $$ = $1; params_append_declarator(ps, &$$, &$3); }
 	;
 
 /* Bodies probegen does not need (struct members, enumerators, inline
@@ -305,9 +299,7 @@ skip_all:
 	;
 
 skip_token:
-	  IDENT		{ free($1); }
-	| NUMBER	{ free($1); }
-	| QUAL | BUILTIN | STRING | TYPEDEF | STRUCT | UNION | ENUM
+	  IDENT | NUMBER | QUAL | BUILTIN | STRING | TYPEDEF | STRUCT | UNION | ENUM
 	| INLINE | TRANSLATOR | ELLIPSIS | OPERATOR | LITERAL
 	| ',' | '*' | ':' | '<' | '>' | '='
 	;

@@ -1,79 +1,47 @@
 /*
  * ast.c - the tree: types, parameters, probes, providers, typedefs.
  * The parser's actions are one-line calls into this file.  Every node
- * keeps its source position; program_free() owns and frees the tree.
+ * keeps its source position.  All nodes and strings live in the
+ * program's arena: nothing is freed one by one, program_free() frees all.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "probegen.h"
 
-struct type *type_new(enum type_kind kind, struct loc loc)
+static struct type *type_new(struct parse_state *ps, enum type_kind kind,
+			     struct loc loc)
 {
-	struct type *t = xcalloc(1, sizeof(*t));
+	struct type *t = arena_alloc(&ps->prog->arena, sizeof(*t));
 
 	t->kind = kind;
 	t->loc = loc;
 	return t;
 }
 
-struct type *type_wrap(enum type_kind kind, struct type *inner, struct loc loc)
-{
-	struct type *t = type_new(kind, loc);
-
-	t->inner = inner;
-	return t;
-}
-
-void type_free(struct type *t)
-{
-	while (t) {
-		struct type *inner = t->inner;
-
-		free(t->name);
-		free(t->size);
-		param_free(t->params);
-		free(t);
-		t = inner;
-	}
-}
-
-struct type *type_copy(const struct type *t)
+/* A deep copy, for a typedef's base shared by several declarators. */
+static struct type *type_copy(struct parse_state *ps, const struct type *t)
 {
 	struct type *c;
 	struct param *p, **tail;
 
 	if (!t)
 		return NULL;
-	c = xcalloc(1, sizeof(*c));
+	c = arena_alloc(&ps->prog->arena, sizeof(*c));
 	*c = *t;
-	c->name = t->name ? xstrdup(t->name) : NULL;
-	c->size = t->size ? xstrdup(t->size) : NULL;
-	c->inner = type_copy(t->inner);
+	c->inner = type_copy(ps, t->inner);
 	c->params = NULL;
 	tail = &c->params;
 	for_each_param(t->params, p) {
-		struct param *q = xcalloc(1, sizeof(*q));
+		struct param *q = arena_alloc(&ps->prog->arena, sizeof(*q));
 
-		q->type = type_copy(p->type);
-		q->name = p->name ? xstrdup(p->name) : NULL;
+		q->type = type_copy(ps, p->type);
+		q->name = p->name;
 		q->loc = p->loc;
 		*tail = q;
 		tail = &q->next;
 	}
 	return c;
-}
-
-void param_free(struct param *p)
-{
-	while (p) {
-		struct param *next = p->next;
-
-		type_free(p->type);
-		free(p->name);
-		free(p);
-		p = next;
-	}
 }
 
 /* ---- declaration specifiers ---- */
@@ -133,14 +101,8 @@ struct specs specs_from_type(struct type *t, unsigned quals)
 	return s;
 }
 
-void specs_free(struct specs *s)
-{
-	type_free(s->type);
-	s->type = NULL;
-}
-
 /* The base type the specifiers name: canonical whatever the spelling. */
-static struct type *specs_type(struct specs *s)
+static struct type *specs_type(struct parse_state *ps, struct specs *s)
 {
 	struct type *t;
 	enum base b;
@@ -169,32 +131,35 @@ static struct type *specs_type(struct specs *s)
 		b = s->nunsigned ? B_ULONG : B_LONG;
 	else
 		b = s->nunsigned ? B_UINT : B_INT;
-	t = type_new(T_BASE, s->loc);
+	t = type_new(ps, T_BASE, s->loc);
 	t->base = b;
 	t->quals = s->quals;
 	return t;
 }
 
-struct type *type_named(char *name, unsigned quals, struct loc loc)
+struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
+			 struct loc loc)
 {
-	struct type *t = type_new(T_NAMED, loc);
+	struct type *t = type_new(ps, T_NAMED, loc);
 
 	t->name = name;
 	t->quals = quals;
 	return t;
 }
 
-struct type *type_string(unsigned quals, struct loc loc)
+struct type *type_string(struct parse_state *ps, unsigned quals,
+			  struct loc loc)
 {
-	struct type *t = type_new(T_STRING, loc);
+	struct type *t = type_new(ps, T_STRING, loc);
 
 	t->quals = quals;
 	return t;
 }
 
-struct type *type_tagged(int kind, char *tag, struct loc loc)
+struct type *type_tagged(struct parse_state *ps, int kind, char *tag,
+			  struct loc loc)
 {
-	struct type *t = type_new((enum type_kind)kind, loc);
+	struct type *t = type_new(ps, (enum type_kind)kind, loc);
 
 	t->name = tag;
 	return t;
@@ -218,11 +183,12 @@ struct declarator declarator_name(char *name, struct loc loc)
 	return d;
 }
 
-struct declarator declarator_star(struct declarator *rest, unsigned quals,
+struct declarator declarator_star(struct parse_state *ps,
+				  struct declarator *rest, unsigned quals,
 				  struct loc loc)
 {
 	struct declarator d = { 0 };
-	struct type *t = type_new(T_POINTER, loc);
+	struct type *t = type_new(ps, T_POINTER, loc);
 
 	t->quals = quals;
 	if (rest)
@@ -251,7 +217,8 @@ struct declarator declarator_pointer(struct declarator *d,
 	return r;
 }
 
-struct declarator declarator_array(struct declarator *d, struct loc loc)
+struct declarator declarator_array(struct parse_state *ps,
+				   struct declarator *d, struct loc loc)
 {
 	struct declarator r = { 0 };
 
@@ -259,29 +226,22 @@ struct declarator declarator_array(struct declarator *d, struct loc loc)
 		r = *d;
 	else
 		r.loc = loc;
-	declarator_insert(&r, type_new(T_ARRAY, loc));
+	declarator_insert(&r, type_new(ps, T_ARRAY, loc));
 	return r;
 }
 
-struct declarator declarator_function(struct declarator *d,
+struct declarator declarator_function(struct parse_state *ps,
+				      struct declarator *d,
 				      struct param_list *params,
 				      struct loc loc)
 {
 	struct declarator r = *d;
-	struct type *t = type_new(T_FUNC, loc);
+	struct type *t = type_new(ps, T_FUNC, loc);
 
 	t->params = params->head;
 	t->varargs = params->varargs;
 	declarator_insert(&r, t);
 	return r;
-}
-
-void declarator_free(struct declarator *d)
-{
-	type_free(d->top);
-	free(d->name);
-	d->top = d->innermost = NULL;
-	d->name = NULL;
 }
 
 /* Put the base type into the declarator's hole. */
@@ -295,13 +255,13 @@ static struct type *declarator_apply(struct declarator *d, struct type *base)
 
 /* ---- parameters ---- */
 
-struct param_list param_make(struct specs *s, struct declarator *d,
-			     struct loc loc)
+struct param_list param_make(struct parse_state *ps, struct specs *s,
+			     struct declarator *d, struct loc loc)
 {
 	struct param_list list = { 0 };
-	struct param *p = xcalloc(1, sizeof(*p));
+	struct param *p = arena_alloc(&ps->prog->arena, sizeof(*p));
 
-	p->type = declarator_apply(d, specs_type(s));
+	p->type = declarator_apply(d, specs_type(ps, s));
 	p->loc = loc;
 	if (d) {
 		p->name = d->name;
@@ -333,10 +293,11 @@ void params_varargs(struct param_list *list, struct loc loc)
 
 /* Typedef declarators carry no base yet: keep them as unnamed params
  * whose type has a hole, filled in typedef_add(). */
-struct param_list params_from_declarator(struct declarator *d)
+struct param_list params_from_declarator(struct parse_state *ps,
+					 struct declarator *d)
 {
 	struct param_list list = { 0 };
-	struct param *p = xcalloc(1, sizeof(*p));
+	struct param *p = arena_alloc(&ps->prog->arena, sizeof(*p));
 
 	p->name = d->name;
 	p->loc = d->loc;
@@ -347,9 +308,10 @@ struct param_list params_from_declarator(struct declarator *d)
 	return list;
 }
 
-void params_append_declarator(struct param_list *list, struct declarator *d)
+void params_append_declarator(struct parse_state *ps, struct param_list *list,
+			      struct declarator *d)
 {
-	struct param_list more = params_from_declarator(d);
+	struct param_list more = params_from_declarator(ps, d);
 
 	params_append(list, &more);
 }
@@ -361,23 +323,21 @@ static int is_plain_void(const struct type *t)
 	return t->kind == T_BASE && t->base == B_VOID && !t->quals;
 }
 
-struct probe *probe_new(char *name, struct loc loc, struct param_list *native,
-			struct param_list *xlated)
+struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
+			struct param_list *native, struct param_list *xlated)
 {
-	struct probe *pr = xcalloc(1, sizeof(*pr));
+	struct probe *pr = arena_alloc(&ps->prog->arena, sizeof(*pr));
 
 	pr->name = name;
 	pr->loc = loc;
 	/* `(void)` declares no arguments, as in C. */
 	if (native->count == 1 && !native->head->name &&
 	    is_plain_void(native->head->type)) {
-		param_free(native->head);
 		native->head = NULL;
 		native->count = 0;
 	}
 	if (xlated->count == 1 && !xlated->head->name &&
 	    is_plain_void(xlated->head->type)) {
-		param_free(xlated->head);
 		xlated->head = NULL;
 		xlated->count = 0;
 	}
@@ -394,17 +354,6 @@ struct probe *probe_new(char *name, struct loc loc, struct param_list *native,
 	return pr;
 }
 
-void probe_free(struct probe *pr)
-{
-	if (!pr)
-		return;
-	free(pr->name);
-	probe_names_free(pr->names);
-	param_free(pr->native);
-	param_free(pr->xlated);
-	free(pr);
-}
-
 void probe_list_add(struct probe_list *list, struct probe *pr)
 {
 	if (list->last)
@@ -415,21 +364,10 @@ void probe_list_add(struct probe_list *list, struct probe *pr)
 	list->count++;
 }
 
-void probe_list_free(struct probe_list *list)
-{
-	struct probe *pr, *next;
-
-	for (pr = list->head; pr; pr = next) {
-		next = pr->next;
-		probe_free(pr);
-	}
-	list->head = list->last = NULL;
-}
-
 void provider_add(struct parse_state *ps, char *name, struct loc loc,
 		  struct probe_list *probes)
 {
-	struct provider *pv = xcalloc(1, sizeof(*pv));
+	struct provider *pv = arena_alloc(&ps->prog->arena, sizeof(*pv));
 	struct probe *pr;
 
 	pv->name = name;
@@ -444,53 +382,48 @@ void provider_add(struct parse_state *ps, char *name, struct loc loc,
 	ps->prog->nprobes += pv->nprobes;
 }
 
-void provider_unnamed(struct loc loc, struct probe_list *probes)
+void provider_unnamed(struct loc loc)
 {
 	error_at(loc, "expected provider name before '{'");
-	probe_list_free(probes);
 }
 
 void probe_outside(struct parse_state *ps, struct probe *pr)
 {
 	(void)ps;
 	error_at(pr->loc, "probe '%s' declared outside a provider", pr->name);
-	probe_free(pr);
 }
 
 /* CPython's configure runs -G on `BEGIN{}` and wants an object. */
-void clause_ignored(char *name, struct loc loc)
+void clause_ignored(const char *name, struct loc loc)
 {
 	warning_at(loc, "ignoring D program clause '%s': probegen compiles provider definitions only",
 		   name);
-	free(name);
 }
 
 void typedef_add(struct parse_state *ps, struct specs *s,
 		 struct param_list *decls)
 {
-	struct type *base = specs_type(s);
-	struct param *p, *next;
+	struct type *base = specs_type(ps, s);
+	struct param *p;
 
-	for (p = decls->head; p; p = next) {
-		struct typedef_decl *td = xcalloc(1, sizeof(*td));
+	for (p = decls->head; p; p = p->next) {
+		struct typedef_decl *td = arena_alloc(&ps->prog->arena,
+						      sizeof(*td));
 		struct type *t = p->type, *hole;
 
-		next = p->next;
 		if (t) {
 			for (hole = t; hole->inner; hole = hole->inner)
 				;
-			hole->inner = type_copy(base);
+			hole->inner = type_copy(ps, base);
 		} else {
-			t = type_copy(base);
+			t = type_copy(ps, base);
 		}
 		td->name = p->name;
 		td->type = t;
 		td->loc = p->loc;
 		*ps->typedef_tail = td;
 		ps->typedef_tail = &td->next;
-		free(p);
 	}
-	type_free(base);
 }
 
 struct param *probe_args(const struct probe *pr)
@@ -505,24 +438,8 @@ int probe_nargs(const struct probe *pr)
 
 void program_free(struct program *prog)
 {
-	struct provider *pv, *pvnext;
-	struct typedef_decl *td, *tdnext;
-
 	if (!prog)
 		return;
-	for (pv = prog->providers; pv; pv = pvnext) {
-		struct probe_list list = { pv->probes, NULL, 0 };
-
-		pvnext = pv->next;
-		probe_list_free(&list);
-		free(pv->name);
-		free(pv);
-	}
-	for (td = prog->typedefs; td; td = tdnext) {
-		tdnext = td->next;
-		free(td->name);
-		type_free(td->type);
-		free(td);
-	}
+	arena_free(&prog->arena);
 	free(prog);
 }

@@ -178,9 +178,10 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 	buf_free(&t);
 }
 
-static void check_collisions(struct name_set *set, struct probe *pr)
+static void check_collisions(struct program *prog, struct name_set *set,
+			     struct probe *pr)
 {
-	const struct probe_names *n = probe_names(pr);
+	const struct probe_names *n = probe_names(prog, pr);
 	const char *names[] = { n->macro, n->enabled, n->lazy, n->typed,
 				n->semaphore };
 	size_t i;
@@ -244,7 +245,7 @@ void check_program(struct program *prog, const struct target *tg)
 				check_mapping(pr);
 			}
 			check_readable(prog, pr, tg);
-			check_collisions(&names, pr);
+			check_collisions(prog, &names, pr);
 		}
 		name_set_free(&probes);
 	}

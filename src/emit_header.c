@@ -212,10 +212,10 @@ static void typed_function(struct buf *b, const struct program *prog,
 		");\n}\n", NULL);
 }
 
-static void probe_block(struct buf *b, const struct program *prog,
+static void probe_block(struct buf *b, struct program *prog,
 			struct probe *pr, const struct target *tg)
 {
-	const struct probe_names *n = probe_names(pr);
+	const struct probe_names *n = probe_names(prog, pr);
 	const char *macro = n->macro, *sem = n->semaphore, *typed = n->typed;
 	const char *args = pr->nnative <= MAX_PROBE_ARGS
 				   ? args_text[pr->nnative] : "";
@@ -246,7 +246,7 @@ static void probe_block(struct buf *b, const struct program *prog,
 /* Header-only mode: each semaphore is a weak hidden comdat definition,
  * so every translation unit may carry it and the linker keeps one per
  * executable or shared object. */
-static void semaphore_definitions(struct buf *b, const struct program *prog)
+static void semaphore_definitions(struct buf *b, struct program *prog)
 {
 	const struct provider *pv;
 	struct probe *pr;
@@ -255,7 +255,7 @@ static void semaphore_definitions(struct buf *b, const struct program *prog)
 		    "   --header-only: one copy per executable or shared object. */\n");
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			const char *sem = probe_names(pr)->semaphore;
+			const char *sem = probe_names(prog, pr)->semaphore;
 
 			buf_printf(b,
 				   "__asm__(\".pushsection .probes,\\\"awG\\\",\\\"progbits\\\",%s,comdat\\n\"\n"

@@ -135,7 +135,7 @@ static int build(Elf *elf, struct program *prog,
 		    0, SEC_PROBES);
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			symbols_add(syms, elf, probe_names(pr)->semaphore,
+			symbols_add(syms, elf, probe_names(prog, pr)->semaphore,
 				    2 * i++, 2,
 				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
 				    STV_HIDDEN, SEC_PROBES);

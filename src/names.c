@@ -41,66 +41,42 @@ static void add_case(struct buf *b, const char *s, int upper)
 	add_cased(b, s, upper, 0);
 }
 
-static char *name_macro(const struct probe *pr)
+/* A name built in a buffer, moved into the tree's arena. */
+static char *keep(struct arena *a, struct buf *b)
 {
-	struct buf b = { 0 };
+	char *s = arena_strndup(a, b->data, b->len);
 
-	add_case(&b, pr->provider->name, 1);
-	buf_puts(&b, "_");
-	add_probe_part(&b, pr->name, 1);
-	return b.data;
+	b->len = 0;
+	return s;
 }
 
-static char *name_semaphore(const struct probe *pr)
-{
-	struct buf b = { 0 };
-
-	buf_cat(&b, pr->provider->name, "_", pr->name, "_semaphore", NULL);
-	return b.data;
-}
-
-static char *name_typed(const struct probe *pr)
-{
-	struct buf b = { 0 };
-
-	buf_puts(&b, "trace_");
-	add_case(&b, pr->provider->name, 0);
-	buf_puts(&b, "_");
-	add_probe_part(&b, pr->name, 0);
-	return b.data;
-}
-
-const struct probe_names *probe_names(struct probe *pr)
+const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 {
 	struct probe_names *n = pr->names;
+	struct arena *a = &prog->arena;
 	struct buf b = { 0 };
 
 	if (n)
 		return n;
-	n = xcalloc(1, sizeof(*n));
-	n->macro = name_macro(pr);
+	n = arena_alloc(a, sizeof(*n));
+	add_case(&b, pr->provider->name, 1);
+	buf_puts(&b, "_");
+	add_probe_part(&b, pr->name, 1);
+	n->macro = keep(a, &b);
 	buf_cat(&b, n->macro, "_ENABLED", NULL);
-	n->enabled = b.data;
-	b.data = NULL;
-	b.len = b.cap = 0;
+	n->enabled = keep(a, &b);
 	buf_cat(&b, n->macro, "_LAZY", NULL);
-	n->lazy = b.data;
-	n->typed = name_typed(pr);
-	n->semaphore = name_semaphore(pr);
+	n->lazy = keep(a, &b);
+	buf_puts(&b, "trace_");
+	add_case(&b, pr->provider->name, 0);
+	buf_puts(&b, "_");
+	add_probe_part(&b, pr->name, 0);
+	n->typed = keep(a, &b);
+	buf_cat(&b, pr->provider->name, "_", pr->name, "_semaphore", NULL);
+	n->semaphore = keep(a, &b);
+	buf_free(&b);
 	pr->names = n;
 	return n;
-}
-
-void probe_names_free(struct probe_names *n)
-{
-	if (!n)
-		return;
-	free(n->macro);
-	free(n->enabled);
-	free(n->lazy);
-	free(n->typed);
-	free(n->semaphore);
-	free(n);
 }
 
 char *name_guard(const char *output_path)

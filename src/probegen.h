@@ -48,6 +48,17 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
 
+/* Memory that lives as long as the tree: allocations are zeroed, and
+ * all of it goes with arena_free(). */
+struct arena_chunk;
+struct arena {
+	struct arena_chunk *chunks;
+	char *next, *end;
+};
+void *arena_alloc(struct arena *a, size_t n);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+void arena_free(struct arena *a);
+
 /* ---- diag.c: file:line:col diagnostics with source line and caret ---- */
 
 struct loc {
@@ -154,6 +165,7 @@ struct typedef_decl {
 };
 
 struct program {
+	struct arena arena; /* owns every node and string of the tree */
 	struct provider *providers;
 	struct typedef_decl *typedefs;
 	int nproviders, nprobes;
@@ -193,44 +205,43 @@ struct probe_list {
 /* Grammar actions. */
 struct specs specs_keyword(const struct specs *prev, int kw, struct loc loc);
 struct specs specs_from_type(struct type *t, unsigned quals);
-void specs_free(struct specs *s);
-struct type *type_named(char *name, unsigned quals, struct loc loc);
-struct type *type_string(unsigned quals, struct loc loc);
-struct type *type_tagged(int kind, char *tag, struct loc loc);
+struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
+			 struct loc loc);
+struct type *type_string(struct parse_state *ps, unsigned quals,
+			  struct loc loc);
+struct type *type_tagged(struct parse_state *ps, int kind, char *tag,
+			  struct loc loc);
 struct declarator declarator_name(char *name, struct loc loc);
-struct declarator declarator_star(struct declarator *rest, unsigned quals,
+struct declarator declarator_star(struct parse_state *ps,
+				  struct declarator *rest, unsigned quals,
 				  struct loc loc);
 struct declarator declarator_pointer(struct declarator *d,
 				     struct declarator *ptr);
-struct declarator declarator_array(struct declarator *d, struct loc loc);
-struct declarator declarator_function(struct declarator *d,
+struct declarator declarator_array(struct parse_state *ps,
+				   struct declarator *d, struct loc loc);
+struct declarator declarator_function(struct parse_state *ps,
+				      struct declarator *d,
 				      struct param_list *params,
 				      struct loc loc);
-void declarator_free(struct declarator *d);
-struct param_list param_make(struct specs *s, struct declarator *d,
-			     struct loc loc);
+struct param_list param_make(struct parse_state *ps, struct specs *s,
+			     struct declarator *d, struct loc loc);
 void params_append(struct param_list *list, struct param_list *more);
 void params_varargs(struct param_list *list, struct loc loc);
-struct param_list params_from_declarator(struct declarator *d);
-void params_append_declarator(struct param_list *list, struct declarator *d);
-struct probe *probe_new(char *name, struct loc loc, struct param_list *native,
-			struct param_list *xlated);
-void probe_free(struct probe *pr);
+struct param_list params_from_declarator(struct parse_state *ps,
+					 struct declarator *d);
+void params_append_declarator(struct parse_state *ps, struct param_list *list,
+			      struct declarator *d);
+struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
+			struct param_list *native, struct param_list *xlated);
 void probe_list_add(struct probe_list *list, struct probe *pr);
-void probe_list_free(struct probe_list *list);
 void provider_add(struct parse_state *ps, char *name, struct loc loc,
 		  struct probe_list *probes);
-void provider_unnamed(struct loc loc, struct probe_list *probes);
+void provider_unnamed(struct loc loc);
 void probe_outside(struct parse_state *ps, struct probe *pr);
-void clause_ignored(char *name, struct loc loc);
+void clause_ignored(const char *name, struct loc loc);
 void typedef_add(struct parse_state *ps, struct specs *s,
 		 struct param_list *decls);
 
-struct type *type_new(enum type_kind kind, struct loc loc);
-struct type *type_wrap(enum type_kind kind, struct type *inner, struct loc loc);
-void type_free(struct type *t);
-struct type *type_copy(const struct type *t);
-void param_free(struct param *p);
 void program_free(struct program *prog);
 /* The probe's arguments: the translated list when present. */
 struct param *probe_args(const struct probe *pr);
@@ -299,8 +310,7 @@ struct probe_names {
 	char *semaphore; /* myapp_request__start_semaphore */
 };
 /* The probe's names, made on first use and kept with the probe. */
-const struct probe_names *probe_names(struct probe *pr);
-void probe_names_free(struct probe_names *n);
+const struct probe_names *probe_names(struct program *prog, struct probe *pr);
 char *name_guard(const char *output_path);      /* _MYAPP_H */
 int name_is_identifier(const char *s);
 

@@ -3,6 +3,7 @@
  * Running out of memory is an environment failure: die() with exit 2.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,4 +139,61 @@ void buf_free(struct buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+/* ---- arena: the tree's memory, freed all at once ---- */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size;
+	max_align_t data[];
+};
+
+#define ARENA_CHUNK (64u * 1024)
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if ((size_t)(a->end - a->next) < n) {
+		size_t size = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
+		struct arena_chunk *c = xcalloc(1, sizeof(*c) + size);
+
+		c->size = size;
+		if (size == n && a->chunks) {
+			/* A big block: keep the current chunk for small ones. */
+			c->next = a->chunks->next;
+			a->chunks->next = c;
+			return c->data;
+		}
+		c->next = a->chunks;
+		a->chunks = c;
+		a->next = (char *)c->data;
+		a->end = a->next + size;
+	}
+	p = a->next;
+	a->next += n;
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_chunk *c, *next;
+
+	for (c = a->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->chunks = NULL;
+	a->next = a->end = NULL;
 }
