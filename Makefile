@@ -89,7 +89,7 @@ bench: $(PROG)
 
 install: probegen
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 probegen $(DESTDIR)$(BINDIR)/probegen
+	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/probegen
 	install -m 644 man/probegen.1 $(DESTDIR)$(MANDIR)/man1/probegen.1
 
 # For builds that look the tool up as `dtrace` (Meson, PHP, autoconf).
