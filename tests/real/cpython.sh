@@ -6,11 +6,14 @@
 NAME=real_cpython
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
-rm -rf "$WORK" && mkdir -p "$WORK"
+# REAL_KEEP=1 reuses the trees already built (when iterating on a script).
+[ -n "${REAL_KEEP:-}" ] || rm -rf "$WORK"
+mkdir -p "$WORK"
 fetch_source python3.11
 
 build() { # probegen|systemtap
 	local b=$WORK/build-$1
+	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
 	cp -a "$SRC" "$b"
 	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --with-dtrace \
 		--without-ensurepip > configure.log 2>&1 &&

@@ -24,6 +24,11 @@ apt_private() {
 
 # fetch_source PACKAGE: unpack its Debian source in $WORK/src; sets SRC.
 fetch_source() {
+	if [ -n "${REAL_KEEP:-}" ] && ls -d "$WORK"/src/*/ > /dev/null 2>&1; then
+		SRC=$(find "$WORK/src" -mindepth 1 -maxdepth 1 -type d | head -1)
+		VERSION=$(cd "$WORK/src" && ls *.dsc | sed 's/\.dsc$//')
+		return
+	fi
 	apt_private
 	mkdir -p "$WORK/src"
 	if ! (cd "$WORK/src" && apt-get $APT_OPTS source -qq "$1" > ../fetch.log 2>&1); then

@@ -6,12 +6,15 @@
 NAME=real_memcached
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
-rm -rf "$WORK" && mkdir -p "$WORK"
+# REAL_KEEP=1 reuses the trees already built (when iterating on a script).
+[ -n "${REAL_KEEP:-}" ] || rm -rf "$WORK"
+mkdir -p "$WORK"
 dpkg -s libevent-dev > /dev/null 2>&1 || skip "libevent-dev is not installed"
 fetch_source memcached
 
 build() { # probegen|systemtap -> $WORK/build-$1/memcached
 	local b=$WORK/build-$1
+	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
 	cp -a "$SRC" "$b"
 	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace > configure.log 2>&1 &&
 		make -j2 > make.log 2>&1) || { tail -n 20 "$b"/*.log; fail "build with $1's dtrace"; }

@@ -7,13 +7,16 @@
 NAME=real_postgresql
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
-rm -rf "$WORK" && mkdir -p "$WORK"
+# REAL_KEEP=1 reuses the trees already built (when iterating on a script).
+[ -n "${REAL_KEEP:-}" ] || rm -rf "$WORK"
+mkdir -p "$WORK"
 fetch_source postgresql-15
 
 # The generated headers first: building src/backend in parallel alone
 # races on them (probes.h is made twice at once).
 build() { # probegen|systemtap
 	local b=$WORK/build-$1
+	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
 	cp -a "$SRC" "$b"
 	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace \
 		--without-readline --without-zlib --without-icu --without-openssl \
@@ -29,7 +32,7 @@ probes=$SRC/src/backend/utils/probes.d
 
 # probes.d needs cpp (#define'd types); declared_of runs probegen without -C,
 # so count from the header probegen wrote during the build.
-grep -c '_ENABLED()' "$WORK/build-probegen/src/backend/utils/probes.h" > "$WORK/declared-count"
+grep -c '^#define TRACE_POSTGRESQL_.*_ENABLED()' "$WORK/build-probegen/src/backend/utils/probes.h" > "$WORK/declared-count"
 notes_of "$bin" > "$WORK/notes"
 [ "$(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l)" -eq "$(cat "$WORK/declared-count")" ] ||
 	fail "$(cat "$WORK/declared-count") probes declared, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) in the binary"

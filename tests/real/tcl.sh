@@ -6,11 +6,14 @@
 NAME=real_tcl
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
-rm -rf "$WORK" && mkdir -p "$WORK"
+# REAL_KEEP=1 reuses the trees already built (when iterating on a script).
+[ -n "${REAL_KEEP:-}" ] || rm -rf "$WORK"
+mkdir -p "$WORK"
 fetch_source tcl8.6
 
 build() { # probegen|systemtap
 	local b=$WORK/build-$1
+	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
 	cp -a "$SRC" "$b"
 	(cd "$b/unix" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace \
 		--enable-shared > configure.log 2>&1 && make -j2 binaries > make.log 2>&1) ||
