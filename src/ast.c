@@ -436,6 +436,21 @@ int probe_nargs(const struct probe *pr)
 	return pr->has_xlated ? pr->nxlated : pr->nnative;
 }
 
+int probe_arg_source(const struct probe *pr, int i)
+{
+	const struct param *x, *n;
+	int j;
+
+	if (!pr->has_xlated)
+		return i;
+	for (x = pr->xlated, j = 0; x && j < i; x = x->next)
+		j++;
+	for (n = pr->native, j = 0; n && x; n = n->next, j++)
+		if (n->name && x->name && strcmp(n->name, x->name) == 0)
+			return j;
+	return 0; /* the checker has reported the unknown name */
+}
+
 void program_free(struct program *prog)
 {
 	if (!prog)

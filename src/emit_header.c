@@ -123,23 +123,10 @@ static const char *const arg_name[MAX_PROBE_ARGS + 1] = {
  * `(i, j) : (j, i)` the native argument each translated one names. */
 static void site_args(struct buf *b, const struct probe *pr)
 {
-	const struct param *x, *n;
-	int i;
+	int i, n = probe_nargs(pr);
 
-	if (!pr->has_xlated) {
-		if (pr->nnative)
-			buf_cat(b, ", ", args_text[pr->nnative], NULL);
-		return;
-	}
-	for_each_param(pr->xlated, x) {
-		i = 1;
-		for_each_param(pr->native, n) {
-			if (n->name && x->name && strcmp(n->name, x->name) == 0)
-				break;
-			i++;
-		}
-		buf_cat(b, ", ", arg_name[i], NULL);
-	}
+	for (i = 0; i < n && i < MAX_PROBE_ARGS; i++)
+		buf_cat(b, ", ", arg_name[probe_arg_source(pr, i) + 1], NULL);
 }
 
 static void site(struct buf *b, const struct probe *pr)

@@ -16,7 +16,6 @@
  * &str arguments are copied to a NUL-terminated buffer only while traced.
  * x86_64 and aarch64 get real sites; other targets compile to no-ops.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,31 +73,6 @@ static struct rust_arg rust_arg(const struct program *prog,
 	return a;
 }
 
-/* request__start -> request_start */
-static char *rust_fn_name(const char *probe)
-{
-	struct buf b = { 0 };
-	const char *p;
-
-	for (p = probe; *p; p++) {
-		char c = (char)tolower((unsigned char)*p);
-
-		buf_add(&b, &c, 1);
-		if (p[0] == '_' && p[1] == '_')
-			p++;
-	}
-	return b.data;
-}
-
-static char *upper(const char *s)
-{
-	char *u = xstrdup(s), *p;
-
-	for (p = u; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	return u;
-}
-
 /* The note's argument string for one target: "-4@{a0} 8@{a1}". */
 static void note_args(struct buf *b, const struct program *prog,
 		      const struct probe *pr, const struct target *tg)
@@ -118,22 +92,6 @@ static void note_args(struct buf *b, const struct program *prog,
 			   size, i);
 		i++;
 	}
-}
-
-/* The index of the native argument a translated one names. */
-static int native_index(const struct probe *pr, int xi)
-{
-	const struct param *x, *n;
-	int i = 0, j;
-
-	if (!pr->has_xlated)
-		return xi;
-	for (x = pr->xlated; x && i < xi; x = x->next)
-		i++;
-	for (n = pr->native, j = 0; n && x; n = n->next, j++)
-		if (n->name && x->name && strcmp(n->name, x->name) == 0)
-			return j;
-	return 0;
 }
 
 static void site_asm(struct buf *b, const struct program *prog,
@@ -171,7 +129,7 @@ static void site_asm(struct buf *b, const struct program *prog,
 	buf_printf(b, "\t\t\t\tsem = sym %s,\n", sem);
 	for (i = 0; i < n; i++)
 		buf_printf(b, "\t\t\t\ta%d = in(reg) v%d,\n", i,
-			   native_index(pr, i));
+			   probe_arg_source(pr, i));
 	buf_printf(b, "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
 		      "\t\t\t);\n\t\t}\n",
 		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");
@@ -182,9 +140,8 @@ static void probe_functions(struct buf *b, const struct program *prog,
 {
 	const struct target *x86 = target_by_name("x86_64");
 	const struct target *arm = target_by_name("aarch64");
-	char *fn = rust_fn_name(pr->name);
-	char *sem_upper = upper(fn);
-	char *sem = xasprintf("%s_SEMAPHORE", sem_upper);
+	char *fn = name_rust_fn(pr);
+	char *sem = name_rust_semaphore(pr);
 	const struct param *p;
 	struct buf params = { 0 }, call = { 0 }, tuple = { 0 }, bind = { 0 };
 	int i = 0, strings = 0, n = pr->nnative;
@@ -302,7 +259,6 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	buf_free(&tuple);
 	buf_free(&bind);
 	free(fn);
-	free(sem_upper);
 	free(sem);
 }
 

@@ -6,6 +6,7 @@
  *   semaphore  P "_" N "_semaphore"                     as SystemTap's dtrace
  *   typed      "trace_" lower(macro)                    probegen's typed call
  *   guard      "_" UPPER(output base name, non-alnum -> "_")   as illumos
+ *   Rust       fn lower(N with "__" -> "_"), static UPPER(that) "_SEMAPHORE"
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -93,6 +94,23 @@ char *name_guard(const char *output_path)
 
 		buf_add(&b, &c, 1);
 	}
+	return b.data;
+}
+
+char *name_rust_fn(const struct probe *pr)
+{
+	struct buf b = { 0 };
+
+	add_probe_part(&b, pr->name, 0);
+	return b.data;
+}
+
+char *name_rust_semaphore(const struct probe *pr)
+{
+	struct buf b = { 0 };
+
+	add_probe_part(&b, pr->name, 1);
+	buf_puts(&b, "_SEMAPHORE");
 	return b.data;
 }
 

@@ -246,6 +246,9 @@ void program_free(struct program *prog);
 /* The probe's arguments: the translated list when present. */
 struct param *probe_args(const struct probe *pr);
 int probe_nargs(const struct probe *pr);
+/* Which native argument (from 0) the probe's i-th argument carries:
+ * i itself, or for `(i, j) : (j, i)` the native one it names. */
+int probe_arg_source(const struct probe *pr, int i);
 
 /* ---- parse.c: the scanner and parser driver ---- */
 
@@ -312,6 +315,8 @@ struct probe_names {
 /* The probe's names, made on first use and kept with the probe. */
 const struct probe_names *probe_names(struct program *prog, struct probe *pr);
 char *name_guard(const char *output_path);      /* _MYAPP_H */
+char *name_rust_fn(const struct probe *pr);     /* request_start */
+char *name_rust_semaphore(const struct probe *pr); /* REQUEST_START_SEMAPHORE */
 int name_is_identifier(const char *s);
 
 /* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */
