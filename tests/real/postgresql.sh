@@ -42,12 +42,13 @@ diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTa
 need_root_bpftrace
 (cd "$WORK/build-probegen" && make -j2 install > install.log 2>&1) || fail "make install"
 inst=$WORK/inst-probegen
+rm -rf "$WORK/data" "$WORK/sock"
 mkdir -p "$WORK/data" "$WORK/sock"
 chown -R nobody "$WORK/data" "$WORK/sock"
 chmod 755 "$WORK" "$WORK/.." 2>/dev/null
 runuser -u nobody -- "$inst/bin/initdb" -D "$WORK/data" > "$WORK/initdb.log" 2>&1 || fail "initdb"
 runuser -u nobody -- "$inst/bin/pg_ctl" -D "$WORK/data" -o "-k $WORK/sock -c listen_addresses=''" \
-	-l "$WORK/server.log" -w start > /dev/null || { cat "$WORK/server.log"; fail "server start"; }
+	-l "$WORK/sock/server.log" -w start > /dev/null || { cat "$WORK/sock/server.log"; fail "server start"; }
 trap 'runuser -u nobody -- "$inst/bin/pg_ctl" -D "$WORK/data" -m fast stop > /dev/null 2>&1' EXIT
 timeout 60 bpftrace -e "
 usdt:$inst/bin/postgres:postgresql:transaction__start { printf(\"transaction__start %d\\n\", arg0); }
