@@ -27,23 +27,34 @@ bin=$WORK/build-probegen/python
 
 declared_of "$SRC/Include/pydtrace.d" > "$WORK/declared"
 notes_of "$bin" > "$WORK/notes"
-missing=$(comm -23 "$WORK/declared" "$WORK/notes")
-[ -z "$missing" ] || fail "declared but not in python: $missing"
+# pydtrace.d declares instance__new/delete probes CPython never fires: so
+# every note must be declared (same argument count), and every declared
+# probe must have its semaphore, which the -G object provides.
+extra=$(comm -13 "$WORK/declared" "$WORK/notes")
+[ -z "$extra" ] || fail "notes not declared as such in pydtrace.d: $extra"
+for p in $(cut -d' ' -f1 "$WORK/declared" | cut -d: -f2); do
+	readelf -sW "$bin" | grep -q " python_${p}_semaphore\$" || fail "no semaphore for $p"
+done
 notes_of "$WORK/build-systemtap/python" > "$WORK/notes-stap"
 diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTap build"
 
 need_root_bpftrace
+# CPython 3.11 fires function__entry only on its tracing path, taken
+# while a Python profile function is set (a 3.11 regression): set one.
 cat > "$WORK/script.py" <<'PY'
-import time
+import sys, time
 def probegen_function(n):
     return n * 2
-for i in range(100):
+sys.setprofile(lambda frame, event, arg: None)
+for i in range(50):
     probegen_function(i)
     time.sleep(0.02)
 PY
 cd "$WORK/build-probegen"
-timeout 60 bpftrace -e "usdt:./python:python:function__entry
-	/str(arg1) == \"probegen_function\"/ { printf(\"entry %s line %d\\n\", str(arg1), arg2); @n++;
-	if (@n >= 3) { exit(); } } END { clear(@n); }" -c "./python $WORK/script.py" > "$WORK/trace" 2>&1
-grep -q '^entry probegen_function line 2$' "$WORK/trace" || { cat "$WORK/trace"; fail "function__entry not traced"; }
-ok "$VERSION, $(wc -l < "$WORK/notes") probes, traced '$(grep -m1 '^entry' "$WORK/trace")', $(( $(date +%s) - start )) s"
+# bpftrace 0.17 cannot compare str() with a literal: filter here instead.
+timeout 60 bpftrace -e "usdt:./python:python:function__entry {
+	printf(\"entry %s line %d\\n\", str(arg1), arg2); }" \
+	-c "./python $WORK/script.py" > "$WORK/trace" 2>&1
+[ "$(grep -c '^entry probegen_function line 2$' "$WORK/trace")" -ge 3 ] ||
+	{ tail "$WORK/trace"; fail "function__entry not traced"; }
+ok "$VERSION, $(wc -l < "$WORK/notes") probes, traced '$(grep -m1 '^entry probegen_function' "$WORK/trace")', $(( $(date +%s) - start )) s"
