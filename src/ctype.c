@@ -364,6 +364,19 @@ void type_print_d(struct buf *b, const struct type *t, const char *name)
 	print_decl(b, &pp, t, name ? name : "", 0, 0);
 }
 
+void params_print_d(struct buf *b, const struct param *list)
+{
+	const struct param *p;
+
+	buf_puts(b, "(");
+	for_each_param(list, p) {
+		type_print_d(b, p->type, p->name);
+		if (p->next)
+			buf_puts(b, ", ");
+	}
+	buf_puts(b, ")");
+}
+
 static int tag_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -145,23 +145,11 @@ static void site(struct buf *b, const struct probe *pr)
 
 static void declaration_comment(struct buf *b, const struct probe *pr)
 {
-	const struct param *p;
-
-	buf_cat(b, "/* probe ", pr->provider->name, ":", pr->name, "(", NULL);
-	for_each_param(pr->native, p) {
-		type_print_d(b, p->type, p->name);
-		if (p->next)
-			buf_puts(b, ", ");
-	}
-	buf_puts(b, ")");
+	buf_cat(b, "/* probe ", pr->provider->name, ":", pr->name, NULL);
+	params_print_d(b, pr->native);
 	if (pr->has_xlated) {
-		buf_puts(b, " : (");
-		for_each_param(pr->xlated, p) {
-			type_print_d(b, p->type, p->name);
-			if (p->next)
-				buf_puts(b, ", ");
-		}
-		buf_puts(b, ")");
+		buf_puts(b, " : ");
+		params_print_d(b, pr->xlated);
 	}
 	buf_puts(b, " */\n");
 }

@@ -159,15 +159,9 @@ static void probe_functions(struct buf *b, const struct program *prog,
 		i++;
 	}
 
-	buf_puts(b, "\t/// `probe ");
-	buf_puts(b, pr->name);
-	buf_puts(b, "(");
-	for_each_param(pr->native, p) {
-		type_print_d(b, p->type, p->name);
-		if (p->next)
-			buf_puts(b, ", ");
-	}
-	buf_puts(b, ")`\n");
+	buf_cat(b, "\t/// `probe ", pr->name, NULL);
+	params_print_d(b, pr->native);
+	buf_puts(b, "`\n");
 	buf_printf(b, "\t#[link_section = \".probes\"]\n"
 		      "\tstatic %s: ::core::sync::atomic::AtomicU16 = ::core::sync::atomic::AtomicU16::new(0);\n\n",
 		   sem);

@@ -302,6 +302,8 @@ void type_print_c(struct buf *b, const struct program *prog,
 void type_forward_declarations(struct buf *b, const struct program *prog);
 /* The type as written in the .d file, for comments and messages. */
 void type_print_d(struct buf *b, const struct type *t, const char *name);
+/* "(int id, char const *path)": a parameter list as the .d declares it. */
+void params_print_d(struct buf *b, const struct param *list);
 
 /* ---- names.c: every generated name, in one place ---- */
 
