@@ -11,15 +11,10 @@ start=$(date +%s)
 mkdir -p "$WORK"
 fetch_source python3.11
 
+# configure's BEGIN{} check must find that -G works.
 build() { # probegen|systemtap
-	local b=$WORK/build-$1
-	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
-	cp -a "$SRC" "$b"
-	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --with-dtrace \
-		--without-ensurepip > configure.log 2>&1 &&
-		grep -q 'ac_cv_dtrace_link=yes' config.log &&
-		make -j2 python > make.log 2>&1) ||
-		{ tail -n 30 "$b"/*.log; fail "build with $1's dtrace"; }
+	build_tree "$1" . --with-dtrace --without-ensurepip -- \
+		sh -c 'grep -q "ac_cv_dtrace_link=yes" config.log && make -j2 python'
 }
 build probegen
 build systemtap

@@ -54,6 +54,21 @@ dtrace_dir() { # probegen|systemtap
 	echo "$d"
 }
 
+# build_tree KIND DIR CONFIGURE-ARG... -- MAKE-COMMAND...: copy the source
+# to $WORK/build-KIND, configure it in DIR with KIND's (probegen's or
+# SystemTap's) dtrace, then run the make command there.
+build_tree() {
+	local kind=$1 dir=$2 b=$WORK/build-$1 conf=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do conf+=("$1"); shift; done
+	shift
+	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
+	cp -a "$SRC" "$b"
+	(cd "$b/$dir" && DTRACE=$(dtrace_dir "$kind")/dtrace ./configure "${conf[@]}" > configure.log 2>&1 &&
+		"$@" > make.log 2>&1) ||
+		{ tail -n 30 "$b/$dir"/*.log; fail "build with $kind's dtrace"; }
+}
+
 # "provider:probe nargs" of every note in a binary, sorted, unique.
 notes_of() {
 	readelf -nW "$1" | awk '

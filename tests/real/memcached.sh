@@ -13,11 +13,7 @@ dpkg -s libevent-dev > /dev/null 2>&1 || skip "libevent-dev is not installed"
 fetch_source memcached
 
 build() { # probegen|systemtap -> $WORK/build-$1/memcached
-	local b=$WORK/build-$1
-	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
-	cp -a "$SRC" "$b"
-	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace > configure.log 2>&1 &&
-		make -j2 > make.log 2>&1) || { tail -n 20 "$b"/*.log; fail "build with $1's dtrace"; }
+	build_tree "$1" . --enable-dtrace -- make -j2
 }
 build probegen
 build systemtap

@@ -15,15 +15,9 @@ fetch_source postgresql-15
 # The generated headers first: building src/backend in parallel alone
 # races on them (probes.h is made twice at once).
 build() { # probegen|systemtap
-	local b=$WORK/build-$1
-	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
-	cp -a "$SRC" "$b"
-	(cd "$b" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace \
-		--without-readline --without-zlib --without-icu --without-openssl \
-		--prefix="$WORK/inst-$1" > configure.log 2>&1 &&
-		make -C src/backend generated-headers > make.log 2>&1 &&
-		make -j2 -C src/backend >> make.log 2>&1) ||
-		{ tail -n 30 "$b"/*.log; fail "build with $1's dtrace"; }
+	build_tree "$1" . --enable-dtrace --without-readline --without-zlib \
+		--without-icu --without-openssl --prefix="$WORK/inst-$1" -- \
+		sh -c 'make -C src/backend generated-headers && make -j2 -C src/backend'
 }
 build probegen
 build systemtap

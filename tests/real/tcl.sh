@@ -12,12 +12,7 @@ mkdir -p "$WORK"
 fetch_source tcl8.6
 
 build() { # probegen|systemtap
-	local b=$WORK/build-$1
-	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
-	cp -a "$SRC" "$b"
-	(cd "$b/unix" && DTRACE=$(dtrace_dir $1)/dtrace ./configure --enable-dtrace \
-		--enable-shared > configure.log 2>&1 && make -j2 binaries > make.log 2>&1) ||
-		{ tail -n 20 "$b"/unix/*.log; fail "build with $1's dtrace"; }
+	build_tree "$1" unix --enable-dtrace --enable-shared -- make -j2 binaries
 }
 build probegen
 build systemtap
