@@ -156,12 +156,9 @@ void warning_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (diag.werror)
-		diag.errors++;
-	else
-		diag.warnings++;
+	diag.warnings++;
 	va_start(ap, fmt);
-	report(loc, diag.werror ? "error" : "warning", fmt, ap);
+	report(loc, "warning", fmt, ap);
 	va_end(ap);
 }
 

@@ -113,13 +113,3 @@ char *name_rust_semaphore(const struct probe *pr)
 	buf_puts(&b, "_SEMAPHORE");
 	return b.data;
 }
-
-int name_is_identifier(const char *s)
-{
-	if (!(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	for (s++; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return 0;
-	return 1;
-}

@@ -70,7 +70,6 @@ struct diag {
 	FILE *stream; /* where messages go; NULL: stderr */
 	const char *progname;
 	int errors, warnings;
-	int werror;
 };
 extern struct diag diag;
 
@@ -319,7 +318,6 @@ const struct probe_names *probe_names(struct program *prog, struct probe *pr);
 char *name_guard(const char *output_path);      /* _MYAPP_H */
 char *name_rust_fn(const struct probe *pr);     /* request_start */
 char *name_rust_semaphore(const struct probe *pr); /* REQUEST_START_SEMAPHORE */
-int name_is_identifier(const char *s);
 
 /* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */
 
