@@ -30,9 +30,8 @@ struct rust_arg {
 };
 
 /* A string is char * of any constness, or D's string. */
-static int is_string(const struct program *prog, const struct type *t)
+static int is_string(const struct type *t)
 {
-	(void)prog;
 	if (t->kind == T_STRING)
 		return 1;
 	return (t->kind == T_POINTER || t->kind == T_ARRAY) &&
@@ -51,7 +50,7 @@ static struct rust_arg rust_arg(const struct program *prog,
 		{ "", "i8", "i16", "", "i32", "", "", "", "i64" },
 	};
 
-	if (is_string(prog, t)) {
+	if (is_string(t)) {
 		a.kind = R_STRING;
 		a.type = "&str";
 	} else if (t->kind == T_POINTER || t->kind == T_ARRAY ||
