@@ -68,12 +68,10 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %union {
 	char *str;
 	int kw;
+	unsigned spec;        /* builtin keywords, packed: see ast.c */
 	struct type *type;
-	struct specs specs;
-	struct declarator decl;
-	struct param_list params;
-	struct probe *probe;
-	struct probe_list probes;
+	struct param *param;  /* a declarator, or a list in reverse */
+	struct probe *probe;  /* one probe, or a list in reverse */
 }
 
 %token PROVIDER "'provider'" PROBE "'probe'" TYPEDEF "'typedef'"
@@ -83,14 +81,12 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %token <kw> QUAL "type qualifier" BUILTIN "type name"
 %token <str> IDENT "identifier" NUMBER "number"
 
-%type <specs> specs builtins
-%type <type> type_core tagged
-%type <kw> quals tag_kind
-%type <decl> declarator direct_declarator abstract direct_abstract pointer
-%type <decl> any_declarator
-%type <params> param_list params param xlated_opt declarators
-%type <probe> probe
-%type <probes> probes
+%type <spec> builtins
+%type <type> specs type_core tagged pointer
+%type <kw> qual_list tag_kind
+%type <param> declarator direct_declarator abstract direct_abstract
+%type <param> param_list params param declarators xlated_opt
+%type <probe> probe probes
 %type <str> opt_tag
 
 /* No %destructor: every value lives in the program's arena, which
@@ -105,13 +101,13 @@ file:
 
 top:
 	  PROVIDER IDENT '{' probes '}'
-		{ provider_add(ps, $2, L(@2), &$4); }
+		{ provider_add(ps, $2, L(@2), $4); }
 	| PROVIDER '{' probes '}'
 		{ provider_unnamed(L(@2)); }
 	| probe
 		{ probe_outside(ps, $1); }
 	| TYPEDEF specs declarators ';'
-		{ typedef_add(ps, &$2, &$3); }
+		{ typedef_add(ps, $2, $3); }
 	| tagged ';'
 	| IDENT clause_head '{' skip_all '}'
 		{ clause_ignored($1, L(@1)); }
@@ -124,85 +120,95 @@ top:
 
 probes:
 	  %empty
-		{ $$ = (struct probe_list){ 0 }; }
+		{ $$ = NULL; }
 	| probes probe
-		{ $$ = $1; probe_list_add(&$$, $2); }
+		{ $$ = probes_push($1, $2); }
 	| probes error ';'
 		{ $$ = $1; }
 	;
 
 probe:
 	  PROBE IDENT '(' param_list ')' xlated_opt ';'
-		{ $$ = probe_new(ps, $2, L(@2), &$4, &$6); }
+		{ $$ = probe_new(ps, $2, L(@2), $4, $6); }
 	;
 
+/* A mapping, even `: ()`, comes back as a marked list: not NULL. */
 xlated_opt:
 	  %empty
-		{ $$ = (struct param_list){ 0 }; }
+		{ $$ = NULL; }
 	| ':' '(' param_list ')'
-		{ $$ = $3; $$.present = 1; }
+		{ $$ = params_mapping(ps, $3, L(@1)); }
 	;
 
 param_list:
 	  %empty
-		{ $$ = (struct param_list){ 0 }; }
+		{ $$ = NULL; }
 	| params
 	| params ',' ELLIPSIS
-		{ $$ = $1; params_varargs(&$$, L(@3)); }
+		{ $$ = params_varargs(ps, $1, L(@3)); }
 	| ELLIPSIS
-		{ $$ = (struct param_list){ 0 }; params_varargs(&$$, L(@1)); }
+		{ $$ = params_varargs(ps, NULL, L(@1)); }
 	;
 
 params:
 	  param
 	| params ',' param
-		{ $$ = $1; params_append(&$$, &$3); }
+		{ $$ = params_push($1, $3); }
 	;
 
+/* The common shapes (`int x`, `char *p`) are spelt out here rather than
+ * through unit rules: each reduction costs, and big files have many. */
 param:
 	  specs
-		{ $$ = param_make(ps, &$1, NULL, L(@1)); }
-	| specs any_declarator
-		{ $$ = param_make(ps, &$1, &$2, L(@1)); }
-	;
-
-any_declarator:
-	  declarator
-	| abstract
+		{ $$ = param_make(ps, $1, NULL, L(@1)); }
+	| specs direct_declarator
+		{ $$ = param_make(ps, $1, $2, L(@1)); }
+	| specs pointer direct_declarator
+		{ $$ = param_make(ps, $1, declarator_pointer($3, $2, L(@2)), L(@1)); }
+	| specs abstract
+		{ $$ = param_make(ps, $1, $2, L(@1)); }
 	;
 
 /* Declaration specifiers.  An identifier is a type name only where no
  * type has been named yet: `foo_t x`, `unsigned x`, `(foo_t)`. */
 specs:
-	  quals type_core
-		{ $$ = specs_from_type($2, $1); }
-	| quals builtins
-		{ $$ = $2; $$.quals |= $1; }
+	  type_core
+	| builtins
+		{ $$ = type_from_keywords(ps, $1, 0); }
+	| qual_list type_core
+		{ $$ = type_qualify($2, $1); }
+	| qual_list builtins
+		{ $$ = type_from_keywords(ps, $2, $1); }
 	;
 
 builtins:
 	  BUILTIN
-		{ $$ = specs_keyword(NULL, $1, L(@1)); }
+		{ $$ = specs_keyword(0, $1, L(@1)); }
 	| builtins BUILTIN
-		{ $$ = specs_keyword(&$1, $2, L(@2)); }
+		{ $$ = specs_keyword($1, $2, L(@2)); }
 	| builtins QUAL
-		{ $$ = $1; $$.quals |= $2; }
+		{ $$ = specs_qualify($1, $2); }
 	;
 
 type_core:
-	  IDENT quals
-		{ $$ = type_named(ps, $1, $2, L(@1)); }
-	| STRING quals
-		{ $$ = type_string(ps, $2, L(@1)); }
-	| tagged quals
-		{ $$ = $1; $$->quals |= $2; }
+	  IDENT
+		{ $$ = type_named(ps, $1, 0); }
+	| IDENT qual_list
+		{ $$ = type_named(ps, $1, $2); }
+	| STRING
+		{ $$ = type_string(ps, 0); }
+	| STRING qual_list
+		{ $$ = type_string(ps, $2); }
+	| tagged
+	| tagged qual_list
+		{ $$ = type_qualify($1, $2); }
 	;
 
 tagged:
 	  tag_kind IDENT
-		{ $$ = type_tagged(ps, $1, $2, L(@1)); }
+		{ $$ = type_tagged(ps, $1, $2); }
 	| tag_kind opt_tag '{' skip_all '}'
-		{ $$ = type_tagged(ps, $1, $2, L(@1)); }
+		{ $$ = type_tagged(ps, $1, $2); }
 	;
 
 opt_tag:
@@ -217,10 +223,9 @@ tag_kind:
 	| ENUM		{ $$ = T_ENUM; }
 	;
 
-quals:
-	  %empty
-		{ $$ = 0; }
-	| quals QUAL
+qual_list:
+	  QUAL
+	| qual_list QUAL
 		{ $$ = $1 | $2; }
 	;
 
@@ -228,32 +233,38 @@ quals:
  * start with '*' so that `(foo)` always reads as a parameter list. */
 declarator:
 	  pointer direct_declarator
-		{ $$ = declarator_pointer(&$2, &$1); }
+		{ $$ = declarator_pointer($2, $1, L(@1)); }
 	| direct_declarator
 	;
 
 direct_declarator:
 	  IDENT
-		{ $$ = declarator_name($1, L(@1)); }
+		{ $$ = declarator_name(ps, $1, L(@1)); }
 	| '(' pointer direct_declarator ')'
-		{ $$ = declarator_pointer(&$3, &$2); }
+		{ $$ = declarator_pointer($3, $2, L(@2)); }
 	| direct_declarator '[' skip ']'
-		{ $$ = declarator_array(ps, &$1, L(@2)); }
+		{ $$ = declarator_array(ps, $1, L(@2)); }
 	| direct_declarator '(' param_list ')'
-		{ $$ = declarator_function(ps, &$1, &$3, L(@2)); }
+		{ $$ = declarator_function(ps, $1, $3, L(@2)); }
 	;
 
+/* The '*' written first is the one nearest the base type. */
 pointer:
-	  '*' quals
-		{ $$ = declarator_star(ps, NULL, $2, L(@1)); }
-	| '*' quals pointer
-		{ $$ = declarator_star(ps, &$3, $2, L(@1)); }
+	  '*'
+		{ $$ = pointer_new(ps, NULL, 0); }
+	| '*' qual_list
+		{ $$ = pointer_new(ps, NULL, $2); }
+	| '*' pointer
+		{ $$ = pointer_new(ps, $2, 0); }
+	| '*' qual_list pointer
+		{ $$ = pointer_new(ps, $3, $2); }
 	;
 
 abstract:
 	  pointer
+		{ $$ = declarator_abstract(ps, $1, L(@1)); }
 	| pointer direct_abstract
-		{ $$ = declarator_pointer(&$2, &$1); }
+		{ $$ = declarator_pointer($2, $1, L(@1)); }
 	| direct_abstract
 	;
 
@@ -263,16 +274,15 @@ direct_abstract:
 	| '[' skip ']'
 		{ $$ = declarator_array(ps, NULL, L(@1)); }
 	| direct_abstract '[' skip ']'
-		{ $$ = declarator_array(ps, &$1, L(@2)); }
+		{ $$ = declarator_array(ps, $1, L(@2)); }
 	| direct_abstract '(' param_list ')'
-		{ $$ = declarator_function(ps, &$1, &$3, L(@2)); }
+		{ $$ = declarator_function(ps, $1, $3, L(@2)); }
 	;
 
 declarators:
 	  declarator
-		{ $$ = params_from_declarator(ps, &$1); }
 	| declarators ',' declarator
-		{ $$ = $1; params_append_declarator(ps, &$$, &$3); }
+		{ $$ = params_push($1, $3); }
 	;
 
 /* Bodies probegen does not need (struct members, enumerators, inline

@@ -9,13 +9,11 @@
 
 #include "probegen.h"
 
-static struct type *type_new(struct parse_state *ps, enum type_kind kind,
-			     struct loc loc)
+static struct type *type_new(struct parse_state *ps, enum type_kind kind)
 {
 	struct type *t = arena_alloc(&ps->prog->arena, sizeof(*t));
 
-	t->kind = kind;
-	t->loc = loc;
+	t->kind = (unsigned char)kind;
 	return t;
 }
 
@@ -46,336 +44,342 @@ static struct type *type_copy(struct parse_state *ps, const struct type *t)
 
 /* ---- declaration specifiers ---- */
 
-struct specs specs_keyword(const struct specs *prev, int kw, struct loc loc)
-{
-	struct specs s = { 0 };
+/* The builtin keywords of one declaration, counted in a word: two bits
+ * per keyword (enum keyword order, saturating at 3), qualifiers above. */
+#define SPEC_SHIFT(kw) (2 * ((kw) - K_VOID))
+#define SPEC_COUNT(spec, kw) (((spec) >> SPEC_SHIFT(kw)) & 3u)
+#define SPEC_QUALS_SHIFT 24
 
-	if (prev)
-		s = *prev;
-	else
-		s.loc = loc;
-	switch (kw) {
-	case K_VOID: s.nvoid++; break;
-	case K_BOOL: s.nbool++; break;
-	case K_CHAR: s.nchar++; break;
-	case K_SHORT: s.nshort++; break;
-	case K_INT: s.nint++; break;
-	case K_LONG: s.nlong++; break;
-	case K_SIGNED: s.nsigned++; break;
-	case K_UNSIGNED: s.nunsigned++; break;
-	case K_FLOAT: s.nfloat++; break;
-	case K_DOUBLE: s.ndouble++; break;
-	}
-	if (s.nlong > 2)
+unsigned specs_keyword(unsigned prev, int kw, struct loc loc)
+{
+	unsigned s = prev;
+	unsigned nvoid, nbool, nchar, nshort, nint, nlong, nsigned, nunsigned;
+	unsigned nfloat, ndouble;
+
+	if (SPEC_COUNT(s, kw) < 3)
+		s += 1u << SPEC_SHIFT(kw);
+	nvoid = SPEC_COUNT(s, K_VOID);
+	nbool = SPEC_COUNT(s, K_BOOL);
+	nchar = SPEC_COUNT(s, K_CHAR);
+	nshort = SPEC_COUNT(s, K_SHORT);
+	nint = SPEC_COUNT(s, K_INT);
+	nlong = SPEC_COUNT(s, K_LONG);
+	nsigned = SPEC_COUNT(s, K_SIGNED);
+	nunsigned = SPEC_COUNT(s, K_UNSIGNED);
+	nfloat = SPEC_COUNT(s, K_FLOAT);
+	ndouble = SPEC_COUNT(s, K_DOUBLE);
+	if (nlong > 2)
 		error_at(loc, "'long long long' is too long");
-	else if (s.nsigned && s.nunsigned)
+	else if (nsigned && nunsigned)
 		error_at(loc, "both 'signed' and 'unsigned' in declaration specifiers");
-	else if (s.nvoid + s.nbool + s.nchar + s.nint + s.nfloat + s.ndouble > 1
-		 || s.nshort > 1 || s.nsigned > 1 || s.nunsigned > 1)
+	else if (nvoid + nbool + nchar + nint + nfloat + ndouble > 1 ||
+		 nshort > 1 || nsigned > 1 || nunsigned > 1)
 		error_at(loc, "two or more data types in declaration specifiers");
-	else if (s.nshort && s.nlong)
+	else if (nshort && nlong)
 		error_at(loc, "both 'long' and 'short' in declaration specifiers");
-	else if ((s.nvoid || s.nbool || s.nfloat) &&
-		 (s.nshort || s.nlong || s.nsigned || s.nunsigned))
+	else if ((nvoid || nbool || nfloat) &&
+		 (nshort || nlong || nsigned || nunsigned))
 		error_at(loc, "invalid combination of type specifiers");
-	else if ((s.nchar && (s.nshort || s.nlong)) ||
-		 (s.ndouble && (s.nshort || s.nlong > 1 || s.nsigned ||
-				s.nunsigned)))
+	else if ((nchar && (nshort || nlong)) ||
+		 (ndouble && (nshort || nlong > 1 || nsigned || nunsigned)))
 		error_at(loc, "invalid combination of type specifiers");
 	else
 		return s;
 	/* Reported once: the type becomes plain int from here on. */
-	memset(&s, 0, sizeof(s));
-	s.nint = 1;
-	s.loc = loc;
-	return s;
+	return 1u << SPEC_SHIFT(K_INT);
 }
 
-struct specs specs_from_type(struct type *t, unsigned quals)
+unsigned specs_qualify(unsigned spec, unsigned quals)
 {
-	struct specs s = { 0 };
-
-	s.type = t;
-	s.quals = quals;
-	s.loc = t->loc;
-	return s;
+	return spec | quals << SPEC_QUALS_SHIFT;
 }
 
-/* The base type the specifiers name: canonical whatever the spelling. */
-static struct type *specs_type(struct parse_state *ps, struct specs *s)
+/* The base type the keywords name: canonical whatever the spelling. */
+struct type *type_from_keywords(struct parse_state *ps, unsigned spec,
+				unsigned quals)
 {
+	unsigned nlong = SPEC_COUNT(spec, K_LONG);
+	unsigned uns = SPEC_COUNT(spec, K_UNSIGNED);
 	struct type *t;
 	enum base b;
 
-	if (s->type) {
-		t = s->type;
-		s->type = NULL;
-		t->quals |= s->quals;
-		return t;
-	}
-	if (s->nvoid)
+	quals |= spec >> SPEC_QUALS_SHIFT;
+	if (SPEC_COUNT(spec, K_VOID))
 		b = B_VOID;
-	else if (s->nbool)
+	else if (SPEC_COUNT(spec, K_BOOL))
 		b = B_BOOL;
-	else if (s->nfloat)
+	else if (SPEC_COUNT(spec, K_FLOAT))
 		b = B_FLOAT;
-	else if (s->ndouble)
-		b = s->nlong ? B_LDOUBLE : B_DOUBLE;
-	else if (s->nchar)
-		b = s->nunsigned ? B_UCHAR : s->nsigned ? B_SCHAR : B_CHAR;
-	else if (s->nshort)
-		b = s->nunsigned ? B_USHORT : B_SHORT;
-	else if (s->nlong == 2)
-		b = s->nunsigned ? B_ULLONG : B_LLONG;
-	else if (s->nlong == 1)
-		b = s->nunsigned ? B_ULONG : B_LONG;
+	else if (SPEC_COUNT(spec, K_DOUBLE))
+		b = nlong ? B_LDOUBLE : B_DOUBLE;
+	else if (SPEC_COUNT(spec, K_CHAR))
+		b = uns ? B_UCHAR : SPEC_COUNT(spec, K_SIGNED) ? B_SCHAR : B_CHAR;
+	else if (SPEC_COUNT(spec, K_SHORT))
+		b = uns ? B_USHORT : B_SHORT;
+	else if (nlong == 2)
+		b = uns ? B_ULLONG : B_LLONG;
+	else if (nlong == 1)
+		b = uns ? B_ULONG : B_LONG;
 	else
-		b = s->nunsigned ? B_UINT : B_INT;
-	t = type_new(ps, T_BASE, s->loc);
-	t->base = b;
-	t->quals = s->quals;
+		b = uns ? B_UINT : B_INT;
+	if (!quals && ps->base_types[b])
+		return ps->base_types[b];
+	t = type_new(ps, T_BASE);
+	t->base = (unsigned char)b;
+	t->quals = (unsigned char)quals;
+	if (!quals)
+		ps->base_types[b] = t;
 	return t;
 }
 
-struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
-			 struct loc loc)
+struct type *type_named(struct parse_state *ps, char *name, unsigned quals)
 {
-	struct type *t = type_new(ps, T_NAMED, loc);
+	struct type *t = type_new(ps, T_NAMED);
 
 	t->name = name;
-	t->quals = quals;
+	t->quals = (unsigned char)quals;
+	t->d_type = (short)d_type_lookup(name);
 	return t;
 }
 
-struct type *type_string(struct parse_state *ps, unsigned quals,
-			  struct loc loc)
+struct type *type_string(struct parse_state *ps, unsigned quals)
 {
-	struct type *t = type_new(ps, T_STRING, loc);
+	struct type *t = type_new(ps, T_STRING);
 
-	t->quals = quals;
+	t->quals = (unsigned char)quals;
 	return t;
 }
 
-struct type *type_tagged(struct parse_state *ps, int kind, char *tag,
-			  struct loc loc)
+struct type *type_tagged(struct parse_state *ps, int kind, char *tag)
 {
-	struct type *t = type_new(ps, (enum type_kind)kind, loc);
+	struct type *t = type_new(ps, (enum type_kind)kind);
 
 	t->name = tag;
 	return t;
 }
 
+/* Only for nodes the grammar has just made, never shared ones. */
+struct type *type_qualify(struct type *t, unsigned quals)
+{
+	t->quals |= (unsigned char)quals;
+	return t;
+}
+
 /* ---- declarators ---- */
 
-static void declarator_insert(struct declarator *d, struct type *node)
+/* The last node of a declarator's chain: its inner is the hole. */
+static struct type *chain_end(struct type *t)
 {
-	if (d->innermost)
-		d->innermost->inner = node;
-	else
-		d->top = node;
-	d->innermost = node;
+	while (t->inner)
+		t = t->inner;
+	return t;
 }
 
-struct declarator declarator_name(char *name, struct loc loc)
+static void declarator_insert(struct param *d, struct type *node)
 {
-	struct declarator d = { NULL, NULL, name, loc };
+	if (d->type)
+		chain_end(d->type)->inner = node;
+	else
+		d->type = node;
+}
 
+struct type *pointer_new(struct parse_state *ps, struct type *rest,
+			 unsigned quals)
+{
+	struct type *t = type_new(ps, T_POINTER);
+
+	t->quals = (unsigned char)quals;
+	if (!rest)
+		return t;
+	chain_end(rest)->inner = t;
+	return rest;
+}
+
+static struct param *param_new(struct parse_state *ps, struct loc loc)
+{
+	struct param *p = arena_alloc(&ps->prog->arena, sizeof(*p));
+
+	p->loc = loc;
+	return p;
+}
+
+struct param *declarator_name(struct parse_state *ps, char *name,
+			      struct loc loc)
+{
+	struct param *d = param_new(ps, loc);
+
+	d->name = name;
 	return d;
 }
 
-struct declarator declarator_star(struct parse_state *ps,
-				  struct declarator *rest, unsigned quals,
+struct param *declarator_abstract(struct parse_state *ps, struct type *ptr,
 				  struct loc loc)
 {
-	struct declarator d = { 0 };
-	struct type *t = type_new(ps, T_POINTER, loc);
+	struct param *d = param_new(ps, loc);
 
-	t->quals = quals;
-	if (rest)
-		d = *rest;
-	else
-		d.loc = loc;
-	/* A '*' further left is closer to the base type. */
-	declarator_insert(&d, t);
+	d->type = ptr;
 	return d;
 }
 
-struct declarator declarator_pointer(struct declarator *d,
-				     struct declarator *ptr)
+struct param *declarator_pointer(struct param *d, struct type *ptr,
+				 struct loc ptr_loc)
 {
-	struct declarator r = *d;
+	declarator_insert(d, ptr);
+	if (!d->name)
+		d->loc = ptr_loc;
+	return d;
+}
 
-	if (ptr->top) {
-		if (r.innermost)
-			r.innermost->inner = ptr->top;
-		else
-			r.top = ptr->top;
-		r.innermost = ptr->innermost;
+struct param *declarator_array(struct parse_state *ps, struct param *d,
+			       struct loc loc)
+{
+	if (!d)
+		d = param_new(ps, loc);
+	declarator_insert(d, type_new(ps, T_ARRAY));
+	return d;
+}
+
+/* The types of the params that stand for '...' in a list being read,
+ * and for the `: (...)` around a mapping (which may be empty). */
+static struct type varargs_mark, mapping_mark;
+
+static int is_varargs(const struct param *p)
+{
+	return p && p->type == &varargs_mark;
+}
+
+/* Put a reversed list in order; count it, and drop the '...' marker,
+ * which can only be first in the reversed list. */
+static struct param *params_finish(struct param *rev, int *count,
+				   struct loc *varargs_loc)
+{
+	struct param *list = NULL, *next;
+	int n = 0;
+
+	if (is_varargs(rev)) {
+		if (varargs_loc)
+			*varargs_loc = rev->loc;
+		rev = rev->next;
 	}
-	if (!r.name)
-		r.loc = ptr->loc;
-	return r;
+	for (; rev; rev = next) {
+		next = rev->next;
+		rev->next = list;
+		list = rev;
+		n++;
+	}
+	if (count)
+		*count = n;
+	return list;
 }
 
-struct declarator declarator_array(struct parse_state *ps,
-				   struct declarator *d, struct loc loc)
+struct param *declarator_function(struct parse_state *ps, struct param *d,
+				  struct param *params, struct loc loc)
 {
-	struct declarator r = { 0 };
+	struct type *t = type_new(ps, T_FUNC);
 
-	if (d)
-		r = *d;
-	else
-		r.loc = loc;
-	declarator_insert(&r, type_new(ps, T_ARRAY, loc));
-	return r;
-}
-
-struct declarator declarator_function(struct parse_state *ps,
-				      struct declarator *d,
-				      struct param_list *params,
-				      struct loc loc)
-{
-	struct declarator r = *d;
-	struct type *t = type_new(ps, T_FUNC, loc);
-
-	t->params = params->head;
-	t->varargs = params->varargs;
-	declarator_insert(&r, t);
-	return r;
-}
-
-/* Put the base type into the declarator's hole. */
-static struct type *declarator_apply(struct declarator *d, struct type *base)
-{
-	if (!d || !d->top)
-		return base;
-	d->innermost->inner = base;
-	return d->top;
+	t->varargs = (unsigned char)is_varargs(params);
+	t->params = params_finish(params, NULL, NULL);
+	declarator_insert(d, t);
+	(void)loc;
+	return d;
 }
 
 /* ---- parameters ---- */
 
-struct param_list param_make(struct parse_state *ps, struct specs *s,
-			     struct declarator *d, struct loc loc)
+struct param *param_make(struct parse_state *ps, struct type *base,
+			 struct param *d, struct loc loc)
 {
-	struct param_list list = { 0 };
-	struct param *p = arena_alloc(&ps->prog->arena, sizeof(*p));
-
-	p->type = declarator_apply(d, specs_type(ps, s));
-	p->loc = loc;
-	if (d) {
-		p->name = d->name;
-		if (d->name)
-			p->loc = d->loc;
-	}
-	list.head = list.last = p;
-	list.count = 1;
-	return list;
+	if (!d)
+		d = param_new(ps, loc);
+	else if (!d->name)
+		d->loc = loc;
+	declarator_insert(d, base);
+	return d;
 }
 
-void params_append(struct param_list *list, struct param_list *more)
+struct param *params_push(struct param *list, struct param *p)
 {
-	if (!more->head)
-		return;
-	if (list->last)
-		list->last->next = more->head;
-	else
-		list->head = more->head;
-	list->last = more->last;
-	list->count += more->count;
+	p->next = list;
+	return p;
 }
 
-void params_varargs(struct param_list *list, struct loc loc)
+struct param *params_varargs(struct parse_state *ps, struct param *list,
+			     struct loc loc)
 {
-	list->varargs = 1;
-	list->varargs_loc = loc;
+	struct param *mark = param_new(ps, loc);
+
+	mark->type = &varargs_mark;
+	return params_push(list, mark);
 }
 
-/* Typedef declarators carry no base yet: keep them as unnamed params
- * whose type has a hole, filled in typedef_add(). */
-struct param_list params_from_declarator(struct parse_state *ps,
-					 struct declarator *d)
+struct param *params_mapping(struct parse_state *ps, struct param *list,
+			     struct loc loc)
 {
-	struct param_list list = { 0 };
-	struct param *p = arena_alloc(&ps->prog->arena, sizeof(*p));
+	struct param *mark = param_new(ps, loc);
 
-	p->name = d->name;
-	p->loc = d->loc;
-	p->type = d->top;
-	/* Remember the hole: a T_ARRAY/T_POINTER/T_FUNC chain ends in NULL. */
-	list.head = list.last = p;
-	list.count = 1;
-	return list;
-}
-
-void params_append_declarator(struct parse_state *ps, struct param_list *list,
-			      struct declarator *d)
-{
-	struct param_list more = params_from_declarator(ps, d);
-
-	params_append(list, &more);
+	mark->type = &mapping_mark;
+	return params_push(list, mark);
 }
 
 /* ---- probes and providers ---- */
 
-static int is_plain_void(const struct type *t)
+static int is_plain_void(const struct param *p)
 {
-	return t->kind == T_BASE && t->base == B_VOID && !t->quals;
+	return p && !p->next && !p->name && p->type->kind == T_BASE &&
+	       p->type->base == B_VOID && !p->type->quals;
 }
 
 struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
-			struct param_list *native, struct param_list *xlated)
+			struct param *native, struct param *xlated)
 {
 	struct probe *pr = arena_alloc(&ps->prog->arena, sizeof(*pr));
+	int has_xlated = xlated != NULL;
+
+	if (xlated)
+		xlated = xlated->next; /* the mapping's mark */
 
 	pr->name = name;
 	pr->loc = loc;
-	/* `(void)` declares no arguments, as in C. */
-	if (native->count == 1 && !native->head->name &&
-	    is_plain_void(native->head->type)) {
-		native->head = NULL;
-		native->count = 0;
-	}
-	if (xlated->count == 1 && !xlated->head->name &&
-	    is_plain_void(xlated->head->type)) {
-		xlated->head = NULL;
-		xlated->count = 0;
-	}
-	pr->native = native->head;
-	pr->nnative = native->count;
-	pr->xlated = xlated->head;
-	pr->nxlated = xlated->count;
-	pr->has_xlated = xlated->present;
-	if (native->varargs || xlated->varargs) {
+	/* The first '...' is the one reported. */
+	if (is_varargs(xlated) || is_varargs(native))
 		pr->varargs = 1;
-		pr->varargs_loc = native->varargs ? native->varargs_loc
-						  : xlated->varargs_loc;
+	pr->xlated = params_finish(xlated, &pr->nxlated, &pr->varargs_loc);
+	pr->native = params_finish(native, &pr->nnative, &pr->varargs_loc);
+	pr->has_xlated = has_xlated;
+	/* `(void)` declares no arguments, as in C. */
+	if (is_plain_void(pr->native)) {
+		pr->native = NULL;
+		pr->nnative = 0;
+	}
+	if (is_plain_void(pr->xlated)) {
+		pr->xlated = NULL;
+		pr->nxlated = 0;
 	}
 	return pr;
 }
 
-void probe_list_add(struct probe_list *list, struct probe *pr)
+struct probe *probes_push(struct probe *list, struct probe *pr)
 {
-	if (list->last)
-		list->last->next = pr;
-	else
-		list->head = pr;
-	list->last = pr;
-	list->count++;
+	pr->next = list;
+	return pr;
 }
 
 void provider_add(struct parse_state *ps, char *name, struct loc loc,
-		  struct probe_list *probes)
+		  struct probe *probes)
 {
 	struct provider *pv = arena_alloc(&ps->prog->arena, sizeof(*pv));
-	struct probe *pr;
+	struct probe *pr, *next, *list = NULL;
 
 	pv->name = name;
 	pv->loc = loc;
-	pv->probes = probes->head;
-	pv->nprobes = probes->count;
-	for_each_probe(pv, pr)
+	for (pr = probes; pr; pr = next) {
+		next = pr->next;
+		pr->next = list;
 		pr->provider = pv;
+		list = pr;
+		pv->nprobes++;
+	}
+	pv->probes = list;
 	*ps->provider_tail = pv;
 	ps->provider_tail = &pv->next;
 	ps->prog->nproviders++;
@@ -400,26 +404,21 @@ void clause_ignored(const char *name, struct loc loc)
 		   name);
 }
 
-void typedef_add(struct parse_state *ps, struct specs *s,
-		 struct param_list *decls)
+void typedef_add(struct parse_state *ps, struct type *base,
+		 struct param *decls)
 {
-	struct type *base = specs_type(ps, s);
 	struct param *p;
 
-	for (p = decls->head; p; p = p->next) {
+	for (p = params_finish(decls, NULL, NULL); p; p = p->next) {
 		struct typedef_decl *td = arena_alloc(&ps->prog->arena,
 						      sizeof(*td));
-		struct type *t = p->type, *hole;
 
-		if (t) {
-			for (hole = t; hole->inner; hole = hole->inner)
-				;
-			hole->inner = type_copy(ps, base);
-		} else {
-			t = type_copy(ps, base);
-		}
+		if (p->type)
+			chain_end(p->type)->inner = type_copy(ps, base);
+		else
+			p->type = type_copy(ps, base);
 		td->name = p->name;
-		td->type = t;
+		td->type = p->type;
 		td->loc = p->loc;
 		*ps->typedef_tail = td;
 		ps->typedef_tail = &td->next;

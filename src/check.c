@@ -9,10 +9,11 @@
 
 #include "probegen.h"
 
-/* A set of generated names, to find collisions in linear time. */
+/* A set of names, to find duplicates and collisions in linear time. */
 struct name_entry {
 	const char *name;
-	const void *owner; /* the probe or provider that generated it */
+	const void *owner; /* the probe or provider that made it */
+	size_t hash;
 };
 
 struct name_set {
@@ -20,13 +21,20 @@ struct name_set {
 	size_t cap, used;
 };
 
-static size_t hash(const char *s)
+/* At most 70% full: searches stay short (each slot keeps its hash),
+ * and the table small enough to stay in cache. */
+static int name_set_full(const struct name_set *set, size_t n)
 {
-	size_t h = 14695981039346656037u; /* FNV-1a */
+	return n * 10 > set->cap * 7;
+}
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
+static void name_set_init(struct name_set *set, size_t n)
+{
+	set->cap = 16;
+	while (name_set_full(set, n))
+		set->cap *= 2;
+	set->slots = xcalloc(set->cap, sizeof(*set->slots));
+	set->used = 0;
 }
 
 static void name_set_grow(struct name_set *set);
@@ -34,34 +42,41 @@ static void name_set_grow(struct name_set *set);
 /* Add name (kept by the caller while the set lives); return whoever
  * already owns it, if anyone. */
 static const void *name_set_add(struct name_set *set, const char *name,
-				const void *owner)
+				size_t len, const void *owner)
 {
-	size_t i;
+	size_t h = hash_bytes(name, len), i;
+	struct name_entry *e;
 
-	if ((set->used + 1) * 2 > set->cap)
+	if (name_set_full(set, set->used + 1))
 		name_set_grow(set);
-	for (i = hash(name) & (set->cap - 1); set->slots[i].name;
+	for (i = h & (set->cap - 1); (e = &set->slots[i])->name;
 	     i = (i + 1) & (set->cap - 1)) {
-		if (strcmp(set->slots[i].name, name) == 0)
-			return set->slots[i].owner;
+		if (e->hash == h && strcmp(e->name, name) == 0)
+			return e->owner;
 	}
-	set->slots[i].name = name;
-	set->slots[i].owner = owner;
+	e->name = name;
+	e->owner = owner;
+	e->hash = h;
 	set->used++;
 	return NULL;
 }
 
 static void name_set_grow(struct name_set *set)
 {
-	struct name_set bigger = { 0 };
-	size_t i;
+	struct name_set bigger;
+	size_t i, j;
 
-	bigger.cap = set->cap ? set->cap * 2 : 64;
+	bigger.cap = set->cap * 2;
+	bigger.used = set->used;
 	bigger.slots = xcalloc(bigger.cap, sizeof(*bigger.slots));
-	for (i = 0; i < set->cap; i++)
-		if (set->slots[i].name)
-			name_set_add(&bigger, set->slots[i].name,
-				     set->slots[i].owner);
+	for (i = 0; i < set->cap; i++) {
+		if (!set->slots[i].name)
+			continue;
+		for (j = set->slots[i].hash & (bigger.cap - 1);
+		     bigger.slots[j].name; j = (j + 1) & (bigger.cap - 1))
+			;
+		bigger.slots[j] = set->slots[i];
+	}
 	free(set->slots);
 	*set = bigger;
 }
@@ -79,10 +94,21 @@ static void check_name_length(const char *what, const char *name,
 			 what, name, MAX_NAME_LEN);
 }
 
+/* One bit of 64 per name: two names can be equal only if they share it. */
+static unsigned long long name_bit(const char *name)
+{
+	size_t h = 0;
+
+	while (*name)
+		h = h * 31 + (unsigned char)*name++;
+	return 1ull << (h % 64);
+}
+
 static void check_params(const struct probe *pr, const struct param *list,
 			 int count, const char *which, int unique_names)
 {
 	const struct param *p, *q;
+	unsigned long long seen = 0, bit;
 	int i = 0;
 
 	if (count > MAX_PROBE_ARGS)
@@ -106,6 +132,11 @@ static void check_params(const struct probe *pr, const struct param *list,
 				 i, pr->name);
 		if (!p->name || !unique_names)
 			continue;
+		bit = name_bit(p->name);
+		if (!(seen & bit)) {
+			seen |= bit;
+			continue;
+		}
 		for (q = list; q != p; q = q->next) {
 			if (q->name && strcmp(q->name, p->name) == 0) {
 				error_at(p->loc,
@@ -184,10 +215,13 @@ static void check_collisions(struct program *prog, struct name_set *set,
 	const struct probe_names *n = probe_names(prog, pr);
 	const char *names[] = { n->macro, n->enabled, n->lazy, n->typed,
 				n->semaphore };
+	size_t lens[] = { n->macro_len, n->macro_len + 8, n->macro_len + 5,
+			  n->typed_len, n->semaphore_len };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct probe *other = name_set_add(set, names[i], pr);
+		const struct probe *other = name_set_add(set, names[i],
+							 lens[i], pr);
 
 		if (other) {
 			error_at(pr->loc,
@@ -203,17 +237,19 @@ static void check_collisions(struct program *prog, struct name_set *set,
 
 void check_program(struct program *prog, const struct target *tg)
 {
-	struct name_set names = { 0 }, providers = { 0 };
+	struct name_set names, providers;
 	struct provider *pv;
 	struct probe *pr;
 
+	name_set_init(&names, 5 * (size_t)prog->nprobes);
+	name_set_init(&providers, (size_t)prog->nproviders);
 	for_each_provider(prog, pv) {
-		struct name_set probes = { 0 };
+		struct name_set probes;
 		const struct probe *first;
 		const struct provider *q;
 
 		check_name_length("provider", pv->name, pv->loc);
-		q = name_set_add(&providers, pv->name, pv);
+		q = name_set_add(&providers, pv->name, strlen(pv->name), pv);
 		if (q) {
 			error_at(pv->loc, "redefinition of provider '%s'",
 				 pv->name);
@@ -221,9 +257,11 @@ void check_program(struct program *prog, const struct target *tg)
 				q->name);
 			continue;
 		}
+		name_set_init(&probes, (size_t)pv->nprobes);
 		for_each_probe(pv, pr) {
 			check_name_length("probe", pr->name, pr->loc);
-			first = name_set_add(&probes, pr->name, pr);
+			first = name_set_add(&probes, pr->name,
+					     strlen(pr->name), pr);
 			if (first) {
 				error_at(pr->loc,
 					 "duplicate probe '%s' in provider '%s'",

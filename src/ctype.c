@@ -42,12 +42,13 @@ static const struct {
 	{ "bool", "PROBEGEN_BOOL", 1, 0 },
 };
 
-static int d_type_index(const char *name)
+int d_type_lookup(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(d_types) / sizeof(d_types[0]); i++)
-		if (strcmp(d_types[i].name, name) == 0)
+		if (d_types[i].name[0] == name[0] &&
+		    strcmp(d_types[i].name, name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -97,7 +98,7 @@ static const struct type *resolve(const struct program *prog,
 	const struct type *td;
 	int depth = 0;
 
-	while (t->kind == T_NAMED && d_type_index(t->name) < 0 &&
+	while (t->kind == T_NAMED && t->d_type < 0 &&
 	       (td = file_typedef(prog, t->name)) && depth++ < 64)
 		t = td;
 	return t;
@@ -124,7 +125,7 @@ static int spellable(const struct program *prog, const struct type *t,
 	case T_BASE: case T_STRING: case T_ENUM:
 		return 1;
 	case T_NAMED:
-		if (d_type_index(t->name) >= 0)
+		if (t->d_type >= 0)
 			return 1;
 		td = file_typedef(prog, t->name);
 		return td && spellable(prog, td, depth + 1);
@@ -168,7 +169,7 @@ static struct type_info info_of(const struct program *prog,
 		ti.known = 1;
 		return ti;
 	case T_NAMED:
-		i = d_type_index(t->name);
+		i = t->d_type;
 		if (i >= 0) {
 			ti.size = d_types[i].size > 0 ? d_types[i].size : ptr;
 			ti.is_signed = d_types[i].is_signed;
@@ -216,11 +217,11 @@ static const char *base_name(enum base b)
 static void add_quals(struct buf *b, unsigned quals)
 {
 	if (quals & Q_CONST)
-		buf_puts(b, " const");
+		buf_lit(b, " const");
 	if (quals & Q_VOLATILE)
-		buf_puts(b, " volatile");
+		buf_lit(b, " volatile");
 	if (quals & Q_RESTRICT)
-		buf_puts(b, " __restrict__");
+		buf_lit(b, " __restrict__");
 }
 
 struct printer {
@@ -228,8 +229,7 @@ struct printer {
 };
 
 static void print_decl(struct buf *out, const struct printer *pp,
-		       const struct type *t, const char *inner,
-		       unsigned extra_quals, int depth);
+		       const struct type *t, const char *name, int depth);
 
 static void print_params(struct buf *b, const struct printer *pp,
 			 const struct type *fn, int depth)
@@ -237,98 +237,129 @@ static void print_params(struct buf *b, const struct printer *pp,
 	const struct param *p;
 
 	if (!fn->params && !fn->varargs) {
-		buf_puts(b, "void");
+		buf_lit(b, "void");
 		return;
 	}
 	for_each_param(fn->params, p) {
 		print_decl(b, pp, p->type, pp->prog || !p->name ? "" : p->name,
-			   0, depth + 1);
+			   depth + 1);
 		if (p->next || fn->varargs)
-			buf_puts(b, ", ");
+			buf_lit(b, ", ");
 	}
 	if (fn->varargs)
-		buf_puts(b, "...");
+		buf_lit(b, "...");
 }
 
-/* C's declarators read inside out: wrap `inner` in this type's syntax
- * and recurse towards the base type. */
-static void print_decl(struct buf *out, const struct printer *pp,
-		       const struct type *t, const char *inner,
-		       unsigned extra_quals, int depth)
+/* The leaf of a declaration: a base, string, named or tagged type. */
+static void print_leaf(struct buf *out, const struct printer *pp,
+		       const struct type *t, unsigned quals, int more)
 {
-	struct buf s = { 0 };
-	unsigned quals = t->quals | extra_quals;
-	const struct type *td;
-	int idx;
-
-	if (depth > 64) {
-		buf_puts(out, "int");
-		return;
-	}
 	switch (t->kind) {
-	case T_POINTER:
-		buf_puts(&s, "*");
-		add_quals(&s, quals);
-		if ((quals) && *inner)
-			buf_puts(&s, " ");
-		buf_puts(&s, inner);
-		if (t->inner->kind == T_ARRAY || t->inner->kind == T_FUNC) {
-			struct buf w = { 0 };
-
-			buf_cat(&w, "(", s.data, ")", NULL);
-			buf_free(&s);
-			s = w;
+	case T_NAMED:
+		buf_puts(out, pp->prog && t->d_type >= 0 ? d_types[t->d_type].c
+							: t->name);
+		break;
+	case T_BASE:
+		buf_puts(out, pp->prog && t->base == B_BOOL ? "PROBEGEN_BOOL"
+							    : base_name(t->base));
+		break;
+	case T_STRING:
+		if (pp->prog) {
+			/* D's string is a C string the probe reads. */
+			buf_lit(out, "char");
+			add_quals(out, quals | Q_CONST);
+			buf_lit(out, " *");
+			return;
 		}
-		print_decl(out, pp, t->inner, s.data, 0, depth + 1);
+		buf_lit(out, "string");
 		break;
-	case T_ARRAY:
-		buf_cat(&s, inner, "[", t->size ? t->size : "", "]", NULL);
-		print_decl(out, pp, t->inner, s.data, quals, depth + 1);
-		break;
-	case T_FUNC:
-		buf_cat(&s, inner, "(", NULL);
-		print_params(&s, pp, t, depth);
-		buf_puts(&s, ")");
-		print_decl(out, pp, t->inner, s.data, 0, depth + 1);
-		break;
+	case T_ENUM:
+		if (pp->prog) {
+			buf_lit(out, "int");
+			break;
+		}
+		/* fall through */
 	default:
-		if (t->kind == T_NAMED && pp->prog) {
-			td = file_typedef(pp->prog, t->name);
-			idx = d_type_index(t->name);
-			if (idx < 0 && td) {
-				print_decl(out, pp, td, inner, quals,
-					   depth + 1);
-				return;
-			}
-			buf_puts(out, idx >= 0 ? d_types[idx].c : t->name);
-		} else if (t->kind == T_NAMED) {
+		buf_puts(out, t->kind == T_STRUCT ? "struct" :
+			      t->kind == T_UNION ? "union" : "enum");
+		if (t->name) {
+			buf_lit(out, " ");
 			buf_puts(out, t->name);
-		} else if (t->kind == T_BASE) {
-			buf_puts(out, pp->prog && t->base == B_BOOL
-					      ? "PROBEGEN_BOOL"
-					      : base_name(t->base));
-		} else if (t->kind == T_STRING) {
-			buf_puts(out, pp->prog ? "char" : "string");
-			if (pp->prog) {
-				/* D's string is a C string the probe reads. */
-				add_quals(out, quals | Q_CONST);
-				buf_cat(out, " *", inner, NULL);
-				return;
-			}
-		} else if (t->kind == T_ENUM && pp->prog) {
-			buf_puts(out, "int");
-		} else {
-			buf_cat(out, t->kind == T_STRUCT ? "struct" :
-				     t->kind == T_UNION ? "union" : "enum",
-				t->name ? " " : "", t->name ? t->name : "",
-				NULL);
 		}
-		add_quals(out, quals);
-		if (*inner)
-			buf_cat(out, " ", inner, NULL);
-		return;
+		break;
 	}
-	buf_free(&s);
+	add_quals(out, quals);
+	if (more)
+		buf_lit(out, " ");
+}
+
+/* Declarations read inside out: `int (*name)[]` is a pointer to an array
+ * of int.  The chain from the outermost node to the leaf is flattened
+ * (the file's typedefs expanded when printing C), then written as the
+ * leaf, the prefixes from the innermost node out ("*", "("), the name,
+ * and the suffixes from the outermost in ("[]", "(params)", ")"). */
+#define MAX_PRINT_DEPTH 64
+
+static void print_decl(struct buf *out, const struct printer *pp,
+		       const struct type *t, const char *name, int depth)
+{
+	const struct type *chain[MAX_PRINT_DEPTH + 1];
+	unsigned quals[MAX_PRINT_DEPTH + 1], extra = 0;
+	const struct type *td;
+	int k = 0, i, steps = 0;
+
+	for (;;) {
+		if (++steps > MAX_PRINT_DEPTH || depth > MAX_PRINT_DEPTH) {
+			buf_lit(out, "int");
+			return;
+		}
+		quals[k] = t->quals | extra;
+		if (t->kind == T_NAMED && pp->prog && t->d_type < 0 &&
+		    (td = file_typedef(pp->prog, t->name))) {
+			extra = quals[k];
+			t = td;
+			continue;
+		}
+		chain[k] = t;
+		if (t->kind != T_POINTER && t->kind != T_ARRAY &&
+		    t->kind != T_FUNC)
+			break;
+		/* An array's qualifiers are its elements'. */
+		extra = t->kind == T_ARRAY ? quals[k] : 0;
+		t = t->inner;
+		k++;
+	}
+	/* chain[k] is the leaf; something follows it unless k == 0 and the
+	   declaration is unnamed. */
+	print_leaf(out, pp, chain[k], quals[k], k > 0 || *name);
+	for (i = k - 1; i >= 0; i--) {
+		if (chain[i]->kind != T_POINTER)
+			continue;
+		if (chain[i + 1]->kind == T_ARRAY || chain[i + 1]->kind == T_FUNC)
+			buf_lit(out, "(");
+		buf_lit(out, "*");
+		add_quals(out, quals[i]);
+		if (quals[i] && (i > 0 || *name))
+			buf_lit(out, " ");
+	}
+	buf_puts(out, name);
+	for (i = 0; i < k; i++) {
+		switch (chain[i]->kind) {
+		case T_POINTER:
+			if (chain[i + 1]->kind == T_ARRAY ||
+			    chain[i + 1]->kind == T_FUNC)
+				buf_lit(out, ")");
+			break;
+		case T_ARRAY:
+			buf_lit(out, "[]");
+			break;
+		case T_FUNC:
+			buf_lit(out, "(");
+			print_params(out, pp, chain[i], depth + steps);
+			buf_lit(out, ")");
+			break;
+		}
+	}
 }
 
 void type_print_c(struct buf *b, const struct program *prog,
@@ -351,30 +382,30 @@ void type_print_c(struct buf *b, const struct program *prog,
 
 		pointee.quals |= Q_CONST;
 		ptr.inner = &pointee;
-		print_decl(b, &pp, &ptr, name, 0, 0);
+		print_decl(b, &pp, &ptr, name, 0);
 		return;
 	}
-	print_decl(b, &pp, t, name, 0, 0);
+	print_decl(b, &pp, t, name, 0);
 }
 
 void type_print_d(struct buf *b, const struct type *t, const char *name)
 {
 	struct printer pp = { NULL };
 
-	print_decl(b, &pp, t, name ? name : "", 0, 0);
+	print_decl(b, &pp, t, name ? name : "", 0);
 }
 
 void params_print_d(struct buf *b, const struct param *list)
 {
 	const struct param *p;
 
-	buf_puts(b, "(");
+	buf_lit(b, "(");
 	for_each_param(list, p) {
 		type_print_d(b, p->type, p->name);
 		if (p->next)
-			buf_puts(b, ", ");
+			buf_lit(b, ", ");
 	}
-	buf_puts(b, ")");
+	buf_lit(b, ")");
 }
 
 static int tag_cmp(const void *a, const void *b)

@@ -5,8 +5,10 @@
  *    line text
  *        ^
  *
- * Source text is looked up by file name: the main input is registered by
- * the caller; files named by cpp line markers are read on demand.
+ * Source text is looked up by file name and read from disk the first time
+ * a message needs it (the main input, or a file named by a cpp line
+ * marker); an input that cannot be read twice (a pipe) is registered by
+ * the caller.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -90,6 +90,15 @@ static void prologue(struct buf *b, const char *guard)
 		 "#define PROBEGEN_QUIET_END\n"
 		 "#endif\n"
 		 "#endif\n\n");
+	buf_puts(b,
+		 "/* What every probe below repeats, said once. */\n"
+		 "#ifndef PROBEGEN_SEMAPHORE\n"
+		 "#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \\\n"
+		 "\t__attribute__((unused)) __attribute__((section(\".probes\"))) \\\n"
+		 "\t__attribute__((visibility(\"hidden\")))\n"
+		 "#define PROBEGEN_INLINE \\\n"
+		 "\tstatic __inline__ __attribute__((__always_inline__, __unused__))\n"
+		 "#endif\n\n");
 	buf_puts(b, "#ifndef PROBEGEN_BOOL\n"
 		    "#ifdef __cplusplus\n#define PROBEGEN_BOOL bool\n"
 		    "#else\n#define PROBEGEN_BOOL _Bool\n#endif\n#endif\n\n");
@@ -102,7 +111,7 @@ static void epilogue(struct buf *b, const char *guard)
 	buf_printf(b, "#endif /* %s */\n", guard);
 }
 
-/* "arg1, arg2, ..." for n arguments. */
+/* "arg1, arg2, ..." for n arguments, and its length. */
 static const char *const args_text[MAX_PROBE_ARGS + 1] = {
 	"", "arg1", "arg1, arg2", "arg1, arg2, arg3", "arg1, arg2, arg3, arg4",
 	"arg1, arg2, arg3, arg4, arg5", "arg1, arg2, arg3, arg4, arg5, arg6",
@@ -119,39 +128,62 @@ static const char *const arg_name[MAX_PROBE_ARGS + 1] = {
 	"arg9", "arg10", "arg11", "arg12",
 };
 
+/* What each probe's block repeats, kept at hand with its lengths. */
+struct block {
+	const char *macro, *sem, *typed, *args;
+	size_t macro_len, sem_len, typed_len, args_len;
+};
+
+#define add(b, s, n) buf_add((b), (s), (n))
+
 /* The probe site's operands: native arguments, or for a mapped probe
  * `(i, j) : (j, i)` the native argument each translated one names. */
 static void site_args(struct buf *b, const struct probe *pr)
 {
 	int i, n = probe_nargs(pr);
 
-	for (i = 0; i < n && i < MAX_PROBE_ARGS; i++)
-		buf_cat(b, ", ", arg_name[probe_arg_source(pr, i) + 1], NULL);
+	if (!pr->has_xlated) {
+		if (n > 0 && n <= MAX_PROBE_ARGS) {
+			buf_lit(b, ", ");
+			buf_puts(b, args_text[n]);
+		}
+		return;
+	}
+	for (i = 0; i < n && i < MAX_PROBE_ARGS; i++) {
+		buf_lit(b, ", ");
+		buf_puts(b, arg_name[probe_arg_source(pr, i) + 1]);
+	}
 }
 
 static void site(struct buf *b, const struct probe *pr)
 {
-	int n = probe_nargs(pr);
-
 	static const char *const digits[MAX_PROBE_ARGS + 1] = {
 		"", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
 	};
+	int n = probe_nargs(pr);
 
-	buf_cat(b, "do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE", digits[n], "(",
-		pr->provider->name, ", ", pr->name, NULL);
+	buf_lit(b, "do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE");
+	buf_puts(b, digits[n <= MAX_PROBE_ARGS ? n : 0]);
+	buf_lit(b, "(");
+	buf_puts(b, pr->provider->name);
+	buf_lit(b, ", ");
+	buf_puts(b, pr->name);
 	site_args(b, pr);
-	buf_puts(b, "); PROBEGEN_QUIET_END } while (0)");
+	buf_lit(b, "); PROBEGEN_QUIET_END } while (0)");
 }
 
 static void declaration_comment(struct buf *b, const struct probe *pr)
 {
-	buf_cat(b, "/* probe ", pr->provider->name, ":", pr->name, NULL);
+	buf_lit(b, "/* probe ");
+	buf_puts(b, pr->provider->name);
+	buf_lit(b, ":");
+	buf_puts(b, pr->name);
 	params_print_d(b, pr->native);
 	if (pr->has_xlated) {
-		buf_puts(b, " : ");
+		buf_lit(b, " : ");
 		params_print_d(b, pr->xlated);
 	}
-	buf_puts(b, " */\n");
+	buf_lit(b, " */\n");
 }
 
 static int all_known(const struct program *prog, const struct probe *pr,
@@ -168,82 +200,114 @@ static int all_known(const struct program *prog, const struct probe *pr,
 /* The typed call: parameters of the declared types, then the same
  * probe site as the macro, so the note records the declared types. */
 static void typed_function(struct buf *b, const struct program *prog,
-			   const struct probe *pr, const char *typed,
-			   const char *macro)
+			   const struct probe *pr, const struct block *k)
 {
 	const struct param *p;
 	int i = 0;
 
-	buf_cat(b, "static __inline__ __attribute__((__always_inline__, __unused__)) void\n",
-		typed, "(", NULL);
+	buf_lit(b, "PROBEGEN_INLINE void ");
+	add(b, k->typed, k->typed_len);
+	buf_lit(b, "(");
 	if (!pr->native)
-		buf_puts(b, "void");
+		buf_lit(b, "void");
 	for_each_param(pr->native, p) {
 		type_print_c(b, prog, p->type, arg_name[++i], 1);
 		if (p->next)
-			buf_puts(b, ", ");
+			buf_lit(b, ", ");
 	}
-	buf_cat(b, ")\n{\n\t", macro, "(", args_text[pr->nnative],
-		");\n}\n", NULL);
+	buf_lit(b, ")\n{ ");
+	add(b, k->macro, k->macro_len);
+	buf_lit(b, "(");
+	buf_puts(b, args_text[pr->nnative <= MAX_PROBE_ARGS ? pr->nnative : 0]);
+	buf_lit(b, "); }\n");
+}
+
+/* "#define NAME(args) \" and the continuation's tab. */
+static void define_head(struct buf *b, const char *name, size_t len,
+			const char *suffix, const struct block *k)
+{
+	buf_lit(b, "#define ");
+	add(b, name, len);
+	buf_puts(b, suffix);
+	buf_lit(b, "(");
+	add(b, k->args, k->args_len);
+	buf_lit(b, ") \\\n\t");
 }
 
 static void probe_block(struct buf *b, struct program *prog,
 			struct probe *pr, const struct target *tg)
 {
 	const struct probe_names *n = probe_names(prog, pr);
-	const char *macro = n->macro, *sem = n->semaphore, *typed = n->typed;
-	const char *args = pr->nnative <= MAX_PROBE_ARGS
-				   ? args_text[pr->nnative] : "";
+	struct block k;
+
+	k.macro = n->macro;
+	k.macro_len = n->macro_len;
+	k.sem = n->semaphore;
+	k.sem_len = n->semaphore_len;
+	k.typed = n->typed;
+	k.typed_len = n->typed_len;
+	k.args = pr->nnative <= MAX_PROBE_ARGS ? args_text[pr->nnative] : "";
+	k.args_len = strlen(k.args);
 
 	declaration_comment(b, pr);
-	buf_cat(b, "__extension__ extern unsigned short ", sem,
-		" __attribute__((unused)) __attribute__((section(\".probes\"))) __attribute__((visibility(\"hidden\")));\n",
-		"#define ", macro, "_ENABLED() __builtin_expect(", sem, ", 0)\n",
-		"#define ", macro, "(", args, ") \\\n\t", NULL);
+	buf_lit(b, "PROBEGEN_SEMAPHORE(");
+	add(b, k.sem, k.sem_len);
+	buf_lit(b, ");\n#define ");
+	add(b, k.macro, k.macro_len);
+	buf_lit(b, "_ENABLED() __builtin_expect(");
+	add(b, k.sem, k.sem_len);
+	buf_lit(b, ", 0)\n");
+	define_head(b, k.macro, k.macro_len, "", &k);
 	site(b, pr);
-	buf_puts(b, "\n");
+	buf_lit(b, "\n");
 	if (!all_known(prog, pr, tg)) {
 		/* One upper-case name a line: CPython's sed has no 'g'. */
-		buf_puts(b, "#if defined(PROBEGEN_USER_TYPES)\n");
-		typed_function(b, prog, pr, typed, macro);
-		buf_cat(b, "#else\n#define ", typed, "(", args, ") \\\n\t",
-			NULL);
+		buf_lit(b, "#if defined(PROBEGEN_USER_TYPES)\n");
+		typed_function(b, prog, pr, &k);
+		buf_lit(b, "#else\n");
+		define_head(b, k.typed, k.typed_len, "", &k);
 		site(b, pr);
-		buf_puts(b, "\n#endif\n");
+		buf_lit(b, "\n#endif\n");
 	} else {
-		typed_function(b, prog, pr, typed, macro);
+		typed_function(b, prog, pr, &k);
 	}
-	buf_cat(b, "#define ", macro, "_LAZY(", args, ") \\\n",
-		"\tdo { if (__builtin_expect(", sem, ", 0)) ", typed, "(", args,
-		"); } while (0)\n\n", NULL);
+	define_head(b, k.macro, k.macro_len, "_LAZY", &k);
+	buf_lit(b, "do { if (");
+	add(b, k.macro, k.macro_len);
+	buf_lit(b, "_ENABLED()) ");
+	add(b, k.typed, k.typed_len);
+	buf_lit(b, "(");
+	add(b, k.args, k.args_len);
+	buf_lit(b, "); } while (0)\n\n");
 }
 
 /* Header-only mode: each semaphore is a weak hidden comdat definition,
  * so every translation unit may carry it and the linker keeps one per
  * executable or shared object. */
-static void semaphore_definitions(struct buf *b, struct program *prog)
+static void semaphore_definitions(struct output *o, struct program *prog)
 {
 	const struct provider *pv;
 	struct probe *pr;
 
-	buf_puts(b, "/* Semaphores, defined here because this header was made with\n"
+	buf_puts(&o->buf, "/* Semaphores, defined here because this header was made with\n"
 		    "   --header-only: one copy per executable or shared object. */\n");
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
 			const char *sem = probe_names(prog, pr)->semaphore;
 
-			buf_printf(b,
+			buf_printf(&o->buf,
 				   "__asm__(\".pushsection .probes,\\\"awG\\\",\\\"progbits\\\",%s,comdat\\n\"\n"
 				   "\t\".weak %s\\n\\t.hidden %s\\n\"\n"
 				   "\t\".type %s, \\\"object\\\"\\n\\t.size %s, 2\\n\"\n"
 				   "\t\".balign 2\\n%s:\\n\\t.2byte 0\\n\\t.popsection\");\n",
 				   sem, sem, sem, sem, sem, sem);
+			output_flush(o);
 		}
 	}
-	buf_puts(b, "\n");
+	buf_puts(&o->buf, "\n");
 }
 
-void emit_header(struct buf *out, struct program *prog,
+void emit_header(struct output *o, struct program *prog,
 		 const struct header_options *opt)
 {
 	const struct provider *pv;
@@ -251,16 +315,17 @@ void emit_header(struct buf *out, struct program *prog,
 	char *guard = name_guard(opt->output_name);
 	const struct target *tg = target_host();
 
-	/* About a kilobyte a probe: grow once, not by doubling. */
-	buf_reserve(out, (size_t)prog->nprobes * 1100 + 4096);
-	banner(out, opt);
-	prologue(out, guard);
-	type_forward_declarations(out, prog);
+	banner(&o->buf, opt);
+	prologue(&o->buf, guard);
+	type_forward_declarations(&o->buf, prog);
 	if (opt->header_only)
-		semaphore_definitions(out, prog);
-	for_each_provider(prog, pv)
-		for_each_probe(pv, pr)
-			probe_block(out, prog, pr, tg);
-	epilogue(out, guard);
+		semaphore_definitions(o, prog);
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
+			probe_block(&o->buf, prog, pr, tg);
+			output_flush(o);
+		}
+	}
+	epilogue(&o->buf, guard);
 	free(guard);
 }

@@ -21,14 +21,26 @@
 
 extern char **environ;
 
-static char *read_fd(int fd, const char *name, size_t *len)
+/* Read to the end.  A regular file's size (size_hint) lets it be read
+ * in one buffer of the right size; other inputs grow as they come.  The
+ * text is followed by the scanner's two end-of-buffer NULs. */
+static char *read_fd(int fd, const char *name, size_t size_hint, size_t *len)
 {
 	struct buf b = { 0 };
-	char chunk[65536];
+	size_t room;
 
+	buf_reserve(&b, (size_hint && size_hint <= MAX_INPUT ? size_hint
+							       : 65536) + 3);
 	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
+		ssize_t n;
 
+		/* Keep 2 bytes for the NULs (and 1 for buf's own). */
+		room = b.cap - b.len - 3;
+		if (room == 0) {
+			buf_reserve(&b, b.cap);
+			continue;
+		}
+		n = read(fd, b.data + b.len, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -39,20 +51,20 @@ static char *read_fd(int fd, const char *name, size_t *len)
 		}
 		if (n == 0)
 			break;
-		if (b.len + (size_t)n > MAX_INPUT) {
+		b.len += (size_t)n;
+		if (b.len > MAX_INPUT) {
 			error_plain("'%s' is larger than %u MiB", name,
 				    MAX_INPUT >> 20);
 			buf_free(&b);
 			return NULL;
 		}
-		buf_add(&b, chunk, (size_t)n);
 	}
 	*len = b.len;
-	buf_add(&b, "\0\0", 2); /* the scanner's end-of-buffer marks */
+	b.data[b.len] = b.data[b.len + 1] = '\0';
 	return b.data;
 }
 
-static char *read_plain(const char *path, size_t *len)
+static char *read_plain(const char *path, size_t *len, int *regular)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -72,7 +84,8 @@ static char *read_plain(const char *path, size_t *len)
 		close(fd);
 		return NULL;
 	}
-	text = read_fd(fd, path, len);
+	*regular = S_ISREG(st.st_mode);
+	text = read_fd(fd, path, *regular ? (size_t)st.st_size : 0, len);
 	close(fd);
 	return text;
 }
@@ -120,7 +133,7 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 		free(argv);
 		return NULL;
 	}
-	text = read_fd(pipefd[0], argv[0], len);
+	text = read_fd(pipefd[0], argv[0], 0, len);
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -137,9 +150,11 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 	return text;
 }
 
-char *input_read(const char *path, const struct cpp_options *cpp, size_t *len)
+char *input_read(const char *path, const struct cpp_options *cpp, size_t *len,
+		 int *regular)
 {
+	*regular = 0;
 	if (cpp && cpp->enabled)
 		return run_cpp(path, cpp, len);
-	return read_plain(path, len);
+	return read_plain(path, len, regular);
 }

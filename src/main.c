@@ -239,7 +239,7 @@ int main(int argc, char **argv)
 	const struct target *tg;
 	char *output, *text = NULL;
 	size_t len;
-	int i, status = EXIT_OK;
+	int i, regular, status = EXIT_OK;
 
 	diag.progname = "probegen";
 	parse_args(argc, argv, &o);
@@ -253,13 +253,15 @@ int main(int argc, char **argv)
 	tg = o.mode == MODE_OBJECT ? choose_target(&o, &from_objects)
 				   : target_host();
 
-	text = input_read(o.input, &o.cpp, &len);
+	text = input_read(o.input, &o.cpp, &len, &regular);
 	if (!text) {
 		status = diag.errors ? EXIT_INPUT : EXIT_SYSTEM;
 		goto done;
 	}
 	popt.preprocessed = o.cpp.enabled;
-	if (!o.cpp.enabled)
+	/* Diagnostics quote a regular file from disk, only if they need to;
+	   other inputs (pipes) can be read once only: keep a copy. */
+	if (!o.cpp.enabled && !regular)
 		diag_add_source(o.input, text, len);
 	prog = parse_text(o.input, text, len, &popt);
 	/* Check even after syntax errors: report everything in one run. */
@@ -270,9 +272,15 @@ int main(int argc, char **argv)
 		struct header_options hopt = { output, base_name(o.input),
 					       o.header_only };
 
-		emit_header(&out, prog, &hopt);
-		if (output_write(output, out.data, out.len) != 0)
+		struct output header;
+
+		if (output_open(&header, output) != 0) {
 			status = EXIT_SYSTEM;
+		} else {
+			emit_header(&header, prog, &hopt);
+			if (output_commit(&header) != 0)
+				status = EXIT_SYSTEM;
+		}
 	} else if (o.mode == MODE_RUST) {
 		emit_rust(&out, prog, base_name(o.input));
 		if (output_write(output, out.data, out.len) != 0)

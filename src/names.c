@@ -14,70 +14,103 @@
 
 #include "probegen.h"
 
-/* "__" becomes "_", scanning left to right like Python's str.replace. */
-/* Append s in one case; with squeeze, each "__" becomes "_". */
-static void add_cased(struct buf *b, const char *s, int upper, int squeeze)
+/* Identifiers are ASCII: no locale, no function call a character. */
+static char ascii_upper(char c)
 {
-	char *out;
+	return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
 
-	buf_reserve(b, strlen(s));
-	out = b->data + b->len;
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Copy s upper-cased; with squeeze, each "__" becomes "_" (scanning left
+ * to right like Python's str.replace).  Returns the end of the copy. */
+static char *copy_upper(char *out, const char *s, int squeeze)
+{
 	for (; *s; s++) {
-		*out++ = upper ? (char)toupper((unsigned char)*s)
-			       : (char)tolower((unsigned char)*s);
+		*out++ = ascii_upper(*s);
 		if (squeeze && s[0] == '_' && s[1] == '_')
 			s++;
 	}
-	*out = '\0';
-	b->len = (size_t)(out - b->data);
+	return out;
 }
 
-static void add_probe_part(struct buf *b, const char *name, int upper)
+static char *copy(char *out, const char *s, size_t n)
 {
-	add_cased(b, name, upper, 1);
+	memcpy(out, s, n);
+	return out + n;
 }
 
-static void add_case(struct buf *b, const char *s, int upper)
-{
-	add_cased(b, s, upper, 0);
-}
+#define COPY_LIT(out, lit) copy((out), (lit), sizeof(lit) - 1)
 
-/* A name built in a buffer, moved into the tree's arena. */
-static char *keep(struct arena *a, struct buf *b)
-{
-	char *s = arena_strndup(a, b->data, b->len);
-
-	b->len = 0;
-	return s;
-}
-
+/* All five names of a probe in one block of the tree's arena: they are
+ * made for every probe of every run, so this is done in one pass each. */
 const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 {
 	struct probe_names *n = pr->names;
-	struct arena *a = &prog->arena;
-	struct buf b = { 0 };
+	size_t pv_len, pr_len, macro_len, size;
+	char *block, *p;
 
 	if (n)
 		return n;
-	n = arena_alloc(a, sizeof(*n));
-	add_case(&b, pr->provider->name, 1);
-	buf_puts(&b, "_");
-	add_probe_part(&b, pr->name, 1);
-	n->macro = keep(a, &b);
-	buf_cat(&b, n->macro, "_ENABLED", NULL);
-	n->enabled = keep(a, &b);
-	buf_cat(&b, n->macro, "_LAZY", NULL);
-	n->lazy = keep(a, &b);
-	buf_puts(&b, "trace_");
-	add_case(&b, pr->provider->name, 0);
-	buf_puts(&b, "_");
-	add_probe_part(&b, pr->name, 0);
-	n->typed = keep(a, &b);
-	buf_cat(&b, pr->provider->name, "_", pr->name, "_semaphore", NULL);
-	n->semaphore = keep(a, &b);
-	buf_free(&b);
+	pv_len = strlen(pr->provider->name);
+	pr_len = strlen(pr->name);
+	/* Upper bound of each name, with its NUL: the macro is at most
+	 * pv + 1 + pr; the others add fixed affixes to one of them. */
+	macro_len = pv_len + 1 + pr_len;
+	size = 5 * macro_len + sizeof("_ENABLED") + sizeof("_LAZY") +
+	       sizeof("trace_") + sizeof("_semaphore") + sizeof("");
+	n = arena_alloc(&prog->arena, sizeof(*n));
+	p = block = arena_alloc(&prog->arena, size);
+
+	n->macro = p;
+	p = copy_upper(p, pr->provider->name, 0);
+	*p++ = '_';
+	p = copy_upper(p, pr->name, 1);
+	macro_len = (size_t)(p - n->macro);
+	n->macro_len = macro_len;
+	*p++ = '\0';
+
+	n->enabled = p;
+	p = copy(p, n->macro, macro_len);
+	p = COPY_LIT(p, "_ENABLED");
+	*p++ = '\0';
+
+	n->lazy = p;
+	p = copy(p, n->macro, macro_len);
+	p = COPY_LIT(p, "_LAZY");
+	*p++ = '\0';
+
+	/* "trace_" + lower(macro): the macro holds no lower-case letter. */
+	n->typed = p;
+	p = COPY_LIT(p, "trace_");
+	for (size_t i = 0; i < macro_len; i++)
+		*p++ = ascii_lower(n->macro[i]);
+	n->typed_len = (size_t)(p - n->typed);
+	*p++ = '\0';
+
+	n->semaphore = p;
+	p = copy(p, pr->provider->name, pv_len);
+	*p++ = '_';
+	p = copy(p, pr->name, pr_len);
+	p = COPY_LIT(p, "_semaphore");
+	n->semaphore_len = (size_t)(p - n->semaphore);
+	*p = '\0';
 	pr->names = n;
 	return n;
+}
+
+static void add_cased(struct buf *b, const char *s, int upper, int squeeze)
+{
+	buf_reserve(b, strlen(s));
+	for (; *s; s++) {
+		b->data[b->len++] = upper ? ascii_upper(*s) : ascii_lower(*s);
+		if (squeeze && s[0] == '_' && s[1] == '_')
+			s++;
+	}
+	b->data[b->len] = '\0';
 }
 
 char *name_guard(const char *output_path)
@@ -101,7 +134,7 @@ char *name_rust_fn(const struct probe *pr)
 {
 	struct buf b = { 0 };
 
-	add_probe_part(&b, pr->name, 0);
+	add_cased(&b, pr->name, 0, 1);
 	return b.data;
 }
 
@@ -109,7 +142,7 @@ char *name_rust_semaphore(const struct probe *pr)
 {
 	struct buf b = { 0 };
 
-	add_probe_part(&b, pr->name, 1);
+	add_cased(&b, pr->name, 1, 1);
 	buf_puts(&b, "_SEMAPHORE");
 	return b.data;
 }

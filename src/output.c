@@ -2,7 +2,9 @@
  * output.c - write an output atomically: a temporary file beside the
  * destination, renamed over it only when complete; on any failure the
  * temporary is removed and the destination is untouched.  Paths that are
- * not regular files (/dev/null, /dev/stdout) are written in place.
+ * not regular files (/dev/null, /dev/stdout) are written in place.  The
+ * text can be given whole (output_write) or as it is made (output_open,
+ * output_flush, output_commit).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,65 +46,122 @@ static char *link_target(const char *link)
 	return xasprintf("%.*s/%s", (int)(slash - link), link, target);
 }
 
-int output_write(const char *path, const void *data, size_t len)
+/* Pieces are gathered up to this size, then written: a big header never
+ * sits whole in memory (each page of it would cost a fault). */
+#define OUTPUT_CHUNK (64u * 1024)
+
+static void report(struct output *o, int err)
+{
+	if (!o->failed)
+		error_plain("cannot write '%s': %s", o->path, strerror(err));
+	o->failed = 1;
+}
+
+int output_open(struct output *o, const char *path)
 {
 	struct stat st;
-	char *real = NULL, *tmp;
 	const char *dest = path;
-	int fd, err;
-	mode_t um;
 
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	o->fd = -1;
+	buf_reserve(&o->buf, OUTPUT_CHUNK + 4096);
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
 			error_plain("cannot write '%s': it is a directory", path);
 			return -1;
 		}
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || write_all(fd, data, len) != 0 ||
-		    close(fd) != 0) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0) {
 			error_plain("cannot write '%s': %s", path,
 				    strerror(errno));
 			return -1;
 		}
+		o->in_place = 1;
 		return 0;
 	}
 	/* Write through a symlink to the file it names, as cc -o does. */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		real = realpath(path, NULL);
-		if (!real)
-			real = link_target(path);
-		dest = real;
+		o->real = realpath(path, NULL);
+		if (!o->real)
+			o->real = link_target(path);
+		dest = o->real;
 	}
-	tmp = xasprintf("%s.tmp.XXXXXX", dest);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	o->dest = dest;
+	o->tmp = xasprintf("%s.tmp.XXXXXX", dest);
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
 		error_plain("cannot create '%s': %s", path, strerror(errno));
-		free(tmp);
-		free(real);
+		free(o->tmp);
+		free(o->real);
+		o->tmp = o->real = NULL;
 		return -1;
 	}
-	um = umask(0);
-	umask(um);
-	/* mkstemp makes 0600; give the mode any created file would have. */
-	if (write_all(fd, data, len) != 0 || fchmod(fd, 0666 & ~um) != 0 ||
-	    close(fd) != 0) {
-		err = errno;
-		close(fd);
-		unlink(tmp);
-		error_plain("cannot write '%s': %s", path, strerror(err));
-		free(tmp);
-		free(real);
-		return -1;
-	}
-	if (rename(tmp, dest) != 0) {
-		err = errno;
-		unlink(tmp);
-		error_plain("cannot write '%s': %s", path, strerror(err));
-		free(tmp);
-		free(real);
-		return -1;
-	}
-	free(tmp);
-	free(real);
 	return 0;
+}
+
+void output_flush(struct output *o)
+{
+	if (o->buf.len < OUTPUT_CHUNK)
+		return;
+	if (!o->failed && write_all(o->fd, o->buf.data, o->buf.len) != 0)
+		report(o, errno);
+	o->buf.len = 0;
+}
+
+static void output_close(struct output *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	free(o->tmp);
+	free(o->real);
+	buf_free(&o->buf);
+	o->tmp = o->real = NULL;
+}
+
+void output_abort(struct output *o)
+{
+	if (o->tmp && o->fd >= 0)
+		unlink(o->tmp);
+	output_close(o);
+}
+
+int output_commit(struct output *o)
+{
+	mode_t um;
+
+	if (!o->failed && write_all(o->fd, o->buf.data, o->buf.len) != 0)
+		report(o, errno);
+	if (!o->in_place && !o->failed) {
+		/* mkstemp makes 0600; give the mode any created file would
+		   have. */
+		um = umask(0);
+		umask(um);
+		if (fchmod(o->fd, 0666 & ~um) != 0)
+			report(o, errno);
+	}
+	if (!o->failed && close(o->fd) != 0)
+		report(o, errno);
+	else if (o->failed)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmp) {
+		if (!o->failed && rename(o->tmp, o->dest) != 0)
+			report(o, errno);
+		if (o->failed)
+			unlink(o->tmp);
+	}
+	output_close(o);
+	return o->failed ? -1 : 0;
+}
+
+int output_write(const char *path, const void *data, size_t len)
+{
+	struct output o;
+
+	if (output_open(&o, path) != 0)
+		return -1;
+	buf_add(&o.buf, data, len);
+	return output_commit(&o);
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #define PROBEGEN_VERSION "0.1.0"
 
@@ -40,13 +41,32 @@ struct buf {
 	char *data;
 	size_t len, cap;
 };
+/* Make room for more bytes and the NUL that always follows the text. */
 void buf_reserve(struct buf *b, size_t more);
-void buf_add(struct buf *b, const void *p, size_t n);
-void buf_puts(struct buf *b, const char *s);
+
+/* Inline: emitters append a few bytes at a time, millions of times. */
+static inline void buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		buf_reserve(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+static inline void buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+/* A string literal, its length known at compile time. */
+#define buf_lit(b, s) buf_add((b), "" s, sizeof(s) - 1)
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
+size_t hash_bytes(const void *p, size_t n);
 
 /* Memory that lives as long as the tree: allocations are zeroed, and
  * all of it goes with arena_free(). */
@@ -106,22 +126,24 @@ enum type_kind {
 	T_NAMED,   /* a typedef name: from the file, D's, or the C side */
 	T_STRUCT, T_UNION, T_ENUM, /* tag */
 	T_POINTER, /* inner is the pointee */
-	T_ARRAY,   /* inner is the element; size is the text, may be NULL */
+	T_ARRAY,   /* inner is the element */
 	T_FUNC,    /* inner is the return type; params */
 };
 
 struct param;
 
+/* Small on purpose: a big file has one or two of these per argument.
+ * Unqualified builtin types are shared, so a type is never changed
+ * once the parser has finished building it. */
 struct type {
-	enum type_kind kind;
-	unsigned quals;
-	enum base base;
-	char *name; /* tag or typedef name */
-	char *size; /* array size as written */
+	unsigned char kind;  /* enum type_kind */
+	unsigned char quals; /* enum qual */
+	unsigned char base;  /* enum base, for T_BASE */
+	unsigned char varargs;
+	short d_type;        /* T_NAMED: d_type_lookup(name) */
+	char *name;          /* tag or typedef name */
 	struct type *inner;
 	struct param *params;
-	int varargs;
-	struct loc loc;
 };
 
 struct param {
@@ -175,71 +197,47 @@ struct program {
 #define for_each_probe(pv, pr) for ((pr) = (pv)->probes; (pr); (pr) = (pr)->next)
 #define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
 
-/* Values the parser passes between rules (see grammar/parser.y). */
-struct specs {
-	struct type *type; /* named, tagged or string; else from keywords */
-	int nvoid, nbool, nchar, nshort, nint, nlong, nsigned, nunsigned;
-	int nfloat, ndouble;
-	unsigned quals;
-	struct loc loc;
-};
-/* A declarator is a type with a hole where the base type goes:
- * `innermost` is the node whose inner is the hole (NULL: top is the hole). */
-struct declarator {
-	struct type *top, *innermost;
-	char *name;
-	struct loc loc;
-};
-struct param_list {
-	struct param *head, *last;
-	int count, present;
-	int varargs;
-	struct loc varargs_loc;
-};
-struct probe_list {
-	struct probe *head, *last;
-	int count;
-};
-
-/* Grammar actions. */
-struct specs specs_keyword(const struct specs *prev, int kw, struct loc loc);
-struct specs specs_from_type(struct type *t, unsigned quals);
-struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
-			 struct loc loc);
-struct type *type_string(struct parse_state *ps, unsigned quals,
-			  struct loc loc);
-struct type *type_tagged(struct parse_state *ps, int kind, char *tag,
-			  struct loc loc);
-struct declarator declarator_name(char *name, struct loc loc);
-struct declarator declarator_star(struct parse_state *ps,
-				  struct declarator *rest, unsigned quals,
+/* Grammar actions.  Lists of parameters and probes are built in
+ * reverse, one push per item, and put in order once complete.  While a
+ * declarator is being read it is a param whose type chain ends in a
+ * hole (the innermost node's inner is NULL) where the base type goes. */
+unsigned specs_keyword(unsigned prev, int kw, struct loc loc);
+unsigned specs_qualify(unsigned spec, unsigned quals);
+struct type *type_from_keywords(struct parse_state *ps, unsigned spec,
+				unsigned quals);
+struct type *type_named(struct parse_state *ps, char *name, unsigned quals);
+struct type *type_string(struct parse_state *ps, unsigned quals);
+struct type *type_tagged(struct parse_state *ps, int kind, char *tag);
+struct type *type_qualify(struct type *t, unsigned quals);
+struct type *pointer_new(struct parse_state *ps, struct type *rest,
+			 unsigned quals);
+struct param *declarator_name(struct parse_state *ps, char *name,
+			      struct loc loc);
+struct param *declarator_abstract(struct parse_state *ps, struct type *ptr,
 				  struct loc loc);
-struct declarator declarator_pointer(struct declarator *d,
-				     struct declarator *ptr);
-struct declarator declarator_array(struct parse_state *ps,
-				   struct declarator *d, struct loc loc);
-struct declarator declarator_function(struct parse_state *ps,
-				      struct declarator *d,
-				      struct param_list *params,
-				      struct loc loc);
-struct param_list param_make(struct parse_state *ps, struct specs *s,
-			     struct declarator *d, struct loc loc);
-void params_append(struct param_list *list, struct param_list *more);
-void params_varargs(struct param_list *list, struct loc loc);
-struct param_list params_from_declarator(struct parse_state *ps,
-					 struct declarator *d);
-void params_append_declarator(struct parse_state *ps, struct param_list *list,
-			      struct declarator *d);
+struct param *declarator_pointer(struct param *d, struct type *ptr,
+				 struct loc ptr_loc);
+struct param *declarator_array(struct parse_state *ps, struct param *d,
+			       struct loc loc);
+struct param *declarator_function(struct parse_state *ps, struct param *d,
+				  struct param *params, struct loc loc);
+struct param *param_make(struct parse_state *ps, struct type *base,
+			 struct param *d, struct loc loc);
+struct param *params_push(struct param *list, struct param *p);
+struct param *params_varargs(struct parse_state *ps, struct param *list,
+			     struct loc loc);
+struct param *params_mapping(struct parse_state *ps, struct param *list,
+			     struct loc loc);
 struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
-			struct param_list *native, struct param_list *xlated);
-void probe_list_add(struct probe_list *list, struct probe *pr);
+			struct param *native, struct param *xlated);
+struct probe *probes_push(struct probe *list, struct probe *pr);
 void provider_add(struct parse_state *ps, char *name, struct loc loc,
-		  struct probe_list *probes);
+		  struct probe *probes);
 void provider_unnamed(struct loc loc);
 void probe_outside(struct parse_state *ps, struct probe *pr);
 void clause_ignored(const char *name, struct loc loc);
-void typedef_add(struct parse_state *ps, struct specs *s,
-		 struct param_list *decls);
+void typedef_add(struct parse_state *ps, struct type *base,
+		 struct param *decls);
 
 void program_free(struct program *prog);
 /* The probe's arguments: the translated list when present. */
@@ -266,6 +264,7 @@ struct parse_state {
 	struct program *prog;
 	struct provider **provider_tail;
 	struct typedef_decl **typedef_tail;
+	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
 };
 /* Handle one '#' line: markers, pragmas, stray directives. */
 void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
@@ -288,6 +287,9 @@ struct type_info {
 	int known;   /* the header can spell it without the user's headers */
 };
 struct target;
+/* D's predefined type names (int64_t, string is a keyword): an index
+ * for struct type's d_type, or -1. */
+int d_type_lookup(const char *name);
 /* Follow the file's typedefs; returns the type as C must see it. */
 struct type_info type_info(const struct program *prog, const struct type *t,
 			   const struct target *tg);
@@ -312,6 +314,7 @@ struct probe_names {
 	char *lazy;      /* MYAPP_REQUEST_START_LAZY */
 	char *typed;     /* trace_myapp_request_start */
 	char *semaphore; /* myapp_request__start_semaphore */
+	size_t macro_len, typed_len, semaphore_len;
 };
 /* The probe's names, made on first use and kept with the probe. */
 const struct probe_names *probe_names(struct program *prog, struct probe *pr);
@@ -343,8 +346,22 @@ void target_list(FILE *f);
 
 /* ---- output.c: atomic output ---- */
 
-/* Write data to path through a temporary file in its directory, renamed
- * into place; returns 0, or prints the reason and returns -1. */
+/* A file being written: emitters append to buf and call output_flush(),
+ * which writes it out once it is big. */
+struct output {
+	struct buf buf;
+	const char *path, *dest;
+	char *tmp, *real; /* the temporary; the symlink's target */
+	int fd, in_place, failed;
+};
+/* Each returns 0, or prints the reason and returns -1. */
+int output_open(struct output *o, const char *path);
+void output_flush(struct output *o);
+/* Write the rest and rename the temporary over the destination. */
+int output_commit(struct output *o);
+/* Give up: remove the temporary; the destination is untouched. */
+void output_abort(struct output *o);
+/* All of it at once: open, write, commit. */
 int output_write(const char *path, const void *data, size_t len);
 
 /* ---- input.c: reading the provider file, optionally through cpp ---- */
@@ -355,9 +372,10 @@ struct cpp_options {
 	int nargs;
 };
 /* Returns malloc'd text and its length, followed by two NUL bytes, or
- * NULL after printing why. */
+ * NULL after printing why.  *regular: the text is the file's, which can
+ * be read again to quote it in diagnostics. */
 char *input_read(const char *path, const struct cpp_options *cpp,
-		 size_t *len);
+		 size_t *len, int *regular);
 
 /* ---- emit_header.c ---- */
 
@@ -366,7 +384,7 @@ struct header_options {
 	const char *input_name;  /* for the banner: base name only */
 	int header_only;         /* define semaphores in the header */
 };
-void emit_header(struct buf *out, struct program *prog,
+void emit_header(struct output *out, struct program *prog,
 		 const struct header_options *opt);
 
 /* ---- emit_rust.c ---- */

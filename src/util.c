@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,19 +89,6 @@ void buf_reserve(struct buf *b, size_t more)
 	b->data = xrealloc(b->data, b->cap);
 }
 
-void buf_add(struct buf *b, const void *p, size_t n)
-{
-	buf_reserve(b, n);
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-}
-
-void buf_puts(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-
 /* One formatting pass when the text fits, which is nearly always. */
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
@@ -134,6 +122,29 @@ void buf_cat(struct buf *b, ...)
 	va_end(ap);
 }
 
+/* A fast hash of n bytes, eight at a time; the result is mixed so that
+ * its low bits, which index hash tables, depend on every byte. */
+size_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15u * (n + 1), w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, s, n);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+	}
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53u;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
 void buf_free(struct buf *b)
 {
 	free(b->data);
@@ -149,24 +160,28 @@ struct arena_chunk {
 	max_align_t data[];
 };
 
-#define ARENA_CHUNK (64u * 1024)
+/* Chunks start small and double, so a small file costs little and a big
+ * one few allocations.  From 128 KiB, malloc maps them fresh from the
+ * kernel, already zeroed: calloc then clears nothing itself. */
+#define ARENA_FIRST_CHUNK (64u * 1024)
+#define ARENA_MAX_CHUNK (4u << 20)
 
 void *arena_alloc(struct arena *a, size_t n)
 {
 	void *p;
 
-	n = (n + 15) & ~(size_t)15;
+	/* Every node holds pointers: 8-byte alignment is enough. */
+	n = (n + 7) & ~(size_t)7;
 	if ((size_t)(a->end - a->next) < n) {
-		size_t size = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
-		struct arena_chunk *c = xcalloc(1, sizeof(*c) + size);
+		size_t size = a->chunks ? a->chunks->size * 2 : ARENA_FIRST_CHUNK;
+		struct arena_chunk *c;
 
+		if (size > ARENA_MAX_CHUNK)
+			size = ARENA_MAX_CHUNK;
+		if (size < n)
+			size = n;
+		c = xcalloc(1, sizeof(*c) + size);
 		c->size = size;
-		if (size == n && a->chunks) {
-			/* A big block: keep the current chunk for small ones. */
-			c->next = a->chunks->next;
-			a->chunks->next = c;
-			return c->data;
-		}
 		c->next = a->chunks;
 		a->chunks = c;
 		a->next = (char *)c->data;

@@ -69,3 +69,16 @@ t_errors_warnings() {
 	[ -s w.h ] || fail "no header written"
 	ok
 }
+
+# A file is quoted from disk when an error needs it; a pipe can be read
+# only once, so its text is kept: both quote the same line and caret.
+t_errors_quote_file_and_pipe() {
+	printf 'provider p {\n\tprobe a(int x, int x);\n};\n' > q.d
+	"$PROBEGEN" -h -s q.d -o q.h 2> file.err
+	expect_eq $? 1 "exit status (file)"
+	cat q.d | "$PROBEGEN" -h -s /dev/stdin -o q.h 2> pipe.err
+	expect_eq $? 1 "exit status (pipe)"
+	expect_eq "$(sed -n 2,3p file.err)" "$(printf ' \tprobe a(int x, int x);\n \t                   ^')" "quoted line (file)"
+	expect_eq "$(sed -n 2,3p pipe.err)" "$(sed -n 2,3p file.err)" "quoted line (pipe)"
+	ok
+}

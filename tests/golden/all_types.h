@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool
@@ -81,121 +90,94 @@ struct conn;
 union u;
 
 /* probe types:ints(char a, signed char b, unsigned char c, short d, short e, short f, unsigned short g, int h, int i, unsigned int j, long k, long l) */
-__extension__ extern unsigned short types_ints_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_ints_semaphore);
 #define TYPES_INTS_ENABLED() __builtin_expect(types_ints_semaphore, 0)
 #define TYPES_INTS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(types, ints, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_ints(char arg1, signed char arg2, unsigned char arg3, short arg4, short arg5, short arg6, unsigned short arg7, int arg8, int arg9, unsigned int arg10, long arg11, long arg12)
-{
-	TYPES_INTS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12);
-}
+PROBEGEN_INLINE void trace_types_ints(char arg1, signed char arg2, unsigned char arg3, short arg4, short arg5, short arg6, unsigned short arg7, int arg8, int arg9, unsigned int arg10, long arg11, long arg12)
+{ TYPES_INTS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); }
 #define TYPES_INTS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
-	do { if (__builtin_expect(types_ints_semaphore, 0)) trace_types_ints(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
+	do { if (TYPES_INTS_ENABLED()) trace_types_ints(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
 
 /* probe types:longs(unsigned long a, unsigned long b, long long c, long long d, long long e, unsigned long long f, unsigned long long g, hrtime_t h, _Bool i) */
-__extension__ extern unsigned short types_longs_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_longs_semaphore);
 #define TYPES_LONGS_ENABLED() __builtin_expect(types_longs_semaphore, 0)
 #define TYPES_LONGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE9(types, longs, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_longs(unsigned long arg1, unsigned long arg2, long long arg3, long long arg4, long long arg5, unsigned long long arg6, unsigned long long arg7, unsigned long long arg8, PROBEGEN_BOOL arg9)
-{
-	TYPES_LONGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9);
-}
+PROBEGEN_INLINE void trace_types_longs(unsigned long arg1, unsigned long arg2, long long arg3, long long arg4, long long arg5, unsigned long long arg6, unsigned long long arg7, unsigned long long arg8, PROBEGEN_BOOL arg9)
+{ TYPES_LONGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); }
 #define TYPES_LONGS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) \
-	do { if (__builtin_expect(types_longs_semaphore, 0)) trace_types_longs(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); } while (0)
+	do { if (TYPES_LONGS_ENABLED()) trace_types_longs(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); } while (0)
 
 /* probe types:consts(char const *a, char const *b, unsigned char const *c, int * const d, int const * const e, int volatile *f) */
-__extension__ extern unsigned short types_consts_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_consts_semaphore);
 #define TYPES_CONSTS_ENABLED() __builtin_expect(types_consts_semaphore, 0)
 #define TYPES_CONSTS(arg1, arg2, arg3, arg4, arg5, arg6) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE6(types, consts, arg1, arg2, arg3, arg4, arg5, arg6); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_consts(char const *arg1, char const *arg2, unsigned char const *arg3, int const * const arg4, int const * const arg5, int const volatile *arg6)
-{
-	TYPES_CONSTS(arg1, arg2, arg3, arg4, arg5, arg6);
-}
+PROBEGEN_INLINE void trace_types_consts(char const *arg1, char const *arg2, unsigned char const *arg3, int const * const arg4, int const * const arg5, int const volatile *arg6)
+{ TYPES_CONSTS(arg1, arg2, arg3, arg4, arg5, arg6); }
 #define TYPES_CONSTS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6) \
-	do { if (__builtin_expect(types_consts_semaphore, 0)) trace_types_consts(arg1, arg2, arg3, arg4, arg5, arg6); } while (0)
+	do { if (TYPES_CONSTS_ENABLED()) trace_types_consts(arg1, arg2, arg3, arg4, arg5, arg6); } while (0)
 
 /* probe types:pointers(void *a, void const *b, char **c, int (*cb)(int, char *), void (*done)(void), char buf[], int *arr[]) */
-__extension__ extern unsigned short types_pointers_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_pointers_semaphore);
 #define TYPES_POINTERS_ENABLED() __builtin_expect(types_pointers_semaphore, 0)
 #define TYPES_POINTERS(arg1, arg2, arg3, arg4, arg5, arg6, arg7) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE7(types, pointers, arg1, arg2, arg3, arg4, arg5, arg6, arg7); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_pointers(void const *arg1, void const *arg2, char **arg3, int (*arg4)(int, char *), void (*arg5)(void), char const *arg6, int **arg7)
-{
-	TYPES_POINTERS(arg1, arg2, arg3, arg4, arg5, arg6, arg7);
-}
+PROBEGEN_INLINE void trace_types_pointers(void const *arg1, void const *arg2, char **arg3, int (*arg4)(int, char *), void (*arg5)(void), char const *arg6, int **arg7)
+{ TYPES_POINTERS(arg1, arg2, arg3, arg4, arg5, arg6, arg7); }
 #define TYPES_POINTERS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7) \
-	do { if (__builtin_expect(types_pointers_semaphore, 0)) trace_types_pointers(arg1, arg2, arg3, arg4, arg5, arg6, arg7); } while (0)
+	do { if (TYPES_POINTERS_ENABLED()) trace_types_pointers(arg1, arg2, arg3, arg4, arg5, arg6, arg7); } while (0)
 
 /* probe types:tags(struct conn *a, struct conn const *b, union u *c, enum state d, conn_t *e) */
-__extension__ extern unsigned short types_tags_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_tags_semaphore);
 #define TYPES_TAGS_ENABLED() __builtin_expect(types_tags_semaphore, 0)
 #define TYPES_TAGS(arg1, arg2, arg3, arg4, arg5) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE5(types, tags, arg1, arg2, arg3, arg4, arg5); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_tags(struct conn const *arg1, struct conn const *arg2, union u const *arg3, int arg4, struct conn const *arg5)
-{
-	TYPES_TAGS(arg1, arg2, arg3, arg4, arg5);
-}
+PROBEGEN_INLINE void trace_types_tags(struct conn const *arg1, struct conn const *arg2, union u const *arg3, int arg4, struct conn const *arg5)
+{ TYPES_TAGS(arg1, arg2, arg3, arg4, arg5); }
 #define TYPES_TAGS_LAZY(arg1, arg2, arg3, arg4, arg5) \
-	do { if (__builtin_expect(types_tags_semaphore, 0)) trace_types_tags(arg1, arg2, arg3, arg4, arg5); } while (0)
+	do { if (TYPES_TAGS_ENABLED()) trace_types_tags(arg1, arg2, arg3, arg4, arg5); } while (0)
 
 /* probe types:d_types(string s, int8_t a, int16_t b, int32_t c, int64_t d, uint8_t e, uint16_t f, uint32_t g, uint64_t h, uintptr_t i, size_t j, ssize_t k) */
-__extension__ extern unsigned short types_d_types_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_d_types_semaphore);
 #define TYPES_D_TYPES_ENABLED() __builtin_expect(types_d_types_semaphore, 0)
 #define TYPES_D_TYPES(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(types, d_types, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_d_types(char const *arg1, signed char arg2, short arg3, int arg4, __INT64_TYPE__ arg5, unsigned char arg6, unsigned short arg7, unsigned int arg8, __UINT64_TYPE__ arg9, __UINTPTR_TYPE__ arg10, __SIZE_TYPE__ arg11, __PTRDIFF_TYPE__ arg12)
-{
-	TYPES_D_TYPES(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12);
-}
+PROBEGEN_INLINE void trace_types_d_types(char const *arg1, signed char arg2, short arg3, int arg4, __INT64_TYPE__ arg5, unsigned char arg6, unsigned short arg7, unsigned int arg8, __UINT64_TYPE__ arg9, __UINTPTR_TYPE__ arg10, __SIZE_TYPE__ arg11, __PTRDIFF_TYPE__ arg12)
+{ TYPES_D_TYPES(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); }
 #define TYPES_D_TYPES_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
-	do { if (__builtin_expect(types_d_types_semaphore, 0)) trace_types_d_types(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
+	do { if (TYPES_D_TYPES_ENABLED()) trace_types_d_types(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
 
 /* probe types:unnamed(int, char *, unsigned long long, struct conn *) */
-__extension__ extern unsigned short types_unnamed_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_unnamed_semaphore);
 #define TYPES_UNNAMED_ENABLED() __builtin_expect(types_unnamed_semaphore, 0)
 #define TYPES_UNNAMED(arg1, arg2, arg3, arg4) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(types, unnamed, arg1, arg2, arg3, arg4); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_unnamed(int arg1, char const *arg2, unsigned long long arg3, struct conn const *arg4)
-{
-	TYPES_UNNAMED(arg1, arg2, arg3, arg4);
-}
+PROBEGEN_INLINE void trace_types_unnamed(int arg1, char const *arg2, unsigned long long arg3, struct conn const *arg4)
+{ TYPES_UNNAMED(arg1, arg2, arg3, arg4); }
 #define TYPES_UNNAMED_LAZY(arg1, arg2, arg3, arg4) \
-	do { if (__builtin_expect(types_unnamed_semaphore, 0)) trace_types_unnamed(arg1, arg2, arg3, arg4); } while (0)
+	do { if (TYPES_UNNAMED_ENABLED()) trace_types_unnamed(arg1, arg2, arg3, arg4); } while (0)
 
 /* probe types:none() */
-__extension__ extern unsigned short types_none_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_none_semaphore);
 #define TYPES_NONE_ENABLED() __builtin_expect(types_none_semaphore, 0)
 #define TYPES_NONE() \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(types, none); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_none(void)
-{
-	TYPES_NONE();
-}
+PROBEGEN_INLINE void trace_types_none(void)
+{ TYPES_NONE(); }
 #define TYPES_NONE_LAZY() \
-	do { if (__builtin_expect(types_none_semaphore, 0)) trace_types_none(); } while (0)
+	do { if (TYPES_NONE_ENABLED()) trace_types_none(); } while (0)
 
 /* probe types:none_void() */
-__extension__ extern unsigned short types_none_void_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(types_none_void_semaphore);
 #define TYPES_NONE_VOID_ENABLED() __builtin_expect(types_none_void_semaphore, 0)
 #define TYPES_NONE_VOID() \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(types, none_void); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_types_none_void(void)
-{
-	TYPES_NONE_VOID();
-}
+PROBEGEN_INLINE void trace_types_none_void(void)
+{ TYPES_NONE_VOID(); }
 #define TYPES_NONE_VOID_LAZY() \
-	do { if (__builtin_expect(types_none_void_semaphore, 0)) trace_types_none_void(); } while (0)
+	do { if (TYPES_NONE_VOID_ENABLED()) trace_types_none_void(); } while (0)
 
 #ifdef __cplusplus
 }

@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool
@@ -78,30 +87,24 @@ extern "C" {
 #endif
 
 /* probe crlf:a(int x) */
-__extension__ extern unsigned short crlf_a_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(crlf_a_semaphore);
 #define CRLF_A_ENABLED() __builtin_expect(crlf_a_semaphore, 0)
 #define CRLF_A(arg1) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(crlf, a, arg1); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_crlf_a(int arg1)
-{
-	CRLF_A(arg1);
-}
+PROBEGEN_INLINE void trace_crlf_a(int arg1)
+{ CRLF_A(arg1); }
 #define CRLF_A_LAZY(arg1) \
-	do { if (__builtin_expect(crlf_a_semaphore, 0)) trace_crlf_a(arg1); } while (0)
+	do { if (CRLF_A_ENABLED()) trace_crlf_a(arg1); } while (0)
 
 /* probe crlf:b(char const *s) */
-__extension__ extern unsigned short crlf_b_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(crlf_b_semaphore);
 #define CRLF_B_ENABLED() __builtin_expect(crlf_b_semaphore, 0)
 #define CRLF_B(arg1) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(crlf, b, arg1); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_crlf_b(char const *arg1)
-{
-	CRLF_B(arg1);
-}
+PROBEGEN_INLINE void trace_crlf_b(char const *arg1)
+{ CRLF_B(arg1); }
 #define CRLF_B_LAZY(arg1) \
-	do { if (__builtin_expect(crlf_b_semaphore, 0)) trace_crlf_b(arg1); } while (0)
+	do { if (CRLF_B_ENABLED()) trace_crlf_b(arg1); } while (0)
 
 #ifdef __cplusplus
 }

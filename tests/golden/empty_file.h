@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool

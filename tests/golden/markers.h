@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool
@@ -78,17 +87,14 @@ extern "C" {
 #endif
 
 /* probe marked:at_ten(int x) */
-__extension__ extern unsigned short marked_at_ten_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(marked_at_ten_semaphore);
 #define MARKED_AT_TEN_ENABLED() __builtin_expect(marked_at_ten_semaphore, 0)
 #define MARKED_AT_TEN(arg1) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(marked, at_ten, arg1); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_marked_at_ten(int arg1)
-{
-	MARKED_AT_TEN(arg1);
-}
+PROBEGEN_INLINE void trace_marked_at_ten(int arg1)
+{ MARKED_AT_TEN(arg1); }
 #define MARKED_AT_TEN_LAZY(arg1) \
-	do { if (__builtin_expect(marked_at_ten_semaphore, 0)) trace_marked_at_ten(arg1); } while (0)
+	do { if (MARKED_AT_TEN_ENABLED()) trace_marked_at_ten(arg1); } while (0)
 
 #ifdef __cplusplus
 }

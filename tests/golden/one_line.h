@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool
@@ -78,43 +87,34 @@ extern "C" {
 #endif
 
 /* probe one:a(int x) */
-__extension__ extern unsigned short one_a_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(one_a_semaphore);
 #define ONE_A_ENABLED() __builtin_expect(one_a_semaphore, 0)
 #define ONE_A(arg1) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(one, a, arg1); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_one_a(int arg1)
-{
-	ONE_A(arg1);
-}
+PROBEGEN_INLINE void trace_one_a(int arg1)
+{ ONE_A(arg1); }
 #define ONE_A_LAZY(arg1) \
-	do { if (__builtin_expect(one_a_semaphore, 0)) trace_one_a(arg1); } while (0)
+	do { if (ONE_A_ENABLED()) trace_one_a(arg1); } while (0)
 
 /* probe one:b(char *s, long y) */
-__extension__ extern unsigned short one_b_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(one_b_semaphore);
 #define ONE_B_ENABLED() __builtin_expect(one_b_semaphore, 0)
 #define ONE_B(arg1, arg2) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(one, b, arg1, arg2); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_one_b(char const *arg1, long arg2)
-{
-	ONE_B(arg1, arg2);
-}
+PROBEGEN_INLINE void trace_one_b(char const *arg1, long arg2)
+{ ONE_B(arg1, arg2); }
 #define ONE_B_LAZY(arg1, arg2) \
-	do { if (__builtin_expect(one_b_semaphore, 0)) trace_one_b(arg1, arg2); } while (0)
+	do { if (ONE_B_ENABLED()) trace_one_b(arg1, arg2); } while (0)
 
 /* probe one:c() */
-__extension__ extern unsigned short one_c_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(one_c_semaphore);
 #define ONE_C_ENABLED() __builtin_expect(one_c_semaphore, 0)
 #define ONE_C() \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(one, c); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_one_c(void)
-{
-	ONE_C();
-}
+PROBEGEN_INLINE void trace_one_c(void)
+{ ONE_C(); }
 #define ONE_C_LAZY() \
-	do { if (__builtin_expect(one_c_semaphore, 0)) trace_one_c(); } while (0)
+	do { if (ONE_C_ENABLED()) trace_one_c(); } while (0)
 
 #ifdef __cplusplus
 }

@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool
@@ -80,82 +89,64 @@ extern "C" {
 struct Tcl_Obj;
 
 /* probe tcl:proc__entry(char *name, int objc, struct Tcl_Obj **objv) */
-__extension__ extern unsigned short tcl_proc__entry_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(tcl_proc__entry_semaphore);
 #define TCL_PROC_ENTRY_ENABLED() __builtin_expect(tcl_proc__entry_semaphore, 0)
 #define TCL_PROC_ENTRY(arg1, arg2, arg3) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE3(tcl, proc__entry, arg1, arg2, arg3); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_tcl_proc_entry(char const *arg1, int arg2, struct Tcl_Obj **arg3)
-{
-	TCL_PROC_ENTRY(arg1, arg2, arg3);
-}
+PROBEGEN_INLINE void trace_tcl_proc_entry(char const *arg1, int arg2, struct Tcl_Obj **arg3)
+{ TCL_PROC_ENTRY(arg1, arg2, arg3); }
 #define TCL_PROC_ENTRY_LAZY(arg1, arg2, arg3) \
-	do { if (__builtin_expect(tcl_proc__entry_semaphore, 0)) trace_tcl_proc_entry(arg1, arg2, arg3); } while (0)
+	do { if (TCL_PROC_ENTRY_ENABLED()) trace_tcl_proc_entry(arg1, arg2, arg3); } while (0)
 
 /* probe tcl:proc__return(char *name, int code) */
-__extension__ extern unsigned short tcl_proc__return_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(tcl_proc__return_semaphore);
 #define TCL_PROC_RETURN_ENABLED() __builtin_expect(tcl_proc__return_semaphore, 0)
 #define TCL_PROC_RETURN(arg1, arg2) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(tcl, proc__return, arg1, arg2); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_tcl_proc_return(char const *arg1, int arg2)
-{
-	TCL_PROC_RETURN(arg1, arg2);
-}
+PROBEGEN_INLINE void trace_tcl_proc_return(char const *arg1, int arg2)
+{ TCL_PROC_RETURN(arg1, arg2); }
 #define TCL_PROC_RETURN_LAZY(arg1, arg2) \
-	do { if (__builtin_expect(tcl_proc__return_semaphore, 0)) trace_tcl_proc_return(arg1, arg2); } while (0)
+	do { if (TCL_PROC_RETURN_ENABLED()) trace_tcl_proc_return(arg1, arg2); } while (0)
 
 /* probe tcl:proc__result(char *name, int code, char *result, struct Tcl_Obj *resultobj) */
-__extension__ extern unsigned short tcl_proc__result_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(tcl_proc__result_semaphore);
 #define TCL_PROC_RESULT_ENABLED() __builtin_expect(tcl_proc__result_semaphore, 0)
 #define TCL_PROC_RESULT(arg1, arg2, arg3, arg4) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(tcl, proc__result, arg1, arg2, arg3, arg4); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_tcl_proc_result(char const *arg1, int arg2, char const *arg3, struct Tcl_Obj const *arg4)
-{
-	TCL_PROC_RESULT(arg1, arg2, arg3, arg4);
-}
+PROBEGEN_INLINE void trace_tcl_proc_result(char const *arg1, int arg2, char const *arg3, struct Tcl_Obj const *arg4)
+{ TCL_PROC_RESULT(arg1, arg2, arg3, arg4); }
 #define TCL_PROC_RESULT_LAZY(arg1, arg2, arg3, arg4) \
-	do { if (__builtin_expect(tcl_proc__result_semaphore, 0)) trace_tcl_proc_result(arg1, arg2, arg3, arg4); } while (0)
+	do { if (TCL_PROC_RESULT_ENABLED()) trace_tcl_proc_result(arg1, arg2, arg3, arg4); } while (0)
 
 /* probe tcl:proc__args(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
-__extension__ extern unsigned short tcl_proc__args_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(tcl_proc__args_semaphore);
 #define TCL_PROC_ARGS_ENABLED() __builtin_expect(tcl_proc__args_semaphore, 0)
 #define TCL_PROC_ARGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(tcl, proc__args, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_tcl_proc_args(char const *arg1, char const *arg2, char const *arg3, char const *arg4, char const *arg5, char const *arg6, char const *arg7, char const *arg8, char const *arg9, char const *arg10)
-{
-	TCL_PROC_ARGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10);
-}
+PROBEGEN_INLINE void trace_tcl_proc_args(char const *arg1, char const *arg2, char const *arg3, char const *arg4, char const *arg5, char const *arg6, char const *arg7, char const *arg8, char const *arg9, char const *arg10)
+{ TCL_PROC_ARGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); }
 #define TCL_PROC_ARGS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
-	do { if (__builtin_expect(tcl_proc__args_semaphore, 0)) trace_tcl_proc_args(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); } while (0)
+	do { if (TCL_PROC_ARGS_ENABLED()) trace_tcl_proc_args(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); } while (0)
 
 /* probe tcl:obj__create(struct Tcl_Obj *obj) */
-__extension__ extern unsigned short tcl_obj__create_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(tcl_obj__create_semaphore);
 #define TCL_OBJ_CREATE_ENABLED() __builtin_expect(tcl_obj__create_semaphore, 0)
 #define TCL_OBJ_CREATE(arg1) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(tcl, obj__create, arg1); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_tcl_obj_create(struct Tcl_Obj const *arg1)
-{
-	TCL_OBJ_CREATE(arg1);
-}
+PROBEGEN_INLINE void trace_tcl_obj_create(struct Tcl_Obj const *arg1)
+{ TCL_OBJ_CREATE(arg1); }
 #define TCL_OBJ_CREATE_LAZY(arg1) \
-	do { if (__builtin_expect(tcl_obj__create_semaphore, 0)) trace_tcl_obj_create(arg1); } while (0)
+	do { if (TCL_OBJ_CREATE_ENABLED()) trace_tcl_obj_create(arg1); } while (0)
 
 /* probe tcl:tcl__probe(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
-__extension__ extern unsigned short tcl_tcl__probe_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(tcl_tcl__probe_semaphore);
 #define TCL_TCL_PROBE_ENABLED() __builtin_expect(tcl_tcl__probe_semaphore, 0)
 #define TCL_TCL_PROBE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(tcl, tcl__probe, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_tcl_tcl_probe(char const *arg1, char const *arg2, char const *arg3, char const *arg4, char const *arg5, char const *arg6, char const *arg7, char const *arg8, char const *arg9, char const *arg10)
-{
-	TCL_TCL_PROBE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10);
-}
+PROBEGEN_INLINE void trace_tcl_tcl_probe(char const *arg1, char const *arg2, char const *arg3, char const *arg4, char const *arg5, char const *arg6, char const *arg7, char const *arg8, char const *arg9, char const *arg10)
+{ TCL_TCL_PROBE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); }
 #define TCL_TCL_PROBE_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
-	do { if (__builtin_expect(tcl_tcl__probe_semaphore, 0)) trace_tcl_tcl_probe(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); } while (0)
+	do { if (TCL_TCL_PROBE_ENABLED()) trace_tcl_tcl_probe(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); } while (0)
 
 #ifdef __cplusplus
 }

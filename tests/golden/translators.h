@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool
@@ -80,43 +89,34 @@ extern "C" {
 struct sock;
 
 /* probe net:conn__open(struct sock *s, int fd) : (conninfo_t *s, int fd) */
-__extension__ extern unsigned short net_conn__open_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(net_conn__open_semaphore);
 #define NET_CONN_OPEN_ENABLED() __builtin_expect(net_conn__open_semaphore, 0)
 #define NET_CONN_OPEN(arg1, arg2) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(net, conn__open, arg1, arg2); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_net_conn_open(struct sock const *arg1, int arg2)
-{
-	NET_CONN_OPEN(arg1, arg2);
-}
+PROBEGEN_INLINE void trace_net_conn_open(struct sock const *arg1, int arg2)
+{ NET_CONN_OPEN(arg1, arg2); }
 #define NET_CONN_OPEN_LAZY(arg1, arg2) \
-	do { if (__builtin_expect(net_conn__open_semaphore, 0)) trace_net_conn_open(arg1, arg2); } while (0)
+	do { if (NET_CONN_OPEN_ENABLED()) trace_net_conn_open(arg1, arg2); } while (0)
 
 /* probe net:swap(int i, int j) : (int j, int i, int i, int j) */
-__extension__ extern unsigned short net_swap_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(net_swap_semaphore);
 #define NET_SWAP_ENABLED() __builtin_expect(net_swap_semaphore, 0)
 #define NET_SWAP(arg1, arg2) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(net, swap, arg2, arg1, arg1, arg2); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_net_swap(int arg1, int arg2)
-{
-	NET_SWAP(arg1, arg2);
-}
+PROBEGEN_INLINE void trace_net_swap(int arg1, int arg2)
+{ NET_SWAP(arg1, arg2); }
 #define NET_SWAP_LAZY(arg1, arg2) \
-	do { if (__builtin_expect(net_swap_semaphore, 0)) trace_net_swap(arg1, arg2); } while (0)
+	do { if (NET_SWAP_ENABLED()) trace_net_swap(arg1, arg2); } while (0)
 
 /* probe net:plain(int fd) */
-__extension__ extern unsigned short net_plain_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(net_plain_semaphore);
 #define NET_PLAIN_ENABLED() __builtin_expect(net_plain_semaphore, 0)
 #define NET_PLAIN(arg1) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(net, plain, arg1); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_net_plain(int arg1)
-{
-	NET_PLAIN(arg1);
-}
+PROBEGEN_INLINE void trace_net_plain(int arg1)
+{ NET_PLAIN(arg1); }
 #define NET_PLAIN_LAZY(arg1) \
-	do { if (__builtin_expect(net_plain_semaphore, 0)) trace_net_plain(arg1); } while (0)
+	do { if (NET_PLAIN_ENABLED()) trace_net_plain(arg1); } while (0)
 
 #ifdef __cplusplus
 }

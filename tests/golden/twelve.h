@@ -65,6 +65,15 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #endif
 
+/* What every probe below repeats, said once. */
+#ifndef PROBEGEN_SEMAPHORE
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_INLINE \
+	static __inline__ __attribute__((__always_inline__, __unused__))
+#endif
+
 #ifndef PROBEGEN_BOOL
 #ifdef __cplusplus
 #define PROBEGEN_BOOL bool
@@ -78,17 +87,14 @@ extern "C" {
 #endif
 
 /* probe wide:twelve(char a, unsigned char b, short c, unsigned short d, int e, unsigned int f, long g, unsigned long h, long long i, unsigned long long j, char const *k, void *l) */
-__extension__ extern unsigned short wide_twelve_semaphore __attribute__((unused)) __attribute__((section(".probes"))) __attribute__((visibility("hidden")));
+PROBEGEN_SEMAPHORE(wide_twelve_semaphore);
 #define WIDE_TWELVE_ENABLED() __builtin_expect(wide_twelve_semaphore, 0)
 #define WIDE_TWELVE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(wide, twelve, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0)
-static __inline__ __attribute__((__always_inline__, __unused__)) void
-trace_wide_twelve(char arg1, unsigned char arg2, short arg3, unsigned short arg4, int arg5, unsigned int arg6, long arg7, unsigned long arg8, long long arg9, unsigned long long arg10, char const *arg11, void const *arg12)
-{
-	WIDE_TWELVE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12);
-}
+PROBEGEN_INLINE void trace_wide_twelve(char arg1, unsigned char arg2, short arg3, unsigned short arg4, int arg5, unsigned int arg6, long arg7, unsigned long arg8, long long arg9, unsigned long long arg10, char const *arg11, void const *arg12)
+{ WIDE_TWELVE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); }
 #define WIDE_TWELVE_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
-	do { if (__builtin_expect(wide_twelve_semaphore, 0)) trace_wide_twelve(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
+	do { if (WIDE_TWELVE_ENABLED()) trace_wide_twelve(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
 
 #ifdef __cplusplus
 }
