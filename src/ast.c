@@ -58,6 +58,8 @@ unsigned specs_keyword(unsigned prev, int kw, struct loc loc)
 
 	if (SPEC_COUNT(s, kw) < 3)
 		s += 1u << SPEC_SHIFT(kw);
+	if (!prev)
+		return s; /* one keyword alone is always a type */
 	nvoid = SPEC_COUNT(s, K_VOID);
 	nbool = SPEC_COUNT(s, K_BOOL);
 	nchar = SPEC_COUNT(s, K_CHAR);

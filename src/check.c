@@ -4,40 +4,45 @@
  * limits, duplicates, argument mappings, and generated names that would
  * collide.  Prints diagnostics; changes and writes nothing.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "probegen.h"
 
-/* A set of names, to find duplicates and collisions in linear time. */
+/* A set of names, to find duplicates and collisions in linear time.
+ * The names sit in an array in the order they were added; the hash
+ * table holds, per slot, 32 bits of a name's hash and its place in that
+ * array.  Eight-byte slots keep the 10,000 names of a big file within
+ * the cache, which the search's random accesses need. */
 struct name_entry {
 	const char *name;
 	const void *owner; /* the probe or provider that made it */
-	size_t hash;
+};
+
+struct name_slot {
+	uint32_t tag;   /* the hash's high half */
+	uint32_t index; /* into names, plus one; 0: free */
 };
 
 struct name_set {
-	struct name_entry *slots;
-	size_t cap, used;
+	struct name_slot *slots;
+	struct name_entry *names;
+	size_t cap, used, max; /* max: the names announced to init */
 };
 
-/* At most 70% full: searches stay short (each slot keeps its hash),
- * and the table small enough to stay in cache. */
-static int name_set_full(const struct name_set *set, size_t n)
-{
-	return n * 10 > set->cap * 7;
-}
-
+/* For at most n names; the table at most 70% full, so that searches
+ * stay short. */
 static void name_set_init(struct name_set *set, size_t n)
 {
 	set->cap = 16;
-	while (name_set_full(set, n))
+	while (n * 10 > set->cap * 7)
 		set->cap *= 2;
 	set->slots = xcalloc(set->cap, sizeof(*set->slots));
+	set->names = xmalloc((n ? n : 1) * sizeof(*set->names));
 	set->used = 0;
+	set->max = n;
 }
-
-static void name_set_grow(struct name_set *set);
 
 /* Add name (kept by the caller while the set lives); return whoever
  * already owns it, if anyone. */
@@ -45,45 +50,28 @@ static const void *name_set_add(struct name_set *set, const char *name,
 				size_t len, const void *owner)
 {
 	size_t h = hash_bytes(name, len), i;
-	struct name_entry *e;
+	uint32_t tag = (uint32_t)(h >> 32);
+	const struct name_slot *slot;
 
-	if (name_set_full(set, set->used + 1))
-		name_set_grow(set);
-	for (i = h & (set->cap - 1); (e = &set->slots[i])->name;
+	for (i = h & (set->cap - 1); (slot = &set->slots[i])->index;
 	     i = (i + 1) & (set->cap - 1)) {
-		if (e->hash == h && strcmp(e->name, name) == 0)
-			return e->owner;
+		if (slot->tag == tag &&
+		    strcmp(set->names[slot->index - 1].name, name) == 0)
+			return set->names[slot->index - 1].owner;
 	}
-	e->name = name;
-	e->owner = owner;
-	e->hash = h;
+	if (set->used == set->max)
+		die("internal error: more names than the set was made for");
+	set->names[set->used].name = name;
+	set->names[set->used].owner = owner;
 	set->used++;
+	set->slots[i] = (struct name_slot){ tag, (uint32_t)set->used };
 	return NULL;
-}
-
-static void name_set_grow(struct name_set *set)
-{
-	struct name_set bigger;
-	size_t i, j;
-
-	bigger.cap = set->cap * 2;
-	bigger.used = set->used;
-	bigger.slots = xcalloc(bigger.cap, sizeof(*bigger.slots));
-	for (i = 0; i < set->cap; i++) {
-		if (!set->slots[i].name)
-			continue;
-		for (j = set->slots[i].hash & (bigger.cap - 1);
-		     bigger.slots[j].name; j = (j + 1) & (bigger.cap - 1))
-			;
-		bigger.slots[j] = set->slots[i];
-	}
-	free(set->slots);
-	*set = bigger;
 }
 
 static void name_set_free(struct name_set *set)
 {
 	free(set->slots);
+	free(set->names);
 }
 
 static void check_name_length(const char *what, const char *name,

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,20 @@ static void report(struct output *o, int err)
 	if (!o->failed)
 		error_plain("cannot write '%s': %s", o->path, strerror(err));
 	o->failed = 1;
+}
+
+/* Put tmp in dest's place.  An existing dest is swapped with tmp, then
+ * removed: readers still see the old file or the new one, never none,
+ * and ext4 skips the write-back it forces on a rename over an existing
+ * file (auto_da_alloc), which costs more than writing a big header. */
+static int replace(const char *tmp, const char *dest)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dest, RENAME_EXCHANGE) == 0) {
+		unlink(tmp); /* now the old file */
+		return 0;
+	}
+	/* No dest yet, or a file system that cannot swap. */
+	return rename(tmp, dest);
 }
 
 int output_open(struct output *o, const char *path)
@@ -147,7 +162,7 @@ int output_commit(struct output *o)
 		close(o->fd);
 	o->fd = -1;
 	if (o->tmp) {
-		if (!o->failed && rename(o->tmp, o->dest) != 0)
+		if (!o->failed && replace(o->tmp, o->dest) != 0)
 			report(o, errno);
 		if (o->failed)
 			unlink(o->tmp);
