@@ -161,17 +161,16 @@ static int build(Elf *elf, struct program *prog,
 	return 0;
 }
 
-int emit_object(struct buf *out, struct program *prog,
+int emit_object(struct output *out, struct program *prog,
 		const struct target *tg)
 {
 	struct symbols syms = { 0 };
 	unsigned char *zeros = NULL;
-	char chunk[65536];
-	ssize_t n;
 	Elf *elf;
 	int fd, rc;
 
-	/* libelf writes to a descriptor: use one in memory, then read back. */
+	/* libelf writes to a descriptor: one in memory, which the kernel
+	   then copies to the output (no copy passes through here). */
 	fd = memfd_create("probegen-object", MFD_CLOEXEC);
 	if (fd < 0)
 		die("cannot create a memory file: %s", strerror(errno));
@@ -184,16 +183,8 @@ int emit_object(struct buf *out, struct program *prog,
 	buf_add(&syms.strs, "", 1);
 	rc = build(elf, prog, tg, &syms, &zeros);
 	elf_end(elf);
-	if (rc == 0) {
-		if (lseek(fd, 0, SEEK_SET) != 0)
-			die("cannot rewind the memory file: %s",
-			    strerror(errno));
-		while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-			buf_add(out, chunk, (size_t)n);
-		if (n < 0)
-			die("cannot read the memory file: %s",
-			    strerror(errno));
-	}
+	if (rc == 0)
+		rc = output_copy_fd(out, fd);
 	close(fd);
 	buf_free(&syms.syms);
 	buf_free(&syms.strs);

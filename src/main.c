@@ -286,9 +286,16 @@ int main(int argc, char **argv)
 		if (output_write(output, out.data, out.len) != 0)
 			status = EXIT_SYSTEM;
 	} else {
-		if (emit_object(&out, prog, tg) != 0 ||
-		    output_write(output, out.data, out.len) != 0)
+		struct output object;
+
+		if (output_open(&object, output) != 0) {
 			status = EXIT_SYSTEM;
+		} else if (emit_object(&object, prog, tg) != 0) {
+			output_abort(&object);
+			status = EXIT_SYSTEM;
+		} else if (output_commit(&object) != 0) {
+			status = EXIT_SYSTEM;
+		}
 	}
 	program_free(prog);
 	free(text);

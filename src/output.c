@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -122,6 +123,39 @@ void output_flush(struct output *o)
 	if (!o->failed && write_all(o->fd, o->buf.data, o->buf.len) != 0)
 		report(o, errno);
 	o->buf.len = 0;
+}
+
+int output_copy_fd(struct output *o, int fd)
+{
+	off_t off = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (!o->failed && o->buf.len &&
+	    write_all(o->fd, o->buf.data, o->buf.len) != 0)
+		report(o, errno);
+	o->buf.len = 0;
+	if (fstat(fd, &st) != 0)
+		die("cannot read the object: %s", strerror(errno));
+	while (!o->failed && off < st.st_size) {
+		n = sendfile(o->fd, fd, &off, (size_t)(st.st_size - off));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EINVAL)
+			break; /* a device sendfile cannot write: copy below */
+		if (n <= 0)
+			report(o, n < 0 ? errno : EIO);
+	}
+	while (!o->failed && off < st.st_size) {
+		buf_reserve(&o->buf, OUTPUT_CHUNK);
+		n = pread(fd, o->buf.data, OUTPUT_CHUNK, off);
+		if (n <= 0)
+			die("cannot read the object: %s", strerror(errno));
+		if (write_all(o->fd, o->buf.data, (size_t)n) != 0)
+			report(o, errno);
+		off += n;
+	}
+	return o->failed ? -1 : 0;
 }
 
 static void output_close(struct output *o)

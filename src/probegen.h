@@ -357,6 +357,8 @@ struct output {
 /* Each returns 0, or prints the reason and returns -1. */
 int output_open(struct output *o, const char *path);
 void output_flush(struct output *o);
+/* Append the whole content of file fd (read from its start). */
+int output_copy_fd(struct output *o, int fd);
 /* Write the rest and rename the temporary over the destination. */
 int output_commit(struct output *o);
 /* Give up: remove the temporary; the destination is untouched. */
@@ -394,8 +396,8 @@ void emit_rust(struct buf *out, struct program *prog, const char *input_name);
 
 /* ---- emit_object.c ---- */
 
-/* Build the -G object in memory; returns 0 or -1 after printing why. */
-int emit_object(struct buf *out, struct program *prog,
+/* Write the -G object; returns 0 or -1 after printing why. */
+int emit_object(struct output *out, struct program *prog,
 		const struct target *tg);
 
 #endif

@@ -104,11 +104,17 @@ t_cli_unwritable_output() {
 		expect_eq $? 2 "read-only directory"
 	fi
 	if [ -e /dev/full ]; then
-		"$PROBEGEN" -h -s cli.d -o /dev/full 2> err
-		expect_eq $? 2 "/dev/full"
-		expect_grep "No space left on device" err
+		for m in h G; do
+			"$PROBEGEN" -$m -s cli.d -o /dev/full 2> err
+			expect_eq $? 2 "-$m to /dev/full"
+			expect_grep "No space left on device" err
+		done
 	fi
 	"$PROBEGEN" -h -s cli.d -o /dev/null || fail "/dev/null"
+	# Outputs that are not files get the same bytes: the object too.
+	"$PROBEGEN" -G -s cli.d -o file.o || fail "-G to a file"
+	"$PROBEGEN" -G -s cli.d -o /dev/stdout | cat > piped.o
+	cmp file.o piped.o || fail "-G through a pipe differs"
 	mkdir adir
 	"$PROBEGEN" -h -s cli.d -o adir 2> err
 	expect_eq $? 2 "directory as output"
