@@ -41,6 +41,18 @@ cat <<MD
 Growth exponent of probegen -h time on mixed files from 2,000 probes up: **$growth**
 (slope of log time against log size; 1.00 is linear).
 
+## Where the time goes (2,000 mixed probes)
+
+$(awk -F'\t' '{ v[$1] = $2 } END {
+	printf "- starting probegen and exiting (`--version`): %.1f ms\n", v["start"] * 1000
+	printf "- -h: %.1f ms writing to /dev/null, %.1f ms writing the %.2f MB header to a file; %.1fM instructions\n", v["null-h"] * 1000, v["file-h"] * 1000, v["bytes-h"] / 1e6, v["instr-h"] / 1e6
+	printf "- -G: %.1f ms writing to /dev/null, %.1f ms writing the %.0f KB object to a file; %.1fM instructions\n", v["null-G"] * 1000, v["file-G"] * 1000, v["bytes-G"] / 1e3, v["instr-G"] / 1e6
+}' $OUT/breakdown.tsv)
+
+Medians as above. Instructions counted by \`valgrind --tool=callgrind\` for
+the whole run, start-up included: unlike times, they do not depend on
+what else the machine is doing.
+
 ## The cost of a probe site
 
 \`bench/site.c\`: a loop of 1,000,000 iterations firing one disabled probe

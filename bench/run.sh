@@ -82,6 +82,24 @@ PY
 )
 echo "growth exponent of probegen -h time (2,000 to largest): $growth (1.00 is linear)"
 
+# Where probegen's time goes on 2,000 mixed probes: a process that only
+# starts, the same runs writing to /dev/null (no file system), and the
+# instructions each run executes (callgrind: the same on any machine
+# load, so the number to watch for regressions).
+f=$OUT/p2000-mixed.d
+[ -e "$f" ] || bench/gen.sh 2000 mixed > "$f"
+{
+	printf 'start\t%s\n' "$(time_cmd start 20 "$PROBEGEN" --version)"
+	for m in h G; do
+		printf 'null-%s\t%s\n' $m "$(time_cmd null-$m 20 "$PROBEGEN" -$m -s "$f" -o /dev/null)"
+		printf 'file-%s\t%s\n' $m "$(time_cmd file-$m 20 "$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m")"
+		valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-$m.out" \
+			"$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m" > /dev/null 2> "$OUT/cg-$m.log"
+		printf 'instr-%s\t%s\n' $m "$(sed -n 's/.*Collected : //p' "$OUT/cg-$m.log")"
+		printf 'bytes-%s\t%s\n' $m "$(stat -c %s "$OUT/bd.$m")"
+	done
+} > "$OUT/breakdown.tsv"
+
 # The cost of a disabled probe site, in instructions (callgrind).
 cd "$OUT"
 "$PROBEGEN" -h -s "$ROOT/bench/site.d" -o site.h

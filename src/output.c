@@ -81,7 +81,6 @@ int output_open(struct output *o, const char *path)
 	memset(o, 0, sizeof(*o));
 	o->path = path;
 	o->fd = -1;
-	buf_reserve(&o->buf, OUTPUT_CHUNK + 4096);
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
 			error_plain("cannot write '%s': it is a directory", path);
@@ -94,6 +93,7 @@ int output_open(struct output *o, const char *path)
 			return -1;
 		}
 		o->in_place = 1;
+		buf_reserve(&o->buf, OUTPUT_CHUNK + 4096);
 		return 0;
 	}
 	/* Write through a symlink to the file it names, as cc -o does. */
@@ -113,6 +113,7 @@ int output_open(struct output *o, const char *path)
 		o->tmp = o->real = NULL;
 		return -1;
 	}
+	buf_reserve(&o->buf, OUTPUT_CHUNK + 4096);
 	return 0;
 }
 
