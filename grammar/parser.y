@@ -228,7 +228,7 @@ direct_declarator:
 	| direct_declarator '[' skip ']'
 		{ $$ = declarator_array(ps, $1, L(@2)); }
 	| direct_declarator '(' param_list ')'
-		{ $$ = declarator_function(ps, $1, $3, L(@2)); }
+		{ $$ = declarator_function(ps, $1, $3); }
 	;
 
 /* The '*' written first is the one nearest the base type. */
@@ -259,7 +259,7 @@ direct_abstract:
 	| direct_abstract '[' skip ']'
 		{ $$ = declarator_array(ps, $1, L(@2)); }
 	| direct_abstract '(' param_list ')'
-		{ $$ = declarator_function(ps, $1, $3, L(@2)); }
+		{ $$ = declarator_function(ps, $1, $3); }
 	;
 
 declarators:

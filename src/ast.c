@@ -1,7 +1,8 @@
 /*
  * ast.c - the tree: types, parameters, probes, providers, typedefs.
- * The parser's actions are one-line calls into this file.  Every node
- * keeps its source position.  All nodes and strings live in the
+ * The parser's actions are one-line calls into this file.  Parameters,
+ * probes, providers and typedefs keep their source positions (messages
+ * point at them; types carry none).  All nodes and strings live in the
  * program's arena: nothing is freed one by one, program_free() frees all.
  */
 #include <stdlib.h>
@@ -275,14 +276,13 @@ static struct param *params_finish(struct param *rev, int *count,
 }
 
 struct param *declarator_function(struct parse_state *ps, struct param *d,
-				  struct param *params, struct loc loc)
+				  struct param *params)
 {
 	struct type *t = type_new(ps, T_FUNC);
 
 	t->varargs = (unsigned char)is_varargs(params);
 	t->params = params_finish(params, NULL, NULL);
 	declarator_insert(d, t);
-	(void)loc;
 	return d;
 }
 

@@ -220,7 +220,7 @@ struct param *declarator_pointer(struct param *d, struct type *ptr,
 struct param *declarator_array(struct parse_state *ps, struct param *d,
 			       struct loc loc);
 struct param *declarator_function(struct parse_state *ps, struct param *d,
-				  struct param *params, struct loc loc);
+				  struct param *params);
 struct param *param_make(struct parse_state *ps, struct type *base,
 			 struct param *d, struct loc loc);
 struct param *params_push(struct param *list, struct param *p);
