@@ -32,14 +32,14 @@ struct name_set {
 };
 
 /* For at most n names; the table at most 70% full, so that searches
- * stay short. */
-static void name_set_init(struct name_set *set, size_t n)
+ * stay short.  The memory is the tree's: already mapped, freed with it. */
+static void name_set_init(struct name_set *set, size_t n, struct arena *a)
 {
 	set->cap = 16;
 	while (n * 10 > set->cap * 7)
 		set->cap *= 2;
-	set->slots = xcalloc(set->cap, sizeof(*set->slots));
-	set->names = xmalloc((n ? n : 1) * sizeof(*set->names));
+	set->slots = arena_alloc(a, set->cap * sizeof(*set->slots));
+	set->names = arena_alloc(a, (n ? n : 1) * sizeof(*set->names));
 	set->used = 0;
 	set->max = n;
 }
@@ -66,12 +66,6 @@ static const void *name_set_add(struct name_set *set, const char *name,
 	set->used++;
 	set->slots[i] = (struct name_slot){ tag, (uint32_t)set->used };
 	return NULL;
-}
-
-static void name_set_free(struct name_set *set)
-{
-	free(set->slots);
-	free(set->names);
 }
 
 static void check_name_length(const char *what, const char *name,
@@ -229,8 +223,8 @@ void check_program(struct program *prog, const struct target *tg)
 	struct provider *pv;
 	struct probe *pr;
 
-	name_set_init(&names, 5 * (size_t)prog->nprobes);
-	name_set_init(&providers, (size_t)prog->nproviders);
+	name_set_init(&names, 5 * (size_t)prog->nprobes, &prog->arena);
+	name_set_init(&providers, (size_t)prog->nproviders, &prog->arena);
 	for_each_provider(prog, pv) {
 		struct name_set probes;
 		const struct probe *first;
@@ -245,7 +239,7 @@ void check_program(struct program *prog, const struct target *tg)
 				q->name);
 			continue;
 		}
-		name_set_init(&probes, (size_t)pv->nprobes);
+		name_set_init(&probes, (size_t)pv->nprobes, &prog->arena);
 		for_each_probe(pv, pr) {
 			check_name_length("probe", pr->name, pr->loc);
 			first = name_set_add(&probes, pr->name,
@@ -273,8 +267,5 @@ void check_program(struct program *prog, const struct target *tg)
 			check_readable(prog, pr, tg);
 			check_collisions(prog, &names, pr);
 		}
-		name_set_free(&probes);
 	}
-	name_set_free(&names);
-	name_set_free(&providers);
 }
