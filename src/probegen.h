@@ -74,8 +74,12 @@ struct arena_chunk;
 struct arena {
 	struct arena_chunk *chunks;
 	char *next, *end;
+	size_t expect; /* bytes it will likely hold: see arena_expect() */
 };
 void *arena_alloc(struct arena *a, size_t n);
+/* Say how much the arena will likely hold, before the first allocation:
+ * a small arena takes one malloc'd chunk, a big one huge pages. */
+void arena_expect(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
 
