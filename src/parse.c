@@ -114,9 +114,9 @@ struct program *parse_text(const char *file, char *text, size_t len,
 	ps.col = 1;
 	ps.preprocessed = opt && opt->preprocessed;
 	ps.prog = xcalloc(1, sizeof(*ps.prog));
-	/* The tree and the check's name sets take up to about 8 bytes a
-	   byte of text (2,000 probes: 200 KB of text, 1.6 MB); with room. */
-	arena_expect(&ps.prog->arena, len * 10);
+	/* The tree and the check's name sets take 8 to 11 bytes a byte of
+	   text (2,000 probes: 200 KB of text, 1.6 MB); with room. */
+	arena_expect(&ps.prog->arena, len * 16);
 	ps.provider_tail = &ps.prog->providers;
 	ps.typedef_tail = &ps.prog->typedefs;
 
