@@ -48,14 +48,17 @@ printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' probes "pg -h" "stap -
 for n in $SIZES; do
 	f=$OUT/p$n-$kind.d
 	bench/gen.sh "$n" $kind > "$f"
-	runs=$([ "$n" -le 2000 ] && echo 20 || echo 5)
+	# 100 short runs span about a second, so that a passing stall of
+	# the machine moves the median little; SystemTap's runs are long.
+	small=$([ "$n" -le 2000 ] && echo 1 || echo 0)
+	runs=$([ $small = 1 ] && echo 100 || echo 5)
 	ph=$(time_cmd pg-h-$n-$kind $runs "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
 	pG=$(time_cmd pg-G-$n-$kind $runs "$PROBEGEN" -G -s "$f" -o "$OUT/pg$n.o")
 	mem=$(peak_kib "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
 	# SystemTap's -G compiles in the current directory: give it its own.
 	cd "$OUT/dtrace-cwd"
-	sh=$(time_cmd stap-h-$n-$kind $([ $runs = 20 ] && echo 10 || echo 3) dtrace -h -s "$f" -o "$OUT/stap$n.h")
-	sG=$(time_cmd stap-G-$n-$kind $([ $runs = 20 ] && echo 10 || echo 3) dtrace -G -s "$f" -o "$OUT/stap$n.o")
+	sh=$(time_cmd stap-h-$n-$kind $([ $small = 1 ] && echo 10 || echo 3) dtrace -h -s "$f" -o "$OUT/stap$n.h")
+	sG=$(time_cmd stap-G-$n-$kind $([ $small = 1 ] && echo 10 || echo 3) dtrace -G -s "$f" -o "$OUT/stap$n.o")
 	cd "$ROOT"
 	sems=$( [ -e "$OUT/stap$n.o" ] && readelf -sW "$OUT/stap$n.o" | grep -c '_semaphore$' || echo "-")
 	rh=$(python3 -c "import sys; a, b = sys.argv[1:]; print('%.0fx' % (float(b) / float(a)) if b[0].isdigit() else '-')" "$ph" "$sh")
@@ -89,10 +92,10 @@ echo "growth exponent of probegen -h time (2,000 to largest): $growth (1.00 is l
 f=$OUT/p2000-mixed.d
 [ -e "$f" ] || bench/gen.sh 2000 mixed > "$f"
 {
-	printf 'start\t%s\n' "$(time_cmd start 20 "$PROBEGEN" --version)"
+	printf 'start\t%s\n' "$(time_cmd start 100 "$PROBEGEN" --version)"
 	for m in h G; do
-		printf 'null-%s\t%s\n' $m "$(time_cmd null-$m 20 "$PROBEGEN" -$m -s "$f" -o /dev/null)"
-		printf 'file-%s\t%s\n' $m "$(time_cmd file-$m 20 "$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m")"
+		printf 'null-%s\t%s\n' $m "$(time_cmd null-$m 100 "$PROBEGEN" -$m -s "$f" -o /dev/null)"
+		printf 'file-%s\t%s\n' $m "$(time_cmd file-$m 100 "$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m")"
 		valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-$m.out" \
 			"$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m" > /dev/null 2> "$OUT/cg-$m.log"
 		printf 'instr-%s\t%s\n' $m "$(sed -n 's/.*Collected : //p' "$OUT/cg-$m.log")"
