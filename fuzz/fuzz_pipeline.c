@@ -1,22 +1,37 @@
 /*
  * fuzz/fuzz_pipeline.c - libFuzzer entry point over the whole pipeline:
- * scan, parse, check, then the header and the object in memory.  Any
+ * scan, parse, check, then the header and the object, written.  Any
  * crash, sanitizer report, leak or timeout is a finding; diagnostics are
  * expected and thrown away.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "probegen.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Outputs go through the real output path, into a directory of their
+ * own: on tmpfs when there is one, so that a run stays fast. */
+static char header_path[256], object_path[256];
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	char dir[] = "/dev/shm/probegen-fuzz.XXXXXX";
+	char alt[] = "/tmp/probegen-fuzz.XXXXXX";
+	const char *d = mkdtemp(dir);
+
 	(void)argc;
 	(void)argv;
+	if (!d)
+		d = mkdtemp(alt);
+	if (!d)
+		abort();
+	snprintf(header_path, sizeof(header_path), "%s/fuzz.h", d);
+	snprintf(object_path, sizeof(object_path), "%s/fuzz.o", d);
 	/* Diagnostics are the point of bad inputs; keep the log readable. */
 	if (!getenv("FUZZ_SHOW_DIAGNOSTICS"))
 		diag.stream = fopen("/dev/null", "w");
@@ -27,10 +42,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = xmalloc(size + 2);
-	struct header_options hopt = { "fuzz.h", "fuzz.d", (int)(size & 1) };
+	struct header_options hopt = { header_path, "fuzz.d", (int)(size & 1) };
 	struct parse_options popt = { 0 };
 	struct program *prog;
-	struct buf out = { 0 };
+	struct output out;
+	struct stat st;
 
 	memcpy(text, data, size);
 	text[size] = text[size + 1] = '\0';
@@ -39,12 +55,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	prog = parse_text("fuzz.d", text, size, &popt);
 	check_program(prog, target_host());
 	if (!diag.errors) {
+		if (output_open(&out, header_path) != 0)
+			abort();
 		emit_header(&out, prog, &hopt);
-		buf_free(&out);
-		if (emit_object(&out, prog, target_by_name("aarch64")) == 0 &&
-		    out.len < 64)
-			abort(); /* an object has at least an ELF header */
-		buf_free(&out);
+		if (output_commit(&out) != 0)
+			abort();
+		if (output_open(&out, object_path) != 0)
+			abort();
+		if (emit_object(&out, prog, target_by_name("aarch64")) != 0 ||
+		    output_commit(&out) != 0)
+			abort();
+		/* An object has at least an ELF header. */
+		if (stat(object_path, &st) != 0 || st.st_size < 64)
+			abort();
 	}
 	program_free(prog);
 	diag_free();

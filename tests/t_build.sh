@@ -35,3 +35,18 @@ t_build_lexer_no_backing_up() {
 	expect_eq "$(head -n 1 lex.backup)" "No backing up." "flex -b"
 	ok
 }
+
+# The fuzzing harness (make fuzz) calls the stages' interfaces directly:
+# build it and run it over the good, bad and fuzz-found inputs, so that
+# it cannot drift from them unseen.
+t_build_fuzz_harness() {
+	need clang
+	[ -z "${PROBEGEN_SANITIZED:-}" ] || skip "covered by the plain run"
+	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' > probe.c
+	clang -fsanitize=fuzzer probe.c -o probe > /dev/null 2>&1 ||
+		skip "clang cannot build libFuzzer programs here"
+	make -s -C "$ROOT" build-fuzz/fuzzer > log 2>&1 || { cat log; fail "building the harness"; }
+	"$ROOT/build-fuzz/fuzzer" -runs=0 "$ROOT"/tests/good/*.d "$ROOT"/tests/errors/*.d \
+		"$ROOT"/tests/fuzz/* > log 2>&1 || { tail -n 30 log; fail "harness on the test inputs"; }
+	ok
+}
