@@ -305,22 +305,25 @@ struct param *params_push(struct param *list, struct param *p)
 	return p;
 }
 
+static struct param *push_mark(struct parse_state *ps, struct param *list,
+				struct type *mark, struct loc loc)
+{
+	struct param *p = param_new(ps, loc);
+
+	p->type = mark;
+	return params_push(list, p);
+}
+
 struct param *params_varargs(struct parse_state *ps, struct param *list,
 			     struct loc loc)
 {
-	struct param *mark = param_new(ps, loc);
-
-	mark->type = &varargs_mark;
-	return params_push(list, mark);
+	return push_mark(ps, list, &varargs_mark, loc);
 }
 
 struct param *params_mapping(struct parse_state *ps, struct param *list,
 			     struct loc loc)
 {
-	struct param *mark = param_new(ps, loc);
-
-	mark->type = &mapping_mark;
-	return params_push(list, mark);
+	return push_mark(ps, list, &mapping_mark, loc);
 }
 
 /* ---- probes and providers ---- */

@@ -197,7 +197,7 @@ static void check_collisions(struct program *prog, struct name_set *set,
 	const struct probe_names *n = probe_names(prog, pr);
 	const char *names[] = { n->macro, n->enabled, n->lazy, n->typed,
 				n->semaphore };
-	size_t lens[] = { n->macro_len, n->macro_len + 8, n->macro_len + 5,
+	size_t lens[] = { n->macro_len, n->enabled_len, n->lazy_len,
 			  n->typed_len, n->semaphore_len };
 	size_t i;
 

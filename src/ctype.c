@@ -300,6 +300,11 @@ static void print_leaf(struct buf *out, const struct printer *pp,
  * and the suffixes from the outermost in ("[]", "(params)", ")"). */
 #define MAX_PRINT_DEPTH 64
 
+static int is_array_or_function(const struct type *t)
+{
+	return t->kind == T_ARRAY || t->kind == T_FUNC;
+}
+
 static void print_decl(struct buf *out, const struct printer *pp,
 		       const struct type *t, const char *name, int depth)
 {
@@ -321,8 +326,7 @@ static void print_decl(struct buf *out, const struct printer *pp,
 			continue;
 		}
 		chain[k] = t;
-		if (t->kind != T_POINTER && t->kind != T_ARRAY &&
-		    t->kind != T_FUNC)
+		if (t->kind != T_POINTER && !is_array_or_function(t))
 			break;
 		/* An array's qualifiers are its elements'. */
 		extra = t->kind == T_ARRAY ? quals[k] : 0;
@@ -330,12 +334,13 @@ static void print_decl(struct buf *out, const struct printer *pp,
 		k++;
 	}
 	/* chain[k] is the leaf; something follows it unless k == 0 and the
-	   declaration is unnamed. */
+	   declaration is unnamed.  A pointer to an array or a function is
+	   written in parentheses: (*name)[]. */
 	print_leaf(out, pp, chain[k], quals[k], k > 0 || *name);
 	for (i = k - 1; i >= 0; i--) {
 		if (chain[i]->kind != T_POINTER)
 			continue;
-		if (chain[i + 1]->kind == T_ARRAY || chain[i + 1]->kind == T_FUNC)
+		if (is_array_or_function(chain[i + 1]))
 			buf_lit(out, "(");
 		buf_lit(out, "*");
 		add_quals(out, quals[i]);
@@ -346,8 +351,7 @@ static void print_decl(struct buf *out, const struct printer *pp,
 	for (i = 0; i < k; i++) {
 		switch (chain[i]->kind) {
 		case T_POINTER:
-			if (chain[i + 1]->kind == T_ARRAY ||
-			    chain[i + 1]->kind == T_FUNC)
+			if (is_array_or_function(chain[i + 1]))
 				buf_lit(out, ")");
 			break;
 		case T_ARRAY:

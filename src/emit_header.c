@@ -111,7 +111,7 @@ static void epilogue(struct buf *b, const char *guard)
 	buf_printf(b, "#endif /* %s */\n", guard);
 }
 
-/* "arg1, arg2, ..." for n arguments, and its length. */
+/* "arg1, arg2, ..." for n arguments. */
 static const char *const args_text[MAX_PROBE_ARGS + 1] = {
 	"", "arg1", "arg1, arg2", "arg1, arg2, arg3", "arg1, arg2, arg3, arg4",
 	"arg1, arg2, arg3, arg4, arg5", "arg1, arg2, arg3, arg4, arg5, arg6",
@@ -127,14 +127,6 @@ static const char *const arg_name[MAX_PROBE_ARGS + 1] = {
 	"", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8",
 	"arg9", "arg10", "arg11", "arg12",
 };
-
-/* What each probe's block repeats, kept at hand with its lengths. */
-struct block {
-	const char *macro, *sem, *typed, *args;
-	size_t macro_len, sem_len, typed_len, args_len;
-};
-
-#define add(b, s, n) buf_add((b), (s), (n))
 
 /* The probe site's operands: native arguments, or for a mapped probe
  * `(i, j) : (j, i)` the native argument each translated one names. */
@@ -200,13 +192,13 @@ static int all_known(const struct program *prog, const struct probe *pr,
 /* The typed call: parameters of the declared types, then the same
  * probe site as the macro, so the note records the declared types. */
 static void typed_function(struct buf *b, const struct program *prog,
-			   const struct probe *pr, const struct block *k)
+			   const struct probe *pr, const struct probe_names *n)
 {
 	const struct param *p;
 	int i = 0;
 
 	buf_lit(b, "PROBEGEN_INLINE void ");
-	add(b, k->typed, k->typed_len);
+	buf_add(b, n->typed, n->typed_len);
 	buf_lit(b, "(");
 	if (!pr->native)
 		buf_lit(b, "void");
@@ -216,7 +208,7 @@ static void typed_function(struct buf *b, const struct program *prog,
 			buf_lit(b, ", ");
 	}
 	buf_lit(b, ")\n{ ");
-	add(b, k->macro, k->macro_len);
+	buf_add(b, n->macro, n->macro_len);
 	buf_lit(b, "(");
 	buf_puts(b, args_text[pr->nnative <= MAX_PROBE_ARGS ? pr->nnative : 0]);
 	buf_lit(b, "); }\n");
@@ -224,13 +216,12 @@ static void typed_function(struct buf *b, const struct program *prog,
 
 /* "#define NAME(args) \" and the continuation's tab. */
 static void define_head(struct buf *b, const char *name, size_t len,
-			const char *suffix, const struct block *k)
+			const char *args, size_t args_len)
 {
 	buf_lit(b, "#define ");
-	add(b, name, len);
-	buf_puts(b, suffix);
+	buf_add(b, name, len);
 	buf_lit(b, "(");
-	add(b, k->args, k->args_len);
+	buf_add(b, args, args_len);
 	buf_lit(b, ") \\\n\t");
 }
 
@@ -238,46 +229,39 @@ static void probe_block(struct buf *b, struct program *prog,
 			struct probe *pr, const struct target *tg)
 {
 	const struct probe_names *n = probe_names(prog, pr);
-	struct block k;
-
-	k.macro = n->macro;
-	k.macro_len = n->macro_len;
-	k.sem = n->semaphore;
-	k.sem_len = n->semaphore_len;
-	k.typed = n->typed;
-	k.typed_len = n->typed_len;
-	k.args = pr->nnative <= MAX_PROBE_ARGS ? args_text[pr->nnative] : "";
-	k.args_len = strlen(k.args);
+	const char *args = pr->nnative <= MAX_PROBE_ARGS
+				   ? args_text[pr->nnative] : "";
+	size_t args_len = strlen(args);
 
 	declaration_comment(b, pr);
 	buf_lit(b, "PROBEGEN_SEMAPHORE(");
-	add(b, k.sem, k.sem_len);
+	buf_add(b, n->semaphore, n->semaphore_len);
 	buf_lit(b, ");\n#define ");
-	add(b, k.macro, k.macro_len);
-	buf_lit(b, "_ENABLED() __builtin_expect(");
-	add(b, k.sem, k.sem_len);
+	buf_add(b, n->enabled, n->enabled_len);
+	buf_lit(b, "() __builtin_expect(");
+	buf_add(b, n->semaphore, n->semaphore_len);
 	buf_lit(b, ", 0)\n");
-	define_head(b, k.macro, k.macro_len, "", &k);
+	define_head(b, n->macro, n->macro_len, args, args_len);
 	site(b, pr);
 	buf_lit(b, "\n");
 	if (!all_known(prog, pr, tg)) {
 		/* One upper-case name a line: CPython's sed has no 'g'. */
 		buf_lit(b, "#if defined(PROBEGEN_USER_TYPES)\n");
-		typed_function(b, prog, pr, &k);
+		typed_function(b, prog, pr, n);
 		buf_lit(b, "#else\n");
-		define_head(b, k.typed, k.typed_len, "", &k);
+		define_head(b, n->typed, n->typed_len, args, args_len);
 		site(b, pr);
 		buf_lit(b, "\n#endif\n");
 	} else {
-		typed_function(b, prog, pr, &k);
+		typed_function(b, prog, pr, n);
 	}
-	define_head(b, k.macro, k.macro_len, "_LAZY", &k);
+	define_head(b, n->lazy, n->lazy_len, args, args_len);
 	buf_lit(b, "do { if (");
-	add(b, k.macro, k.macro_len);
-	buf_lit(b, "_ENABLED()) ");
-	add(b, k.typed, k.typed_len);
+	buf_add(b, n->enabled, n->enabled_len);
+	buf_lit(b, "()) ");
+	buf_add(b, n->typed, n->typed_len);
 	buf_lit(b, "(");
-	add(b, k.args, k.args_len);
+	buf_add(b, args, args_len);
 	buf_lit(b, "); } while (0)\n\n");
 }
 

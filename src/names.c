@@ -25,12 +25,13 @@ static char ascii_lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-/* Copy s upper-cased; with squeeze, each "__" becomes "_" (scanning left
- * to right like Python's str.replace).  Returns the end of the copy. */
-static char *copy_upper(char *out, const char *s, int squeeze)
+/* Copy s in one case; with squeeze, each "__" becomes "_" (scanning
+ * left to right like Python's str.replace).  Returns the end of the
+ * copy, which is at most strlen(s) bytes. */
+static char *copy_cased(char *out, const char *s, int upper, int squeeze)
 {
 	for (; *s; s++) {
-		*out++ = ascii_upper(*s);
+		*out++ = upper ? ascii_upper(*s) : ascii_lower(*s);
 		if (squeeze && s[0] == '_' && s[1] == '_')
 			s++;
 	}
@@ -66,9 +67,9 @@ const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 	p = block = arena_alloc(&prog->arena, size);
 
 	n->macro = p;
-	p = copy_upper(p, pr->provider->name, 0);
+	p = copy_cased(p, pr->provider->name, 1, 0);
 	*p++ = '_';
-	p = copy_upper(p, pr->name, 1);
+	p = copy_cased(p, pr->name, 1, 1);
 	macro_len = (size_t)(p - n->macro);
 	n->macro_len = macro_len;
 	*p++ = '\0';
@@ -76,11 +77,13 @@ const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 	n->enabled = p;
 	p = copy(p, n->macro, macro_len);
 	p = COPY_LIT(p, "_ENABLED");
+	n->enabled_len = (size_t)(p - n->enabled);
 	*p++ = '\0';
 
 	n->lazy = p;
 	p = copy(p, n->macro, macro_len);
 	p = COPY_LIT(p, "_LAZY");
+	n->lazy_len = (size_t)(p - n->lazy);
 	*p++ = '\0';
 
 	/* "trace_" + lower(macro): the macro holds no lower-case letter. */
@@ -104,12 +107,11 @@ const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 
 static void add_cased(struct buf *b, const char *s, int upper, int squeeze)
 {
+	char *end;
+
 	buf_reserve(b, strlen(s));
-	for (; *s; s++) {
-		b->data[b->len++] = upper ? ascii_upper(*s) : ascii_lower(*s);
-		if (squeeze && s[0] == '_' && s[1] == '_')
-			s++;
-	}
+	end = copy_cased(b->data + b->len, s, upper, squeeze);
+	b->len = (size_t)(end - b->data);
 	b->data[b->len] = '\0';
 }
 

@@ -59,6 +59,15 @@ static void report(struct output *o, int err)
 	o->failed = 1;
 }
 
+/* Write what buf holds and empty it; after a failure, only empty it. */
+static void write_pending(struct output *o)
+{
+	if (!o->failed && o->buf.len &&
+	    write_all(o->fd, o->buf.data, o->buf.len) != 0)
+		report(o, errno);
+	o->buf.len = 0;
+}
+
 /* Put tmp in dest's place.  An existing dest is swapped with tmp, then
  * removed: readers still see the old file or the new one, never none,
  * and ext4 skips the write-back it forces on a rename over an existing
@@ -93,37 +102,36 @@ int output_open(struct output *o, const char *path)
 			return -1;
 		}
 		o->in_place = 1;
-		buf_reserve(&o->buf, OUTPUT_CHUNK + 4096);
-		return 0;
+	} else {
+		/* Write through a symlink to the file it names, as cc -o
+		   does. */
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			o->real = realpath(path, NULL);
+			if (!o->real)
+				o->real = link_target(path);
+			dest = o->real;
+		}
+		o->dest = dest;
+		o->tmp = xasprintf("%s.tmp.XXXXXX", dest);
+		o->fd = mkstemp(o->tmp);
+		if (o->fd < 0) {
+			error_plain("cannot create '%s': %s", path,
+				    strerror(errno));
+			free(o->tmp);
+			free(o->real);
+			o->tmp = o->real = NULL;
+			return -1;
+		}
 	}
-	/* Write through a symlink to the file it names, as cc -o does. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		o->real = realpath(path, NULL);
-		if (!o->real)
-			o->real = link_target(path);
-		dest = o->real;
-	}
-	o->dest = dest;
-	o->tmp = xasprintf("%s.tmp.XXXXXX", dest);
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		error_plain("cannot create '%s': %s", path, strerror(errno));
-		free(o->tmp);
-		free(o->real);
-		o->tmp = o->real = NULL;
-		return -1;
-	}
+	/* Only once nothing can fail: there is no buffer to leak. */
 	buf_reserve(&o->buf, OUTPUT_CHUNK + 4096);
 	return 0;
 }
 
 void output_flush(struct output *o)
 {
-	if (o->buf.len < OUTPUT_CHUNK)
-		return;
-	if (!o->failed && write_all(o->fd, o->buf.data, o->buf.len) != 0)
-		report(o, errno);
-	o->buf.len = 0;
+	if (o->buf.len >= OUTPUT_CHUNK)
+		write_pending(o);
 }
 
 int output_copy_fd(struct output *o, int fd)
@@ -132,10 +140,7 @@ int output_copy_fd(struct output *o, int fd)
 	struct stat st;
 	ssize_t n;
 
-	if (!o->failed && o->buf.len &&
-	    write_all(o->fd, o->buf.data, o->buf.len) != 0)
-		report(o, errno);
-	o->buf.len = 0;
+	write_pending(o);
 	if (fstat(fd, &st) != 0)
 		die("cannot read the object: %s", strerror(errno));
 	while (!o->failed && off < st.st_size) {
@@ -181,8 +186,7 @@ int output_commit(struct output *o)
 {
 	mode_t um;
 
-	if (!o->failed && write_all(o->fd, o->buf.data, o->buf.len) != 0)
-		report(o, errno);
+	write_pending(o);
 	if (!o->in_place && !o->failed) {
 		/* mkstemp makes 0600; give the mode any created file would
 		   have. */
@@ -191,10 +195,8 @@ int output_commit(struct output *o)
 		if (fchmod(o->fd, 0666 & ~um) != 0)
 			report(o, errno);
 	}
-	if (!o->failed && close(o->fd) != 0)
-		report(o, errno);
-	else if (o->failed)
-		close(o->fd);
+	if (close(o->fd) != 0)
+		report(o, errno); /* said only if nothing failed before */
 	o->fd = -1;
 	if (o->tmp) {
 		if (!o->failed && replace(o->tmp, o->dest) != 0)

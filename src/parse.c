@@ -102,6 +102,15 @@ void parse_directive(struct parse_state *ps, const char *text, struct loc loc)
 	/* Anything else after '#' is a comment line, as DTrace files use. */
 }
 
+size_t token_length(const char *text, size_t len)
+{
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' ||
+			   text[len - 1] == '\r' || text[len - 1] == '\f' ||
+			   text[len - 1] == '\v'))
+		len--;
+	return len;
+}
+
 struct program *parse_text(const char *file, char *text, size_t len,
 			   const struct parse_options *opt)
 {

@@ -270,6 +270,9 @@ struct parse_state {
 	struct typedef_decl **typedef_tail;
 	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
 };
+/* The length of a match without the blanks the scanner takes after a
+ * token (grammar/lexer.l): the token's own text. */
+size_t token_length(const char *text, size_t len);
 /* Handle one '#' line: markers, pragmas, stray directives. */
 void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
 
@@ -318,7 +321,7 @@ struct probe_names {
 	char *lazy;      /* MYAPP_REQUEST_START_LAZY */
 	char *typed;     /* trace_myapp_request_start */
 	char *semaphore; /* myapp_request__start_semaphore */
-	size_t macro_len, typed_len, semaphore_len;
+	size_t macro_len, enabled_len, lazy_len, typed_len, semaphore_len;
 };
 /* The probe's names, made on first use and kept with the probe. */
 const struct probe_names *probe_names(struct program *prog, struct probe *pr);
