@@ -158,6 +158,8 @@ struct type *type_tagged(struct parse_state *ps, int kind, char *tag)
 	struct type *t = type_new(ps, (enum type_kind)kind);
 
 	t->name = tag;
+	if (tag && kind != T_ENUM)
+		ps->prog->ntags++;
 	return t;
 }
 

@@ -194,6 +194,7 @@ struct program {
 	struct provider *providers;
 	struct typedef_decl *typedefs;
 	int nproviders, nprobes;
+	int ntags; /* named struct and union types: forward-declared */
 };
 
 #define for_each_provider(prog, pv) \
