@@ -22,8 +22,11 @@ arguments of mixed types. *mixed* files include \`unsigned long long\`,
 which SystemTap's parser (pyparsing) rejects: it then falls back to a
 faster line-based parser. *plain* files use \`uint64_t\` instead, so
 SystemTap parses them properly, as it does most real files. Median
-wall-clock seconds of repeated runs (hyperfine: probegen 100 runs up to
-2,000 probes, 5 above; SystemTap 10 and 3), both tools in the same run. "-"
+wall-clock seconds of repeated runs (hyperfine). Up to 2,000 probes the
+two tools take turns, five rounds of 20 probegen runs and 2 SystemTap
+runs, so that the slow stretches this virtual machine has (a few seconds
+long, up to 60% slower) fall on both; above, probegen 5 runs and
+SystemTap 3. "-"
 where one SystemTap run took over a minute, "failed" where it failed. The
 last column checks what SystemTap's -G object holds.
 

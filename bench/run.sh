@@ -14,8 +14,8 @@ for t in hyperfine valgrind python3 dtrace gcc /usr/bin/time; do
 	command -v $t >/dev/null || { echo "bench: $t is needed (apt-get install hyperfine valgrind python3 systemtap-sdt-dev time)"; exit 2; }
 done
 
-median() { # hyperfine JSON -> median seconds
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$1"
+median() { # hyperfine JSON files -> median seconds of all their runs
+	python3 -c 'import json,statistics,sys; print(statistics.median(t for f in sys.argv[1:] for t in json.load(open(f))["results"][0]["times"]))' "$@"
 }
 # Peak resident memory of one run, in KiB (GNU time).
 peak_kib() {
@@ -40,6 +40,15 @@ time_cmd() {
 	median "$OUT/$name.json"
 }
 
+# round R NAME RUNS WARMUP COMMAND...: one round's runs, in NAME.rR.json
+round() {
+	local r=$1 name=$2 runs=$3 warmup=$4
+	shift 4
+	hyperfine -N --style none --warmup "$warmup" --runs "$runs" \
+		--export-json "$OUT/$name.r$r.json" "$*" > /dev/null 2>&1 ||
+		{ echo "bench: $* failed" >&2; exit 1; }
+}
+
 echo "probegen $("$PROBEGEN" --version | cut -d' ' -f2) vs SystemTap dtrace $(dpkg-query -W -f '${Version}' systemtap-sdt-dev 2>/dev/null)"
 : > "$OUT/results.tsv"
 for kind in mixed plain; do
@@ -48,18 +57,33 @@ printf '%-8s %-10s %-10s %-8s %-10s %-10s %-8s %-9s %s\n' probes "pg -h" "stap -
 for n in $SIZES; do
 	f=$OUT/p$n-$kind.d
 	bench/gen.sh "$n" $kind > "$f"
-	# 100 short runs span about a second, so that a passing stall of
-	# the machine moves the median little; SystemTap's runs are long.
 	small=$([ "$n" -le 2000 ] && echo 1 || echo 0)
-	runs=$([ $small = 1 ] && echo 100 || echo 5)
-	ph=$(time_cmd pg-h-$n-$kind $runs "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
-	pG=$(time_cmd pg-G-$n-$kind $runs "$PROBEGEN" -G -s "$f" -o "$OUT/pg$n.o")
+	if [ $small = 1 ]; then
+		# Both tools in turn, five rounds: this machine has slow
+		# stretches of a few seconds, which should fall on both.
+		# probegen 100 runs in all, SystemTap 10.
+		for r in 1 2 3 4 5; do
+			round $r pg-h-$n-$kind 20 1 "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h"
+			round $r pg-G-$n-$kind 20 1 "$PROBEGEN" -G -s "$f" -o "$OUT/pg$n.o"
+			# SystemTap's -G compiles in the current directory.
+			# Its runs are long: one to warm up, in the first round.
+			(cd "$OUT/dtrace-cwd" &&
+			 round $r stap-h-$n-$kind 2 $((r == 1)) dtrace -h -s "$f" -o "$OUT/stap$n.h" &&
+			 round $r stap-G-$n-$kind 2 $((r == 1)) dtrace -G -s "$f" -o "$OUT/stap$n.o")
+		done
+		ph=$(median "$OUT"/pg-h-$n-$kind.r*.json)
+		pG=$(median "$OUT"/pg-G-$n-$kind.r*.json)
+		sh=$(median "$OUT"/stap-h-$n-$kind.r*.json)
+		sG=$(median "$OUT"/stap-G-$n-$kind.r*.json)
+	else
+		ph=$(time_cmd pg-h-$n-$kind 5 "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
+		pG=$(time_cmd pg-G-$n-$kind 5 "$PROBEGEN" -G -s "$f" -o "$OUT/pg$n.o")
+		cd "$OUT/dtrace-cwd"
+		sh=$(time_cmd stap-h-$n-$kind 3 dtrace -h -s "$f" -o "$OUT/stap$n.h")
+		sG=$(time_cmd stap-G-$n-$kind 3 dtrace -G -s "$f" -o "$OUT/stap$n.o")
+		cd "$ROOT"
+	fi
 	mem=$(peak_kib "$PROBEGEN" -h -s "$f" -o "$OUT/pg$n.h")
-	# SystemTap's -G compiles in the current directory: give it its own.
-	cd "$OUT/dtrace-cwd"
-	sh=$(time_cmd stap-h-$n-$kind $([ $small = 1 ] && echo 10 || echo 3) dtrace -h -s "$f" -o "$OUT/stap$n.h")
-	sG=$(time_cmd stap-G-$n-$kind $([ $small = 1 ] && echo 10 || echo 3) dtrace -G -s "$f" -o "$OUT/stap$n.o")
-	cd "$ROOT"
 	sems=$( [ -e "$OUT/stap$n.o" ] && readelf -sW "$OUT/stap$n.o" | grep -c '_semaphore$' || echo "-")
 	rh=$(python3 -c "import sys; a, b = sys.argv[1:]; print('%.0fx' % (float(b) / float(a)) if b[0].isdigit() else '-')" "$ph" "$sh")
 	rG=$(python3 -c "import sys; a, b = sys.argv[1:]; print('%.0fx' % (float(b) / float(a)) if b[0].isdigit() else '-')" "$pG" "$sG")
