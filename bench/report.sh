@@ -50,11 +50,14 @@ $(awk -F'\t' '{ v[$1] = $2 } END {
 	printf "- starting probegen and exiting (`--version`): %.1f ms\n", v["start"] * 1000
 	printf "- -h: %.1f ms writing to /dev/null, %.1f ms writing the %.2f MB header to a file; %.1fM instructions\n", v["null-h"] * 1000, v["file-h"] * 1000, v["bytes-h"] / 1e6, v["instr-h"] / 1e6
 	printf "- -G: %.1f ms writing to /dev/null, %.1f ms writing the %.0f KB object to a file; %.1fM instructions\n", v["null-G"] * 1000, v["file-G"] * 1000, v["bytes-G"] / 1e3, v["instr-G"] / 1e6
+	printf "- instructions by stage, -h: parsing %.1fM, checking %.1fM, writing the header %.1fM\n", v["stage-h-parse_text"] / 1e6, v["stage-h-check_program"] / 1e6, v["stage-h-emit_header"] / 1e6
+	printf "- instructions by stage, -G: parsing %.1fM, checking %.1fM, writing the object %.1fM\n", v["stage-G-parse_text"] / 1e6, v["stage-G-check_program"] / 1e6, v["stage-G-emit_object"] / 1e6
 }' $OUT/breakdown.tsv)
 
-Medians as above. Instructions counted by \`valgrind --tool=callgrind\` for
-the whole run, start-up included: unlike times, they do not depend on
-what else the machine is doing.
+Medians of five rounds of 20 runs each, taken in turn. Instructions
+counted by \`valgrind --tool=callgrind\` for the whole run, start-up
+included, and for each stage main() runs: unlike times, they do not
+depend on what else the machine is doing.
 
 ## The cost of a probe site
 

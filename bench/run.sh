@@ -110,20 +110,34 @@ PY
 echo "growth exponent of probegen -h time (2,000 to largest): $growth (1.00 is linear)"
 
 # Where probegen's time goes on 2,000 mixed probes: a process that only
-# starts, the same runs writing to /dev/null (no file system), and the
-# instructions each run executes (callgrind: the same on any machine
-# load, so the number to watch for regressions).
+# starts, the same runs writing to /dev/null (no file system) and to a
+# file, in rounds as above; and the instructions each run and each of its
+# stages execute (callgrind: the same on any machine load, so the
+# numbers to watch for regressions).
 f=$OUT/p2000-mixed.d
 [ -e "$f" ] || bench/gen.sh 2000 mixed > "$f"
-{
-	printf 'start\t%s\n' "$(time_cmd start 100 "$PROBEGEN" --version)"
+for r in 1 2 3 4 5; do
+	round $r start 20 1 "$PROBEGEN" --version
 	for m in h G; do
-		printf 'null-%s\t%s\n' $m "$(time_cmd null-$m 100 "$PROBEGEN" -$m -s "$f" -o /dev/null)"
-		printf 'file-%s\t%s\n' $m "$(time_cmd file-$m 100 "$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m")"
+		round $r null-$m 20 1 "$PROBEGEN" -$m -s "$f" -o /dev/null
+		round $r file-$m 20 1 "$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m"
+	done
+done
+{
+	printf 'start\t%s\n' "$(median "$OUT"/start.r*.json)"
+	for m in h G; do
+		printf 'null-%s\t%s\n' $m "$(median "$OUT"/null-$m.r*.json)"
+		printf 'file-%s\t%s\n' $m "$(median "$OUT"/file-$m.r*.json)"
 		valgrind --tool=callgrind --callgrind-out-file="$OUT/cg-$m.out" \
 			"$PROBEGEN" -$m -s "$f" -o "$OUT/bd.$m" > /dev/null 2> "$OUT/cg-$m.log"
 		printf 'instr-%s\t%s\n' $m "$(sed -n 's/.*Collected : //p' "$OUT/cg-$m.log")"
 		printf 'bytes-%s\t%s\n' $m "$(stat -c %s "$OUT/bd.$m")"
+		# Each stage main() calls, its callees included.
+		callgrind_annotate --inclusive=yes --tree=calling "$OUT/cg-$m.out" |
+			sed -n 's/^ *\([0-9,]*\) .*=> .*:\(parse_text\|check_program\|emit_header\|emit_object\) (1x)$/\2 \1/p' |
+			sort -u | tr -d , | while read -r stage n; do
+				printf 'stage-%s-%s\t%s\n' $m $stage $n
+			done
 	done
 } > "$OUT/breakdown.tsv"
 
