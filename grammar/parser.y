@@ -67,7 +67,8 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %type <spec> builtins
 %type <type> specs type_core tagged pointer
 %type <kw> qual_list tag_kind
-%type <param> declarator direct_declarator abstract direct_abstract
+%type <param> declarator direct_declarator complex_declarator abstract
+%type <param> direct_abstract
 %type <param> param_list params param declarators xlated_opt
 %type <probe> probe probes
 %type <str> opt_tag
@@ -144,9 +145,13 @@ params:
 param:
 	  specs
 		{ $$ = param_make(ps, $1, NULL, L(@1)); }
-	| specs direct_declarator
+	| specs IDENT
+		{ $$ = param_make(ps, $1, declarator_name(ps, $2, L(@2)), L(@1)); }
+	| specs complex_declarator
 		{ $$ = param_make(ps, $1, $2, L(@1)); }
-	| specs pointer direct_declarator
+	| specs pointer IDENT
+		{ $$ = param_make(ps, $1, declarator_pointer(declarator_name(ps, $3, L(@3)), $2, L(@2)), L(@1)); }
+	| specs pointer complex_declarator
 		{ $$ = param_make(ps, $1, declarator_pointer($3, $2, L(@2)), L(@1)); }
 	| specs abstract
 		{ $$ = param_make(ps, $1, $2, L(@1)); }
@@ -156,17 +161,25 @@ param:
  * type has been named yet: `foo_t x`, `unsigned x`, `(foo_t)`. */
 specs:
 	  type_core
+	| BUILTIN
+		{ $$ = type_from_keywords(ps, specs_keyword(0, $1, L(@1)), 0); }
 	| builtins
 		{ $$ = type_from_keywords(ps, $1, 0); }
 	| qual_list type_core
 		{ $$ = type_qualify($2, $1); }
+	| qual_list BUILTIN
+		{ $$ = type_from_keywords(ps, specs_keyword(0, $2, L(@2)), $1); }
 	| qual_list builtins
 		{ $$ = type_from_keywords(ps, $2, $1); }
 	;
 
+/* Two keywords or more (`unsigned long`, `int const`); specs takes a
+ * lone one itself, which saves a reduction on most parameters. */
 builtins:
-	  BUILTIN
-		{ $$ = specs_keyword(0, $1, L(@1)); }
+	  BUILTIN BUILTIN
+		{ $$ = specs_keyword(specs_keyword(0, $1, L(@1)), $2, L(@2)); }
+	| BUILTIN QUAL
+		{ $$ = specs_qualify(specs_keyword(0, $1, L(@1)), $2); }
 	| builtins BUILTIN
 		{ $$ = specs_keyword($1, $2, L(@2)); }
 	| builtins QUAL
@@ -223,7 +236,13 @@ declarator:
 direct_declarator:
 	  IDENT
 		{ $$ = declarator_name(ps, $1, L(@1)); }
-	| '(' pointer direct_declarator ')'
+	| complex_declarator
+	;
+
+/* Any but a lone name, which param takes itself: a reduction saved on
+ * nearly every parameter of a big file. */
+complex_declarator:
+	  '(' pointer direct_declarator ')'
 		{ $$ = declarator_pointer($3, $2, L(@2)); }
 	| direct_declarator '[' skip ']'
 		{ $$ = declarator_array(ps, $1, L(@2)); }

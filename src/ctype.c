@@ -14,42 +14,46 @@
 
 /* D's predefined type names: spelling in C, size (0: pointer-sized,
  * -1: long-sized), sign. */
+#define D_TYPE(name, c, size, is_signed) \
+	{ name, sizeof(name) - 1, c, size, is_signed }
 static const struct {
-	const char *name, *c;
+	const char *name;
+	size_t len; /* of name: most lookups stop at it */
+	const char *c;
 	int size, is_signed;
 } d_types[] = {
-	{ "int8_t", "signed char", 1, 1 },
-	{ "int16_t", "short", 2, 1 },
-	{ "int32_t", "int", 4, 1 },
-	{ "int64_t", "__INT64_TYPE__", 8, 1 },
-	{ "uint8_t", "unsigned char", 1, 0 },
-	{ "uint16_t", "unsigned short", 2, 0 },
-	{ "uint32_t", "unsigned int", 4, 0 },
-	{ "uint64_t", "__UINT64_TYPE__", 8, 0 },
-	{ "intptr_t", "__INTPTR_TYPE__", 0, 1 },
-	{ "uintptr_t", "__UINTPTR_TYPE__", 0, 0 },
-	{ "ptrdiff_t", "__PTRDIFF_TYPE__", 0, 1 },
-	{ "size_t", "__SIZE_TYPE__", 0, 0 },
-	{ "ssize_t", "__PTRDIFF_TYPE__", 0, 1 },
-	{ "uchar_t", "unsigned char", 1, 0 },
-	{ "ushort_t", "unsigned short", 2, 0 },
-	{ "uint_t", "unsigned int", 4, 0 },
-	{ "ulong_t", "unsigned long", -1, 0 },
-	{ "longlong_t", "__INT64_TYPE__", 8, 1 },
-	{ "u_longlong_t", "__UINT64_TYPE__", 8, 0 },
-	{ "pid_t", "int", 4, 1 },
-	{ "uid_t", "unsigned int", 4, 0 },
-	{ "gid_t", "unsigned int", 4, 0 },
-	{ "bool", "PROBEGEN_BOOL", 1, 0 },
+	D_TYPE("int8_t", "signed char", 1, 1),
+	D_TYPE("int16_t", "short", 2, 1),
+	D_TYPE("int32_t", "int", 4, 1),
+	D_TYPE("int64_t", "__INT64_TYPE__", 8, 1),
+	D_TYPE("uint8_t", "unsigned char", 1, 0),
+	D_TYPE("uint16_t", "unsigned short", 2, 0),
+	D_TYPE("uint32_t", "unsigned int", 4, 0),
+	D_TYPE("uint64_t", "__UINT64_TYPE__", 8, 0),
+	D_TYPE("intptr_t", "__INTPTR_TYPE__", 0, 1),
+	D_TYPE("uintptr_t", "__UINTPTR_TYPE__", 0, 0),
+	D_TYPE("ptrdiff_t", "__PTRDIFF_TYPE__", 0, 1),
+	D_TYPE("size_t", "__SIZE_TYPE__", 0, 0),
+	D_TYPE("ssize_t", "__PTRDIFF_TYPE__", 0, 1),
+	D_TYPE("uchar_t", "unsigned char", 1, 0),
+	D_TYPE("ushort_t", "unsigned short", 2, 0),
+	D_TYPE("uint_t", "unsigned int", 4, 0),
+	D_TYPE("ulong_t", "unsigned long", -1, 0),
+	D_TYPE("longlong_t", "__INT64_TYPE__", 8, 1),
+	D_TYPE("u_longlong_t", "__UINT64_TYPE__", 8, 0),
+	D_TYPE("pid_t", "int", 4, 1),
+	D_TYPE("uid_t", "unsigned int", 4, 0),
+	D_TYPE("gid_t", "unsigned int", 4, 0),
+	D_TYPE("bool", "PROBEGEN_BOOL", 1, 0),
 };
 
 int d_type_lookup(const char *name)
 {
-	size_t i;
+	size_t i, len = strlen(name);
 
 	for (i = 0; i < sizeof(d_types) / sizeof(d_types[0]); i++)
-		if (d_types[i].name[0] == name[0] &&
-		    strcmp(d_types[i].name, name) == 0)
+		if (d_types[i].len == len &&
+		    memcmp(d_types[i].name, name, len) == 0)
 			return (int)i;
 	return -1;
 }
