@@ -111,6 +111,30 @@ size_t token_length(const char *text, size_t len)
 	return len;
 }
 
+/* A directive on the text's first line, which the scanner only knows
+ * after a newline: handle it, and scan from the newline on. */
+static void first_line_directive(struct parse_state *ps, char **text,
+				 size_t *len)
+{
+	char *p = *text, *end = *text + *len, *eol, saved;
+	struct loc loc = { ps->file, 1, 1 };
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p != '#')
+		return;
+	eol = memchr(p, '\n', (size_t)(end - p));
+	if (!eol)
+		eol = end; /* already followed by a NUL */
+	saved = *eol;
+	*eol = '\0';
+	parse_directive(ps, *text, loc);
+	*eol = saved;
+	ps->col += (int)(eol - *text);
+	*len -= (size_t)(eol - *text);
+	*text = eol;
+}
+
 struct program *parse_text(const char *file, char *text, size_t len,
 			   const struct parse_options *opt)
 {
@@ -134,6 +158,7 @@ struct program *parse_text(const char *file, char *text, size_t len,
 		text += 3;
 		len -= 3;
 	}
+	first_line_directive(&ps, &text, &len);
 	if (yylex_init_extra(&ps, &scanner))
 		die("cannot initialise the scanner");
 	if (len > (size_t)INT32_MAX - 2)
