@@ -168,9 +168,14 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 	int i = 0;
 
 	for_each_param(probe_args(pr), p) {
-		struct type_info ti = type_info(prog, p->type, tg);
+		struct type_info ti;
 
 		i++;
+		/* Pointers (and strings, arrays, functions: pointers as
+		   arguments) are always readable. */
+		if (p->type->kind >= T_POINTER || p->type->kind == T_STRING)
+			continue;
+		ti = type_info(prog, p->type, tg);
 		if (!ti.is_float && !ti.is_struct && ti.size <= 8)
 			continue;
 		t.len = 0;

@@ -178,13 +178,12 @@ static void declaration_comment(struct buf *b, const struct probe *pr)
 	buf_lit(b, " */\n");
 }
 
-static int all_known(const struct program *prog, const struct probe *pr,
-		     const struct target *tg)
+static int all_known(const struct program *prog, const struct probe *pr)
 {
 	const struct param *p;
 
 	for_each_param(pr->native, p)
-		if (!type_info(prog, p->type, tg).known)
+		if (!type_known(prog, p->type))
 			return 0;
 	return 1;
 }
@@ -226,7 +225,7 @@ static void define_head(struct buf *b, const char *name, size_t len,
 }
 
 static void probe_block(struct buf *b, struct program *prog,
-			struct probe *pr, const struct target *tg)
+			struct probe *pr)
 {
 	const struct probe_names *n = probe_names(prog, pr);
 	const char *args = pr->nnative <= MAX_PROBE_ARGS
@@ -244,7 +243,7 @@ static void probe_block(struct buf *b, struct program *prog,
 	define_head(b, n->macro, n->macro_len, args, args_len);
 	site(b, pr);
 	buf_lit(b, "\n");
-	if (!all_known(prog, pr, tg)) {
+	if (!all_known(prog, pr)) {
 		/* One upper-case name a line: CPython's sed has no 'g'. */
 		buf_lit(b, "#if defined(PROBEGEN_USER_TYPES)\n");
 		typed_function(b, prog, pr, n);
@@ -297,7 +296,6 @@ void emit_header(struct output *o, struct program *prog,
 	const struct provider *pv;
 	struct probe *pr;
 	char *guard = name_guard(opt->output_name);
-	const struct target *tg = target_host();
 
 	banner(&o->buf, opt);
 	prologue(&o->buf, guard);
@@ -306,7 +304,7 @@ void emit_header(struct output *o, struct program *prog,
 		semaphore_definitions(o, prog);
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			probe_block(&o->buf, prog, pr, tg);
+			probe_block(&o->buf, prog, pr);
 			output_flush(o);
 		}
 	}

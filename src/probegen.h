@@ -301,6 +301,8 @@ int d_type_lookup(const char *name);
 /* Follow the file's typedefs; returns the type as C must see it. */
 struct type_info type_info(const struct program *prog, const struct type *t,
 			   const struct target *tg);
+/* type_info(...).known, sooner: can the header spell t on its own? */
+int type_known(const struct program *prog, const struct type *t);
 /* Append the C declaration of `name` (may be "") with type t: pointees of
  * one-level pointers gain const; the file's typedefs are expanded; D types
  * are spelled with the compiler's predefined macros. */
