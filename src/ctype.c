@@ -513,8 +513,15 @@ static inline void print_named(struct buf *b, const struct program *prog,
 	const struct spelling *s = &spellings[key * 2654435761u >> 24];
 
 	if (key && s->key == key) {
-		buf_add(b, s->text, s->len);
-		buf_puts(b, name);
+		size_t n = strlen(name);
+
+		/* The whole entry is copied (a fixed size: no call), then
+		   only its length kept. */
+		if (b->len + sizeof(s->text) + n + 1 > b->cap)
+			buf_reserve(b, sizeof(s->text) + n);
+		memcpy(b->data + b->len, s->text, sizeof(s->text));
+		b->len += s->len;
+		buf_add(b, name, n);
 		return;
 	}
 	print_and_keep(b, prog, t, name, mode, key, print);
