@@ -204,20 +204,7 @@ struct type_info type_info(const struct program *prog, const struct type *t,
 
 int type_known(const struct program *prog, const struct type *t)
 {
-	/* The common answers without working out sizes. */
-	switch (t->kind) {
-	case T_BASE: case T_ENUM: case T_STRING:
-		return 1;
-	case T_NAMED:
-		if (t->d_type >= 0)
-			return 1;
-		break;
-	case T_STRUCT: case T_UNION:
-		return 0;
-	default:
-		return spellable(prog, t, 0);
-	}
-	return type_info(prog, t, target_host()).known;
+	return spellable(prog, t, 0); /* info_of() works out sizes too */
 }
 
 static const char *base_name(enum base b)
