@@ -34,17 +34,12 @@ typedef struct loc YYLTYPE;
 int yylex(YYSTYPE *yylval, YYLTYPE *yylloc, yyscan_t scanner);
 char *yyget_text(yyscan_t scanner);
 
-static struct loc L(YYLTYPE l)
-{
-	return l;
-}
-
 static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 		    const char *msg)
 {
 	(void)scanner;
 	(void)ps;
-	error_at(L(*l), "%s", msg);
+	error_at(*l, "%s", msg);
 }
 }
 
@@ -85,16 +80,16 @@ file:
 
 top:
 	  PROVIDER IDENT '{' probes '}'
-		{ provider_add(ps, $2, L(@2), $4); }
+		{ provider_add(ps, $2, @2, $4); }
 	| PROVIDER '{' probes '}'
-		{ provider_unnamed(L(@2)); }
+		{ provider_unnamed(@2); }
 	| probe
 		{ probe_outside(ps, $1); }
 	| TYPEDEF specs declarators ';'
 		{ typedef_add(ps, $2, $3); }
 	| tagged ';'
 	| IDENT clause_head '{' skip_all '}'
-		{ clause_ignored($1, L(@1)); }
+		{ clause_ignored($1, @1); }
 	| INLINE skip ';'
 	| TRANSLATOR skip ';'
 	| ';' /* also the ';' after a provider's '}', which SystemTap omits */
@@ -113,7 +108,7 @@ probes:
 
 probe:
 	  PROBE IDENT '(' param_list ')' xlated_opt ';'
-		{ $$ = probe_new(ps, $2, L(@2), $4, $6); }
+		{ $$ = probe_new(ps, $2, @2, $4, $6); }
 	;
 
 /* A mapping, even `: ()`, comes back as a marked list: not NULL. */
@@ -121,7 +116,7 @@ xlated_opt:
 	  %empty
 		{ $$ = NULL; }
 	| ':' '(' param_list ')'
-		{ $$ = params_mapping(ps, $3, L(@1)); }
+		{ $$ = params_mapping(ps, $3, @1); }
 	;
 
 param_list:
@@ -129,9 +124,9 @@ param_list:
 		{ $$ = NULL; }
 	| params
 	| params ',' ELLIPSIS
-		{ $$ = params_varargs(ps, $1, L(@3)); }
+		{ $$ = params_varargs(ps, $1, @3); }
 	| ELLIPSIS
-		{ $$ = params_varargs(ps, NULL, L(@1)); }
+		{ $$ = params_varargs(ps, NULL, @1); }
 	;
 
 params:
@@ -144,17 +139,17 @@ params:
  * through unit rules: each reduction costs, and big files have many. */
 param:
 	  specs
-		{ $$ = param_make(ps, $1, NULL, L(@1)); }
+		{ $$ = param_make(ps, $1, NULL, @1); }
 	| specs IDENT
-		{ $$ = param_make(ps, $1, declarator_name(ps, $2, L(@2)), L(@1)); }
+		{ $$ = param_make(ps, $1, declarator_name(ps, $2, @2), @1); }
 	| specs complex_declarator
-		{ $$ = param_make(ps, $1, $2, L(@1)); }
+		{ $$ = param_make(ps, $1, $2, @1); }
 	| specs pointer IDENT
-		{ $$ = param_make(ps, $1, declarator_pointer(declarator_name(ps, $3, L(@3)), $2, L(@2)), L(@1)); }
+		{ $$ = param_make(ps, $1, declarator_pointer(declarator_name(ps, $3, @3), $2, @2), @1); }
 	| specs pointer complex_declarator
-		{ $$ = param_make(ps, $1, declarator_pointer($3, $2, L(@2)), L(@1)); }
+		{ $$ = param_make(ps, $1, declarator_pointer($3, $2, @2), @1); }
 	| specs abstract
-		{ $$ = param_make(ps, $1, $2, L(@1)); }
+		{ $$ = param_make(ps, $1, $2, @1); }
 	;
 
 /* Declaration specifiers.  An identifier is a type name only where no
@@ -162,13 +157,13 @@ param:
 specs:
 	  type_core
 	| BUILTIN
-		{ $$ = type_from_keywords(ps, specs_keyword(0, $1, L(@1)), 0); }
+		{ $$ = type_from_keywords(ps, specs_keyword(0, $1, @1), 0); }
 	| builtins
 		{ $$ = type_from_keywords(ps, $1, 0); }
 	| qual_list type_core
 		{ $$ = type_qualify($2, $1); }
 	| qual_list BUILTIN
-		{ $$ = type_from_keywords(ps, specs_keyword(0, $2, L(@2)), $1); }
+		{ $$ = type_from_keywords(ps, specs_keyword(0, $2, @2), $1); }
 	| qual_list builtins
 		{ $$ = type_from_keywords(ps, $2, $1); }
 	;
@@ -177,11 +172,11 @@ specs:
  * lone one itself, which saves a reduction on most parameters. */
 builtins:
 	  BUILTIN BUILTIN
-		{ $$ = specs_keyword(specs_keyword(0, $1, L(@1)), $2, L(@2)); }
+		{ $$ = specs_keyword(specs_keyword(0, $1, @1), $2, @2); }
 	| BUILTIN QUAL
-		{ $$ = specs_qualify(specs_keyword(0, $1, L(@1)), $2); }
+		{ $$ = specs_qualify(specs_keyword(0, $1, @1), $2); }
 	| builtins BUILTIN
-		{ $$ = specs_keyword($1, $2, L(@2)); }
+		{ $$ = specs_keyword($1, $2, @2); }
 	| builtins QUAL
 		{ $$ = specs_qualify($1, $2); }
 	;
@@ -229,13 +224,13 @@ qual_list:
  * start with '*' so that `(foo)` always reads as a parameter list. */
 declarator:
 	  pointer direct_declarator
-		{ $$ = declarator_pointer($2, $1, L(@1)); }
+		{ $$ = declarator_pointer($2, $1, @1); }
 	| direct_declarator
 	;
 
 direct_declarator:
 	  IDENT
-		{ $$ = declarator_name(ps, $1, L(@1)); }
+		{ $$ = declarator_name(ps, $1, @1); }
 	| complex_declarator
 	;
 
@@ -243,9 +238,9 @@ direct_declarator:
  * nearly every parameter of a big file. */
 complex_declarator:
 	  '(' pointer direct_declarator ')'
-		{ $$ = declarator_pointer($3, $2, L(@2)); }
+		{ $$ = declarator_pointer($3, $2, @2); }
 	| direct_declarator '[' skip ']'
-		{ $$ = declarator_array(ps, $1, L(@2)); }
+		{ $$ = declarator_array(ps, $1, @2); }
 	| direct_declarator '(' param_list ')'
 		{ $$ = declarator_function(ps, $1, $3); }
 	;
@@ -264,9 +259,9 @@ pointer:
 
 abstract:
 	  pointer
-		{ $$ = declarator_abstract(ps, $1, L(@1)); }
+		{ $$ = declarator_abstract(ps, $1, @1); }
 	| pointer direct_abstract
-		{ $$ = declarator_pointer($2, $1, L(@1)); }
+		{ $$ = declarator_pointer($2, $1, @1); }
 	| direct_abstract
 	;
 
@@ -274,9 +269,9 @@ direct_abstract:
 	  '(' abstract ')'
 		{ $$ = $2; }
 	| '[' skip ']'
-		{ $$ = declarator_array(ps, NULL, L(@1)); }
+		{ $$ = declarator_array(ps, NULL, @1); }
 	| direct_abstract '[' skip ']'
-		{ $$ = declarator_array(ps, $1, L(@2)); }
+		{ $$ = declarator_array(ps, $1, @2); }
 	| direct_abstract '(' param_list ')'
 		{ $$ = declarator_function(ps, $1, $3); }
 	;
@@ -336,7 +331,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 {
 	yysymbol_kind_t expected[5];
 	yysymbol_kind_t next = yypcontext_token(ctx);
-	struct loc loc = L(*yypcontext_location(ctx));
+	struct loc loc = *yypcontext_location(ctx);
 	int n = yypcontext_expected_tokens(ctx, NULL, 0);
 	struct buf what = { 0 };
 	char tmp[64];
