@@ -451,6 +451,12 @@ static inline uint32_t spelling_key(const struct type *t, enum spelling_mode mod
 	return ((key << 2 | (uint32_t)ptrs) << 2 | mode) + 1;
 }
 
+/* Where a key's search starts: the top bits of a multiplicative hash. */
+static inline size_t spelling_home(uint32_t key)
+{
+	return (uint32_t)(key * 2654435761u) >> 24; /* SPELLINGS == 1 << 8 */
+}
+
 typedef void printer_fn(struct buf *b, const struct program *prog,
 			const struct type *t, const char *name, int flag);
 
@@ -465,7 +471,7 @@ static void print_and_keep(struct buf *b, const struct program *prog,
 	struct spelling *s = NULL;
 	struct buf full = { 0 };
 
-	for (i = key * 2654435761u >> 24; key && n < SPELLINGS;
+	for (i = spelling_home(key); key && n < SPELLINGS;
 	     i = (i + 1) % SPELLINGS, n++) {
 		s = &spellings[i];
 		if (s->key == key || !s->key)
@@ -497,7 +503,7 @@ static inline void print_named(struct buf *b, const struct program *prog,
 			       enum spelling_mode mode, printer_fn *print)
 {
 	uint32_t key = *name ? spelling_key(t, mode) : 0;
-	const struct spelling *s = &spellings[key * 2654435761u >> 24];
+	const struct spelling *s = &spellings[spelling_home(key)];
 
 	if (key && s->key == key) {
 		size_t n = strlen(name);

@@ -191,7 +191,8 @@ static int all_known(const struct program *prog, const struct probe *pr)
 /* The typed call: parameters of the declared types, then the same
  * probe site as the macro, so the note records the declared types. */
 static void typed_function(struct buf *b, const struct program *prog,
-			   const struct probe *pr, const struct probe_names *n)
+			   const struct probe *pr, const struct probe_names *n,
+			   const char *args, size_t args_len)
 {
 	const struct param *p;
 	int i = 0;
@@ -209,7 +210,7 @@ static void typed_function(struct buf *b, const struct program *prog,
 	buf_lit(b, ")\n{ ");
 	buf_add(b, n->macro, n->macro_len);
 	buf_lit(b, "(");
-	buf_puts(b, args_text[pr->nnative <= MAX_PROBE_ARGS ? pr->nnative : 0]);
+	buf_add(b, args, args_len);
 	buf_lit(b, "); }\n");
 }
 
@@ -246,13 +247,13 @@ static void probe_block(struct buf *b, struct program *prog,
 	if (!all_known(prog, pr)) {
 		/* One upper-case name a line: CPython's sed has no 'g'. */
 		buf_lit(b, "#if defined(PROBEGEN_USER_TYPES)\n");
-		typed_function(b, prog, pr, n);
+		typed_function(b, prog, pr, n, args, args_len);
 		buf_lit(b, "#else\n");
 		define_head(b, n->typed, n->typed_len, args, args_len);
 		site(b, pr);
 		buf_lit(b, "\n#endif\n");
 	} else {
-		typed_function(b, prog, pr, n);
+		typed_function(b, prog, pr, n, args, args_len);
 	}
 	define_head(b, n->lazy, n->lazy_len, args, args_len);
 	buf_lit(b, "do { if (");

@@ -89,8 +89,7 @@ const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 	/* "trace_" + lower(macro): the macro holds no lower-case letter. */
 	n->typed = p;
 	p = COPY_LIT(p, "trace_");
-	for (size_t i = 0; i < macro_len; i++)
-		*p++ = ascii_lower(n->macro[i]);
+	p = copy_cased(p, n->macro, 0, 0);
 	n->typed_len = (size_t)(p - n->typed);
 	*p++ = '\0';
 

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

@@ -116,12 +116,11 @@ size_t token_length(const char *text, size_t len)
 static void first_line_directive(struct parse_state *ps, char **text,
 				 size_t *len)
 {
-	char *p = *text, *end = *text + *len, *eol, saved;
+	const char *p = skip_space(*text); /* the text ends in NULs */
+	char *end = *text + *len, *eol, saved;
 	struct loc loc = { ps->file, 1, 1 };
 
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || *p != '#')
+	if (*p != '#')
 		return;
 	eol = memchr(p, '\n', (size_t)(end - p));
 	if (!eol)
