@@ -6,7 +6,6 @@
  * header needs no <stdint.h>.  Names from the user's C headers are
  * "unknown": the header can only use them when the user opts in.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,134 +401,17 @@ static void print_c(struct buf *b, const struct program *prog,
 	print_decl(b, &pp, t, name, 0);
 }
 
-static void print_d(struct buf *b, const struct program *prog,
-		    const struct type *t, const char *name, int unused)
-{
-	struct printer pp = { NULL };
-
-	(void)prog;
-	(void)unused;
-	print_decl(b, &pp, t, name, 0);
-}
-
-/* Most parameters are a builtin, one of D's type names or a string,
- * under at most three pointers.  Such a declaration is spelt as a prefix
- * the shape alone decides ("char const *") and then the name, so each
- * prefix is worked out once and copied after that.  The file's own
- * typedefs, tags, arrays and functions are printed in full every time.
- * The table holds no pointers into any program: one serves them all. */
-enum spelling_mode { SPELL_D, SPELL_C, SPELL_C_CONST_POINTEE };
-
-#define SPELLINGS 256 /* distinct shapes in a file are a few dozen */
-
-static struct spelling {
-	uint32_t key; /* 0: free */
-	unsigned char len;
-	char text[59];
-} spellings[SPELLINGS];
-
-/* The shape's key: pointer and leaf qualifiers, leaf, depth, mode. */
-static inline uint32_t spelling_key(const struct type *t, enum spelling_mode mode)
-{
-	uint32_t key = 0, leaf;
-	int ptrs = 0;
-
-	for (; t->kind == T_POINTER; t = t->inner) {
-		if (++ptrs > 3)
-			return 0;
-		key = key << 3 | t->quals;
-	}
-	if (t->kind == T_BASE)
-		leaf = t->base;
-	else if (t->kind == T_STRING)
-		leaf = B_LDOUBLE + 1;
-	else if (t->kind == T_NAMED && t->d_type >= 0)
-		leaf = B_LDOUBLE + 2 + (uint32_t)t->d_type;
-	else
-		return 0;
-	key = (key << 3 | t->quals) << 6 | leaf;
-	return ((key << 2 | (uint32_t)ptrs) << 2 | mode) + 1;
-}
-
-/* Where a key's search starts: the top bits of a multiplicative hash. */
-static inline size_t spelling_home(uint32_t key)
-{
-	return (uint32_t)(key * 2654435761u) >> 24; /* SPELLINGS == 1 << 8 */
-}
-
-typedef void printer_fn(struct buf *b, const struct program *prog,
-			const struct type *t, const char *name, int flag);
-
-/* The first time a shape is seen, or when the table is full: spell the
- * declaration in full, and keep its prefix if there is room. */
-static void print_and_keep(struct buf *b, const struct program *prog,
-			   const struct type *t, const char *name,
-			   enum spelling_mode mode, uint32_t key,
-			   printer_fn *print)
-{
-	size_t i, n = 0;
-	struct spelling *s = NULL;
-	struct buf full = { 0 };
-
-	for (i = spelling_home(key); key && n < SPELLINGS;
-	     i = (i + 1) % SPELLINGS, n++) {
-		s = &spellings[i];
-		if (s->key == key || !s->key)
-			break;
-	}
-	if (!key || n == SPELLINGS) {
-		print(b, prog, t, name, mode == SPELL_C_CONST_POINTEE);
-		return;
-	}
-	if (s->key != key) {
-		/* Spelt with a one-letter name, which is then dropped. */
-		print(&full, prog, t, "x", mode == SPELL_C_CONST_POINTEE);
-		if (full.len - 1 <= sizeof(s->text) &&
-		    full.data[full.len - 1] == 'x') {
-			memcpy(s->text, full.data, full.len - 1);
-			s->len = (unsigned char)(full.len - 1);
-			s->key = key;
-		}
-		buf_add(b, full.data, full.len - 1);
-		buf_free(&full);
-	} else {
-		buf_add(b, s->text, s->len);
-	}
-	buf_puts(b, name);
-}
-
-static inline void print_named(struct buf *b, const struct program *prog,
-			       const struct type *t, const char *name,
-			       enum spelling_mode mode, printer_fn *print)
-{
-	uint32_t key = *name ? spelling_key(t, mode) : 0;
-	const struct spelling *s = &spellings[spelling_home(key)];
-
-	if (key && s->key == key) {
-		size_t n = strlen(name);
-
-		/* The whole entry is copied (a fixed size: no call), then
-		   only its length kept. */
-		if (b->len + sizeof(s->text) + n + 1 > b->cap)
-			buf_reserve(b, sizeof(s->text) + n);
-		memcpy(b->data + b->len, s->text, sizeof(s->text));
-		b->len += s->len;
-		buf_add(b, name, n);
-		return;
-	}
-	print_and_keep(b, prog, t, name, mode, key, print);
-}
-
 void type_print_c(struct buf *b, const struct program *prog,
 		  const struct type *t, const char *name, int const_pointee)
 {
-	print_named(b, prog, t, name,
-		    const_pointee ? SPELL_C_CONST_POINTEE : SPELL_C, print_c);
+	print_c(b, prog, t, name, const_pointee);
 }
 
 void type_print_d(struct buf *b, const struct type *t, const char *name)
 {
-	print_named(b, NULL, t, name ? name : "", SPELL_D, print_d);
+	struct printer pp = { NULL };
+
+	print_decl(b, &pp, t, name ? name : "", 0);
 }
 
 void params_print_d(struct buf *b, const struct param *list)
