@@ -76,21 +76,10 @@ static void check_name_length(const char *what, const char *name,
 			 what, name, MAX_NAME_LEN);
 }
 
-/* One bit of 64 per name: two names can be equal only if they share it. */
-static unsigned long long name_bit(const char *name)
-{
-	size_t h = 0;
-
-	while (*name)
-		h = h * 31 + (unsigned char)*name++;
-	return 1ull << (h % 64);
-}
-
 static void check_params(const struct probe *pr, const struct param *list,
 			 int count, const char *which, int unique_names)
 {
 	const struct param *p, *q;
-	unsigned long long seen = 0, bit;
 	int i = 0;
 
 	if (count > MAX_PROBE_ARGS)
@@ -114,11 +103,7 @@ static void check_params(const struct probe *pr, const struct param *list,
 				 i, pr->name);
 		if (!p->name || !unique_names)
 			continue;
-		bit = name_bit(p->name);
-		if (!(seen & bit)) {
-			seen |= bit;
-			continue;
-		}
+		/* At most 12 names: comparing each with those before is enough. */
 		for (q = list; q != p; q = q->next) {
 			if (q->name && strcmp(q->name, p->name) == 0) {
 				error_at(p->loc,
