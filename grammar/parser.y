@@ -62,7 +62,7 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %type <spec> builtins
 %type <type> specs type_core tagged pointer
 %type <kw> qual_list tag_kind
-%type <param> declarator direct_declarator complex_declarator abstract
+%type <param> declarator direct_declarator abstract
 %type <param> direct_abstract
 %type <param> param_list params param declarators xlated_opt
 %type <probe> probe probes
@@ -135,19 +135,11 @@ params:
 		{ $$ = params_push($1, $3); }
 	;
 
-/* The common shapes (`int x`, `char *p`) are spelt out here rather than
- * through unit rules: each reduction costs, and big files have many. */
 param:
 	  specs
 		{ $$ = param_make(ps, $1, NULL, @1); }
-	| specs IDENT
-		{ $$ = param_make(ps, $1, declarator_name(ps, $2, @2), @1); }
-	| specs complex_declarator
+	| specs declarator
 		{ $$ = param_make(ps, $1, $2, @1); }
-	| specs pointer IDENT
-		{ $$ = param_make(ps, $1, declarator_pointer(declarator_name(ps, $3, @3), $2, @2), @1); }
-	| specs pointer complex_declarator
-		{ $$ = param_make(ps, $1, declarator_pointer($3, $2, @2), @1); }
 	| specs abstract
 		{ $$ = param_make(ps, $1, $2, @1); }
 	;
@@ -156,25 +148,18 @@ param:
  * type has been named yet: `foo_t x`, `unsigned x`, `(foo_t)`. */
 specs:
 	  type_core
-	| BUILTIN
-		{ $$ = type_from_keywords(ps, specs_keyword(0, $1, @1), 0); }
 	| builtins
 		{ $$ = type_from_keywords(ps, $1, 0); }
 	| qual_list type_core
 		{ $$ = type_qualify($2, $1); }
-	| qual_list BUILTIN
-		{ $$ = type_from_keywords(ps, specs_keyword(0, $2, @2), $1); }
 	| qual_list builtins
 		{ $$ = type_from_keywords(ps, $2, $1); }
 	;
 
-/* Two keywords or more (`unsigned long`, `int const`); specs takes a
- * lone one itself, which saves a reduction on most parameters. */
+/* Builtin keywords in any order (`unsigned long`, `int const`). */
 builtins:
-	  BUILTIN BUILTIN
-		{ $$ = specs_keyword(specs_keyword(0, $1, @1), $2, @2); }
-	| BUILTIN QUAL
-		{ $$ = specs_qualify(specs_keyword(0, $1, @1), $2); }
+	  BUILTIN
+		{ $$ = specs_keyword(0, $1, @1); }
 	| builtins BUILTIN
 		{ $$ = specs_keyword($1, $2, @2); }
 	| builtins QUAL
@@ -231,13 +216,7 @@ declarator:
 direct_declarator:
 	  IDENT
 		{ $$ = declarator_name(ps, $1, @1); }
-	| complex_declarator
-	;
-
-/* Any but a lone name, which param takes itself: a reduction saved on
- * nearly every parameter of a big file. */
-complex_declarator:
-	  '(' pointer direct_declarator ')'
+	| '(' pointer direct_declarator ')'
 		{ $$ = declarator_pointer($3, $2, @2); }
 	| direct_declarator '[' skip ']'
 		{ $$ = declarator_array(ps, $1, @2); }
