@@ -335,7 +335,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 			 sep[1] == 'b' ? " at end of input" : " end of input");
 	} else {
 		const char *text = yyget_text(scanner);
-		size_t len = token_length(text, strlen(text));
+		size_t len = strlen(text);
 
 		if (len > 40 || next == YYSYMBOL_LITERAL)
 			error_at(loc, "%s%s%s", what.data, sep,

@@ -102,15 +102,6 @@ void parse_directive(struct parse_state *ps, const char *text, struct loc loc)
 	/* Anything else after '#' is a comment line, as DTrace files use. */
 }
 
-size_t token_length(const char *text, size_t len)
-{
-	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' ||
-			   text[len - 1] == '\r' || text[len - 1] == '\f' ||
-			   text[len - 1] == '\v'))
-		len--;
-	return len;
-}
-
 /* A directive on the text's first line, which the scanner only knows
  * after a newline: handle it, and scan from the newline on. */
 static void first_line_directive(struct parse_state *ps, char **text,

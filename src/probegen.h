@@ -271,9 +271,6 @@ struct parse_state {
 	struct typedef_decl **typedef_tail;
 	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
 };
-/* The length of a match without the blanks the scanner takes after a
- * token (grammar/lexer.l): the token's own text. */
-size_t token_length(const char *text, size_t len);
 /* Handle one '#' line: markers, pragmas, stray directives. */
 void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
 
