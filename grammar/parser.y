@@ -46,7 +46,7 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %union {
 	char *str;
 	int kw;
-	unsigned spec;        /* builtin keywords, packed: see ast.c */
+	struct specs spec;    /* builtin keywords, counted */
 	struct type *type;
 	struct param *param;  /* a declarator, or a list in reverse */
 	struct probe *probe;  /* one probe, or a list in reverse */
@@ -159,7 +159,7 @@ specs:
 /* Builtin keywords in any order (`unsigned long`, `int const`). */
 builtins:
 	  BUILTIN
-		{ $$ = specs_keyword(0, $1, @1); }
+		{ $$ = specs_start($1); }
 	| builtins BUILTIN
 		{ $$ = specs_keyword($1, $2, @2); }
 	| builtins QUAL

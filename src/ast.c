@@ -45,83 +45,81 @@ static struct type *type_copy(struct parse_state *ps, const struct type *t)
 
 /* ---- declaration specifiers ---- */
 
-/* The builtin keywords of one declaration, counted in a word: two bits
- * per keyword (enum keyword order, saturating at 3), qualifiers above. */
-#define SPEC_SHIFT(kw) (2 * ((kw) - K_VOID))
-#define SPEC_COUNT(spec, kw) (((spec) >> SPEC_SHIFT(kw)) & 3u)
-#define SPEC_QUALS_SHIFT 24
-
-unsigned specs_keyword(unsigned prev, int kw, struct loc loc)
+/* The first keyword of a declaration: always a type on its own. */
+struct specs specs_start(int kw)
 {
-	unsigned s = prev;
-	unsigned nvoid, nbool, nchar, nshort, nint, nlong, nsigned, nunsigned;
-	unsigned nfloat, ndouble;
+	struct specs s = { { 0 }, 0 };
 
-	if (SPEC_COUNT(s, kw) < 3)
-		s += 1u << SPEC_SHIFT(kw);
-	if (!prev)
-		return s; /* one keyword alone is always a type */
-	nvoid = SPEC_COUNT(s, K_VOID);
-	nbool = SPEC_COUNT(s, K_BOOL);
-	nchar = SPEC_COUNT(s, K_CHAR);
-	nshort = SPEC_COUNT(s, K_SHORT);
-	nint = SPEC_COUNT(s, K_INT);
-	nlong = SPEC_COUNT(s, K_LONG);
-	nsigned = SPEC_COUNT(s, K_SIGNED);
-	nunsigned = SPEC_COUNT(s, K_UNSIGNED);
-	nfloat = SPEC_COUNT(s, K_FLOAT);
-	ndouble = SPEC_COUNT(s, K_DOUBLE);
-	if (nlong > 2)
+	s.count[kw] = 1;
+	return s;
+}
+
+struct specs specs_keyword(struct specs prev, int kw, struct loc loc)
+{
+	struct specs s = prev;
+	const unsigned char *n = s.count;
+	int types;
+
+	if (s.count[kw] < 3)
+		s.count[kw]++;
+	types = n[K_VOID] + n[K_BOOL] + n[K_CHAR] + n[K_INT] + n[K_FLOAT] +
+		n[K_DOUBLE];
+	if (n[K_LONG] > 2)
 		error_at(loc, "'long long long' is too long");
-	else if (nsigned && nunsigned)
+	else if (n[K_SIGNED] && n[K_UNSIGNED])
 		error_at(loc, "both 'signed' and 'unsigned' in declaration specifiers");
-	else if (nvoid + nbool + nchar + nint + nfloat + ndouble > 1 ||
-		 nshort > 1 || nsigned > 1 || nunsigned > 1)
+	else if (types > 1 || n[K_SHORT] > 1 || n[K_SIGNED] > 1 ||
+		 n[K_UNSIGNED] > 1)
 		error_at(loc, "two or more data types in declaration specifiers");
-	else if (nshort && nlong)
+	else if (n[K_SHORT] && n[K_LONG])
 		error_at(loc, "both 'long' and 'short' in declaration specifiers");
-	else if ((nvoid || nbool || nfloat) &&
-		 (nshort || nlong || nsigned || nunsigned))
+	else if ((n[K_VOID] || n[K_BOOL] || n[K_FLOAT]) &&
+		 (n[K_SHORT] || n[K_LONG] || n[K_SIGNED] || n[K_UNSIGNED]))
 		error_at(loc, "invalid combination of type specifiers");
-	else if ((nchar && (nshort || nlong)) ||
-		 (ndouble && (nshort || nlong > 1 || nsigned || nunsigned)))
+	else if ((n[K_CHAR] && (n[K_SHORT] || n[K_LONG])) ||
+		 (n[K_DOUBLE] &&
+		  (n[K_SHORT] || n[K_LONG] > 1 || n[K_SIGNED] || n[K_UNSIGNED])))
 		error_at(loc, "invalid combination of type specifiers");
 	else
 		return s;
 	/* Reported once: the type becomes plain int from here on. */
-	return 1u << SPEC_SHIFT(K_INT);
+	memset(&s, 0, sizeof(s));
+	s.count[K_INT] = 1;
+	s.quals = prev.quals;
+	return s;
 }
 
-unsigned specs_qualify(unsigned spec, unsigned quals)
+struct specs specs_qualify(struct specs s, unsigned quals)
 {
-	return spec | quals << SPEC_QUALS_SHIFT;
+	s.quals |= (unsigned char)quals;
+	return s;
 }
 
 /* The base type the keywords name: canonical whatever the spelling. */
-struct type *type_from_keywords(struct parse_state *ps, unsigned spec,
+struct type *type_from_keywords(struct parse_state *ps, struct specs s,
 				unsigned quals)
 {
-	unsigned nlong = SPEC_COUNT(spec, K_LONG);
-	unsigned uns = SPEC_COUNT(spec, K_UNSIGNED);
+	const unsigned char *n = s.count;
+	int uns = n[K_UNSIGNED];
 	struct type *t;
 	enum base b;
 
-	quals |= spec >> SPEC_QUALS_SHIFT;
-	if (SPEC_COUNT(spec, K_VOID))
+	quals |= s.quals;
+	if (n[K_VOID])
 		b = B_VOID;
-	else if (SPEC_COUNT(spec, K_BOOL))
+	else if (n[K_BOOL])
 		b = B_BOOL;
-	else if (SPEC_COUNT(spec, K_FLOAT))
+	else if (n[K_FLOAT])
 		b = B_FLOAT;
-	else if (SPEC_COUNT(spec, K_DOUBLE))
-		b = nlong ? B_LDOUBLE : B_DOUBLE;
-	else if (SPEC_COUNT(spec, K_CHAR))
-		b = uns ? B_UCHAR : SPEC_COUNT(spec, K_SIGNED) ? B_SCHAR : B_CHAR;
-	else if (SPEC_COUNT(spec, K_SHORT))
+	else if (n[K_DOUBLE])
+		b = n[K_LONG] ? B_LDOUBLE : B_DOUBLE;
+	else if (n[K_CHAR])
+		b = uns ? B_UCHAR : n[K_SIGNED] ? B_SCHAR : B_CHAR;
+	else if (n[K_SHORT])
 		b = uns ? B_USHORT : B_SHORT;
-	else if (nlong == 2)
+	else if (n[K_LONG] == 2)
 		b = uns ? B_ULLONG : B_LLONG;
-	else if (nlong == 1)
+	else if (n[K_LONG] == 1)
 		b = uns ? B_ULONG : B_LONG;
 	else
 		b = uns ? B_UINT : B_INT;

@@ -136,6 +136,19 @@ enum type_kind {
 
 struct param;
 
+/* Builtin type keywords, as the scanner reports them. */
+enum keyword {
+	K_VOID = 1, K_BOOL, K_CHAR, K_SHORT, K_INT, K_LONG, K_SIGNED,
+	K_UNSIGNED, K_FLOAT, K_DOUBLE,
+};
+
+/* The builtin keywords of one declaration, counted (up to 3 each), and
+ * the qualifiers written among them. */
+struct specs {
+	unsigned char count[K_DOUBLE + 1];
+	unsigned char quals;
+};
+
 /* Small on purpose: a big file has one or two of these per argument.
  * Unqualified builtin types are shared, so a type is never changed
  * once the parser has finished building it. */
@@ -206,9 +219,10 @@ struct program {
  * reverse, one push per item, and put in order once complete.  While a
  * declarator is being read it is a param whose type chain ends in a
  * hole (the innermost node's inner is NULL) where the base type goes. */
-unsigned specs_keyword(unsigned prev, int kw, struct loc loc);
-unsigned specs_qualify(unsigned spec, unsigned quals);
-struct type *type_from_keywords(struct parse_state *ps, unsigned spec,
+struct specs specs_start(int kw);
+struct specs specs_keyword(struct specs prev, int kw, struct loc loc);
+struct specs specs_qualify(struct specs s, unsigned quals);
+struct type *type_from_keywords(struct parse_state *ps, struct specs s,
 				unsigned quals);
 struct type *type_named(struct parse_state *ps, char *name, unsigned quals);
 struct type *type_string(struct parse_state *ps, unsigned quals);
@@ -254,11 +268,6 @@ int probe_arg_source(const struct probe *pr, int i);
 
 /* ---- parse.c: the scanner and parser driver ---- */
 
-/* Builtin type keywords, as the scanner reports them. */
-enum keyword {
-	K_VOID = 1, K_BOOL, K_CHAR, K_SHORT, K_INT, K_LONG, K_SIGNED,
-	K_UNSIGNED, K_FLOAT, K_DOUBLE,
-};
 
 /* Everything one parse needs; the scanner's extra data. */
 struct parse_state {
