@@ -42,7 +42,7 @@ endif
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
-SRCS = main.c util.c diag.c parse.c ast.c check.c ctype.c names.c \
+SRCS = main.c util.c diag.c parse.c ast.c check.c type.c spell.c names.c \
        target.c input.c output.c emit_header.c emit_object.c \
        emit_rust.c
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o

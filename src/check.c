@@ -156,11 +156,11 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 		struct type_info ti;
 
 		i++;
+		ti = type_info(prog, p->type, tg);
 		/* Pointers (and strings, arrays, functions: pointers as
 		   arguments) are always readable. */
-		if (p->type->kind >= T_POINTER || p->type->kind == T_STRING)
+		if (ti.is_pointer)
 			continue;
-		ti = type_info(prog, p->type, tg);
 		if (!ti.is_float && !ti.is_struct && ti.size <= 8)
 			continue;
 		t.len = 0;

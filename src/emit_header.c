@@ -183,7 +183,7 @@ static int all_known(const struct program *prog, const struct probe *pr)
 	const struct param *p;
 
 	for_each_param(pr->native, p)
-		if (!type_known(prog, p->type))
+		if (!type_spellable(prog, p->type))
 			return 0;
 	return 1;
 }

@@ -21,57 +21,6 @@
 
 #include "probegen.h"
 
-enum rust_kind { R_INT, R_BOOL, R_FLOAT, R_POINTER, R_STRING };
-
-struct rust_arg {
-	enum rust_kind kind;
-	const char *type; /* the Rust parameter type */
-	int is_signed;    /* for widening: i64 or u64 */
-};
-
-/* A string is char * of any constness, or D's string. */
-static int is_string(const struct type *t)
-{
-	if (t->kind == T_STRING)
-		return 1;
-	return (t->kind == T_POINTER || t->kind == T_ARRAY) &&
-	       t->inner->kind == T_BASE &&
-	       (t->inner->base == B_CHAR || t->inner->base == B_SCHAR ||
-		t->inner->base == B_UCHAR);
-}
-
-static struct rust_arg rust_arg(const struct program *prog,
-				const struct type *t, const struct target *tg)
-{
-	struct rust_arg a = { R_INT, "u64", 0 };
-	struct type_info ti = type_info(prog, t, tg);
-	static const char *const ints[2][9] = {
-		{ "", "u8", "u16", "", "u32", "", "", "", "u64" },
-		{ "", "i8", "i16", "", "i32", "", "", "", "i64" },
-	};
-
-	if (is_string(t)) {
-		a.kind = R_STRING;
-		a.type = "&str";
-	} else if (t->kind == T_POINTER || t->kind == T_ARRAY ||
-		   t->kind == T_FUNC) {
-		a.kind = R_POINTER;
-		a.type = "*const ::core::ffi::c_void";
-	} else if (t->kind == T_BASE && t->base == B_BOOL) {
-		a.kind = R_BOOL;
-		a.type = "bool";
-	} else if (ti.is_float) {
-		a.kind = R_FLOAT;
-		a.type = ti.size == 4 ? "f32" : "f64";
-	} else if (ti.size == 1 || ti.size == 2 || ti.size == 4 ||
-		   ti.size == 8) {
-		a.is_signed = ti.is_signed;
-		a.type = ints[ti.is_signed ? 1 : 0][ti.size];
-	}
-	/* Names only the user's C headers know: passed as a u64. */
-	return a;
-}
-
 /* The note's argument string for one target: "-4@{a0} 8@{a1}". */
 static void note_args(struct buf *b, const struct program *prog,
 		      const struct probe *pr, const struct target *tg)
@@ -81,7 +30,7 @@ static void note_args(struct buf *b, const struct program *prog,
 
 	for_each_param(probe_args(pr), p) {
 		struct type_info ti = type_info(prog, p->type, tg);
-		struct rust_arg a = rust_arg(prog, p->type, tg);
+		struct rust_type a = type_rust(prog, p->type, tg);
 		int size = ti.size >= 1 && ti.size <= 8 ? ti.size : 8;
 		int sign = a.kind == R_INT && a.is_signed;
 
@@ -146,15 +95,15 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	int i = 0, strings = 0, n = pr->nnative;
 
 	for_each_param(pr->native, p) {
-		struct rust_arg a = rust_arg(prog, p->type, x86);
+		struct rust_type a = type_rust(prog, p->type, x86);
 
 		buf_printf(&params, "%sa%d: %s", i ? ", " : "", i,
-			   a.kind == R_STRING ? "&str" : a.type);
+			   a.name);
 		buf_printf(&call, "%sa%d", i ? ", " : "", i);
 		if (a.kind == R_STRING)
 			buf_printf(&tuple, "%sS%d", i ? ", " : "", strings++);
 		else
-			buf_printf(&tuple, "%s%s", i ? ", " : "", a.type);
+			buf_printf(&tuple, "%s%s", i ? ", " : "", a.name);
 		i++;
 	}
 
@@ -184,7 +133,7 @@ static void probe_functions(struct buf *b, const struct program *prog,
 			   fn);
 	i = 0;
 	for_each_param(pr->native, p) {
-		struct rust_arg a = rust_arg(prog, p->type, x86);
+		struct rust_type a = type_rust(prog, p->type, x86);
 
 		switch (a.kind) {
 		case R_STRING:
@@ -236,7 +185,7 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	} else {
 		i = 0;
 		for_each_param(pr->native, p) {
-			struct rust_arg a = rust_arg(prog, p->type, x86);
+			struct rust_type a = type_rust(prog, p->type, x86);
 
 			buf_printf(&bind, "%sa%d%s", i ? ", " : "", i,
 				   a.kind == R_STRING ? ".as_ref()" : "");

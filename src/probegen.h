@@ -292,35 +292,53 @@ struct parse_options {
 struct program *parse_text(const char *file, char *text, size_t len,
 			   const struct parse_options *opt);
 
-/* ---- ctype.c: D types as C types ---- */
+/* ---- type.c: what a type means on a target ---- */
 
+struct target;
 /* What a tracer can read of a value of this type. */
 struct type_info {
-	int size;    /* bytes on the target; 0 when not a scalar */
-	int is_signed, is_float, is_struct;
-	int known;   /* the header can spell it without the user's headers */
+	int size; /* bytes on the target; 0 when not a scalar or unknown */
+	int is_signed, is_float, is_struct, is_pointer;
 };
-struct target;
-/* D's predefined type names (int64_t, string is a keyword): an index
+/* D's predefined type names (int64_t; string is a keyword): an index
  * for struct type's d_type, or -1. */
 int d_type_lookup(const char *name);
-/* Follow the file's typedefs; returns the type as C must see it. */
+/* The file's typedef of that name, or NULL. */
+const struct type *file_typedef(const struct program *prog, const char *name);
+/* Follow the file's own typedefs down to the type they name. */
+const struct type *type_resolve(const struct program *prog,
+				const struct type *t);
 struct type_info type_info(const struct program *prog, const struct type *t,
 			   const struct target *tg);
-/* type_info(...).known, sooner: can the header spell t on its own? */
-int type_known(const struct program *prog, const struct type *t);
-/* Append the C declaration of `name` (may be "") with type t: pointees of
- * one-level pointers gain const; the file's typedefs are expanded; D types
- * are spelled with the compiler's predefined macros. */
+/* Can the header spell t without the user's own headers? */
+int type_spellable(const struct program *prog, const struct type *t);
+/* char * of any sign or constness, or D's string: a C string. */
+int type_is_string(const struct type *t);
+
+/* ---- spell.c: how a type is written (C, D, Rust) ---- */
+
+/* Append the C declaration of `name` (may be "") with type t: with
+ * const_pointee, pointees of one-level pointers gain const; the file's
+ * typedefs are expanded; D types are spelled with the compiler's
+ * predefined macros. */
 void type_print_c(struct buf *b, const struct program *prog,
 		  const struct type *t, const char *name, int const_pointee);
 /* "struct foo;" for every tag the probes' arguments point to, so the
- * typed functions name the user's types, not parameter-scoped ones. */
+ * typed calls name the user's types, not parameter-scoped ones. */
 void type_forward_declarations(struct buf *b, const struct program *prog);
 /* The type as written in the .d file, for comments and messages. */
 void type_print_d(struct buf *b, const struct type *t, const char *name);
 /* "(int id, char const *path)": a parameter list as the .d declares it. */
 void params_print_d(struct buf *b, const struct param *list);
+
+enum rust_kind { R_INT, R_BOOL, R_FLOAT, R_POINTER, R_STRING };
+struct rust_type {
+	enum rust_kind kind;
+	const char *name; /* the Rust parameter type */
+	int is_signed;    /* for widening: i64 or u64 */
+};
+struct rust_type type_rust(const struct program *prog, const struct type *t,
+			   const struct target *tg);
 
 /* ---- names.c: every generated name, in one place ---- */
 

@@ -1,0 +1,189 @@
+/*
+ * type.c - what a D type means on a target: its size and sign, whether
+ * a tracer can read it, whether it is a C string, and whether the header
+ * can name it without the user's own C headers.  How a type is written
+ * (C, D, Rust) is spell.c's business; it asks here, never the reverse.
+ * The file's typedefs are followed; names from the user's C headers have
+ * no known size.
+ */
+#include <string.h>
+
+#include "probegen.h"
+
+/* D's predefined type names: size in bytes (0: pointer-sized, -1:
+ * long-sized, which is the same on every target here) and sign. */
+static const struct {
+	const char *name;
+	int size, is_signed;
+} d_types[] = {
+	{ "int8_t", 1, 1 },	 { "int16_t", 2, 1 },	 { "int32_t", 4, 1 },
+	{ "int64_t", 8, 1 },	 { "uint8_t", 1, 0 },	 { "uint16_t", 2, 0 },
+	{ "uint32_t", 4, 0 },	 { "uint64_t", 8, 0 },	 { "intptr_t", 0, 1 },
+	{ "uintptr_t", 0, 0 },	 { "ptrdiff_t", 0, 1 },	 { "size_t", 0, 0 },
+	{ "ssize_t", 0, 1 },	 { "uchar_t", 1, 0 },	 { "ushort_t", 2, 0 },
+	{ "uint_t", 4, 0 },	 { "ulong_t", -1, 0 },	 { "longlong_t", 8, 1 },
+	{ "u_longlong_t", 8, 0 }, { "pid_t", 4, 1 },	 { "uid_t", 4, 0 },
+	{ "gid_t", 4, 0 },	 { "bool", 1, 0 },
+};
+
+int d_type_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(d_types) / sizeof(d_types[0]); i++)
+		if (strcmp(d_types[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const struct type *file_typedef(const struct program *prog, const char *name)
+{
+	const struct typedef_decl *td;
+
+	for (td = prog->typedefs; td; td = td->next)
+		if (td->name && strcmp(td->name, name) == 0)
+			return td->type;
+	return NULL;
+}
+
+const struct type *type_resolve(const struct program *prog,
+				const struct type *t)
+{
+	const struct type *td;
+	int depth = 0;
+
+	while (t->kind == T_NAMED && t->d_type < 0 &&
+	       (td = file_typedef(prog, t->name)) && depth++ < MAX_TYPE_DEPTH)
+		t = td;
+	return t;
+}
+
+static int base_size(enum base b, int ptr)
+{
+	switch (b) {
+	case B_BOOL: case B_CHAR: case B_SCHAR: case B_UCHAR: return 1;
+	case B_SHORT: case B_USHORT: return 2;
+	case B_INT: case B_UINT: case B_FLOAT: return 4;
+	case B_LONG: case B_ULONG: return ptr;
+	case B_LLONG: case B_ULLONG: case B_DOUBLE: return 8;
+	case B_LDOUBLE: return ptr == 8 ? 16 : 12;
+	default: return 0;
+	}
+}
+
+static int base_signed(enum base b, const struct target *tg)
+{
+	switch (b) {
+	case B_CHAR: return tg->char_signed;
+	case B_SCHAR: case B_SHORT: case B_INT: case B_LONG: case B_LLONG:
+	case B_FLOAT: case B_DOUBLE: case B_LDOUBLE:
+		return 1;
+	default: return 0;
+	}
+}
+
+static int spellable(const struct program *prog, const struct type *t,
+		     int depth);
+
+static int params_spellable(const struct program *prog, const struct param *p,
+			    int depth)
+{
+	for (; p; p = p->next)
+		if (!spellable(prog, p->type, depth + 1))
+			return 0;
+	return 1;
+}
+
+static int spellable(const struct program *prog, const struct type *t,
+		     int depth)
+{
+	const struct type *td;
+
+	if (depth > MAX_TYPE_DEPTH)
+		return 0; /* typedef loops */
+	switch (t->kind) {
+	case T_BASE: case T_STRING: case T_ENUM:
+		return 1;
+	case T_NAMED:
+		if (t->d_type >= 0)
+			return 1;
+		td = file_typedef(prog, t->name);
+		return td && spellable(prog, td, depth + 1);
+	case T_STRUCT: case T_UNION:
+		return 0; /* by value: the definition is the user's */
+	case T_POINTER: case T_ARRAY:
+		td = type_resolve(prog, t->inner);
+		if (td->kind == T_STRUCT || td->kind == T_UNION)
+			return td->name != NULL; /* forward-declared */
+		return spellable(prog, t->inner, depth + 1);
+	case T_FUNC:
+		return spellable(prog, t->inner, depth + 1) &&
+		       params_spellable(prog, t->params, depth);
+	}
+	return 0;
+}
+
+int type_spellable(const struct program *prog, const struct type *t)
+{
+	return spellable(prog, t, 0);
+}
+
+static struct type_info info_of(const struct program *prog,
+				const struct type *t, const struct target *tg,
+				int depth)
+{
+	struct type_info ti = { 0 };
+	int ptr = tg->elfclass == 2 /* ELFCLASS64 */ ? 8 : 4;
+	const struct type *td;
+	int i;
+
+	if (depth > MAX_TYPE_DEPTH)
+		return ti;
+	switch (t->kind) {
+	case T_BASE:
+		ti.size = t->base == B_VOID ? 0 : base_size(t->base, ptr);
+		ti.is_signed = base_signed(t->base, tg);
+		ti.is_float = t->base >= B_FLOAT;
+		return ti;
+	case T_ENUM:
+		ti.size = 4;
+		ti.is_signed = 1;
+		return ti;
+	case T_NAMED:
+		i = t->d_type;
+		if (i >= 0) {
+			ti.size = d_types[i].size > 0 ? d_types[i].size : ptr;
+			ti.is_signed = d_types[i].is_signed;
+			return ti;
+		}
+		td = file_typedef(prog, t->name);
+		if (td)
+			return info_of(prog, td, tg, depth + 1);
+		return ti; /* the user's: size unknown here */
+	case T_STRUCT: case T_UNION:
+		ti.is_struct = 1;
+		return ti;
+	case T_STRING: case T_POINTER: case T_ARRAY: case T_FUNC:
+		ti.size = ptr;
+		ti.is_pointer = 1;
+		return ti;
+	}
+	return ti;
+}
+
+struct type_info type_info(const struct program *prog, const struct type *t,
+			   const struct target *tg)
+{
+	return info_of(prog, t, tg, 0);
+}
+
+/* As written: a typedef of char * is not followed (it may be a buffer). */
+int type_is_string(const struct type *t)
+{
+	if (t->kind == T_STRING)
+		return 1;
+	return (t->kind == T_POINTER || t->kind == T_ARRAY) &&
+	       t->inner->kind == T_BASE &&
+	       (t->inner->base == B_CHAR || t->inner->base == B_SCHAR ||
+		t->inner->base == B_UCHAR);
+}
