@@ -12,7 +12,7 @@
 %parse-param {struct parse_state *ps}
 
 %code requires {
-#include "probegen.h"
+#include "parse.h"
 
 typedef void *yyscan_t;
 

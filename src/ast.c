@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "parse.h"
 
 static struct type *type_new(struct parse_state *ps, enum type_kind kind)
 {
@@ -170,20 +170,42 @@ struct type *type_qualify(struct type *t, unsigned quals)
 
 /* ---- declarators ---- */
 
-/* The last node of a declarator's chain: its inner is the hole. */
-static struct type *chain_end(struct type *t)
+/* The last node of a declarator's chain: its inner is the hole.  The
+ * chain never grows past MAX_TYPE_DEPTH + 1 nodes (see chain_add), so
+ * this walk is short however deep the input nests. */
+static struct type *chain_end(struct type *t, int *length)
 {
-	while (t->inner)
+	int n = 1;
+
+	while (t->inner) {
 		t = t->inner;
+		n++;
+	}
+	if (length)
+		*length = n;
 	return t;
+}
+
+/* Add a pointer, array or function node at the hole.  Past the depth
+ * any type may have, nodes are dropped: the checker still sees a type
+ * too deep and says so, and `int x[1][1]...` stays linear in time. */
+static void chain_add(struct type **chain, struct type *node)
+{
+	struct type *end;
+	int n;
+
+	if (!*chain) {
+		*chain = node;
+		return;
+	}
+	end = chain_end(*chain, &n);
+	if (n <= MAX_TYPE_DEPTH)
+		end->inner = node;
 }
 
 static void declarator_insert(struct param *d, struct type *node)
 {
-	if (d->type)
-		chain_end(d->type)->inner = node;
-	else
-		d->type = node;
+	chain_add(&d->type, node);
 }
 
 struct type *pointer_new(struct parse_state *ps, struct type *rest,
@@ -192,9 +214,7 @@ struct type *pointer_new(struct parse_state *ps, struct type *rest,
 	struct type *t = type_new(ps, T_POINTER);
 
 	t->quals = (unsigned char)quals;
-	if (!rest)
-		return t;
-	chain_end(rest)->inner = t;
+	chain_add(&rest, t);
 	return rest;
 }
 
@@ -295,7 +315,10 @@ struct param *param_make(struct parse_state *ps, struct type *base,
 		d = param_new(ps, loc);
 	else if (!d->name)
 		d->loc = loc;
-	declarator_insert(d, base);
+	if (d->type)
+		chain_end(d->type, NULL)->inner = base; /* always: no hole left */
+	else
+		d->type = base;
 	return d;
 }
 
@@ -419,7 +442,7 @@ void typedef_add(struct parse_state *ps, struct type *base,
 						      sizeof(*td));
 
 		if (p->type)
-			chain_end(p->type)->inner = type_copy(ps, base);
+			chain_end(p->type, NULL)->inner = type_copy(ps, base);
 		else
 			p->type = type_copy(ps, base);
 		td->name = p->name;

@@ -76,8 +76,9 @@ static void check_name_length(const char *what, const char *name,
 			 what, name, MAX_NAME_LEN);
 }
 
-static void check_params(const struct probe *pr, const struct param *list,
-			 int count, const char *which, int unique_names)
+static void check_params(const struct program *prog, const struct probe *pr,
+			 const struct param *list, int count, const char *which,
+			 int unique_names)
 {
 	const struct param *p, *q;
 	int i = 0;
@@ -87,13 +88,8 @@ static void check_params(const struct probe *pr, const struct param *list,
 			 "probe '%s' has %d %sarguments; at most %d are supported",
 			 pr->name, count, which, MAX_PROBE_ARGS);
 	for_each_param(list, p) {
-		const struct type *t;
-		int depth = 0;
-
 		i++;
-		for (t = p->type; t; t = t->inner)
-			depth++;
-		if (depth > MAX_TYPE_DEPTH)
+		if (type_depth(prog, p->type) > MAX_TYPE_DEPTH)
 			error_at(p->loc,
 				 "type of argument %d of probe '%s' is nested more than %d levels deep",
 				 i, pr->name, MAX_TYPE_DEPTH);
@@ -247,10 +243,10 @@ void check_program(struct program *prog, const struct target *tg)
 				error_at(pr->varargs_loc,
 					 "probe '%s' cannot take a variable number of arguments",
 					 pr->name);
-			check_params(pr, pr->native, pr->nnative, "", 1);
+			check_params(prog, pr, pr->native, pr->nnative, "", 1);
 			if (pr->has_xlated) {
 				/* (i, j) : (j, i, i, j) may repeat names. */
-				check_params(pr, pr->xlated, pr->nxlated,
+				check_params(prog, pr, pr->xlated, pr->nxlated,
 					     "translated ", 0);
 				check_mapping(pr);
 			}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "parse.h"
 #include "parser.h"
 #include "lexer.h"
 

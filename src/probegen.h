@@ -112,8 +112,6 @@ void diag_free(void);
 
 /* ---- ast.c: the tree built by the parser ---- */
 
-struct parse_state;
-
 enum qual { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
 
 /* Arithmetic and void base types, canonicalised from any spelling. */
@@ -135,19 +133,6 @@ enum type_kind {
 };
 
 struct param;
-
-/* Builtin type keywords, as the scanner reports them. */
-enum keyword {
-	K_VOID = 1, K_BOOL, K_CHAR, K_SHORT, K_INT, K_LONG, K_SIGNED,
-	K_UNSIGNED, K_FLOAT, K_DOUBLE,
-};
-
-/* The builtin keywords of one declaration, counted (up to 3 each), and
- * the qualifiers written among them. */
-struct specs {
-	unsigned char count[K_DOUBLE + 1];
-	unsigned char quals;
-};
 
 /* Small on purpose: a big file has one or two of these per argument.
  * Unqualified builtin types are shared, so a type is never changed
@@ -215,49 +200,6 @@ struct program {
 #define for_each_probe(pv, pr) for ((pr) = (pv)->probes; (pr); (pr) = (pr)->next)
 #define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
 
-/* Grammar actions.  Lists of parameters and probes are built in
- * reverse, one push per item, and put in order once complete.  While a
- * declarator is being read it is a param whose type chain ends in a
- * hole (the innermost node's inner is NULL) where the base type goes. */
-struct specs specs_start(int kw);
-struct specs specs_keyword(struct specs prev, int kw, struct loc loc);
-struct specs specs_qualify(struct specs s, unsigned quals);
-struct type *type_from_keywords(struct parse_state *ps, struct specs s,
-				unsigned quals);
-struct type *type_named(struct parse_state *ps, char *name, unsigned quals);
-struct type *type_string(struct parse_state *ps, unsigned quals);
-struct type *type_tagged(struct parse_state *ps, int kind, char *tag);
-struct type *type_qualify(struct type *t, unsigned quals);
-struct type *pointer_new(struct parse_state *ps, struct type *rest,
-			 unsigned quals);
-struct param *declarator_name(struct parse_state *ps, char *name,
-			      struct loc loc);
-struct param *declarator_abstract(struct parse_state *ps, struct type *ptr,
-				  struct loc loc);
-struct param *declarator_pointer(struct param *d, struct type *ptr,
-				 struct loc ptr_loc);
-struct param *declarator_array(struct parse_state *ps, struct param *d,
-			       struct loc loc);
-struct param *declarator_function(struct parse_state *ps, struct param *d,
-				  struct param *params);
-struct param *param_make(struct parse_state *ps, struct type *base,
-			 struct param *d, struct loc loc);
-struct param *params_push(struct param *list, struct param *p);
-struct param *params_varargs(struct parse_state *ps, struct param *list,
-			     struct loc loc);
-struct param *params_mapping(struct parse_state *ps, struct param *list,
-			     struct loc loc);
-struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
-			struct param *native, struct param *xlated);
-struct probe *probes_push(struct probe *list, struct probe *pr);
-void provider_add(struct parse_state *ps, char *name, struct loc loc,
-		  struct probe *probes);
-void provider_unnamed(struct loc loc);
-void probe_outside(struct parse_state *ps, struct probe *pr);
-void clause_ignored(const char *name, struct loc loc);
-void typedef_add(struct parse_state *ps, struct type *base,
-		 struct param *decls);
-
 void program_free(struct program *prog);
 /* The probe's arguments: the translated list when present. */
 struct param *probe_args(const struct probe *pr);
@@ -266,22 +208,8 @@ int probe_nargs(const struct probe *pr);
  * i itself, or for `(i, j) : (j, i)` the native one it names. */
 int probe_arg_source(const struct probe *pr, int i);
 
-/* ---- parse.c: the scanner and parser driver ---- */
+/* ---- parse.c: the scanner and parser driver (grammar side: parse.h) ---- */
 
-
-/* Everything one parse needs; the scanner's extra data. */
-struct parse_state {
-	const char *file; /* current file, moved by line markers */
-	int line, col;
-	int preprocessed;
-	struct loc comment_start;
-	struct program *prog;
-	struct provider **provider_tail;
-	struct typedef_decl **typedef_tail;
-	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
-};
-/* Handle one '#' line: markers, pragmas, stray directives. */
-void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
 
 struct parse_options {
 	int preprocessed; /* input came from cpp: '#' lines are its markers */
@@ -310,6 +238,9 @@ const struct type *type_resolve(const struct program *prog,
 				const struct type *t);
 struct type_info type_info(const struct program *prog, const struct type *t,
 			   const struct target *tg);
+/* Pointers, arrays and functions in t, typedefs followed; counted up
+ * to MAX_TYPE_DEPTH + 1. */
+int type_depth(const struct program *prog, const struct type *t);
 /* Can the header spell t without the user's own headers? */
 int type_spellable(const struct program *prog, const struct type *t);
 /* char * of any sign or constness, or D's string: a C string. */

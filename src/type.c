@@ -58,6 +58,17 @@ const struct type *type_resolve(const struct program *prog,
 	return t;
 }
 
+int type_depth(const struct program *prog, const struct type *t)
+{
+	int depth = 0;
+
+	for (; t && depth <= MAX_TYPE_DEPTH; t = t->inner) {
+		t = type_resolve(prog, t);
+		depth++;
+	}
+	return depth;
+}
+
 static int base_size(enum base b, int ptr)
 {
 	switch (b) {

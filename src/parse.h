@@ -1,0 +1,83 @@
+/*
+ * parse.h - what the scanner, the parser and the tree's builders share,
+ * and nothing else needs: the per-parse state (the scanner's extra data)
+ * and the grammar's actions, implemented in ast.c and parse.c.
+ */
+#ifndef PROBEGEN_PARSE_H
+#define PROBEGEN_PARSE_H
+
+#include "probegen.h"
+
+/* Builtin type keywords, as the scanner reports them. */
+enum keyword {
+	K_VOID = 1, K_BOOL, K_CHAR, K_SHORT, K_INT, K_LONG, K_SIGNED,
+	K_UNSIGNED, K_FLOAT, K_DOUBLE,
+};
+
+/* The builtin keywords of one declaration, counted (up to 3 each), and
+ * the qualifiers written among them. */
+struct specs {
+	unsigned char count[K_DOUBLE + 1];
+	unsigned char quals;
+};
+
+/* Everything one parse needs; the scanner's extra data. */
+struct parse_state {
+	const char *file; /* current file, moved by line markers */
+	int line, col;
+	int preprocessed;
+	struct loc comment_start;
+	struct program *prog;
+	struct provider **provider_tail;
+	struct typedef_decl **typedef_tail;
+	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
+};
+/* Handle one '#' line: markers, pragmas, stray directives (parse.c). */
+void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
+
+/* ---- ast.c: grammar actions ---- */
+
+/* Grammar actions.  Lists of parameters and probes are built in
+ * reverse, one push per item, and put in order once complete.  While a
+ * declarator is being read it is a param whose type chain ends in a
+ * hole (the innermost node's inner is NULL) where the base type goes. */
+struct specs specs_start(int kw);
+struct specs specs_keyword(struct specs prev, int kw, struct loc loc);
+struct specs specs_qualify(struct specs s, unsigned quals);
+struct type *type_from_keywords(struct parse_state *ps, struct specs s,
+				unsigned quals);
+struct type *type_named(struct parse_state *ps, char *name, unsigned quals);
+struct type *type_string(struct parse_state *ps, unsigned quals);
+struct type *type_tagged(struct parse_state *ps, int kind, char *tag);
+struct type *type_qualify(struct type *t, unsigned quals);
+struct type *pointer_new(struct parse_state *ps, struct type *rest,
+			 unsigned quals);
+struct param *declarator_name(struct parse_state *ps, char *name,
+			      struct loc loc);
+struct param *declarator_abstract(struct parse_state *ps, struct type *ptr,
+				  struct loc loc);
+struct param *declarator_pointer(struct param *d, struct type *ptr,
+				 struct loc ptr_loc);
+struct param *declarator_array(struct parse_state *ps, struct param *d,
+			       struct loc loc);
+struct param *declarator_function(struct parse_state *ps, struct param *d,
+				  struct param *params);
+struct param *param_make(struct parse_state *ps, struct type *base,
+			 struct param *d, struct loc loc);
+struct param *params_push(struct param *list, struct param *p);
+struct param *params_varargs(struct parse_state *ps, struct param *list,
+			     struct loc loc);
+struct param *params_mapping(struct parse_state *ps, struct param *list,
+			     struct loc loc);
+struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
+			struct param *native, struct param *xlated);
+struct probe *probes_push(struct probe *list, struct probe *pr);
+void provider_add(struct parse_state *ps, char *name, struct loc loc,
+		  struct probe *probes);
+void provider_unnamed(struct loc loc);
+void probe_outside(struct parse_state *ps, struct probe *pr);
+void clause_ignored(const char *name, struct loc loc);
+void typedef_add(struct parse_state *ps, struct type *base,
+		 struct param *decls);
+
+#endif
