@@ -1,6 +1,7 @@
 /*
  * fuzz/fuzz_pipeline.c - libFuzzer entry point over the whole pipeline:
- * scan, parse, check, then the header and the object, written.  Any
+ * scan, parse, check, then the header, the Rust module and the object,
+ * written.  Any
  * crash, sanitizer report, leak or timeout is a finding; diagnostics are
  * expected and thrown away.
  */
@@ -16,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Outputs go through the real output path, into a directory of their
  * own: on tmpfs when there is one, so that a run stays fast. */
-static char header_path[256], object_path[256];
+static char header_path[256], object_path[256], rust_path[256];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -32,6 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	snprintf(header_path, sizeof(header_path), "%s/fuzz.h", d);
 	snprintf(object_path, sizeof(object_path), "%s/fuzz.o", d);
+	snprintf(rust_path, sizeof(rust_path), "%s/fuzz.rs", d);
 	/* Diagnostics are the point of bad inputs; keep the log readable. */
 	if (!getenv("FUZZ_SHOW_DIAGNOSTICS"))
 		diag.stream = fopen("/dev/null", "w");
@@ -39,32 +41,40 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* Write prog in one format through the real output path. */
+static void emit_to(const char *path, emit_fn *emit,
+		    const struct program *prog, const struct emit_options *opt)
+{
+	struct output out;
+
+	if (output_open(&out, path) != 0)
+		abort();
+	if (emit(&out, prog, opt) != 0 || output_commit(&out) != 0)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = xmalloc(size + 2);
-	struct header_options hopt = { header_path, "fuzz.d", (int)(size & 1) };
+	struct emit_options opt = { "fuzz.d", header_path, NULL, 0 };
 	struct parse_options popt = { 0 };
 	struct program *prog;
-	struct output out;
 	struct stat st;
 
 	memcpy(text, data, size);
 	text[size] = text[size + 1] = '\0';
-	diag.errors = diag.warnings = 0;
+	diag.errors = 0;
 	diag_add_source("fuzz.d", text, size);
 	prog = parse_text("fuzz.d", text, size, &popt);
+	names_assign(prog);
 	check_program(prog, target_host());
 	if (!diag.errors) {
-		if (output_open(&out, header_path) != 0)
-			abort();
-		emit_header(&out, prog, &hopt);
-		if (output_commit(&out) != 0)
-			abort();
-		if (output_open(&out, object_path) != 0)
-			abort();
-		if (emit_object(&out, prog, target_by_name("aarch64")) != 0 ||
-		    output_commit(&out) != 0)
-			abort();
+		opt.header_only = (int)(size & 1);
+		opt.target = target_host();
+		emit_to(header_path, emit_header, prog, &opt);
+		emit_to(rust_path, emit_rust, prog, &opt);
+		opt.target = target_by_name("aarch64");
+		emit_to(object_path, emit_object, prog, &opt);
 		/* An object has at least an ELF header. */
 		if (stat(object_path, &st) != 0 || st.st_size < 64)
 			abort();

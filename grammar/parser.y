@@ -64,7 +64,7 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %type <kw> qual_list tag_kind
 %type <param> declarator direct_declarator abstract
 %type <param> direct_abstract
-%type <param> param_list params param declarators xlated_opt
+%type <param> param_list params param declarators mapping_opt
 %type <probe> probe probes
 %type <str> opt_tag
 
@@ -107,12 +107,12 @@ probes:
 	;
 
 probe:
-	  PROBE IDENT '(' param_list ')' xlated_opt ';'
+	  PROBE IDENT '(' param_list ')' mapping_opt ';'
 		{ $$ = probe_new(ps, $2, @2, $4, $6); }
 	;
 
 /* A mapping, even `: ()`, comes back as a marked list: not NULL. */
-xlated_opt:
+mapping_opt:
 	  %empty
 		{ $$ = NULL; }
 	| ':' '(' param_list ')'

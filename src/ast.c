@@ -358,30 +358,30 @@ static int is_plain_void(const struct param *p)
 }
 
 struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
-			struct param *native, struct param *xlated)
+			struct param *native, struct param *mapping)
 {
 	struct probe *pr = arena_alloc(&ps->prog->arena, sizeof(*pr));
-	int has_xlated = xlated != NULL;
+	int has_mapping = mapping != NULL;
 
-	if (xlated)
-		xlated = xlated->next; /* the mapping's mark */
+	if (mapping)
+		mapping = mapping->next; /* the mapping's mark */
 
 	pr->name = name;
 	pr->loc = loc;
 	/* The first '...' is the one reported. */
-	if (is_varargs(xlated) || is_varargs(native))
+	if (is_varargs(mapping) || is_varargs(native))
 		pr->varargs = 1;
-	pr->xlated = params_finish(xlated, &pr->nxlated, &pr->varargs_loc);
+	pr->mapping = params_finish(mapping, &pr->nmapping, &pr->varargs_loc);
 	pr->native = params_finish(native, &pr->nnative, &pr->varargs_loc);
-	pr->has_xlated = has_xlated;
+	pr->has_mapping = has_mapping;
 	/* `(void)` declares no arguments, as in C. */
 	if (is_plain_void(pr->native)) {
 		pr->native = NULL;
 		pr->nnative = 0;
 	}
-	if (is_plain_void(pr->xlated)) {
-		pr->xlated = NULL;
-		pr->nxlated = 0;
+	if (is_plain_void(pr->mapping)) {
+		pr->mapping = NULL;
+		pr->nmapping = 0;
 	}
 	return pr;
 }
@@ -455,12 +455,12 @@ void typedef_add(struct parse_state *ps, struct type *base,
 
 struct param *probe_args(const struct probe *pr)
 {
-	return pr->has_xlated ? pr->xlated : pr->native;
+	return pr->has_mapping ? pr->mapping : pr->native;
 }
 
 int probe_nargs(const struct probe *pr)
 {
-	return pr->has_xlated ? pr->nxlated : pr->nnative;
+	return pr->has_mapping ? pr->nmapping : pr->nnative;
 }
 
 int probe_arg_source(const struct probe *pr, int i)
@@ -468,9 +468,9 @@ int probe_arg_source(const struct probe *pr, int i)
 	const struct param *x, *n;
 	int j;
 
-	if (!pr->has_xlated)
+	if (!pr->has_mapping)
 		return i;
-	for (x = pr->xlated, j = 0; x && j < i; x = x->next)
+	for (x = pr->mapping, j = 0; x && j < i; x = x->next)
 		j++;
 	for (n = pr->native, j = 0; n && x; n = n->next, j++)
 		if (n->name && x->name && strcmp(n->name, x->name) == 0)

@@ -4,44 +4,35 @@
  * limits, duplicates, argument mappings, and generated names that would
  * collide.  Prints diagnostics; changes and writes nothing.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "probegen.h"
 
-/* A set of names, to find duplicates and collisions in linear time.
- * The names sit in an array in the order they were added; the hash
- * table holds, per slot, 32 bits of a name's hash and its place in that
- * array.  Eight-byte slots keep the 10,000 names of a big file within
- * the cache, which the search's random accesses need. */
+/* A set of names, to find duplicates and collisions in linear time:
+ * open addressing, at most half full. */
 struct name_entry {
-	const char *name;
+	const char *name; /* NULL: a free slot */
 	const void *owner; /* the probe or provider that made it */
 };
 
-struct name_slot {
-	uint32_t tag;   /* the hash's high half */
-	uint32_t index; /* into names, plus one; 0: free */
-};
-
 struct name_set {
-	struct name_slot *slots;
-	struct name_entry *names;
-	size_t cap, used, max; /* max: the names announced to init */
+	struct name_entry *slots;
+	size_t cap;
 };
 
-/* For at most n names; the table at most 70% full, so that searches
- * stay short.  The memory is the tree's: already mapped, freed with it. */
-static void name_set_init(struct name_set *set, size_t n, struct arena *a)
+static void name_set_init(struct name_set *set, size_t n)
 {
 	set->cap = 16;
-	while (n * 10 > set->cap * 7)
+	while (set->cap < 2 * n)
 		set->cap *= 2;
-	set->slots = arena_alloc(a, set->cap * sizeof(*set->slots));
-	set->names = arena_alloc(a, (n ? n : 1) * sizeof(*set->names));
-	set->used = 0;
-	set->max = n;
+	set->slots = xcalloc(set->cap, sizeof(*set->slots));
+}
+
+static void name_set_free(struct name_set *set)
+{
+	free(set->slots);
+	set->slots = NULL;
 }
 
 /* Add name (kept by the caller while the set lives); return whoever
@@ -49,22 +40,14 @@ static void name_set_init(struct name_set *set, size_t n, struct arena *a)
 static const void *name_set_add(struct name_set *set, const char *name,
 				size_t len, const void *owner)
 {
-	size_t h = hash_bytes(name, len), i;
-	uint32_t tag = (uint32_t)(h >> 32);
-	const struct name_slot *slot;
+	size_t i = hash_bytes(name, len) & (set->cap - 1);
+	struct name_entry *e;
 
-	for (i = h & (set->cap - 1); (slot = &set->slots[i])->index;
-	     i = (i + 1) & (set->cap - 1)) {
-		if (slot->tag == tag &&
-		    strcmp(set->names[slot->index - 1].name, name) == 0)
-			return set->names[slot->index - 1].owner;
-	}
-	if (set->used == set->max)
-		die("internal error: more names than the set was made for");
-	set->names[set->used].name = name;
-	set->names[set->used].owner = owner;
-	set->used++;
-	set->slots[i] = (struct name_slot){ tag, (uint32_t)set->used };
+	for (; (e = &set->slots[i])->name; i = (i + 1) & (set->cap - 1))
+		if (strcmp(e->name, name) == 0)
+			return e->owner;
+	e->name = name;
+	e->owner = owner;
 	return NULL;
 }
 
@@ -127,7 +110,7 @@ static void check_mapping(const struct probe *pr)
 	const struct param *p;
 	int i = 0;
 
-	for_each_param(pr->xlated, p) {
+	for_each_param(pr->mapping, p) {
 		i++;
 		if (!p->name)
 			error_at(p->loc,
@@ -177,10 +160,9 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 	buf_free(&t);
 }
 
-static void check_collisions(struct program *prog, struct name_set *set,
-			     struct probe *pr)
+static void check_collisions(struct name_set *set, const struct probe *pr)
 {
-	const struct probe_names *n = probe_names(prog, pr);
+	const struct probe_names *n = pr->names;
 	const char *names[] = { n->macro, n->enabled, n->lazy, n->typed,
 				n->semaphore };
 	size_t lens[] = { n->macro_len, n->enabled_len, n->lazy_len,
@@ -203,14 +185,14 @@ static void check_collisions(struct program *prog, struct name_set *set,
 	}
 }
 
-void check_program(struct program *prog, const struct target *tg)
+void check_program(const struct program *prog, const struct target *tg)
 {
 	struct name_set names, providers;
-	struct provider *pv;
-	struct probe *pr;
+	const struct provider *pv;
+	const struct probe *pr;
 
-	name_set_init(&names, 5 * (size_t)prog->nprobes, &prog->arena);
-	name_set_init(&providers, (size_t)prog->nproviders, &prog->arena);
+	name_set_init(&names, 5 * (size_t)prog->nprobes);
+	name_set_init(&providers, (size_t)prog->nproviders);
 	for_each_provider(prog, pv) {
 		struct name_set probes;
 		const struct probe *first;
@@ -225,7 +207,7 @@ void check_program(struct program *prog, const struct target *tg)
 				q->name);
 			continue;
 		}
-		name_set_init(&probes, (size_t)pv->nprobes, &prog->arena);
+		name_set_init(&probes, (size_t)pv->nprobes);
 		for_each_probe(pv, pr) {
 			check_name_length("probe", pr->name, pr->loc);
 			first = name_set_add(&probes, pr->name,
@@ -244,14 +226,17 @@ void check_program(struct program *prog, const struct target *tg)
 					 "probe '%s' cannot take a variable number of arguments",
 					 pr->name);
 			check_params(prog, pr, pr->native, pr->nnative, "", 1);
-			if (pr->has_xlated) {
+			if (pr->has_mapping) {
 				/* (i, j) : (j, i, i, j) may repeat names. */
-				check_params(prog, pr, pr->xlated, pr->nxlated,
+				check_params(prog, pr, pr->mapping, pr->nmapping,
 					     "translated ", 0);
 				check_mapping(pr);
 			}
 			check_readable(prog, pr, tg);
-			check_collisions(prog, &names, pr);
+			check_collisions(&names, pr);
 		}
+		name_set_free(&probes);
 	}
+	name_set_free(&names);
+	name_set_free(&providers);
 }

@@ -119,8 +119,8 @@ static void show_line(struct loc loc)
 	fputs("^\n", out);
 }
 
-static void report(struct loc loc, const char *kind, const char *fmt,
-		   va_list ap)
+static void print_diagnostic(struct loc loc, const char *kind,
+			     const char *fmt, va_list ap)
 {
 	FILE *out = diag_stream();
 
@@ -150,7 +150,7 @@ void error_at(struct loc loc, const char *fmt, ...)
 		return;
 	}
 	va_start(ap, fmt);
-	report(loc, "error", fmt, ap);
+	print_diagnostic(loc, "error", fmt, ap);
 	va_end(ap);
 }
 
@@ -158,9 +158,8 @@ void warning_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	diag.warnings++;
 	va_start(ap, fmt);
-	report(loc, "warning", fmt, ap);
+	print_diagnostic(loc, "warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -171,7 +170,7 @@ void note_at(struct loc loc, const char *fmt, ...)
 	if (diag.errors > MAX_REPORTED_ERRORS)
 		return;
 	va_start(ap, fmt);
-	report(loc, "note", fmt, ap);
+	print_diagnostic(loc, "note", fmt, ap);
 	va_end(ap);
 }
 
@@ -181,8 +180,31 @@ void error_plain(const char *fmt, ...)
 	struct loc none = { 0 };
 
 	va_start(ap, fmt);
-	report(none, "error", fmt, ap);
+	print_diagnostic(none, "error", fmt, ap);
 	va_end(ap);
+}
+
+void error_input(const char *fmt, ...)
+{
+	va_list ap;
+	struct loc none = { 0 };
+
+	diag.errors++;
+	va_start(ap, fmt);
+	print_diagnostic(none, "error", fmt, ap);
+	va_end(ap);
+}
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	struct loc none = { 0 };
+
+	va_start(ap, fmt);
+	print_diagnostic(none, "error", fmt, ap);
+	va_end(ap);
+	fprintf(diag_stream(), "Try '%s --help' for more information.\n",
+		diag.progname);
 }
 
 void diag_free(void)

@@ -7,7 +7,8 @@
  * call trace_p_n(...) and a lazy P_N_LAZY(...) whose arguments are only
  * evaluated while a tracer is attached.
  *
- * Real builds run sed over this file (see tests/compat), so: at most one
+ * Real builds run sed over this file (see t_header_build_seds in
+ * tests/t_header.sh), so: at most one
  * upper-case PROVIDER_ name per line (CPython's sed has no 'g'); pointers
  * are spelt east-const ("char const *") so the seds that add "const" to
  * "char *" never double it.  The output depends only on the input text and
@@ -18,7 +19,7 @@
 
 #include "probegen.h"
 
-static void banner(struct buf *b, const struct header_options *opt)
+static void banner(struct buf *b, const struct emit_options *opt)
 {
 	buf_printf(b,
 		   "/*\n"
@@ -129,12 +130,12 @@ static const char *const arg_name[MAX_PROBE_ARGS + 1] = {
 };
 
 /* The probe site's operands: native arguments, or for a mapped probe
- * `(i, j) : (j, i)` the native argument each translated one names. */
+ * `(i, j) : (j, i)` the native argument each one of the mapping names. */
 static void site_args(struct buf *b, const struct probe *pr)
 {
 	int i, n = probe_nargs(pr);
 
-	if (!pr->has_xlated) {
+	if (!pr->has_mapping) {
 		if (n > 0 && n <= MAX_PROBE_ARGS) {
 			buf_lit(b, ", ");
 			buf_puts(b, args_text[n]);
@@ -147,7 +148,7 @@ static void site_args(struct buf *b, const struct probe *pr)
 	}
 }
 
-static void site(struct buf *b, const struct probe *pr)
+static void probe_site(struct buf *b, const struct probe *pr)
 {
 	static const char *const digits[MAX_PROBE_ARGS + 1] = {
 		"", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
@@ -171,9 +172,9 @@ static void declaration_comment(struct buf *b, const struct probe *pr)
 	buf_lit(b, ":");
 	buf_puts(b, pr->name);
 	params_print_d(b, pr->native);
-	if (pr->has_xlated) {
+	if (pr->has_mapping) {
 		buf_lit(b, " : ");
-		params_print_d(b, pr->xlated);
+		params_print_d(b, pr->mapping);
 	}
 	buf_lit(b, " */\n");
 }
@@ -225,10 +226,10 @@ static void define_head(struct buf *b, const char *name, size_t len,
 	buf_lit(b, ") \\\n\t");
 }
 
-static void probe_block(struct buf *b, struct program *prog,
-			struct probe *pr)
+static void probe_block(struct buf *b, const struct program *prog,
+			const struct probe *pr)
 {
-	const struct probe_names *n = probe_names(prog, pr);
+	const struct probe_names *n = pr->names;
 	const char *args = pr->nnative <= MAX_PROBE_ARGS
 				   ? args_text[pr->nnative] : "";
 	size_t args_len = strlen(args);
@@ -242,7 +243,7 @@ static void probe_block(struct buf *b, struct program *prog,
 	buf_add(b, n->semaphore, n->semaphore_len);
 	buf_lit(b, ", 0)\n");
 	define_head(b, n->macro, n->macro_len, args, args_len);
-	site(b, pr);
+	probe_site(b, pr);
 	buf_lit(b, "\n");
 	if (!all_known(prog, pr)) {
 		/* One upper-case name a line: CPython's sed has no 'g'. */
@@ -250,7 +251,7 @@ static void probe_block(struct buf *b, struct program *prog,
 		typed_function(b, prog, pr, n, args, args_len);
 		buf_lit(b, "#else\n");
 		define_head(b, n->typed, n->typed_len, args, args_len);
-		site(b, pr);
+		probe_site(b, pr);
 		buf_lit(b, "\n#endif\n");
 	} else {
 		typed_function(b, prog, pr, n, args, args_len);
@@ -268,16 +269,17 @@ static void probe_block(struct buf *b, struct program *prog,
 /* Header-only mode: each semaphore is a weak hidden comdat definition,
  * so every translation unit may carry it and the linker keeps one per
  * executable or shared object. */
-static void semaphore_definitions(struct output *o, struct program *prog)
+static void semaphore_definitions(struct output *o,
+				  const struct program *prog)
 {
 	const struct provider *pv;
-	struct probe *pr;
+	const struct probe *pr;
 
 	buf_puts(&o->buf, "/* Semaphores, defined here because this header was made with\n"
 		    "   --header-only: one copy per executable or shared object. */\n");
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			const char *sem = probe_names(prog, pr)->semaphore;
+			const char *sem = pr->names->semaphore;
 
 			buf_printf(&o->buf,
 				   "__asm__(\".pushsection .probes,\\\"awG\\\",\\\"progbits\\\",%s,comdat\\n\"\n"
@@ -291,11 +293,11 @@ static void semaphore_definitions(struct output *o, struct program *prog)
 	buf_puts(&o->buf, "\n");
 }
 
-void emit_header(struct output *o, struct program *prog,
-		 const struct header_options *opt)
+int emit_header(struct output *o, const struct program *prog,
+		const struct emit_options *opt)
 {
 	const struct provider *pv;
-	struct probe *pr;
+	const struct probe *pr;
 	char *guard = name_guard(opt->output_name);
 
 	banner(&o->buf, opt);
@@ -311,4 +313,5 @@ void emit_header(struct output *o, struct program *prog,
 	}
 	epilogue(&o->buf, guard);
 	free(guard);
+	return 0;
 }

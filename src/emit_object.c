@@ -91,25 +91,25 @@ static void symbols_add(struct symbols *s, Elf *elf, const char *name,
 	s->count++;
 }
 
-static int fail(const char *what)
+static int libelf_error(const char *what)
 {
 	error_plain("cannot write the object: %s: %s", what, elf_errmsg(-1));
 	return -1;
 }
 
-static int build(Elf *elf, struct program *prog,
-		 const struct target *tg, struct symbols *syms,
-		 unsigned char **zeros)
+static int object_build(Elf *elf, const struct program *prog,
+			const struct target *tg, struct symbols *syms,
+			unsigned char **zeros)
 {
 	const struct provider *pv;
-	struct probe *pr;
+	const struct probe *pr;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
 	size_t nsem = (size_t)prog->nprobes, i = 0;
 
 	if (!gelf_newehdr(elf, tg->elfclass) || !gelf_getehdr(elf, &eh))
-		return fail("ELF header");
+		return libelf_error("ELF header");
 	eh.e_ident[EI_DATA] = (unsigned char)tg->data;
 	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
 	eh.e_type = ET_REL;
@@ -118,7 +118,7 @@ static int build(Elf *elf, struct program *prog,
 	eh.e_flags = tg->flags;
 	eh.e_shstrndx = SEC_SHSTRTAB;
 	if (!gelf_update_ehdr(elf, &eh))
-		return fail("ELF header");
+		return libelf_error("ELF header");
 
 	*zeros = xcalloc(nsem ? nsem * 2 : 1, 1);
 	/* Retained: the notes are the semaphores' only users when no code
@@ -128,14 +128,14 @@ static int build(Elf *elf, struct program *prog,
 			 2, *zeros, nsem * 2, ELF_T_BYTE) ||
 	    !add_section(elf, ".note.GNU-stack", SHT_PROGBITS, 0, 1, "", 0,
 			 ELF_T_BYTE))
-		return fail("sections");
+		return libelf_error("sections");
 
 	symbols_add(syms, elf, NULL, 0, 0, 0, 0, SHN_UNDEF);
 	symbols_add(syms, elf, NULL, 0, 0, GELF_ST_INFO(STB_LOCAL, STT_SECTION),
 		    0, SEC_PROBES);
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			symbols_add(syms, elf, probe_names(prog, pr)->semaphore,
+			symbols_add(syms, elf, pr->names->semaphore,
 				    2 * i++, 2,
 				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
 				    STV_HIDDEN, SEC_PROBES);
@@ -145,43 +145,47 @@ static int build(Elf *elf, struct program *prog,
 			  tg->elfclass == ELFCLASS64 ? 8 : 4, syms->syms.data,
 			  syms->syms.len, ELF_T_SYM);
 	if (!scn || !gelf_getshdr(scn, &sh))
-		return fail("symbol table");
+		return libelf_error("symbol table");
 	sh.sh_link = SEC_STRTAB;
 	sh.sh_info = 2; /* the first global symbol */
 	sh.sh_entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	if (!gelf_update_shdr(scn, &sh))
-		return fail("symbol table");
+		return libelf_error("symbol table");
 	if (!add_section(elf, ".strtab", SHT_STRTAB, 0, 1, syms->strs.data,
 			 syms->strs.len, ELF_T_BYTE) ||
 	    !add_section(elf, ".shstrtab", SHT_STRTAB, 0, 1, shstrtab,
 			 sizeof(shstrtab), ELF_T_BYTE))
-		return fail("string tables");
+		return libelf_error("string tables");
 	if (elf_update(elf, ELF_C_WRITE) < 0)
-		return fail("layout");
+		return libelf_error("layout");
 	return 0;
 }
 
-int emit_object(struct output *out, struct program *prog,
-		const struct target *tg)
+int emit_object(struct output *out, const struct program *prog,
+		const struct emit_options *opt)
 {
 	struct symbols syms = { 0 };
 	unsigned char *zeros = NULL;
 	Elf *elf;
 	int fd, rc;
 
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return libelf_error("libelf is out of date");
 	/* libelf writes to a descriptor: one in memory, which the kernel
 	   then copies to the output (no copy passes through here). */
 	fd = memfd_create("probegen-object", MFD_CLOEXEC);
-	if (fd < 0)
-		die("cannot create a memory file: %s", strerror(errno));
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		die("libelf is out of date");
+	if (fd < 0) {
+		error_plain("cannot create a memory file: %s", strerror(errno));
+		return -1;
+	}
 	elf = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!elf)
-		die("libelf: %s", elf_errmsg(-1));
+	if (!elf) {
+		close(fd);
+		return libelf_error("ELF descriptor");
+	}
 	/* The symbol and string buffers start with their first entries. */
 	buf_add(&syms.strs, "", 1);
-	rc = build(elf, prog, tg, &syms, &zeros);
+	rc = object_build(elf, prog, opt->target, &syms, &zeros);
 	elf_end(elf);
 	if (rc == 0)
 		rc = output_copy_fd(out, fd);

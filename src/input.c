@@ -68,30 +68,33 @@ static char *read_plain(const char *path, size_t *len, int *regular)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *text;
+	const char *refused = NULL;
+	char *text = NULL;
 
 	if (fd < 0) {
 		error_plain("cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		error_plain("cannot read '%s': it is a directory", path);
-		close(fd);
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
-		error_plain("cannot read '%s': it is a device", path);
-		close(fd);
-		return NULL;
-	}
-	*regular = S_ISREG(st.st_mode);
-	text = read_fd(fd, path, *regular ? (size_t)st.st_size : 0, len);
+	if (fstat(fd, &st) != 0)
+		error_plain("cannot read '%s': %s", path, strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		refused = "it is a directory";
+	else if (S_ISCHR(st.st_mode))
+		refused = "it is a device";
+	else
+		text = read_fd(fd, path,
+			       S_ISREG(st.st_mode) ? (size_t)st.st_size : 0,
+			       len);
+	if (refused)
+		error_plain("cannot read '%s': %s", path, refused);
+	*regular = text && S_ISREG(st.st_mode);
 	close(fd);
 	return text;
 }
 
+/* Returns the preprocessed text, or NULL with *status set. */
 static char *run_cpp(const char *path, const struct cpp_options *cpp,
-		     size_t *len)
+		     size_t *len, int *status_out)
 {
 	const char *cmd = getenv("CPP");
 	char *words = xstrdup(cmd && *cmd ? cmd : "cpp");
@@ -102,6 +105,7 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 	struct stat st;
 	pid_t pid;
 
+	*status_out = EXIT_SYSTEM;
 	if (stat(path, &st) != 0) {
 		error_plain("cannot open '%s': %s", path, strerror(errno));
 		free(words);
@@ -118,8 +122,12 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 	argv[argc++] = (char *)path;
 	argv[argc] = NULL;
 
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
-		die("cannot create a pipe: %s", strerror(errno));
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+		error_plain("cannot create a pipe: %s", strerror(errno));
+		free(words);
+		free(argv);
+		return NULL;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
 	errno = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
@@ -137,11 +145,11 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (text && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
 		/* cpp has said why on stderr; its errors are the input's. */
-		error_plain("the C preprocessor '%s' failed on '%s'", argv[0],
+		error_input("the C preprocessor '%s' failed on '%s'", argv[0],
 			    path);
-		diag.errors++;
+		*status_out = EXIT_INPUT;
 		free(text);
 		text = NULL;
 	}
@@ -150,11 +158,15 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 	return text;
 }
 
-char *input_read(const char *path, const struct cpp_options *cpp, size_t *len,
-		 int *regular)
+int input_read(const char *path, const struct cpp_options *cpp, char **text,
+	       size_t *len, int *regular)
 {
+	int status = EXIT_SYSTEM;
+
 	*regular = 0;
 	if (cpp && cpp->enabled)
-		return run_cpp(path, cpp, len);
-	return read_plain(path, len, regular);
+		*text = run_cpp(path, cpp, len, &status);
+	else
+		*text = read_plain(path, len, regular);
+	return *text ? EXIT_OK : status;
 }

@@ -1,20 +1,29 @@
 /*
  * main.c - the command line, compatible with SystemTap's and illumos'
  * dtrace: -h/-G, -s FILE or a positional file, -o FILE, -C with -I/-D/-U,
- * and the options real builds pass that mean nothing here.  Runs the
- * stages in order and writes nothing unless every stage succeeded.
+ * and the options real builds pass that mean nothing here.  What to do
+ * is one row of the table of modes: an emitter (a .d file in, a file
+ * out) or a command of its own.  Nothing is written unless every stage
+ * succeeded.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "probegen.h"
 
-enum mode { MODE_NONE, MODE_HEADER, MODE_OBJECT, MODE_RUST };
+struct options;
+
+/* One thing probegen can do, chosen by its option. */
+struct mode {
+	const char *option;
+	const char *extension;  /* of the default output name */
+	emit_fn *emit;          /* compile a .d file into one output */
+	int (*command)(const struct options *o); /* or run this instead */
+};
 
 struct options {
-	enum mode mode;
+	const struct mode *mode;
 	const char *input, *output, *target;
 	int bits; /* -32 / -64, 0 when not given */
 	int header_only;
@@ -22,6 +31,22 @@ struct options {
 	const char **objects;
 	int nobjects;
 };
+
+static int list_targets(const struct options *o)
+{
+	(void)o;
+	target_list(stdout);
+	return EXIT_OK;
+}
+
+static const struct mode modes[] = {
+	{ "-h", "h", emit_header, NULL },
+	{ "-G", "o", emit_object, NULL },
+	{ "--rust", "rs", emit_rust, NULL },
+	{ "--list-targets", NULL, NULL, list_targets },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void usage(FILE *f)
 {
@@ -55,21 +80,15 @@ static void usage(FILE *f)
 		"Exit status: 0 success, 1 invalid input, 2 usage or system error.\n");
 }
 
-static _Noreturn void usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "probegen: error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'probegen --help' for more information.\n");
-	exit(EXIT_SYSTEM);
-}
-
-/* An option that takes a value: "-oFILE" or "-o FILE". */
+/* An option that takes a value: "-oFILE" or "-o FILE"; NULL if missing. */
 static const char *option_value(int argc, char **argv, int *i, size_t len)
 {
 	if (argv[*i][len])
 		return argv[*i] + len;
-	if (*i + 1 >= argc)
+	if (*i + 1 >= argc) {
 		usage_error("option '%s' requires a value", argv[*i]);
+		return NULL;
+	}
 	return argv[++*i];
 }
 
@@ -80,8 +99,36 @@ static void add_cpp_arg(struct options *o, const char *flag, const char *val)
 	o->cpp.args[o->cpp.nargs++] = xasprintf("%s%s", flag, val);
 }
 
-static void parse_args(int argc, char **argv, struct options *o)
+static const struct mode *mode_by_option(const char *a)
 {
+	size_t i;
+
+	for (i = 0; i < COUNT(modes); i++)
+		if (strcmp(a, modes[i].option) == 0)
+			return &modes[i];
+	return NULL;
+}
+
+/* Options meaningful to other dtraces only. */
+static int ignored_option(const char *a)
+{
+	static const char *const ignored[] = {
+		"-k", "-fpic", "-fPIC", "--types", "-v", "-q",
+	};
+	size_t i;
+
+	for (i = 0; i < COUNT(ignored); i++)
+		if (strcmp(a, ignored[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Returns -1 to go on, else the exit status (after --help, or after
+ * reporting a usage error). */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	const struct mode *m;
+	const char *v;
 	int i;
 
 	o->objects = xcalloc((size_t)argc, sizeof(char *));
@@ -90,135 +137,91 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 		if (strcmp(a, "--help") == 0) {
 			usage(stdout);
-			exit(EXIT_OK);
+			return EXIT_OK;
 		} else if (strcmp(a, "--version") == 0) {
 			printf("probegen %s\n", PROBEGEN_VERSION);
-			exit(EXIT_OK);
-		} else if (strcmp(a, "--list-targets") == 0) {
-			target_list(stdout);
-			exit(EXIT_OK);
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "-G") == 0 ||
-			   strcmp(a, "--rust") == 0) {
-			enum mode m = a[1] == 'h' ? MODE_HEADER
-				      : a[1] == 'G' ? MODE_OBJECT : MODE_RUST;
-
-			if (o->mode != MODE_NONE && o->mode != m)
-				usage_error("%s", "only one of -h, -G and --rust can be given");
+			return EXIT_OK;
+		} else if ((m = mode_by_option(a))) {
+			if (o->mode && o->mode != m) {
+				usage_error("'%s' and '%s' cannot be given together",
+					    o->mode->option, m->option);
+				return EXIT_SYSTEM;
+			}
 			o->mode = m;
 		} else if (strcmp(a, "--header-only") == 0) {
 			o->header_only = 1;
 		} else if (strncmp(a, "--target=", 9) == 0) {
 			o->target = a + 9;
 		} else if (strcmp(a, "--target") == 0) {
-			o->target = option_value(argc, argv, &i, strlen(a));
+			if (!(o->target = option_value(argc, argv, &i, strlen(a))))
+				return EXIT_SYSTEM;
 		} else if (strcmp(a, "-32") == 0 || strcmp(a, "-64") == 0) {
 			o->bits = atoi(a + 1);
 		} else if (strcmp(a, "-C") == 0) {
 			o->cpp.enabled = 1;
 		} else if (strncmp(a, "-s", 2) == 0) {
-			if (o->input)
-				usage_error("%s", "more than one provider file given");
-			o->input = option_value(argc, argv, &i, 2);
+			if (o->input) {
+				usage_error("more than one provider file given");
+				return EXIT_SYSTEM;
+			}
+			if (!(o->input = option_value(argc, argv, &i, 2)))
+				return EXIT_SYSTEM;
 		} else if (strncmp(a, "-o", 2) == 0) {
-			o->output = option_value(argc, argv, &i, 2);
+			if (!(o->output = option_value(argc, argv, &i, 2)))
+				return EXIT_SYSTEM;
 		} else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 ||
 			   strncmp(a, "-U", 2) == 0) {
 			char flag[3] = { '-', a[1], '\0' };
 
-			add_cpp_arg(o, flag, option_value(argc, argv, &i, 2));
+			if (!(v = option_value(argc, argv, &i, 2)))
+				return EXIT_SYSTEM;
+			add_cpp_arg(o, flag, v);
 		} else if (strncmp(a, "-x", 2) == 0) {
-			option_value(argc, argv, &i, 2); /* -xnolibs, -x opt */
-		} else if (strcmp(a, "-k") == 0 || strcmp(a, "-fpic") == 0 ||
-			   strcmp(a, "-fPIC") == 0 || strcmp(a, "--types") == 0 ||
-			   strcmp(a, "-v") == 0 || strcmp(a, "-q") == 0) {
-			/* meaningful to other dtraces only */
+			/* -xnolibs, -x opt */
+			if (!option_value(argc, argv, &i, 2))
+				return EXIT_SYSTEM;
+		} else if (ignored_option(a)) {
+			continue;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			usage_error("unrecognised option '%s'", a);
+			return EXIT_SYSTEM;
 		} else if (!o->input) {
 			o->input = a;
 		} else {
 			o->objects[o->nobjects++] = a;
 		}
 	}
-	if (o->mode == MODE_NONE)
-		usage_error("%s", "one of -h, -G or --rust is required");
-	if (!o->input)
-		usage_error("%s", "no provider file given (use -s FILE)");
-	if (o->header_only && o->mode != MODE_HEADER)
-		usage_error("%s", "--header-only goes with -h");
+	if (!o->mode) {
+		usage_error("one of -h, -G or --rust is required");
+		return EXIT_SYSTEM;
+	}
+	if (o->mode->emit && !o->input) {
+		usage_error("no provider file given (use -s FILE)");
+		return EXIT_SYSTEM;
+	}
+	if (o->header_only && o->mode->emit != emit_header) {
+		usage_error("--header-only goes with -h");
+		return EXIT_SYSTEM;
+	}
+	return -1;
 }
 
-/* FILE.d -> FILE.h in the current directory, as both dtraces do. */
-static char *default_output(const char *input, enum mode mode)
-{
-	const char *base = strrchr(input, '/');
-	size_t n;
-
-	base = base ? base + 1 : input;
-	n = strlen(base);
-	if (n > 2 && strcmp(base + n - 2, ".d") == 0)
-		n -= 2;
-	return xasprintf("%.*s.%s", (int)n, base,
-			 mode == MODE_HEADER ? "h" : mode == MODE_RUST ? "rs" : "o");
-}
-
-static const char *base_name(const char *path)
+static const char *path_base_name(const char *path)
 {
 	const char *base = strrchr(path, '/');
 
 	return base ? base + 1 : path;
 }
 
-/* The target of -G: --target, else the objects' (all alike), else the
- * host's; then -32/-64. */
-static const struct target *choose_target(const struct options *o,
-					  struct target *from_objects)
+/* FILE.d -> FILE.h in the current directory, as both dtraces do. */
+static char *default_output(const char *input, const char *extension)
 {
-	const struct target *tg = NULL;
-	const char *first = NULL;
-	int i;
+	const char *base = path_base_name(input);
+	size_t n = strlen(base);
 
-	if (o->target) {
-		tg = target_by_name(o->target);
-		if (!tg)
-			usage_error("unknown target '%s' (see --list-targets)",
-				    o->target);
-	} else {
-		for (i = 0; i < o->nobjects; i++) {
-			struct target t;
-
-			if (target_from_elf(o->objects[i], &t) != 0)
-				continue; /* archives, scripts: not ours */
-			if (!first) {
-				*from_objects = t;
-				first = o->objects[i];
-				continue;
-			}
-			if (t.elfclass != from_objects->elfclass ||
-			    t.data != from_objects->data ||
-			    t.machine != from_objects->machine) {
-				error_plain("'%s' (%s, %d-bit) and '%s' (%s, %d-bit) are for different targets",
-					    first, from_objects->name,
-					    from_objects->elfclass == 2 ? 64 : 32,
-					    o->objects[i], t.name,
-					    t.elfclass == 2 ? 64 : 32);
-				exit(EXIT_INPUT);
-			}
-		}
-		tg = first ? from_objects : target_host();
-	}
-	if (o->bits) {
-		const struct target *other = target_with_class(tg, o->bits);
-
-		if (!other) {
-			fprintf(stderr,
-				"probegen: error: no %d-bit variant of target '%s'\n",
-				o->bits, tg->name);
-			exit(EXIT_SYSTEM);
-		}
-		tg = other;
-	}
-	return tg;
+	if (n > 2 && strcmp(base + n - 2, ".d") == 0)
+		n -= 2;
+	return xasprintf("%.*s.%s", (int)n, base, extension);
 }
 
 static int same_file(const char *a, const char *b)
@@ -229,78 +232,111 @@ static int same_file(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int main(int argc, char **argv)
+/* The target of -G, or NULL after reporting why (*status set). */
+static const struct target *target_for(const struct options *o,
+				       struct target *scratch, int *status)
 {
-	struct options o = { 0 };
+	const struct target *tg = NULL;
+	const char *culprits[2];
+	struct target a, b;
+
+	switch (target_choose(o->target, o->bits, o->objects, o->nobjects,
+			      scratch, &tg, culprits)) {
+	case TARGET_OK:
+		return tg;
+	case TARGET_UNKNOWN:
+		usage_error("unknown target '%s' (see --list-targets)",
+			    o->target);
+		*status = EXIT_SYSTEM;
+		return NULL;
+	case TARGET_NO_VARIANT:
+		usage_error("no %d-bit variant of target '%s'", o->bits,
+			    tg->name);
+		*status = EXIT_SYSTEM;
+		return NULL;
+	case TARGET_MIXED:
+		target_from_elf(culprits[0], &a);
+		target_from_elf(culprits[1], &b);
+		error_input("'%s' (%s, %d-bit) and '%s' (%s, %d-bit) are for different targets",
+			    culprits[0], a.name, a.elfclass == 2 ? 64 : 32,
+			    culprits[1], b.name, b.elfclass == 2 ? 64 : 32);
+		*status = EXIT_INPUT;
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Read, parse, check and emit; write the output only if all succeed. */
+static int compile(const struct options *o, const char *output)
+{
 	struct parse_options popt = { 0 };
+	struct emit_options eopt = { 0 };
+	struct target scratch;
 	struct program *prog;
-	struct buf out = { 0 };
-	struct target from_objects;
-	const struct target *tg;
-	char *output, *text = NULL;
+	struct output out;
+	char *text;
 	size_t len;
-	int i, regular, status = EXIT_OK;
+	int regular, status = EXIT_OK;
 
-	diag.progname = "probegen";
-	parse_args(argc, argv, &o);
-	output = o.output ? xstrdup(o.output) : default_output(o.input, o.mode);
-	if (same_file(o.input, output)) {
-		fprintf(stderr,
-			"probegen: error: '%s' is both the input and the output\n",
-			output);
-		exit(EXIT_SYSTEM);
-	}
-	tg = o.mode == MODE_OBJECT ? choose_target(&o, &from_objects)
-				   : target_host();
+	eopt.input_name = path_base_name(o->input);
+	eopt.output_name = output;
+	eopt.header_only = o->header_only;
+	eopt.target = o->mode->emit == emit_object
+			      ? target_for(o, &scratch, &status)
+			      : target_host();
+	if (!eopt.target)
+		return status;
 
-	text = input_read(o.input, &o.cpp, &len, &regular);
-	if (!text) {
-		status = diag.errors ? EXIT_INPUT : EXIT_SYSTEM;
-		goto done;
-	}
-	popt.preprocessed = o.cpp.enabled;
+	status = input_read(o->input, &o->cpp, &text, &len, &regular);
+	if (status != EXIT_OK)
+		return status;
+	popt.preprocessed = o->cpp.enabled;
 	/* Diagnostics quote a regular file from disk, only if they need to;
 	   other inputs (pipes) can be read once only: keep a copy. */
-	if (!o.cpp.enabled && !regular)
-		diag_add_source(o.input, text, len);
-	prog = parse_text(o.input, text, len, &popt);
+	if (!o->cpp.enabled && !regular)
+		diag_add_source(o->input, text, len);
+	prog = parse_text(o->input, text, len, &popt);
+	names_assign(prog);
 	/* Check even after syntax errors: report everything in one run. */
-	check_program(prog, tg);
+	check_program(prog, eopt.target);
 	if (diag.errors) {
 		status = EXIT_INPUT;
-	} else if (o.mode == MODE_HEADER) {
-		struct header_options hopt = { output, base_name(o.input),
-					       o.header_only };
-
-		struct output header;
-
-		if (output_open(&header, output) != 0) {
-			status = EXIT_SYSTEM;
-		} else {
-			emit_header(&header, prog, &hopt);
-			if (output_commit(&header) != 0)
-				status = EXIT_SYSTEM;
-		}
-	} else if (o.mode == MODE_RUST) {
-		emit_rust(&out, prog, base_name(o.input));
-		if (output_write(output, out.data, out.len) != 0)
-			status = EXIT_SYSTEM;
-	} else {
-		struct output object;
-
-		if (output_open(&object, output) != 0) {
-			status = EXIT_SYSTEM;
-		} else if (emit_object(&object, prog, tg) != 0) {
-			output_abort(&object);
-			status = EXIT_SYSTEM;
-		} else if (output_commit(&object) != 0) {
-			status = EXIT_SYSTEM;
-		}
+	} else if (output_open(&out, output) != 0) {
+		status = EXIT_SYSTEM;
+	} else if (o->mode->emit(&out, prog, &eopt) != 0) {
+		output_abort(&out);
+		status = EXIT_SYSTEM;
+	} else if (output_commit(&out) != 0) {
+		status = EXIT_SYSTEM;
 	}
 	program_free(prog);
 	free(text);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	char *output = NULL;
+	int i, status;
+
+	diag.progname = "probegen";
+	status = parse_args(argc, argv, &o);
+	if (status >= 0)
+		goto done;
+	if (o.mode->command) {
+		status = o.mode->command(&o);
+		goto done;
+	}
+	output = o.output ? xstrdup(o.output)
+			  : default_output(o.input, o.mode->extension);
+	if (same_file(o.input, output)) {
+		error_plain("'%s' is both the input and the output", output);
+		status = EXIT_SYSTEM;
+		goto done;
+	}
+	status = compile(&o, output);
 done:
-	buf_free(&out);
 	free(output);
 	for (i = 0; i < o.cpp.nargs; i++)
 		free(o.cpp.args[i]);

@@ -38,24 +38,22 @@ static char *copy_cased(char *out, const char *s, int upper, int squeeze)
 	return out;
 }
 
-static char *copy(char *out, const char *s, size_t n)
+static char *copy_bytes(char *out, const char *s, size_t n)
 {
 	memcpy(out, s, n);
 	return out + n;
 }
 
-#define COPY_LIT(out, lit) copy((out), (lit), sizeof(lit) - 1)
+#define COPY_LIT(out, lit) copy_bytes((out), (lit), sizeof(lit) - 1)
 
-/* All five names of a probe in one block of the tree's arena: they are
- * made for every probe of every run, so this is done in one pass each. */
-const struct probe_names *probe_names(struct program *prog, struct probe *pr)
+/* All five names of a probe in one block of the tree's arena. */
+static const struct probe_names *probe_names(struct program *prog,
+					     const struct probe *pr)
 {
-	struct probe_names *n = pr->names;
+	struct probe_names *n;
 	size_t pv_len, pr_len, macro_len, size;
 	char *block, *p;
 
-	if (n)
-		return n;
 	pv_len = strlen(pr->provider->name);
 	pr_len = strlen(pr->name);
 	/* Upper bound of each name, with its NUL: the macro is at most
@@ -75,13 +73,13 @@ const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 	*p++ = '\0';
 
 	n->enabled = p;
-	p = copy(p, n->macro, macro_len);
+	p = copy_bytes(p, n->macro, macro_len);
 	p = COPY_LIT(p, "_ENABLED");
 	n->enabled_len = (size_t)(p - n->enabled);
 	*p++ = '\0';
 
 	n->lazy = p;
-	p = copy(p, n->macro, macro_len);
+	p = copy_bytes(p, n->macro, macro_len);
 	p = COPY_LIT(p, "_LAZY");
 	n->lazy_len = (size_t)(p - n->lazy);
 	*p++ = '\0';
@@ -94,14 +92,23 @@ const struct probe_names *probe_names(struct program *prog, struct probe *pr)
 	*p++ = '\0';
 
 	n->semaphore = p;
-	p = copy(p, pr->provider->name, pv_len);
+	p = copy_bytes(p, pr->provider->name, pv_len);
 	*p++ = '_';
-	p = copy(p, pr->name, pr_len);
+	p = copy_bytes(p, pr->name, pr_len);
 	p = COPY_LIT(p, "_semaphore");
 	n->semaphore_len = (size_t)(p - n->semaphore);
 	*p = '\0';
-	pr->names = n;
 	return n;
+}
+
+void names_assign(struct program *prog)
+{
+	struct provider *pv;
+	struct probe *pr;
+
+	for_each_provider(prog, pv)
+		for_each_probe(pv, pr)
+			pr->names = probe_names(prog, pr);
 }
 
 static void add_cased(struct buf *b, const char *s, int upper, int squeeze)

@@ -2,9 +2,9 @@
  * output.c - write an output atomically: a temporary file beside the
  * destination, renamed over it only when complete; on any failure the
  * temporary is removed and the destination is untouched.  Paths that are
- * not regular files (/dev/null, /dev/stdout) are written in place.  The
- * text can be given whole (output_write) or as it is made (output_open,
- * output_flush, output_commit).
+ * not regular files (/dev/null, /dev/stdout) are written in place.  Every
+ * emitter writes the same way: output_open (main.c), then appends to the
+ * buffer and calls output_flush, then output_commit or output_abort.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,7 +51,7 @@ static char *link_target(const char *link)
  * sits whole in memory (each page of it would cost a fault). */
 #define OUTPUT_CHUNK (64u * 1024)
 
-static void report(struct output *o, int err)
+static void output_failed(struct output *o, int err)
 {
 	if (!o->failed)
 		error_plain("cannot write '%s': %s", o->path, strerror(err));
@@ -63,7 +63,7 @@ static void write_pending(struct output *o)
 {
 	if (!o->failed && o->buf.len &&
 	    write_all(o->fd, o->buf.data, o->buf.len) != 0)
-		report(o, errno);
+		output_failed(o, errno);
 	o->buf.len = 0;
 }
 
@@ -141,7 +141,7 @@ int output_copy_fd(struct output *o, int fd)
 
 	write_pending(o);
 	if (fstat(fd, &st) != 0)
-		die("cannot read the object: %s", strerror(errno));
+		output_failed(o, errno);
 	while (!o->failed && off < st.st_size) {
 		n = sendfile(o->fd, fd, &off, (size_t)(st.st_size - off));
 		if (n < 0 && errno == EINTR)
@@ -149,15 +149,17 @@ int output_copy_fd(struct output *o, int fd)
 		if (n < 0 && errno == EINVAL)
 			break; /* a device sendfile cannot write: copy below */
 		if (n <= 0)
-			report(o, n < 0 ? errno : EIO);
+			output_failed(o, n < 0 ? errno : EIO);
 	}
 	while (!o->failed && off < st.st_size) {
 		buf_reserve(&o->buf, OUTPUT_CHUNK);
 		n = pread(fd, o->buf.data, OUTPUT_CHUNK, off);
-		if (n <= 0)
-			die("cannot read the object: %s", strerror(errno));
+		if (n <= 0) {
+			output_failed(o, n < 0 ? errno : EIO);
+			break;
+		}
 		if (write_all(o->fd, o->buf.data, (size_t)n) != 0)
-			report(o, errno);
+			output_failed(o, errno);
 		off += n;
 	}
 	return o->failed ? -1 : 0;
@@ -192,27 +194,17 @@ int output_commit(struct output *o)
 		um = umask(0);
 		umask(um);
 		if (fchmod(o->fd, 0666 & ~um) != 0)
-			report(o, errno);
+			output_failed(o, errno);
 	}
 	if (close(o->fd) != 0)
-		report(o, errno); /* said only if nothing failed before */
+		output_failed(o, errno); /* said only if nothing failed before */
 	o->fd = -1;
 	if (o->tmp) {
 		if (!o->failed && replace(o->tmp, o->dest) != 0)
-			report(o, errno);
+			output_failed(o, errno);
 		if (o->failed)
 			unlink(o->tmp);
 	}
 	output_close(o);
 	return o->failed ? -1 : 0;
-}
-
-int output_write(const char *path, const void *data, size_t len)
-{
-	struct output o;
-
-	if (output_open(&o, path) != 0)
-		return -1;
-	buf_add(&o.buf, data, len);
-	return output_commit(&o);
 }

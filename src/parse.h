@@ -70,7 +70,7 @@ struct param *params_varargs(struct parse_state *ps, struct param *list,
 struct param *params_mapping(struct parse_state *ps, struct param *list,
 			     struct loc loc);
 struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
-			struct param *native, struct param *xlated);
+			struct param *native, struct param *mapping);
 struct probe *probes_push(struct probe *list, struct probe *pr);
 void provider_add(struct parse_state *ps, char *name, struct loc loc,
 		  struct probe *probes);

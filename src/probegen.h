@@ -93,7 +93,7 @@ struct loc {
 struct diag {
 	FILE *stream; /* where messages go; NULL: stderr */
 	const char *progname;
-	int errors, warnings;
+	int errors; /* in the input: each makes the run fail with EXIT_INPUT */
 };
 extern struct diag diag;
 
@@ -106,8 +106,12 @@ void warning_at(struct loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void note_at(struct loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Errors without a source position: usage and the environment. */
+/* Errors without a source position: the environment (not counted in
+ * diag.errors), or an input error found outside the source (counted). */
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void error_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A command line probegen cannot run, with a pointer to --help. */
+void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_free(void);
 
 /* ---- ast.c: the tree built by the parser ---- */
@@ -161,12 +165,13 @@ struct probe {
 	struct loc loc;
 	struct param *native;
 	int nnative;
-	/* Translated (`: (...)`) list, or NULL when the probe has none. */
-	struct param *xlated;
-	int has_xlated, nxlated;
+	/* The argument mapping (`: (...)`): the native arguments, by name, in
+	 * the order DTrace's args[] shows them; NULL when the probe has none. */
+	struct param *mapping;
+	int has_mapping, nmapping;
 	int varargs; /* '...' seen: an error the checker reports */
-	/* Generated names, made once by probe_names() (names.c). */
-	struct probe_names *names;
+	/* Generated names, made once by names_assign() (names.c). */
+	const struct probe_names *names;
 	struct loc varargs_loc;
 	struct provider *provider;
 };
@@ -201,7 +206,7 @@ struct program {
 #define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
 
 void program_free(struct program *prog);
-/* The probe's arguments: the translated list when present. */
+/* The probe's arguments: the mapping when present. */
 struct param *probe_args(const struct probe *pr);
 int probe_nargs(const struct probe *pr);
 /* Which native argument (from 0) the probe's i-th argument carries:
@@ -281,15 +286,16 @@ struct probe_names {
 	char *semaphore; /* myapp_request__start_semaphore */
 	size_t macro_len, enabled_len, lazy_len, typed_len, semaphore_len;
 };
-/* The probe's names, made on first use and kept with the probe. */
-const struct probe_names *probe_names(struct program *prog, struct probe *pr);
+/* Work out every probe's names, once, after parsing: the checker and
+ * the emitters read them from probe->names. */
+void names_assign(struct program *prog);
 char *name_guard(const char *output_path);      /* _MYAPP_H */
 char *name_rust_fn(const struct probe *pr);     /* request_start */
 char *name_rust_semaphore(const struct probe *pr); /* REQUEST_START_SEMAPHORE */
 
 /* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */
 
-void check_program(struct program *prog, const struct target *tg);
+void check_program(const struct program *prog, const struct target *tg);
 
 /* ---- target.c: ELF class, byte order, machine by target name ---- */
 
@@ -308,6 +314,21 @@ const struct target *target_with_class(const struct target *tg, int bits);
 /* Read class, data, machine and flags from an ELF file; 0 on success. */
 int target_from_elf(const char *path, struct target *out);
 void target_list(FILE *f);
+
+/* The target of -G: by name, else that of the ELF objects among
+ * objects (which must agree), else the host's; then bits (32, 64, or 0
+ * for either).  *chosen may point into *scratch. */
+enum target_error {
+	TARGET_OK,
+	TARGET_UNKNOWN,    /* no target of that name */
+	TARGET_MIXED,      /* objects for two targets: culprits[0], [1] */
+	TARGET_NO_VARIANT, /* the target has no member of that class */
+};
+enum target_error target_choose(const char *name, int bits,
+				const char *const *objects, int nobjects,
+				struct target *scratch,
+				const struct target **chosen,
+				const char *culprits[2]);
 
 /* ---- output.c: atomic output ---- */
 
@@ -328,8 +349,6 @@ int output_copy_fd(struct output *o, int fd);
 int output_commit(struct output *o);
 /* Give up: remove the temporary; the destination is untouched. */
 void output_abort(struct output *o);
-/* All of it at once: open, write, commit. */
-int output_write(const char *path, const void *data, size_t len);
 
 /* ---- input.c: reading the provider file, optionally through cpp ---- */
 
@@ -338,31 +357,28 @@ struct cpp_options {
 	char **args;  /* -I/-D/-U arguments to pass on */
 	int nargs;
 };
-/* Returns malloc'd text and its length, followed by two NUL bytes, or
- * NULL after printing why.  *regular: the text is the file's, which can
- * be read again to quote it in diagnostics. */
-char *input_read(const char *path, const struct cpp_options *cpp,
-		 size_t *len, int *regular);
+/* Read the provider file: *text is malloc'd, *len bytes followed by two
+ * NULs.  *regular: the text is the file's, which can be read again to
+ * quote it in diagnostics.  Returns EXIT_OK, or EXIT_INPUT / EXIT_SYSTEM
+ * after reporting why. */
+int input_read(const char *path, const struct cpp_options *cpp, char **text,
+	       size_t *len, int *regular);
 
-/* ---- emit_header.c ---- */
+/* ---- emit_*.c: the output formats, one file each ---- */
 
-struct header_options {
-	const char *output_name; /* for the include guard */
-	const char *input_name;  /* for the banner: base name only */
-	int header_only;         /* define semaphores in the header */
+/* What an emitter may need besides the checked program. */
+struct emit_options {
+	const char *input_name;  /* the .d file's base name, for banners */
+	const char *output_name; /* the output's path, for the include guard */
+	const struct target *target;
+	int header_only;         /* -h: define the semaphores in the header */
 };
-void emit_header(struct output *out, struct program *prog,
-		 const struct header_options *opt);
-
-/* ---- emit_rust.c ---- */
-
-/* The Rust module of --rust, for a build.rs to include!. */
-void emit_rust(struct buf *out, struct program *prog, const char *input_name);
-
-/* ---- emit_object.c ---- */
-
-/* Write the -G object; returns 0 or -1 after printing why. */
-int emit_object(struct output *out, struct program *prog,
-		const struct target *tg);
+/* Write prog to out.  Returns 0, or -1 after reporting why (out is then
+ * aborted by the caller). */
+typedef int emit_fn(struct output *out, const struct program *prog,
+		    const struct emit_options *opt);
+emit_fn emit_header; /* -h: the C header */
+emit_fn emit_object; /* -G: the ELF object with the semaphores */
+emit_fn emit_rust;   /* --rust: the Rust module for build.rs */
 
 #endif

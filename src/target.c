@@ -146,3 +146,47 @@ void target_list(FILE *f)
 	for (i = 0; i < COUNT(targets); i++)
 		fprintf(f, "%s\n", targets[i].name);
 }
+
+enum target_error target_choose(const char *name, int bits,
+				const char *const *objects, int nobjects,
+				struct target *scratch,
+				const struct target **chosen,
+				const char *culprits[2])
+{
+	const struct target *tg = NULL;
+	const char *first = NULL;
+	int i;
+
+	if (name) {
+		tg = target_by_name(name);
+		if (!tg)
+			return TARGET_UNKNOWN;
+	} else {
+		for (i = 0; i < nobjects; i++) {
+			struct target t;
+
+			if (target_from_elf(objects[i], &t) != 0)
+				continue; /* archives, scripts: not ours */
+			if (!first) {
+				*scratch = t;
+				first = objects[i];
+			} else if (t.elfclass != scratch->elfclass ||
+				   t.data != scratch->data ||
+				   t.machine != scratch->machine) {
+				culprits[0] = first;
+				culprits[1] = objects[i];
+				return TARGET_MIXED;
+			}
+		}
+		tg = first ? scratch : target_host();
+	}
+	*chosen = tg;
+	if (bits) {
+		*chosen = target_with_class(tg, bits);
+		if (!*chosen) {
+			*chosen = tg;
+			return TARGET_NO_VARIANT;
+		}
+	}
+	return TARGET_OK;
+}

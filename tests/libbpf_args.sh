@@ -1,6 +1,7 @@
 # tests/libbpf_args.sh - would libbpf's USDT argument parser accept every
-# probe of a binary?  A transcription of the forms it parses (reference.md
-# section 5): a probe with one unparseable argument cannot be attached.
+# probe of a binary?  A transcription of the operand forms parse_usdt_arg()
+# in libbpf's usdt.c accepts, per architecture: a probe with one
+# unparseable argument cannot be attached.
 #   libbpf_check BINARY ARCH     prints the bad ones; status 1 if any
 libbpf_check() {
 	local bin=$1 arch=$2 bad=0 sz='-?[1248]' args a

@@ -38,7 +38,8 @@ t_cli_usage_errors() {
 	ok
 }
 
-# Every command line of reference.md section 1, unchanged.
+# Every command line real builds run (README: "Compatibility with
+# SystemTap's dtrace"), unchanged.
 t_cli_real_command_lines() {
 	provider_file probes
 	printf 'int f(void) { return 0; }\n' > x.c

@@ -1,6 +1,8 @@
-/* Calls every probe of tests/good/all_types.d and twelve.d in all three
- * forms.  Written in C89 so that one file serves the whole compile
- * matrix (c89 ... c17, and c++98 ... c++20 with -x c++). */
+/* Includes the headers of nine files of tests/good/ (all_types, twelve,
+ * tcl_like, translators, one_line, crlf, empty_provider, empty_file,
+ * markers) and calls their probes in the macro, typed and lazy forms.
+ * Written in C89 so that one file serves the whole compile matrix (c89
+ * ... c2x, and c++98 ... c++2b with -x c++). */
 #include "all_types.h"
 #include "twelve.h"
 #include "tcl_like.h"
