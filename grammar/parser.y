@@ -39,6 +39,9 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 {
 	(void)scanner;
 	(void)ps;
+	/* Bison's stack has a fixed limit; only nesting can reach it. */
+	if (strcmp(msg, "memory exhausted") == 0)
+		msg = "brackets or pointers nested too deeply";
 	error_at(*l, "%s", msg);
 }
 }

@@ -17,22 +17,27 @@ t_cli_help_version() {
 
 t_cli_usage_errors() {
 	provider_file
-	local args
-	while IFS= read -r args; do
+	local args msg
+	while IFS='|' read -r args msg; do
 		eval "\"\$PROBEGEN\" $args" > out 2> err
 		status=$?
 		[ $status -eq 2 ] || fail "'$args': exit $status, expected 2"
-		grep -q '^probegen: error: ' err || fail "'$args': no error message"
+		expect_eq "$(head -n 1 err)" "probegen: error: $msg" "message for '$args'"
+		case $msg in
+		cannot*) ;;
+		*) expect_eq "$(sed -n 2p err)" "Try 'probegen --help' for more information." "hint for '$args'" ;;
+		esac
 	done <<-'A'
-	-s cli.d
-	-h
-	-h -G -s cli.d
-	-h --bogus -s cli.d
-	-h -s cli.d -o
-	-h -s missing.d
-	-G --target=pdp11 -s cli.d
-	-G --header-only -s cli.d
-	-h -s cli.d -s cli.d
+	-s cli.d|one of -h, -G or --rust is required
+	-h|no provider file given (use -s FILE)
+	-h -G -s cli.d|'-h' and '-G' cannot be given together
+	-h --bogus -s cli.d|unrecognised option '--bogus'
+	-h -s cli.d -o|option '-o' requires a value
+	-h -s missing.d|cannot open 'missing.d': No such file or directory
+	-G --target=pdp11 -s cli.d|unknown target 'pdp11' (see --list-targets)
+	-G --header-only -s cli.d|--header-only goes with -h
+	-h -s cli.d -s cli.d|more than one provider file given
+	-G -32 --target=riscv64 -s cli.d|no 32-bit variant of target 'riscv64'
 	A
 	ls *.h *.o 2>/dev/null && fail "something was written"
 	ok

@@ -70,7 +70,10 @@ t_header_typed_checks() {
 		! $cc -x c++ -c arity.c 2> /dev/null || fail "$cc c++: wrong arity compiled"
 		printf '#include "t.h"\nvoid f(void);\nvoid f(void) { trace_t_p("x", 2); }\n' > types.c
 		! $cc -Werror -c types.c 2> err || fail "$cc: swapped types compiled"
-		grep -q 'int' err || fail "$cc: no type diagnostic"
+		# gcc: "makes integer from pointer without a cast"; clang:
+		# "incompatible pointer to integer conversion".
+		grep -Eq 'integer from pointer|pointer to integer' err ||
+			{ cat err; fail "$cc: no diagnostic for a string passed as int"; }
 		! $cc -x c++ -c types.c 2> /dev/null || fail "$cc c++: swapped types compiled"
 		printf '#include "t.h"\nvoid f(void);\nvoid f(void) { T_P_LAZY(1); }\n' > lazy.c
 		! $cc -c lazy.c 2> /dev/null || fail "$cc: lazy arity not checked"
