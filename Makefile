@@ -45,7 +45,9 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 SRCS = main.c util.c diag.c parse.c ast.c check.c type.c spell.c names.c \
        target.c input.c output.c emit_header.c emit_object.c \
        emit_rust.c
-OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
+OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o
+# The header's fixed parts: plain C under src/header/, embedded as strings.
+HEADER_PARTS = src/header/common.h src/header/sdt_site.h src/header/self_site.h
 
 all: $(PROG)
 
@@ -61,6 +63,14 @@ $(B)/%.o: src/%.c $(B)/parser.h $(B)/lexer.h | $(B)
 $(B)/parser.o $(B)/lexer.o: $(B)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+
+$(B)/header_text.c: $(HEADER_PARTS) src/header/embed.sh | $(B)
+	$(msg) EMBED $@
+	$(Q)src/header/embed.sh $(HEADER_PARTS) > $@
+
+$(B)/header_text.o: $(B)/header_text.c
+	$(msg) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/parser.c $(B)/parser.h: grammar/parser.y | $(B)
 	$(msg) BISON $<
@@ -101,12 +111,13 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))
-$(FZ)/fuzzer: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c src/probegen.h
+$(FZ)/fuzzer: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)
 	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c $(LIBS)
+		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c \
+		$(B)/header_text.c $(LIBS)
 
 fuzz: $(FZ)/fuzzer
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS)

@@ -84,10 +84,11 @@ static void check_params(const struct program *prog, const struct probe *pr,
 			continue;
 		/* At most 12 names: comparing each with those before is enough. */
 		for (q = list; q != p; q = q->next) {
+			/* SystemTap accepts these; the names reach no output. */
 			if (q->name && strcmp(q->name, p->name) == 0) {
-				error_at(p->loc,
-					 "duplicate argument name '%s' in probe '%s'",
-					 p->name, pr->name);
+				warning_at(p->loc,
+					   "duplicate argument name '%s' in probe '%s'",
+					   p->name, pr->name);
 				break;
 			}
 		}

@@ -5,19 +5,26 @@
  * P_N_ENABLED() macros, the P_N_semaphore symbols in .probes, the
  * _SDT_HAS_SEMAPHORES lines that GLib edits) and adds, per probe, a typed
  * call trace_p_n(...) and a lazy P_N_LAZY(...) whose arguments are only
- * evaluated while a tracer is attached.
+ * evaluated while a tracer is attached.  Every one of them is a macro:
+ * a translation unit pays only for the probes it fires.  The fixed
+ * parts are plain C files under src/header/, embedded at build time.
+ *
+ * Sites pass the native arguments in native order, as SystemTap's header
+ * does; an argument mapping only shows in the comment.
  *
  * Real builds run sed over this file (see t_header_build_seds in
- * tests/t_header.sh), so: at most one
- * upper-case PROVIDER_ name per line (CPython's sed has no 'g'); pointers
- * are spelt east-const ("char const *") so the seds that add "const" to
- * "char *" never double it.  The output depends only on the input text and
- * the output's base name.
+ * tests/t_header.sh), so: at most one upper-case PROVIDER_ name per line
+ * (CPython's sed has no 'g'); pointers are spelt east-const ("char const
+ * *") so the seds that add "const" to "char *" never double it.  The
+ * output depends only on the input text and the output's base name.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "probegen.h"
+
+/* The files of src/header/, as strings (build/header_text.c). */
+extern const char header_common[], header_sdt_site[], header_self_site[];
 
 static void banner(struct buf *b, const struct emit_options *opt)
 {
@@ -34,135 +41,18 @@ static void banner(struct buf *b, const struct emit_options *opt)
 		   " * Define PROBEGEN_USER_TYPES before including this header (after the\n"
 		   " * headers that declare them) to type-check arguments whose types come\n"
 		   " * from your own headers; without it those probes take any arguments.\n"
+		   " * Where probes cannot exist (not ELF) they compile to nothing.\n"
 		   " */\n",
 		   PROBEGEN_VERSION, opt->input_name);
 }
 
-static void prologue(struct buf *b, const char *guard)
-{
-	buf_printf(b, "#ifndef %s\n#define %s\n\n", guard, guard);
-	buf_puts(b, "#define _SDT_HAS_SEMAPHORES 1\n"
-		    "#define STAP_HAS_SEMAPHORES 1\n\n");
-	buf_puts(b,
-		 "/* Registers and constants only on x86-64: libbpf cannot read\n"
-		 "   RIP-relative operands, which \"nor\" lets the compiler pick. */\n"
-		 "#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)\n"
-		 "#define STAP_SDT_ARG_CONSTRAINT nr\n"
-		 "#endif\n"
-		 "#include <sys/sdt.h>\n"
-		 "/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,\n"
-		 "   which sys/sdt.h works around on i386 only): name the whole\n"
-		 "   register; the note's size field still gives the argument's size. */\n"
-		 "#if defined(__x86_64__)\n"
-		 "#undef _SDT_ARGTMPL\n"
-		 "#define _SDT_ARGTMPL(id) %q[id]\n"
-		 "#endif\n\n");
-	buf_puts(b,
-		 "/* gdb ignores every probe of a binary without _.stapsdt.base, which\n"
-		 "   gold and lld drop under --gc-sections: define it first, retained\n"
-		 "   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); sys/sdt.h then\n"
-		 "   reuses it. */\n"
-		 "#if (defined(__clang__) && __clang_major__ >= 13) || \\\n"
-		 "    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)\n"
-		 "__asm__(\".ifndef _.stapsdt.base\\n\"\n"
-		 "\t\".pushsection .stapsdt.base, \\\"aGR\\\", \\\"progbits\\\", .stapsdt.base, comdat\\n\"\n"
-		 "\t\".weak _.stapsdt.base\\n\"\n"
-		 "\t\".hidden _.stapsdt.base\\n\"\n"
-		 "\t\"_.stapsdt.base: .space 1\\n\"\n"
-		 "\t\".size _.stapsdt.base, 1\\n\"\n"
-		 "\t\".popsection\\n\"\n"
-		 "\t\".endif\");\n"
-		 "#endif\n\n");
-	buf_puts(b,
-		 "/* Warnings inside this file are not the user's to fix. */\n"
-		 "#if defined(__GNUC__)\n"
-		 "#pragma GCC system_header\n"
-		 "#endif\n\n");
-	buf_puts(b,
-		 "/* sys/sdt.h's macros trip clang's -pedantic where they expand. */\n"
-		 "#ifndef PROBEGEN_QUIET_BEGIN\n"
-		 "#if defined(__clang__)\n"
-		 "#define PROBEGEN_QUIET_BEGIN _Pragma(\"clang diagnostic push\") \\\n"
-		 "\t_Pragma(\"clang diagnostic ignored \\\"-Wgnu-zero-variadic-macro-arguments\\\"\") \\\n"
-		 "\t_Pragma(\"clang diagnostic ignored \\\"-Woverlength-strings\\\"\")\n"
-		 "#define PROBEGEN_QUIET_END _Pragma(\"clang diagnostic pop\")\n"
-		 "#else\n"
-		 "#define PROBEGEN_QUIET_BEGIN\n"
-		 "#define PROBEGEN_QUIET_END\n"
-		 "#endif\n"
-		 "#endif\n\n");
-	buf_puts(b,
-		 "/* What every probe below repeats, said once. */\n"
-		 "#ifndef PROBEGEN_SEMAPHORE\n"
-		 "#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \\\n"
-		 "\t__attribute__((unused)) __attribute__((section(\".probes\"))) \\\n"
-		 "\t__attribute__((visibility(\"hidden\")))\n"
-		 "#define PROBEGEN_INLINE \\\n"
-		 "\tstatic __inline__ __attribute__((__always_inline__, __unused__))\n"
-		 "#endif\n\n");
-	buf_puts(b, "#ifndef PROBEGEN_BOOL\n"
-		    "#ifdef __cplusplus\n#define PROBEGEN_BOOL bool\n"
-		    "#else\n#define PROBEGEN_BOOL _Bool\n#endif\n#endif\n\n");
-	buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-}
-
-static void epilogue(struct buf *b, const char *guard)
-{
-	buf_puts(b, "#ifdef __cplusplus\n}\n#endif\n\n");
-	buf_printf(b, "#endif /* %s */\n", guard);
-}
-
 /* "arg1, arg2, ..." for n arguments. */
-static const char *const args_text[MAX_PROBE_ARGS + 1] = {
-	"", "arg1", "arg1, arg2", "arg1, arg2, arg3", "arg1, arg2, arg3, arg4",
-	"arg1, arg2, arg3, arg4, arg5", "arg1, arg2, arg3, arg4, arg5, arg6",
-	"arg1, arg2, arg3, arg4, arg5, arg6, arg7",
-	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8",
-	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9",
-	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10",
-	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11",
-	"arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12",
-};
-
-static const char *const arg_name[MAX_PROBE_ARGS + 1] = {
-	"", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8",
-	"arg9", "arg10", "arg11", "arg12",
-};
-
-/* The probe site's operands: native arguments, or for a mapped probe
- * `(i, j) : (j, i)` the native argument each one of the mapping names. */
-static void site_args(struct buf *b, const struct probe *pr)
+static void arg_list(struct buf *b, int n)
 {
-	int i, n = probe_nargs(pr);
+	int i;
 
-	if (!pr->has_mapping) {
-		if (n > 0 && n <= MAX_PROBE_ARGS) {
-			buf_lit(b, ", ");
-			buf_puts(b, args_text[n]);
-		}
-		return;
-	}
-	for (i = 0; i < n && i < MAX_PROBE_ARGS; i++) {
-		buf_lit(b, ", ");
-		buf_puts(b, arg_name[probe_arg_source(pr, i) + 1]);
-	}
-}
-
-static void probe_site(struct buf *b, const struct probe *pr)
-{
-	static const char *const digits[MAX_PROBE_ARGS + 1] = {
-		"", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-	};
-	int n = probe_nargs(pr);
-
-	buf_lit(b, "do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE");
-	buf_puts(b, digits[n <= MAX_PROBE_ARGS ? n : 0]);
-	buf_lit(b, "(");
-	buf_puts(b, pr->provider->name);
-	buf_lit(b, ", ");
-	buf_puts(b, pr->name);
-	site_args(b, pr);
-	buf_lit(b, "); PROBEGEN_QUIET_END } while (0)");
+	for (i = 1; i <= n; i++)
+		buf_printf(b, "%sarg%d", i > 1 ? ", " : "", i);
 }
 
 static void declaration_comment(struct buf *b, const struct probe *pr)
@@ -179,7 +69,7 @@ static void declaration_comment(struct buf *b, const struct probe *pr)
 	buf_lit(b, " */\n");
 }
 
-static int all_known(const struct program *prog, const struct probe *pr)
+static int all_spellable(const struct program *prog, const struct probe *pr)
 {
 	const struct param *p;
 
@@ -189,108 +79,113 @@ static int all_known(const struct program *prog, const struct probe *pr)
 	return 1;
 }
 
-/* The typed call: parameters of the declared types, then the same
- * probe site as the macro, so the note records the declared types. */
-static void typed_function(struct buf *b, const struct program *prog,
-			   const struct probe *pr, const struct probe_names *n,
-			   const char *args, size_t args_len)
+/* "#define NAME(arg1, ...) \" and the continuation's tab. */
+static void define_head(struct buf *b, const char *name, int nargs)
+{
+	buf_lit(b, "#define ");
+	buf_puts(b, name);
+	buf_lit(b, "(");
+	arg_list(b, nargs);
+	buf_lit(b, ") \\\n\t");
+}
+
+/* PROBEGEN_SITEn(provider, name, args), each argument through cast(i). */
+static void site(struct buf *b, const struct program *prog,
+		 const struct probe *pr, int typed)
 {
 	const struct param *p;
 	int i = 0;
 
-	buf_lit(b, "PROBEGEN_INLINE void ");
-	buf_add(b, n->typed, n->typed_len);
+	buf_printf(b, "PROBEGEN_SITE%d(%s, %s", pr->nnative,
+		   pr->provider->name, pr->name);
+	for_each_param(pr->native, p) {
+		const struct type *t = type_resolve(prog, p->type);
+
+		i++;
+		if (!typed) {
+			buf_printf(b, ", arg%d", i);
+		} else if (t->kind == T_STRUCT || t->kind == T_UNION ||
+			   t->kind == T_FUNC || !type_spellable(prog, t)) {
+			/* No cast names these: passed as they are. */
+			buf_printf(b, ", PROBEGEN_ASIS(arg%d)", i);
+		} else {
+			struct buf c = { 0 };
+
+			type_print_c(&c, prog, p->type, "", 1);
+			/* The cast expands in the user's code: C90 has neither. */
+			buf_printf(b, ", %s(%s)(arg%d)",
+				   strstr(c.data, "long long") ||
+						   strstr(c.data, "PROBEGEN_BOOL")
+					   ? "__extension__ " : "",
+				   c.data, i);
+			buf_free(&c);
+		}
+	}
+	buf_lit(b, ")");
+}
+
+/* The typed call: a prototype that checks the arguments, and a macro
+ * whose site records the declared types. */
+static void typed_call(struct buf *b, const struct program *prog,
+		       const struct probe *pr, const struct emit_options *opt)
+{
+	const struct probe_names *n = pr->names;
+	const struct param *p;
+
+	buf_lit(b, "void ");
+	buf_puts(b, n->typed);
 	buf_lit(b, "(");
 	if (!pr->native)
 		buf_lit(b, "void");
 	for_each_param(pr->native, p) {
-		type_print_c(b, prog, p->type, arg_name[++i], 1);
+		type_print_c(b, prog, p->type, "", 1);
 		if (p->next)
 			buf_lit(b, ", ");
 	}
-	buf_lit(b, ")\n{ ");
-	buf_add(b, n->macro, n->macro_len);
+	buf_lit(b, ");\n");
+	define_head(b, n->typed, pr->nnative);
+	buf_lit(b, "do { PROBEGEN_CHECK(");
+	buf_puts(b, n->typed);
 	buf_lit(b, "(");
-	buf_add(b, args, args_len);
-	buf_lit(b, "); }\n");
-}
-
-/* "#define NAME(args) \" and the continuation's tab. */
-static void define_head(struct buf *b, const char *name, size_t len,
-			const char *args, size_t args_len)
-{
-	buf_lit(b, "#define ");
-	buf_add(b, name, len);
-	buf_lit(b, "(");
-	buf_add(b, args, args_len);
-	buf_lit(b, ") \\\n\t");
+	arg_list(b, pr->nnative);
+	buf_lit(b, ")); ");
+	if (opt->header_only)
+		buf_printf(b, "PROBEGEN_DEFINE(%s); ", n->semaphore);
+	site(b, prog, pr, 1);
+	buf_lit(b, "; } while (0)\n");
 }
 
 static void probe_block(struct buf *b, const struct program *prog,
-			const struct probe *pr)
+			const struct probe *pr, const struct emit_options *opt)
 {
 	const struct probe_names *n = pr->names;
-	const char *args = pr->nnative <= MAX_PROBE_ARGS
-				   ? args_text[pr->nnative] : "";
-	size_t args_len = strlen(args);
 
 	declaration_comment(b, pr);
-	buf_lit(b, "PROBEGEN_SEMAPHORE(");
-	buf_add(b, n->semaphore, n->semaphore_len);
-	buf_lit(b, ");\n#define ");
-	buf_add(b, n->enabled, n->enabled_len);
-	buf_lit(b, "() __builtin_expect(");
-	buf_add(b, n->semaphore, n->semaphore_len);
-	buf_lit(b, ", 0)\n");
-	define_head(b, n->macro, n->macro_len, args, args_len);
-	probe_site(b, pr);
-	buf_lit(b, "\n");
-	if (!all_known(prog, pr)) {
+	buf_printf(b, "PROBEGEN_SEMAPHORE(%s);\n", n->semaphore);
+	buf_printf(b, "#define %s() PROBEGEN_ENABLED%s(%s)\n", n->enabled,
+		   opt->header_only ? "_HERE" : "", n->semaphore);
+	define_head(b, n->macro, pr->nnative);
+	if (opt->header_only)
+		buf_printf(b, "do { PROBEGEN_DEFINE(%s); ", n->semaphore);
+	site(b, prog, pr, 0);
+	buf_puts(b, opt->header_only ? "; } while (0)\n" : "\n");
+	if (all_spellable(prog, pr)) {
+		typed_call(b, prog, pr, opt);
+	} else {
 		/* One upper-case name a line: CPython's sed has no 'g'. */
 		buf_lit(b, "#if defined(PROBEGEN_USER_TYPES)\n");
-		typed_function(b, prog, pr, n, args, args_len);
+		typed_call(b, prog, pr, opt);
 		buf_lit(b, "#else\n");
-		define_head(b, n->typed, n->typed_len, args, args_len);
-		probe_site(b, pr);
-		buf_lit(b, "\n#endif\n");
-	} else {
-		typed_function(b, prog, pr, n, args, args_len);
+		define_head(b, n->typed, pr->nnative);
+		buf_puts(b, n->macro);
+		buf_lit(b, "(");
+		arg_list(b, pr->nnative);
+		buf_lit(b, ")\n#endif\n");
 	}
-	define_head(b, n->lazy, n->lazy_len, args, args_len);
-	buf_lit(b, "do { if (");
-	buf_add(b, n->enabled, n->enabled_len);
-	buf_lit(b, "()) ");
-	buf_add(b, n->typed, n->typed_len);
-	buf_lit(b, "(");
-	buf_add(b, args, args_len);
+	define_head(b, n->lazy, pr->nnative);
+	buf_printf(b, "do { if (%s()) %s(", n->enabled, n->typed);
+	arg_list(b, pr->nnative);
 	buf_lit(b, "); } while (0)\n\n");
-}
-
-/* Header-only mode: each semaphore is a weak hidden comdat definition,
- * so every translation unit may carry it and the linker keeps one per
- * executable or shared object. */
-static void semaphore_definitions(struct output *o,
-				  const struct program *prog)
-{
-	const struct provider *pv;
-	const struct probe *pr;
-
-	buf_puts(&o->buf, "/* Semaphores, defined here because this header was made with\n"
-		    "   --header-only: one copy per executable or shared object. */\n");
-	for_each_provider(prog, pv) {
-		for_each_probe(pv, pr) {
-			const char *sem = pr->names->semaphore;
-
-			buf_printf(&o->buf,
-				   "__asm__(\".pushsection .probes,\\\"awG\\\",\\\"progbits\\\",%s,comdat\\n\"\n"
-				   "\t\".weak %s\\n\\t.hidden %s\\n\"\n"
-				   "\t\".type %s, \\\"object\\\"\\n\\t.size %s, 2\\n\"\n"
-				   "\t\".balign 2\\n%s:\\n\\t.2byte 0\\n\\t.popsection\");\n",
-				   sem, sem, sem, sem, sem, sem);
-			output_flush(o);
-		}
-	}
-	buf_puts(&o->buf, "\n");
 }
 
 int emit_header(struct output *o, const struct program *prog,
@@ -301,17 +196,28 @@ int emit_header(struct output *o, const struct program *prog,
 	char *guard = name_guard(opt->output_name);
 
 	banner(&o->buf, opt);
-	prologue(&o->buf, guard);
+	buf_printf(&o->buf, "#ifndef %s\n#define %s\n\n", guard, guard);
+	/* Each file, not only the first a unit includes (common.h's
+	   contents are skipped after that). */
+	buf_puts(&o->buf, "/* Warnings inside this file are not the user's to fix. */\n"
+			  "#if defined(__GNUC__)\n#pragma GCC system_header\n#endif\n\n");
+	buf_puts(&o->buf, "#define _SDT_HAS_SEMAPHORES 1\n"
+			  "#define STAP_HAS_SEMAPHORES 1\n\n");
+	buf_puts(&o->buf, header_common);
+	buf_puts(&o->buf, "\n");
+	buf_puts(&o->buf, opt->self_contained ? header_self_site
+					      : header_sdt_site);
+	buf_puts(&o->buf, "\n");
 	type_forward_declarations(&o->buf, prog);
-	if (opt->header_only)
-		semaphore_definitions(o, prog);
+	buf_puts(&o->buf, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
-			probe_block(&o->buf, prog, pr);
+			probe_block(&o->buf, prog, pr, opt);
 			output_flush(o);
 		}
 	}
-	epilogue(&o->buf, guard);
+	buf_puts(&o->buf, "#ifdef __cplusplus\n}\n#endif\n\n");
+	buf_printf(&o->buf, "#endif /* %s */\n", guard);
 	free(guard);
 	return 0;
 }

@@ -10,7 +10,8 @@
  *
  * The probe site is core::arch::asm! laid out as sys/sdt.h lays it out: a
  * nop, a .note.stapsdt entry (pc, _.stapsdt.base, semaphore, provider,
- * name, arguments) and the COMDAT _.stapsdt.base; the semaphore is an
+ * name, the native arguments in native order, as SystemTap's header
+ * passes them) and the COMDAT _.stapsdt.base; the semaphore is an
  * AtomicU16 in .probes.  Integer operands are widened to 64-bit registers
  * (the note's size field keeps the declared size, as the C header does);
  * &str arguments are copied to a NUL-terminated buffer only while traced.
@@ -28,7 +29,7 @@ static void note_args(struct buf *b, const struct program *prog,
 	const struct param *p;
 	int i = 0;
 
-	for_each_param(probe_args(pr), p) {
+	for_each_param(pr->native, p) {
 		struct type_info ti = type_info(prog, p->type, tg);
 		struct rust_type a = type_rust(prog, p->type, tg);
 		int size = ti.size >= 1 && ti.size <= 8 ? ti.size : 8;
@@ -46,7 +47,7 @@ static void site_asm(struct buf *b, const struct program *prog,
 		     const struct probe *pr, const struct target *tg,
 		     const char *arch, const char *sem)
 {
-	int i, n = probe_nargs(pr);
+	int i, n = pr->nnative;
 
 	buf_printf(b, "\t\t#[cfg(target_arch = \"%s\")]\n", arch);
 	buf_puts(b, "\t\tunsafe {\n\t\t\t::core::arch::asm!(\n"
@@ -76,8 +77,7 @@ static void site_asm(struct buf *b, const struct program *prog,
 		    "\t\t\t\t\".endif\",\n");
 	buf_printf(b, "\t\t\t\tsem = sym %s,\n", sem);
 	for (i = 0; i < n; i++)
-		buf_printf(b, "\t\t\t\ta%d = in(reg) v%d,\n", i,
-			   probe_arg_source(pr, i));
+		buf_printf(b, "\t\t\t\ta%d = in(reg) v%d,\n", i, i);
 	buf_printf(b, "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
 		      "\t\t\t);\n\t\t}\n",
 		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");

@@ -26,7 +26,7 @@ struct options {
 	const struct mode *mode;
 	const char *input, *output, *target;
 	int bits; /* -32 / -64, 0 when not given */
-	int header_only;
+	int header_only, self_contained;
 	struct cpp_options cpp;
 	const char **objects;
 	int nobjects;
@@ -68,6 +68,7 @@ static void usage(FILE *f)
 		"                     passed to the preprocessor with -C\n"
 		"  --header-only      with -h: define the semaphores in the header,\n"
 		"                     so that no -G object is needed\n"
+		"  --self-contained   with -h: write the probe notes without sys/sdt.h\n"
 		"  --target=ARCH      with -G: the target (see --list-targets);\n"
 		"                     default: that of the OBJECTs, else the host\n"
 		"  -32, -64           with -G: the 32- or 64-bit member of the family\n"
@@ -150,6 +151,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->mode = m;
 		} else if (strcmp(a, "--header-only") == 0) {
 			o->header_only = 1;
+		} else if (strcmp(a, "--self-contained") == 0) {
+			o->self_contained = 1;
 		} else if (strncmp(a, "--target=", 9) == 0) {
 			o->target = a + 9;
 		} else if (strcmp(a, "--target") == 0) {
@@ -201,6 +204,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (o->header_only && o->mode->emit != emit_header) {
 		usage_error("--header-only goes with -h");
+		return EXIT_SYSTEM;
+	}
+	if (o->self_contained && o->mode->emit != emit_header) {
+		usage_error("--self-contained goes with -h");
 		return EXIT_SYSTEM;
 	}
 	return -1;
@@ -281,6 +288,7 @@ static int compile(const struct options *o, const char *output)
 	eopt.input_name = path_base_name(o->input);
 	eopt.output_name = output;
 	eopt.header_only = o->header_only;
+	eopt.self_contained = o->self_contained;
 	eopt.target = o->mode->emit == emit_object
 			      ? target_for(o, &scratch, &status)
 			      : target_host();

@@ -372,6 +372,7 @@ struct emit_options {
 	const char *output_name; /* the output's path, for the include guard */
 	const struct target *target;
 	int header_only;         /* -h: define the semaphores in the header */
+	int self_contained;      /* -h: write the notes without sys/sdt.h */
 };
 /* Write prog to out.  Returns 0, or -1 after reporting why (out is then
  * aborted by the caller). */

@@ -82,3 +82,14 @@ semaphores_in_probes() {
 			{ echo "semaphore $s outside .probes"; return 1; }
 	done
 }
+
+# Run a command where sys/sdt.h is an empty file: a private mount
+# namespace with an empty file bind-mounted over it.
+without_sdt() {
+	local h
+	h=$(echo '#include <sys/sdt.h>' | gcc -M -x c - 2>/dev/null | tr ' ' '\n' | grep 'sys/sdt.h$')
+	[ -n "$h" ] || return 1
+	: > empty-sdt.h
+	unshare -m sh -c 'mount --bind "$0" "$1" && shift 2 && exec "$@"' \
+		"$PWD/empty-sdt.h" "$h" "$@"
+}

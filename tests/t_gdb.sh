@@ -3,10 +3,15 @@
 # semaphore set while a breakpoint exists; and notes libbpf can parse.
 . "$ROOT/tests/libbpf_args.sh"
 
-build_values() { # CC OPT
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+build_values() { # CC OPT [--self-contained]
+	"$PROBEGEN" -h ${3:-} -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
 	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	$1 $2 -g -I. "$ROOT/tests/src/values.c" values.o -o values || fail "$1 $2"
+	if [ -n "${3:-}" ]; then
+		without_sdt $1 $2 -g -I. "$ROOT/tests/src/values.c" values.o -o values ||
+			fail "$1 $2 $3 without sys/sdt.h"
+	else
+		$1 $2 -g -I. "$ROOT/tests/src/values.c" values.o -o values || fail "$1 $2"
+	fi
 }
 
 INTS='65 250 -300 60000 -70000 4000000000 -5000000000 18000000000000000000 -9000000000000000000 18446744073709551615'
@@ -70,20 +75,23 @@ t_gdb_info_probes() {
 
 t_gdb_values() {
 	need gdb
-	local cc opt n=0
-	for cc in gcc clang; do
-		have $cc || continue
-		for opt in -O0 -O2; do
-			build_values $cc $opt
-			expect_eq "$(./values)" "enabled=0" "$cc $opt untraced"
-			gdb_values > got
-			values_want > want
-			diff -u want got || { cat gdb.out | tail -20; fail "$cc $opt values"; }
-			libbpf_check values x86_64 || fail "$cc $opt: notes libbpf rejects"
-			n=$((n + 1))
+	local cc opt mode n=0
+	# --self-contained is built where sys/sdt.h is an empty file.
+	for mode in "" --self-contained; do
+		for cc in gcc clang; do
+			have $cc || continue
+			for opt in -O0 -O2; do
+				build_values $cc $opt $mode
+				expect_eq "$(./values)" "enabled=0" "$cc $opt $mode untraced"
+				gdb_values > got
+				values_want > want
+				diff -u want got || { cat gdb.out | tail -20; fail "$cc $opt $mode values"; }
+				libbpf_check values x86_64 || fail "$cc $opt $mode: notes libbpf rejects"
+				n=$((n + 1))
+			done
 		done
 	done
-	expect_eq $n 4 "builds checked"
+	expect_eq $n 8 "builds checked"
 	ok
 }
 
@@ -94,10 +102,13 @@ t_gdb_aarch64_qemu() {
 	need qemu-aarch64
 	need gdb-multiarch
 	sdt_for_cross || skip "sys/sdt.h not found"
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	local mode
+	for mode in "" --self-contained; do
+	"$PROBEGEN" -h $mode -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
 	"$PROBEGEN" -G --target=aarch64 -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	aarch64-linux-gnu-gcc -O2 -static -Icross-include -I. \
-		"$ROOT/tests/src/values.c" values.o -o values || fail "cross build"
+	# The self-contained header needs no sys/sdt.h: none is given.
+	aarch64-linux-gnu-gcc -O2 -static $([ -z "$mode" ] && echo -Icross-include) -I. \
+		"$ROOT/tests/src/values.c" values.o -o values || fail "cross build $mode"
 	libbpf_check values aarch64 || fail "notes libbpf rejects"
 	port=$((20000 + RANDOM % 20000))
 	qemu-aarch64 -g $port ./values > prog.out 2>&1 &
@@ -111,6 +122,7 @@ t_gdb_aarch64_qemu() {
 	wait $qpid
 	{ grep -E '^(ints|ptrs|twelve|none)' gdb.out; cat prog.out; } > got
 	values_want > want
-	diff -u want got || { tail -20 gdb.out; fail "aarch64 values"; }
+	diff -u want got || { tail -20 gdb.out; fail "aarch64 values $mode"; }
+	done
 	ok
 }

@@ -10,33 +10,79 @@
  * Define PROBEGEN_USER_TYPES before including this header (after the
  * headers that declare them) to type-check arguments whose types come
  * from your own headers; without it those probes take any arguments.
+ * Where probes cannot exist (not ELF) they compile to nothing.
  */
 #ifndef _ALL_TYPES_H
 #define _ALL_TYPES_H
 
+/* Warnings inside this file are not the user's to fix. */
+#if defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
 #define _SDT_HAS_SEMAPHORES 1
 #define STAP_HAS_SEMAPHORES 1
 
-/* Registers and constants only on x86-64: libbpf cannot read
-   RIP-relative operands, which "nor" lets the compiler pick. */
-#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)
-#define STAP_SDT_ARG_CONSTRAINT nr
+/*
+ * src/header/common.h - the fixed part of every header probegen -h
+ * writes, copied in after the include guard and the _SDT_HAS_SEMAPHORES
+ * lines.  It is C, compiled on its own by the tests; emit_header.c
+ * embeds it at build time (Makefile: build/header_text.c).
+ *
+ * Every macro here is defined once per translation unit, however many
+ * generated headers it includes.  Nothing here expands unless a probe
+ * is fired: a header of 2,000 probes costs the compiler about what
+ * SystemTap's costs.
+ */
+#ifndef PROBEGEN_COMMON_1
+#define PROBEGEN_COMMON_1
+
+/* Probes exist where GNU C meets ELF; elsewhere (macOS, Windows, other
+   compilers) every probe compiles to nothing and _ENABLED() is 0. */
+#if defined(__GNUC__) && defined(__ELF__) && !defined(PROBEGEN_NO_PROBES)
+#define PROBEGEN_ELF 1
 #endif
-#include <sys/sdt.h>
-/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,
-   which sys/sdt.h works around on i386 only): name the whole
-   register; the note's size field still gives the argument's size. */
-#if defined(__x86_64__)
-#undef _SDT_ARGTMPL
-#define _SDT_ARGTMPL(id) %q[id]
+
+#ifdef __cplusplus
+#define PROBEGEN_BOOL bool
+#else
+#define PROBEGEN_BOOL _Bool
 #endif
+
+/* An argument passed as it is (a struct by value has no cast). */
+#define PROBEGEN_ASIS(x) (x)
+
+/* The typed call checks its arguments against the prototype of the same
+   name in an unevaluated sizeof: no code, no evaluation, and wrong arity
+   or incompatible types are diagnosed as for any call.  The macro's own
+   name is not expanded again inside its expansion (C99 6.10.3.4). */
+#define PROBEGEN_CHECK(call) ((void)sizeof((call), 0))
+
+#if defined(PROBEGEN_ELF)
+
+/* One semaphore per probe in .probes, defined by the -G object (or by
+   the header itself with --header-only). */
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_ENABLED(s) __builtin_expect(s, 0)
+
+/* --header-only: the semaphore is defined where it is used, once per
+   object file (.ifndef), as a weak hidden COMDAT member of .probes, so
+   the linker keeps one per executable or shared object. */
+#define PROBEGEN_DEFINE(s) __asm__ __volatile__(".ifndef " #s "\n" \
+	".pushsection .probes, \"awG\", \"progbits\", " #s ", comdat\n" \
+	".weak " #s "\n.hidden " #s "\n.type " #s ", \"object\"\n" \
+	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
+	".popsection\n.endif\n")
+#define PROBEGEN_ENABLED_HERE(s) \
+	(__extension__({ PROBEGEN_DEFINE(s); __builtin_expect(s, 0); }))
 
 /* gdb ignores every probe of a binary without _.stapsdt.base, which
    gold and lld drop under --gc-sections: define it first, retained
-   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); sys/sdt.h then
-   reuses it. */
+   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); the sites reuse it. */
 #if (defined(__clang__) && __clang_major__ >= 13) || \
-    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
+    (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(".ifndef _.stapsdt.base\n"
 	".pushsection .stapsdt.base, \"aGR\", \"progbits\", .stapsdt.base, comdat\n"
 	".weak _.stapsdt.base\n"
@@ -47,135 +93,222 @@ __asm__(".ifndef _.stapsdt.base\n"
 	".endif");
 #endif
 
-/* Warnings inside this file are not the user's to fix. */
-#if defined(__GNUC__)
-#pragma GCC system_header
+#else /* no probes: arguments count as used, nothing is evaluated */
+
+#define PROBEGEN_SEMAPHORE(s) extern unsigned short s
+#define PROBEGEN_ENABLED(s) 0
+#define PROBEGEN_DEFINE(s) ((void)0)
+#define PROBEGEN_ENABLED_HERE(s) 0
+#define PROBEGEN_USE(x) (void)sizeof((void)(x), 0)
+#define PROBEGEN_SITE0(p, n) do { } while (0)
+#define PROBEGEN_SITE1(p, n, a1) do { PROBEGEN_USE(a1); } while (0)
+#define PROBEGEN_SITE2(p, n, a1, a2) \
+	do { PROBEGEN_USE(a1); PROBEGEN_USE(a2); } while (0)
+#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
+	do { PROBEGEN_SITE2(p, n, a1, a2); PROBEGEN_USE(a3); } while (0)
+#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
+	do { PROBEGEN_SITE3(p, n, a1, a2, a3); PROBEGEN_USE(a4); } while (0)
+#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
+	do { PROBEGEN_SITE4(p, n, a1, a2, a3, a4); PROBEGEN_USE(a5); } while (0)
+#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
+	do { PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5); PROBEGEN_USE(a6); } while (0)
+#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
+	do { PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6); PROBEGEN_USE(a7); } while (0)
+#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7); PROBEGEN_USE(a8); } while (0)
+#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8); PROBEGEN_USE(a9); } while (0)
+#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9); PROBEGEN_USE(a10); } while (0)
+#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); PROBEGEN_USE(a11); } while (0)
+#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); PROBEGEN_USE(a12); } while (0)
+
+#endif /* PROBEGEN_ELF */
+#endif /* PROBEGEN_COMMON_1 */
+
+/*
+ * src/header/sdt_site.h - the probe sites of the default header:
+ * sys/sdt.h's DTRACE_PROBEn, so that the notes are SystemTap's own.
+ * Copied in after common.h; compiled on its own by the tests.
+ */
+#ifndef PROBEGEN_SITE_1
+#define PROBEGEN_SITE_1
+#if defined(PROBEGEN_ELF)
+
+/* Registers and constants only on x86-64: libbpf cannot read
+   RIP-relative operands, which "nor" lets the compiler pick. */
+#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)
+#define STAP_SDT_ARG_CONSTRAINT nr
+#endif
+#include <sys/sdt.h>
+/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,
+   which sys/sdt.h works around on i386 only): name the whole register;
+   the note's size field still gives the argument's size. */
+#if defined(__x86_64__)
+#undef _SDT_ARGTMPL
+#define _SDT_ARGTMPL(id) %q[id]
 #endif
 
-/* sys/sdt.h's macros trip clang's -pedantic where they expand. */
-#ifndef PROBEGEN_QUIET_BEGIN
-#if defined(__clang__)
+/* sys/sdt.h's variadic macros trip clang's -pedantic where they expand,
+   under a name that changed: clang 14 says
+   -Wgnu-zero-variadic-macro-arguments, clang 19 -Wc23-extensions (C)
+   and -Wc++20-extensions (C++). */
+#if defined(__clang__) && defined(__has_warning)
+#if __has_warning("-Wc23-extensions")
+#define PROBEGEN_QUIET_C23 _Pragma("clang diagnostic ignored \"-Wc23-extensions\"")
+#else
+#define PROBEGEN_QUIET_C23
+#endif
+#if __has_warning("-Wc++20-extensions")
+#define PROBEGEN_QUIET_CXX20 _Pragma("clang diagnostic ignored \"-Wc++20-extensions\"")
+#else
+#define PROBEGEN_QUIET_CXX20
+#endif
 #define PROBEGEN_QUIET_BEGIN _Pragma("clang diagnostic push") \
 	_Pragma("clang diagnostic ignored \"-Wgnu-zero-variadic-macro-arguments\"") \
-	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"")
+	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"") \
+	PROBEGEN_QUIET_C23 PROBEGEN_QUIET_CXX20
 #define PROBEGEN_QUIET_END _Pragma("clang diagnostic pop")
 #else
 #define PROBEGEN_QUIET_BEGIN
 #define PROBEGEN_QUIET_END
 #endif
-#endif
 
-/* What every probe below repeats, said once. */
-#ifndef PROBEGEN_SEMAPHORE
-#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
-	__attribute__((unused)) __attribute__((section(".probes"))) \
-	__attribute__((visibility("hidden")))
-#define PROBEGEN_INLINE \
-	static __inline__ __attribute__((__always_inline__, __unused__))
-#endif
+#define PROBEGEN_SITE0(p, n) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(p, n); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE1(p, n, a1) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(p, n, a1); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE2(p, n, a1, a2) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(p, n, a1, a2); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE3(p, n, a1, a2, a3); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(p, n, a1, a2, a3, a4); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE5(p, n, a1, a2, a3, a4, a5); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE6(p, n, a1, a2, a3, a4, a5, a6); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE7(p, n, a1, a2, a3, a4, a5, a6, a7); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); PROBEGEN_QUIET_END } while (0)
 
-#ifndef PROBEGEN_BOOL
-#ifdef __cplusplus
-#define PROBEGEN_BOOL bool
-#else
-#define PROBEGEN_BOOL _Bool
-#endif
-#endif
+#endif /* PROBEGEN_ELF */
+#endif /* PROBEGEN_SITE_1 */
+
+struct conn;
+union u;
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct conn;
-union u;
-
 /* probe types:ints(char a, signed char b, unsigned char c, short d, short e, short f, unsigned short g, int h, int i, unsigned int j, long k, long l) */
 PROBEGEN_SEMAPHORE(types_ints_semaphore);
-#define TYPES_INTS_ENABLED() __builtin_expect(types_ints_semaphore, 0)
+#define TYPES_INTS_ENABLED() PROBEGEN_ENABLED(types_ints_semaphore)
 #define TYPES_INTS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(types, ints, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_ints(char arg1, signed char arg2, unsigned char arg3, short arg4, short arg5, short arg6, unsigned short arg7, int arg8, int arg9, unsigned int arg10, long arg11, long arg12)
-{ TYPES_INTS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); }
+	PROBEGEN_SITE12(types, ints, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12)
+void trace_types_ints(char, signed char, unsigned char, short, short, short, unsigned short, int, int, unsigned int, long, long);
+#define trace_types_ints(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
+	do { PROBEGEN_CHECK(trace_types_ints(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12)); PROBEGEN_SITE12(types, ints, (char)(arg1), (signed char)(arg2), (unsigned char)(arg3), (short)(arg4), (short)(arg5), (short)(arg6), (unsigned short)(arg7), (int)(arg8), (int)(arg9), (unsigned int)(arg10), (long)(arg11), (long)(arg12)); } while (0)
 #define TYPES_INTS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { if (TYPES_INTS_ENABLED()) trace_types_ints(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
 
 /* probe types:longs(unsigned long a, unsigned long b, long long c, long long d, long long e, unsigned long long f, unsigned long long g, hrtime_t h, _Bool i) */
 PROBEGEN_SEMAPHORE(types_longs_semaphore);
-#define TYPES_LONGS_ENABLED() __builtin_expect(types_longs_semaphore, 0)
+#define TYPES_LONGS_ENABLED() PROBEGEN_ENABLED(types_longs_semaphore)
 #define TYPES_LONGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE9(types, longs, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_longs(unsigned long arg1, unsigned long arg2, long long arg3, long long arg4, long long arg5, unsigned long long arg6, unsigned long long arg7, unsigned long long arg8, PROBEGEN_BOOL arg9)
-{ TYPES_LONGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); }
+	PROBEGEN_SITE9(types, longs, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)
+void trace_types_longs(unsigned long, unsigned long, long long, long long, long long, unsigned long long, unsigned long long, unsigned long long, PROBEGEN_BOOL);
+#define trace_types_longs(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) \
+	do { PROBEGEN_CHECK(trace_types_longs(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9)); PROBEGEN_SITE9(types, longs, (unsigned long)(arg1), (unsigned long)(arg2), __extension__ (long long)(arg3), __extension__ (long long)(arg4), __extension__ (long long)(arg5), __extension__ (unsigned long long)(arg6), __extension__ (unsigned long long)(arg7), __extension__ (unsigned long long)(arg8), __extension__ (PROBEGEN_BOOL)(arg9)); } while (0)
 #define TYPES_LONGS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9) \
 	do { if (TYPES_LONGS_ENABLED()) trace_types_longs(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); } while (0)
 
 /* probe types:consts(char const *a, char const *b, unsigned char const *c, int * const d, int const * const e, int volatile *f) */
 PROBEGEN_SEMAPHORE(types_consts_semaphore);
-#define TYPES_CONSTS_ENABLED() __builtin_expect(types_consts_semaphore, 0)
+#define TYPES_CONSTS_ENABLED() PROBEGEN_ENABLED(types_consts_semaphore)
 #define TYPES_CONSTS(arg1, arg2, arg3, arg4, arg5, arg6) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE6(types, consts, arg1, arg2, arg3, arg4, arg5, arg6); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_consts(char const *arg1, char const *arg2, unsigned char const *arg3, int const * const arg4, int const * const arg5, int const volatile *arg6)
-{ TYPES_CONSTS(arg1, arg2, arg3, arg4, arg5, arg6); }
+	PROBEGEN_SITE6(types, consts, arg1, arg2, arg3, arg4, arg5, arg6)
+void trace_types_consts(char const *, char const *, unsigned char const *, int const * const, int const * const, int const volatile *);
+#define trace_types_consts(arg1, arg2, arg3, arg4, arg5, arg6) \
+	do { PROBEGEN_CHECK(trace_types_consts(arg1, arg2, arg3, arg4, arg5, arg6)); PROBEGEN_SITE6(types, consts, (char const *)(arg1), (char const *)(arg2), (unsigned char const *)(arg3), (int const * const)(arg4), (int const * const)(arg5), (int const volatile *)(arg6)); } while (0)
 #define TYPES_CONSTS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6) \
 	do { if (TYPES_CONSTS_ENABLED()) trace_types_consts(arg1, arg2, arg3, arg4, arg5, arg6); } while (0)
 
 /* probe types:pointers(void *a, void const *b, char **c, int (*cb)(int, char *), void (*done)(void), char buf[], int *arr[]) */
 PROBEGEN_SEMAPHORE(types_pointers_semaphore);
-#define TYPES_POINTERS_ENABLED() __builtin_expect(types_pointers_semaphore, 0)
+#define TYPES_POINTERS_ENABLED() PROBEGEN_ENABLED(types_pointers_semaphore)
 #define TYPES_POINTERS(arg1, arg2, arg3, arg4, arg5, arg6, arg7) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE7(types, pointers, arg1, arg2, arg3, arg4, arg5, arg6, arg7); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_pointers(void const *arg1, void const *arg2, char **arg3, int (*arg4)(int, char *), void (*arg5)(void), char const *arg6, int **arg7)
-{ TYPES_POINTERS(arg1, arg2, arg3, arg4, arg5, arg6, arg7); }
+	PROBEGEN_SITE7(types, pointers, arg1, arg2, arg3, arg4, arg5, arg6, arg7)
+void trace_types_pointers(void const *, void const *, char **, int (*)(int, char *), void (*)(void), char const *, int **);
+#define trace_types_pointers(arg1, arg2, arg3, arg4, arg5, arg6, arg7) \
+	do { PROBEGEN_CHECK(trace_types_pointers(arg1, arg2, arg3, arg4, arg5, arg6, arg7)); PROBEGEN_SITE7(types, pointers, (void const *)(arg1), (void const *)(arg2), (char **)(arg3), (int (*)(int, char *))(arg4), (void (*)(void))(arg5), (char const *)(arg6), (int **)(arg7)); } while (0)
 #define TYPES_POINTERS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7) \
 	do { if (TYPES_POINTERS_ENABLED()) trace_types_pointers(arg1, arg2, arg3, arg4, arg5, arg6, arg7); } while (0)
 
 /* probe types:tags(struct conn *a, struct conn const *b, union u *c, enum state d, conn_t *e) */
 PROBEGEN_SEMAPHORE(types_tags_semaphore);
-#define TYPES_TAGS_ENABLED() __builtin_expect(types_tags_semaphore, 0)
+#define TYPES_TAGS_ENABLED() PROBEGEN_ENABLED(types_tags_semaphore)
 #define TYPES_TAGS(arg1, arg2, arg3, arg4, arg5) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE5(types, tags, arg1, arg2, arg3, arg4, arg5); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_tags(struct conn const *arg1, struct conn const *arg2, union u const *arg3, int arg4, struct conn const *arg5)
-{ TYPES_TAGS(arg1, arg2, arg3, arg4, arg5); }
+	PROBEGEN_SITE5(types, tags, arg1, arg2, arg3, arg4, arg5)
+void trace_types_tags(struct conn const *, struct conn const *, union u const *, int, struct conn const *);
+#define trace_types_tags(arg1, arg2, arg3, arg4, arg5) \
+	do { PROBEGEN_CHECK(trace_types_tags(arg1, arg2, arg3, arg4, arg5)); PROBEGEN_SITE5(types, tags, (struct conn const *)(arg1), (struct conn const *)(arg2), (union u const *)(arg3), (int)(arg4), (struct conn const *)(arg5)); } while (0)
 #define TYPES_TAGS_LAZY(arg1, arg2, arg3, arg4, arg5) \
 	do { if (TYPES_TAGS_ENABLED()) trace_types_tags(arg1, arg2, arg3, arg4, arg5); } while (0)
 
 /* probe types:d_types(string s, int8_t a, int16_t b, int32_t c, int64_t d, uint8_t e, uint16_t f, uint32_t g, uint64_t h, uintptr_t i, size_t j, ssize_t k) */
 PROBEGEN_SEMAPHORE(types_d_types_semaphore);
-#define TYPES_D_TYPES_ENABLED() __builtin_expect(types_d_types_semaphore, 0)
+#define TYPES_D_TYPES_ENABLED() PROBEGEN_ENABLED(types_d_types_semaphore)
 #define TYPES_D_TYPES(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(types, d_types, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_d_types(char const *arg1, signed char arg2, short arg3, int arg4, __INT64_TYPE__ arg5, unsigned char arg6, unsigned short arg7, unsigned int arg8, __UINT64_TYPE__ arg9, __UINTPTR_TYPE__ arg10, __SIZE_TYPE__ arg11, __PTRDIFF_TYPE__ arg12)
-{ TYPES_D_TYPES(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); }
+	PROBEGEN_SITE12(types, d_types, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12)
+void trace_types_d_types(char const *, signed char, short, int, __INT64_TYPE__, unsigned char, unsigned short, unsigned int, __UINT64_TYPE__, __UINTPTR_TYPE__, __SIZE_TYPE__, __PTRDIFF_TYPE__);
+#define trace_types_d_types(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
+	do { PROBEGEN_CHECK(trace_types_d_types(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12)); PROBEGEN_SITE12(types, d_types, (char const *)(arg1), (signed char)(arg2), (short)(arg3), (int)(arg4), (__INT64_TYPE__)(arg5), (unsigned char)(arg6), (unsigned short)(arg7), (unsigned int)(arg8), (__UINT64_TYPE__)(arg9), (__UINTPTR_TYPE__)(arg10), (__SIZE_TYPE__)(arg11), (__PTRDIFF_TYPE__)(arg12)); } while (0)
 #define TYPES_D_TYPES_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12) \
 	do { if (TYPES_D_TYPES_ENABLED()) trace_types_d_types(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11, arg12); } while (0)
 
 /* probe types:unnamed(int, char *, unsigned long long, struct conn *) */
 PROBEGEN_SEMAPHORE(types_unnamed_semaphore);
-#define TYPES_UNNAMED_ENABLED() __builtin_expect(types_unnamed_semaphore, 0)
+#define TYPES_UNNAMED_ENABLED() PROBEGEN_ENABLED(types_unnamed_semaphore)
 #define TYPES_UNNAMED(arg1, arg2, arg3, arg4) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(types, unnamed, arg1, arg2, arg3, arg4); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_unnamed(int arg1, char const *arg2, unsigned long long arg3, struct conn const *arg4)
-{ TYPES_UNNAMED(arg1, arg2, arg3, arg4); }
+	PROBEGEN_SITE4(types, unnamed, arg1, arg2, arg3, arg4)
+void trace_types_unnamed(int, char const *, unsigned long long, struct conn const *);
+#define trace_types_unnamed(arg1, arg2, arg3, arg4) \
+	do { PROBEGEN_CHECK(trace_types_unnamed(arg1, arg2, arg3, arg4)); PROBEGEN_SITE4(types, unnamed, (int)(arg1), (char const *)(arg2), __extension__ (unsigned long long)(arg3), (struct conn const *)(arg4)); } while (0)
 #define TYPES_UNNAMED_LAZY(arg1, arg2, arg3, arg4) \
 	do { if (TYPES_UNNAMED_ENABLED()) trace_types_unnamed(arg1, arg2, arg3, arg4); } while (0)
 
 /* probe types:none() */
 PROBEGEN_SEMAPHORE(types_none_semaphore);
-#define TYPES_NONE_ENABLED() __builtin_expect(types_none_semaphore, 0)
+#define TYPES_NONE_ENABLED() PROBEGEN_ENABLED(types_none_semaphore)
 #define TYPES_NONE() \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(types, none); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_none(void)
-{ TYPES_NONE(); }
+	PROBEGEN_SITE0(types, none)
+void trace_types_none(void);
+#define trace_types_none() \
+	do { PROBEGEN_CHECK(trace_types_none()); PROBEGEN_SITE0(types, none); } while (0)
 #define TYPES_NONE_LAZY() \
 	do { if (TYPES_NONE_ENABLED()) trace_types_none(); } while (0)
 
 /* probe types:none_void() */
 PROBEGEN_SEMAPHORE(types_none_void_semaphore);
-#define TYPES_NONE_VOID_ENABLED() __builtin_expect(types_none_void_semaphore, 0)
+#define TYPES_NONE_VOID_ENABLED() PROBEGEN_ENABLED(types_none_void_semaphore)
 #define TYPES_NONE_VOID() \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(types, none_void); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_types_none_void(void)
-{ TYPES_NONE_VOID(); }
+	PROBEGEN_SITE0(types, none_void)
+void trace_types_none_void(void);
+#define trace_types_none_void() \
+	do { PROBEGEN_CHECK(trace_types_none_void()); PROBEGEN_SITE0(types, none_void); } while (0)
 #define TYPES_NONE_VOID_LAZY() \
 	do { if (TYPES_NONE_VOID_ENABLED()) trace_types_none_void(); } while (0)
 

@@ -10,33 +10,79 @@
  * Define PROBEGEN_USER_TYPES before including this header (after the
  * headers that declare them) to type-check arguments whose types come
  * from your own headers; without it those probes take any arguments.
+ * Where probes cannot exist (not ELF) they compile to nothing.
  */
 #ifndef _MARKERS_H
 #define _MARKERS_H
 
+/* Warnings inside this file are not the user's to fix. */
+#if defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
 #define _SDT_HAS_SEMAPHORES 1
 #define STAP_HAS_SEMAPHORES 1
 
-/* Registers and constants only on x86-64: libbpf cannot read
-   RIP-relative operands, which "nor" lets the compiler pick. */
-#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)
-#define STAP_SDT_ARG_CONSTRAINT nr
+/*
+ * src/header/common.h - the fixed part of every header probegen -h
+ * writes, copied in after the include guard and the _SDT_HAS_SEMAPHORES
+ * lines.  It is C, compiled on its own by the tests; emit_header.c
+ * embeds it at build time (Makefile: build/header_text.c).
+ *
+ * Every macro here is defined once per translation unit, however many
+ * generated headers it includes.  Nothing here expands unless a probe
+ * is fired: a header of 2,000 probes costs the compiler about what
+ * SystemTap's costs.
+ */
+#ifndef PROBEGEN_COMMON_1
+#define PROBEGEN_COMMON_1
+
+/* Probes exist where GNU C meets ELF; elsewhere (macOS, Windows, other
+   compilers) every probe compiles to nothing and _ENABLED() is 0. */
+#if defined(__GNUC__) && defined(__ELF__) && !defined(PROBEGEN_NO_PROBES)
+#define PROBEGEN_ELF 1
 #endif
-#include <sys/sdt.h>
-/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,
-   which sys/sdt.h works around on i386 only): name the whole
-   register; the note's size field still gives the argument's size. */
-#if defined(__x86_64__)
-#undef _SDT_ARGTMPL
-#define _SDT_ARGTMPL(id) %q[id]
+
+#ifdef __cplusplus
+#define PROBEGEN_BOOL bool
+#else
+#define PROBEGEN_BOOL _Bool
 #endif
+
+/* An argument passed as it is (a struct by value has no cast). */
+#define PROBEGEN_ASIS(x) (x)
+
+/* The typed call checks its arguments against the prototype of the same
+   name in an unevaluated sizeof: no code, no evaluation, and wrong arity
+   or incompatible types are diagnosed as for any call.  The macro's own
+   name is not expanded again inside its expansion (C99 6.10.3.4). */
+#define PROBEGEN_CHECK(call) ((void)sizeof((call), 0))
+
+#if defined(PROBEGEN_ELF)
+
+/* One semaphore per probe in .probes, defined by the -G object (or by
+   the header itself with --header-only). */
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_ENABLED(s) __builtin_expect(s, 0)
+
+/* --header-only: the semaphore is defined where it is used, once per
+   object file (.ifndef), as a weak hidden COMDAT member of .probes, so
+   the linker keeps one per executable or shared object. */
+#define PROBEGEN_DEFINE(s) __asm__ __volatile__(".ifndef " #s "\n" \
+	".pushsection .probes, \"awG\", \"progbits\", " #s ", comdat\n" \
+	".weak " #s "\n.hidden " #s "\n.type " #s ", \"object\"\n" \
+	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
+	".popsection\n.endif\n")
+#define PROBEGEN_ENABLED_HERE(s) \
+	(__extension__({ PROBEGEN_DEFINE(s); __builtin_expect(s, 0); }))
 
 /* gdb ignores every probe of a binary without _.stapsdt.base, which
    gold and lld drop under --gc-sections: define it first, retained
-   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); sys/sdt.h then
-   reuses it. */
+   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); the sites reuse it. */
 #if (defined(__clang__) && __clang_major__ >= 13) || \
-    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
+    (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(".ifndef _.stapsdt.base\n"
 	".pushsection .stapsdt.base, \"aGR\", \"progbits\", .stapsdt.base, comdat\n"
 	".weak _.stapsdt.base\n"
@@ -47,40 +93,118 @@ __asm__(".ifndef _.stapsdt.base\n"
 	".endif");
 #endif
 
-/* Warnings inside this file are not the user's to fix. */
-#if defined(__GNUC__)
-#pragma GCC system_header
+#else /* no probes: arguments count as used, nothing is evaluated */
+
+#define PROBEGEN_SEMAPHORE(s) extern unsigned short s
+#define PROBEGEN_ENABLED(s) 0
+#define PROBEGEN_DEFINE(s) ((void)0)
+#define PROBEGEN_ENABLED_HERE(s) 0
+#define PROBEGEN_USE(x) (void)sizeof((void)(x), 0)
+#define PROBEGEN_SITE0(p, n) do { } while (0)
+#define PROBEGEN_SITE1(p, n, a1) do { PROBEGEN_USE(a1); } while (0)
+#define PROBEGEN_SITE2(p, n, a1, a2) \
+	do { PROBEGEN_USE(a1); PROBEGEN_USE(a2); } while (0)
+#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
+	do { PROBEGEN_SITE2(p, n, a1, a2); PROBEGEN_USE(a3); } while (0)
+#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
+	do { PROBEGEN_SITE3(p, n, a1, a2, a3); PROBEGEN_USE(a4); } while (0)
+#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
+	do { PROBEGEN_SITE4(p, n, a1, a2, a3, a4); PROBEGEN_USE(a5); } while (0)
+#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
+	do { PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5); PROBEGEN_USE(a6); } while (0)
+#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
+	do { PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6); PROBEGEN_USE(a7); } while (0)
+#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7); PROBEGEN_USE(a8); } while (0)
+#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8); PROBEGEN_USE(a9); } while (0)
+#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9); PROBEGEN_USE(a10); } while (0)
+#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); PROBEGEN_USE(a11); } while (0)
+#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); PROBEGEN_USE(a12); } while (0)
+
+#endif /* PROBEGEN_ELF */
+#endif /* PROBEGEN_COMMON_1 */
+
+/*
+ * src/header/sdt_site.h - the probe sites of the default header:
+ * sys/sdt.h's DTRACE_PROBEn, so that the notes are SystemTap's own.
+ * Copied in after common.h; compiled on its own by the tests.
+ */
+#ifndef PROBEGEN_SITE_1
+#define PROBEGEN_SITE_1
+#if defined(PROBEGEN_ELF)
+
+/* Registers and constants only on x86-64: libbpf cannot read
+   RIP-relative operands, which "nor" lets the compiler pick. */
+#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)
+#define STAP_SDT_ARG_CONSTRAINT nr
+#endif
+#include <sys/sdt.h>
+/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,
+   which sys/sdt.h works around on i386 only): name the whole register;
+   the note's size field still gives the argument's size. */
+#if defined(__x86_64__)
+#undef _SDT_ARGTMPL
+#define _SDT_ARGTMPL(id) %q[id]
 #endif
 
-/* sys/sdt.h's macros trip clang's -pedantic where they expand. */
-#ifndef PROBEGEN_QUIET_BEGIN
-#if defined(__clang__)
+/* sys/sdt.h's variadic macros trip clang's -pedantic where they expand,
+   under a name that changed: clang 14 says
+   -Wgnu-zero-variadic-macro-arguments, clang 19 -Wc23-extensions (C)
+   and -Wc++20-extensions (C++). */
+#if defined(__clang__) && defined(__has_warning)
+#if __has_warning("-Wc23-extensions")
+#define PROBEGEN_QUIET_C23 _Pragma("clang diagnostic ignored \"-Wc23-extensions\"")
+#else
+#define PROBEGEN_QUIET_C23
+#endif
+#if __has_warning("-Wc++20-extensions")
+#define PROBEGEN_QUIET_CXX20 _Pragma("clang diagnostic ignored \"-Wc++20-extensions\"")
+#else
+#define PROBEGEN_QUIET_CXX20
+#endif
 #define PROBEGEN_QUIET_BEGIN _Pragma("clang diagnostic push") \
 	_Pragma("clang diagnostic ignored \"-Wgnu-zero-variadic-macro-arguments\"") \
-	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"")
+	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"") \
+	PROBEGEN_QUIET_C23 PROBEGEN_QUIET_CXX20
 #define PROBEGEN_QUIET_END _Pragma("clang diagnostic pop")
 #else
 #define PROBEGEN_QUIET_BEGIN
 #define PROBEGEN_QUIET_END
 #endif
-#endif
 
-/* What every probe below repeats, said once. */
-#ifndef PROBEGEN_SEMAPHORE
-#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
-	__attribute__((unused)) __attribute__((section(".probes"))) \
-	__attribute__((visibility("hidden")))
-#define PROBEGEN_INLINE \
-	static __inline__ __attribute__((__always_inline__, __unused__))
-#endif
+#define PROBEGEN_SITE0(p, n) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(p, n); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE1(p, n, a1) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(p, n, a1); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE2(p, n, a1, a2) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(p, n, a1, a2); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE3(p, n, a1, a2, a3); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(p, n, a1, a2, a3, a4); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE5(p, n, a1, a2, a3, a4, a5); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE6(p, n, a1, a2, a3, a4, a5, a6); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE7(p, n, a1, a2, a3, a4, a5, a6, a7); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); PROBEGEN_QUIET_END } while (0)
 
-#ifndef PROBEGEN_BOOL
-#ifdef __cplusplus
-#define PROBEGEN_BOOL bool
-#else
-#define PROBEGEN_BOOL _Bool
-#endif
-#endif
+#endif /* PROBEGEN_ELF */
+#endif /* PROBEGEN_SITE_1 */
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,11 +212,12 @@ extern "C" {
 
 /* probe marked:at_ten(int x) */
 PROBEGEN_SEMAPHORE(marked_at_ten_semaphore);
-#define MARKED_AT_TEN_ENABLED() __builtin_expect(marked_at_ten_semaphore, 0)
+#define MARKED_AT_TEN_ENABLED() PROBEGEN_ENABLED(marked_at_ten_semaphore)
 #define MARKED_AT_TEN(arg1) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(marked, at_ten, arg1); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_marked_at_ten(int arg1)
-{ MARKED_AT_TEN(arg1); }
+	PROBEGEN_SITE1(marked, at_ten, arg1)
+void trace_marked_at_ten(int);
+#define trace_marked_at_ten(arg1) \
+	do { PROBEGEN_CHECK(trace_marked_at_ten(arg1)); PROBEGEN_SITE1(marked, at_ten, (int)(arg1)); } while (0)
 #define MARKED_AT_TEN_LAZY(arg1) \
 	do { if (MARKED_AT_TEN_ENABLED()) trace_marked_at_ten(arg1); } while (0)
 

@@ -10,33 +10,79 @@
  * Define PROBEGEN_USER_TYPES before including this header (after the
  * headers that declare them) to type-check arguments whose types come
  * from your own headers; without it those probes take any arguments.
+ * Where probes cannot exist (not ELF) they compile to nothing.
  */
 #ifndef _TCL_LIKE_H
 #define _TCL_LIKE_H
 
+/* Warnings inside this file are not the user's to fix. */
+#if defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
 #define _SDT_HAS_SEMAPHORES 1
 #define STAP_HAS_SEMAPHORES 1
 
-/* Registers and constants only on x86-64: libbpf cannot read
-   RIP-relative operands, which "nor" lets the compiler pick. */
-#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)
-#define STAP_SDT_ARG_CONSTRAINT nr
+/*
+ * src/header/common.h - the fixed part of every header probegen -h
+ * writes, copied in after the include guard and the _SDT_HAS_SEMAPHORES
+ * lines.  It is C, compiled on its own by the tests; emit_header.c
+ * embeds it at build time (Makefile: build/header_text.c).
+ *
+ * Every macro here is defined once per translation unit, however many
+ * generated headers it includes.  Nothing here expands unless a probe
+ * is fired: a header of 2,000 probes costs the compiler about what
+ * SystemTap's costs.
+ */
+#ifndef PROBEGEN_COMMON_1
+#define PROBEGEN_COMMON_1
+
+/* Probes exist where GNU C meets ELF; elsewhere (macOS, Windows, other
+   compilers) every probe compiles to nothing and _ENABLED() is 0. */
+#if defined(__GNUC__) && defined(__ELF__) && !defined(PROBEGEN_NO_PROBES)
+#define PROBEGEN_ELF 1
 #endif
-#include <sys/sdt.h>
-/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,
-   which sys/sdt.h works around on i386 only): name the whole
-   register; the note's size field still gives the argument's size. */
-#if defined(__x86_64__)
-#undef _SDT_ARGTMPL
-#define _SDT_ARGTMPL(id) %q[id]
+
+#ifdef __cplusplus
+#define PROBEGEN_BOOL bool
+#else
+#define PROBEGEN_BOOL _Bool
 #endif
+
+/* An argument passed as it is (a struct by value has no cast). */
+#define PROBEGEN_ASIS(x) (x)
+
+/* The typed call checks its arguments against the prototype of the same
+   name in an unevaluated sizeof: no code, no evaluation, and wrong arity
+   or incompatible types are diagnosed as for any call.  The macro's own
+   name is not expanded again inside its expansion (C99 6.10.3.4). */
+#define PROBEGEN_CHECK(call) ((void)sizeof((call), 0))
+
+#if defined(PROBEGEN_ELF)
+
+/* One semaphore per probe in .probes, defined by the -G object (or by
+   the header itself with --header-only). */
+#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
+	__attribute__((unused)) __attribute__((section(".probes"))) \
+	__attribute__((visibility("hidden")))
+#define PROBEGEN_ENABLED(s) __builtin_expect(s, 0)
+
+/* --header-only: the semaphore is defined where it is used, once per
+   object file (.ifndef), as a weak hidden COMDAT member of .probes, so
+   the linker keeps one per executable or shared object. */
+#define PROBEGEN_DEFINE(s) __asm__ __volatile__(".ifndef " #s "\n" \
+	".pushsection .probes, \"awG\", \"progbits\", " #s ", comdat\n" \
+	".weak " #s "\n.hidden " #s "\n.type " #s ", \"object\"\n" \
+	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
+	".popsection\n.endif\n")
+#define PROBEGEN_ENABLED_HERE(s) \
+	(__extension__({ PROBEGEN_DEFINE(s); __builtin_expect(s, 0); }))
 
 /* gdb ignores every probe of a binary without _.stapsdt.base, which
    gold and lld drop under --gc-sections: define it first, retained
-   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); sys/sdt.h then
-   reuses it. */
+   (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); the sites reuse it. */
 #if (defined(__clang__) && __clang_major__ >= 13) || \
-    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
+    (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(".ifndef _.stapsdt.base\n"
 	".pushsection .stapsdt.base, \"aGR\", \"progbits\", .stapsdt.base, comdat\n"
 	".weak _.stapsdt.base\n"
@@ -47,104 +93,188 @@ __asm__(".ifndef _.stapsdt.base\n"
 	".endif");
 #endif
 
-/* Warnings inside this file are not the user's to fix. */
-#if defined(__GNUC__)
-#pragma GCC system_header
+#else /* no probes: arguments count as used, nothing is evaluated */
+
+#define PROBEGEN_SEMAPHORE(s) extern unsigned short s
+#define PROBEGEN_ENABLED(s) 0
+#define PROBEGEN_DEFINE(s) ((void)0)
+#define PROBEGEN_ENABLED_HERE(s) 0
+#define PROBEGEN_USE(x) (void)sizeof((void)(x), 0)
+#define PROBEGEN_SITE0(p, n) do { } while (0)
+#define PROBEGEN_SITE1(p, n, a1) do { PROBEGEN_USE(a1); } while (0)
+#define PROBEGEN_SITE2(p, n, a1, a2) \
+	do { PROBEGEN_USE(a1); PROBEGEN_USE(a2); } while (0)
+#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
+	do { PROBEGEN_SITE2(p, n, a1, a2); PROBEGEN_USE(a3); } while (0)
+#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
+	do { PROBEGEN_SITE3(p, n, a1, a2, a3); PROBEGEN_USE(a4); } while (0)
+#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
+	do { PROBEGEN_SITE4(p, n, a1, a2, a3, a4); PROBEGEN_USE(a5); } while (0)
+#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
+	do { PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5); PROBEGEN_USE(a6); } while (0)
+#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
+	do { PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6); PROBEGEN_USE(a7); } while (0)
+#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7); PROBEGEN_USE(a8); } while (0)
+#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8); PROBEGEN_USE(a9); } while (0)
+#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9); PROBEGEN_USE(a10); } while (0)
+#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); PROBEGEN_USE(a11); } while (0)
+#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); PROBEGEN_USE(a12); } while (0)
+
+#endif /* PROBEGEN_ELF */
+#endif /* PROBEGEN_COMMON_1 */
+
+/*
+ * src/header/sdt_site.h - the probe sites of the default header:
+ * sys/sdt.h's DTRACE_PROBEn, so that the notes are SystemTap's own.
+ * Copied in after common.h; compiled on its own by the tests.
+ */
+#ifndef PROBEGEN_SITE_1
+#define PROBEGEN_SITE_1
+#if defined(PROBEGEN_ELF)
+
+/* Registers and constants only on x86-64: libbpf cannot read
+   RIP-relative operands, which "nor" lets the compiler pick. */
+#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)
+#define STAP_SDT_ARG_CONSTRAINT nr
+#endif
+#include <sys/sdt.h>
+/* gdb cannot parse byte registers such as %r9b (sourceware PR24541,
+   which sys/sdt.h works around on i386 only): name the whole register;
+   the note's size field still gives the argument's size. */
+#if defined(__x86_64__)
+#undef _SDT_ARGTMPL
+#define _SDT_ARGTMPL(id) %q[id]
 #endif
 
-/* sys/sdt.h's macros trip clang's -pedantic where they expand. */
-#ifndef PROBEGEN_QUIET_BEGIN
-#if defined(__clang__)
+/* sys/sdt.h's variadic macros trip clang's -pedantic where they expand,
+   under a name that changed: clang 14 says
+   -Wgnu-zero-variadic-macro-arguments, clang 19 -Wc23-extensions (C)
+   and -Wc++20-extensions (C++). */
+#if defined(__clang__) && defined(__has_warning)
+#if __has_warning("-Wc23-extensions")
+#define PROBEGEN_QUIET_C23 _Pragma("clang diagnostic ignored \"-Wc23-extensions\"")
+#else
+#define PROBEGEN_QUIET_C23
+#endif
+#if __has_warning("-Wc++20-extensions")
+#define PROBEGEN_QUIET_CXX20 _Pragma("clang diagnostic ignored \"-Wc++20-extensions\"")
+#else
+#define PROBEGEN_QUIET_CXX20
+#endif
 #define PROBEGEN_QUIET_BEGIN _Pragma("clang diagnostic push") \
 	_Pragma("clang diagnostic ignored \"-Wgnu-zero-variadic-macro-arguments\"") \
-	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"")
+	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"") \
+	PROBEGEN_QUIET_C23 PROBEGEN_QUIET_CXX20
 #define PROBEGEN_QUIET_END _Pragma("clang diagnostic pop")
 #else
 #define PROBEGEN_QUIET_BEGIN
 #define PROBEGEN_QUIET_END
 #endif
-#endif
 
-/* What every probe below repeats, said once. */
-#ifndef PROBEGEN_SEMAPHORE
-#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
-	__attribute__((unused)) __attribute__((section(".probes"))) \
-	__attribute__((visibility("hidden")))
-#define PROBEGEN_INLINE \
-	static __inline__ __attribute__((__always_inline__, __unused__))
-#endif
+#define PROBEGEN_SITE0(p, n) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(p, n); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE1(p, n, a1) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(p, n, a1); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE2(p, n, a1, a2) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(p, n, a1, a2); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE3(p, n, a1, a2, a3); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(p, n, a1, a2, a3, a4); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE5(p, n, a1, a2, a3, a4, a5); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE6(p, n, a1, a2, a3, a4, a5, a6); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE7(p, n, a1, a2, a3, a4, a5, a6, a7); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); PROBEGEN_QUIET_END } while (0)
 
-#ifndef PROBEGEN_BOOL
-#ifdef __cplusplus
-#define PROBEGEN_BOOL bool
-#else
-#define PROBEGEN_BOOL _Bool
-#endif
-#endif
+#endif /* PROBEGEN_ELF */
+#endif /* PROBEGEN_SITE_1 */
+
+struct Tcl_Obj;
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct Tcl_Obj;
-
 /* probe tcl:proc__entry(char *name, int objc, struct Tcl_Obj **objv) */
 PROBEGEN_SEMAPHORE(tcl_proc__entry_semaphore);
-#define TCL_PROC_ENTRY_ENABLED() __builtin_expect(tcl_proc__entry_semaphore, 0)
+#define TCL_PROC_ENTRY_ENABLED() PROBEGEN_ENABLED(tcl_proc__entry_semaphore)
 #define TCL_PROC_ENTRY(arg1, arg2, arg3) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE3(tcl, proc__entry, arg1, arg2, arg3); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_tcl_proc_entry(char const *arg1, int arg2, struct Tcl_Obj **arg3)
-{ TCL_PROC_ENTRY(arg1, arg2, arg3); }
+	PROBEGEN_SITE3(tcl, proc__entry, arg1, arg2, arg3)
+void trace_tcl_proc_entry(char const *, int, struct Tcl_Obj **);
+#define trace_tcl_proc_entry(arg1, arg2, arg3) \
+	do { PROBEGEN_CHECK(trace_tcl_proc_entry(arg1, arg2, arg3)); PROBEGEN_SITE3(tcl, proc__entry, (char const *)(arg1), (int)(arg2), (struct Tcl_Obj **)(arg3)); } while (0)
 #define TCL_PROC_ENTRY_LAZY(arg1, arg2, arg3) \
 	do { if (TCL_PROC_ENTRY_ENABLED()) trace_tcl_proc_entry(arg1, arg2, arg3); } while (0)
 
 /* probe tcl:proc__return(char *name, int code) */
 PROBEGEN_SEMAPHORE(tcl_proc__return_semaphore);
-#define TCL_PROC_RETURN_ENABLED() __builtin_expect(tcl_proc__return_semaphore, 0)
+#define TCL_PROC_RETURN_ENABLED() PROBEGEN_ENABLED(tcl_proc__return_semaphore)
 #define TCL_PROC_RETURN(arg1, arg2) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(tcl, proc__return, arg1, arg2); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_tcl_proc_return(char const *arg1, int arg2)
-{ TCL_PROC_RETURN(arg1, arg2); }
+	PROBEGEN_SITE2(tcl, proc__return, arg1, arg2)
+void trace_tcl_proc_return(char const *, int);
+#define trace_tcl_proc_return(arg1, arg2) \
+	do { PROBEGEN_CHECK(trace_tcl_proc_return(arg1, arg2)); PROBEGEN_SITE2(tcl, proc__return, (char const *)(arg1), (int)(arg2)); } while (0)
 #define TCL_PROC_RETURN_LAZY(arg1, arg2) \
 	do { if (TCL_PROC_RETURN_ENABLED()) trace_tcl_proc_return(arg1, arg2); } while (0)
 
 /* probe tcl:proc__result(char *name, int code, char *result, struct Tcl_Obj *resultobj) */
 PROBEGEN_SEMAPHORE(tcl_proc__result_semaphore);
-#define TCL_PROC_RESULT_ENABLED() __builtin_expect(tcl_proc__result_semaphore, 0)
+#define TCL_PROC_RESULT_ENABLED() PROBEGEN_ENABLED(tcl_proc__result_semaphore)
 #define TCL_PROC_RESULT(arg1, arg2, arg3, arg4) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(tcl, proc__result, arg1, arg2, arg3, arg4); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_tcl_proc_result(char const *arg1, int arg2, char const *arg3, struct Tcl_Obj const *arg4)
-{ TCL_PROC_RESULT(arg1, arg2, arg3, arg4); }
+	PROBEGEN_SITE4(tcl, proc__result, arg1, arg2, arg3, arg4)
+void trace_tcl_proc_result(char const *, int, char const *, struct Tcl_Obj const *);
+#define trace_tcl_proc_result(arg1, arg2, arg3, arg4) \
+	do { PROBEGEN_CHECK(trace_tcl_proc_result(arg1, arg2, arg3, arg4)); PROBEGEN_SITE4(tcl, proc__result, (char const *)(arg1), (int)(arg2), (char const *)(arg3), (struct Tcl_Obj const *)(arg4)); } while (0)
 #define TCL_PROC_RESULT_LAZY(arg1, arg2, arg3, arg4) \
 	do { if (TCL_PROC_RESULT_ENABLED()) trace_tcl_proc_result(arg1, arg2, arg3, arg4); } while (0)
 
 /* probe tcl:proc__args(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
 PROBEGEN_SEMAPHORE(tcl_proc__args_semaphore);
-#define TCL_PROC_ARGS_ENABLED() __builtin_expect(tcl_proc__args_semaphore, 0)
+#define TCL_PROC_ARGS_ENABLED() PROBEGEN_ENABLED(tcl_proc__args_semaphore)
 #define TCL_PROC_ARGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(tcl, proc__args, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_tcl_proc_args(char const *arg1, char const *arg2, char const *arg3, char const *arg4, char const *arg5, char const *arg6, char const *arg7, char const *arg8, char const *arg9, char const *arg10)
-{ TCL_PROC_ARGS(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); }
+	PROBEGEN_SITE10(tcl, proc__args, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10)
+void trace_tcl_proc_args(char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *);
+#define trace_tcl_proc_args(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
+	do { PROBEGEN_CHECK(trace_tcl_proc_args(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10)); PROBEGEN_SITE10(tcl, proc__args, (char const *)(arg1), (char const *)(arg2), (char const *)(arg3), (char const *)(arg4), (char const *)(arg5), (char const *)(arg6), (char const *)(arg7), (char const *)(arg8), (char const *)(arg9), (char const *)(arg10)); } while (0)
 #define TCL_PROC_ARGS_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
 	do { if (TCL_PROC_ARGS_ENABLED()) trace_tcl_proc_args(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); } while (0)
 
 /* probe tcl:obj__create(struct Tcl_Obj *obj) */
 PROBEGEN_SEMAPHORE(tcl_obj__create_semaphore);
-#define TCL_OBJ_CREATE_ENABLED() __builtin_expect(tcl_obj__create_semaphore, 0)
+#define TCL_OBJ_CREATE_ENABLED() PROBEGEN_ENABLED(tcl_obj__create_semaphore)
 #define TCL_OBJ_CREATE(arg1) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(tcl, obj__create, arg1); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_tcl_obj_create(struct Tcl_Obj const *arg1)
-{ TCL_OBJ_CREATE(arg1); }
+	PROBEGEN_SITE1(tcl, obj__create, arg1)
+void trace_tcl_obj_create(struct Tcl_Obj const *);
+#define trace_tcl_obj_create(arg1) \
+	do { PROBEGEN_CHECK(trace_tcl_obj_create(arg1)); PROBEGEN_SITE1(tcl, obj__create, (struct Tcl_Obj const *)(arg1)); } while (0)
 #define TCL_OBJ_CREATE_LAZY(arg1) \
 	do { if (TCL_OBJ_CREATE_ENABLED()) trace_tcl_obj_create(arg1); } while (0)
 
 /* probe tcl:tcl__probe(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
 PROBEGEN_SEMAPHORE(tcl_tcl__probe_semaphore);
-#define TCL_TCL_PROBE_ENABLED() __builtin_expect(tcl_tcl__probe_semaphore, 0)
+#define TCL_TCL_PROBE_ENABLED() PROBEGEN_ENABLED(tcl_tcl__probe_semaphore)
 #define TCL_TCL_PROBE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(tcl, tcl__probe, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); PROBEGEN_QUIET_END } while (0)
-PROBEGEN_INLINE void trace_tcl_tcl_probe(char const *arg1, char const *arg2, char const *arg3, char const *arg4, char const *arg5, char const *arg6, char const *arg7, char const *arg8, char const *arg9, char const *arg10)
-{ TCL_TCL_PROBE(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); }
+	PROBEGEN_SITE10(tcl, tcl__probe, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10)
+void trace_tcl_tcl_probe(char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *);
+#define trace_tcl_tcl_probe(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
+	do { PROBEGEN_CHECK(trace_tcl_tcl_probe(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10)); PROBEGEN_SITE10(tcl, tcl__probe, (char const *)(arg1), (char const *)(arg2), (char const *)(arg3), (char const *)(arg4), (char const *)(arg5), (char const *)(arg6), (char const *)(arg7), (char const *)(arg8), (char const *)(arg9), (char const *)(arg10)); } while (0)
 #define TCL_TCL_PROBE_LAZY(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10) \
 	do { if (TCL_TCL_PROBE_ENABLED()) trace_tcl_tcl_probe(arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10); } while (0)
 
