@@ -90,6 +90,6 @@ without_sdt() {
 	h=$(echo '#include <sys/sdt.h>' | gcc -M -x c - 2>/dev/null | tr ' ' '\n' | grep 'sys/sdt.h$')
 	[ -n "$h" ] || return 1
 	: > empty-sdt.h
-	unshare -m sh -c 'mount --bind "$0" "$1" && shift 2 && exec "$@"' \
+	unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' \
 		"$PWD/empty-sdt.h" "$h" "$@"
 }
