@@ -27,31 +27,94 @@
 /* An argument passed as it is (a struct by value has no cast). */
 #define PROBEGEN_ASIS(x) (x)
 
-/* The typed call checks its arguments against the prototype of the same
-   name in an unevaluated sizeof: no code, no evaluation, and wrong arity
-   or incompatible types are diagnosed as for any call.  The macro's own
-   name is not expanded again inside its expansion (C99 6.10.3.4). */
+/* The typed call checks its arguments against a prototype of the same
+   name, declared inside its expansion, in an unevaluated sizeof: no
+   code, no evaluation, and wrong arity or incompatible types are
+   diagnosed as for any call.  The macro's own name is not expanded again
+   inside its expansion (C99 6.10.3.4). */
 #define PROBEGEN_CHECK(call) ((void)sizeof((call), 0))
+
+/* The same for arguments that not every type can be cast to (structs by
+   value, functions) or whose types hold commas: casts is the list of the
+   converted arguments.  A probe site is never inside a macro argument
+   (m casts, not m(casts)): arguments are expanded before the _Pragmas
+   that quiet sys/sdt.h take effect. */
+#define PROBEGEN_TYPED(f, types, args, m, casts) \
+	do { __extension__ void f types; PROBEGEN_CHECK(f args); m casts; } while (0)
+
+/* The typed call of a probe of n arguments of types t1..tn: checked
+   against f's prototype, fired through the SystemTap macro m with each
+   argument converted to its declared type, so the note records that
+   type.  (__extension__: C90 has no long long and no _Bool.) */
+/* The lazy form: f, and so its arguments, only while enabled.  f and its
+   arguments come apart and meet in the expansion (f args): see
+   PROBEGEN_TYPED for why. */
+#define PROBEGEN_LAZY(p, n, f, args) \
+	do { if (PROBEGEN_ENABLED(p, n)) f args; } while (0)
+#define PROBEGEN_LAZY_HERE(p, n, f, args) \
+	do { if (PROBEGEN_ENABLED_HERE(p, n)) f args; } while (0)
+
+#define PROBEGEN_C(t, a) __extension__ (t)(a)
+#define PROBEGEN_TYPED0(f, m) \
+	do { __extension__ void f(void); PROBEGEN_CHECK(f()); m(); } while (0)
+#define PROBEGEN_TYPED1(f, m, t1, a1) \
+	do { __extension__ void f(t1); PROBEGEN_CHECK(f(a1)); \
+		m(PROBEGEN_C(t1, a1)); } while (0)
+#define PROBEGEN_TYPED2(f, m, t1, t2, a1, a2) \
+	do { __extension__ void f(t1, t2); PROBEGEN_CHECK(f(a1, a2)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2)); } while (0)
+#define PROBEGEN_TYPED3(f, m, t1, t2, t3, a1, a2, a3) \
+	do { __extension__ void f(t1, t2, t3); PROBEGEN_CHECK(f(a1, a2, a3)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3)); } while (0)
+#define PROBEGEN_TYPED4(f, m, t1, t2, t3, t4, a1, a2, a3, a4) \
+	do { __extension__ void f(t1, t2, t3, t4); PROBEGEN_CHECK(f(a1, a2, a3, a4)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4)); } while (0)
+#define PROBEGEN_TYPED5(f, m, t1, t2, t3, t4, t5, a1, a2, a3, a4, a5) \
+	do { __extension__ void f(t1, t2, t3, t4, t5); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5)); } while (0)
+#define PROBEGEN_TYPED6(f, m, t1, t2, t3, t4, t5, t6, a1, a2, a3, a4, a5, a6) \
+	do { __extension__ void f(t1, t2, t3, t4, t5, t6); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5, a6)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6)); } while (0)
+#define PROBEGEN_TYPED7(f, m, t1, t2, t3, t4, t5, t6, t7, a1, a2, a3, a4, a5, a6, a7) \
+	do { __extension__ void f(t1, t2, t3, t4, t5, t6, t7); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5, a6, a7)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7)); } while (0)
+#define PROBEGEN_TYPED8(f, m, t1, t2, t3, t4, t5, t6, t7, t8, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { __extension__ void f(t1, t2, t3, t4, t5, t6, t7, t8); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5, a6, a7, a8)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8)); } while (0)
+#define PROBEGEN_TYPED9(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { __extension__ void f(t1, t2, t3, t4, t5, t6, t7, t8, t9); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5, a6, a7, a8, a9)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9)); } while (0)
+#define PROBEGEN_TYPED10(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { __extension__ void f(t1, t2, t3, t4, t5, t6, t7, t8, t9, t10); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10)); } while (0)
+#define PROBEGEN_TYPED11(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { __extension__ void f(t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11)); } while (0)
+#define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { __extension__ void f(t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12); PROBEGEN_CHECK(f(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)); \
+		m(PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11), PROBEGEN_C(t12, a12)); } while (0)
+
 
 #if defined(PROBEGEN_ELF)
 
-/* One semaphore per probe in .probes, defined by the -G object (or by
-   the header itself with --header-only). */
-#define PROBEGEN_SEMAPHORE(s) __extension__ extern unsigned short s \
-	__attribute__((unused)) __attribute__((section(".probes"))) \
-	__attribute__((visibility("hidden")))
-#define PROBEGEN_ENABLED(s) __builtin_expect(s, 0)
+/* The attributes of each probe's semaphore declaration, which the
+   header writes out literally: a function-like macro per declaration
+   cost a 2,000-probe unit 10% more time.  The -G object (or the header
+   itself with --header-only) defines them, hidden. */
+#define PROBEGEN_SEMAPHORE __attribute__((unused, section(".probes")))
+#define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
 
 /* --header-only: the semaphore is defined where it is used, once per
    object file (.ifndef), as a weak hidden COMDAT member of .probes, so
    the linker keeps one per executable or shared object. */
-#define PROBEGEN_DEFINE(s) __asm__ __volatile__(".ifndef " #s "\n" \
+#define PROBEGEN_DEFINE(p, n) PROBEGEN_DEFINE_(p##_##n##_semaphore)
+#define PROBEGEN_DEFINE_(s) __asm__ __volatile__(".ifndef " #s "\n" \
 	".pushsection .probes, \"awG\", \"progbits\", " #s ", comdat\n" \
 	".weak " #s "\n.hidden " #s "\n.type " #s ", \"object\"\n" \
 	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
 	".popsection\n.endif\n")
-#define PROBEGEN_ENABLED_HERE(s) \
-	(__extension__({ PROBEGEN_DEFINE(s); __builtin_expect(s, 0); }))
+#define PROBEGEN_ENABLED_HERE(p, n) (__extension__({ \
+	PROBEGEN_DEFINE(p, n); __builtin_expect(p##_##n##_semaphore, 0); }))
 
 /* gdb ignores every probe of a binary without _.stapsdt.base, which
    gold and lld drop under --gc-sections: define it first, retained
@@ -70,10 +133,10 @@ __asm__(".ifndef _.stapsdt.base\n"
 
 #else /* no probes: arguments count as used, nothing is evaluated */
 
-#define PROBEGEN_SEMAPHORE(s) extern unsigned short s
-#define PROBEGEN_ENABLED(s) 0
-#define PROBEGEN_DEFINE(s) ((void)0)
-#define PROBEGEN_ENABLED_HERE(s) 0
+#define PROBEGEN_SEMAPHORE
+#define PROBEGEN_ENABLED(p, n) 0
+#define PROBEGEN_DEFINE(p, n) ((void)0)
+#define PROBEGEN_ENABLED_HERE(p, n) 0
 #define PROBEGEN_USE(x) (void)sizeof((void)(x), 0)
 #define PROBEGEN_SITE0(p, n) do { } while (0)
 #define PROBEGEN_SITE1(p, n, a1) do { PROBEGEN_USE(a1); } while (0)
