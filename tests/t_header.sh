@@ -80,7 +80,7 @@ t_header_typed_checks() {
 		! $cc -c arity.c 2> err || fail "$cc: wrong arity compiled"
 		# The typed call is a macro: arity is the argument count of the
 		# fixed-arity helper it expands to (2 types, 2 values: 6).
-		grep -Eqi 'requires 6 arguments, but only 5 given' err ||
+		grep -Eqi 'requires 6 arguments, but only 5 given|too few arguments provided to function-like macro' err ||
 			{ cat err; fail "$cc: no arity diagnostic"; }
 		printf '#include "t.h"\nvoid f(void);\nvoid f(void) { trace_t_p(1, "a", 3); }\n' > many.c
 		! $cc -c many.c 2> err || fail "$cc: too many arguments compiled"
