@@ -103,14 +103,15 @@ static void va_args(struct buf *b, int nargs)
 		buf_lit(b, "__VA_ARGS__");
 }
 
-/* PROBEGEN_SITEn(provider, name, a1, ...) for the SystemTap macro. */
+/* PROBEGEN_SITEn(provider, name, __VA_ARGS__): the SystemTap macro's
+ * arity is checked by PROBEGEN_SITEn's. */
 static void site(struct buf *b, const struct probe *pr)
 {
 	buf_printf(b, "PROBEGEN_SITE%d(%s, %s", pr->nnative,
 		   pr->provider->name, pr->name);
 	if (pr->nnative)
 		buf_lit(b, ", ");
-	arg_list(b, pr->nnative);
+	va_args(b, pr->nnative);
 	buf_lit(b, ")");
 }
 
@@ -223,7 +224,7 @@ static void probe_block(struct buf *b, const struct program *prog,
 		   n->semaphore);
 	buf_printf(b, "#define %s() PROBEGEN_ENABLED%s(%s, %s)\n", n->enabled,
 		   here, pv, pr->name);
-	define_head(b, n->macro, pr->nnative);
+	define_head_va(b, n->macro, pr->nnative);
 	if (opt->header_only)
 		buf_printf(b, "do { PROBEGEN_DEFINE(%s, %s); ", pv, pr->name);
 	site(b, pr);

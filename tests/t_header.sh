@@ -354,3 +354,71 @@ t_header_non_elf() {
 	expect_eq $n 12 "non-ELF compilations"
 	ok
 }
+
+# For every test file SystemTap's dtrace handles, a program built against
+# its header and one built against probegen's (and -G object) carry the
+# same probes: provider, name, argument count and the sizes and signs the
+# SystemTap macro records for the same expressions.  The one exception
+# is (void), which SystemTap takes for one argument: such probes are
+# left out of the comparison.
+t_header_same_probes_as_systemtap() {
+	need dtrace
+	local d name n=0 macro nargs i args
+	local vals=("(char)1" "(unsigned char)2" "(short)-3" "(unsigned short)4"
+		"(int)-5" "(unsigned)6" "(long)-7" "(unsigned long)8" "(long long)-9"
+		"(unsigned long long)10" "(void *)0" '"s"')
+	for d in "$ROOT"/tests/good/*.d; do
+		name=$(basename "$d" .d)
+		grep -q '(void)' "$d" && sed 's/(void)/()/' "$d" > $name.d || cp "$d" $name.d
+		mkdir -p stap pg
+		(cd stap && dtrace -h -s ../$name.d -o probes.h && dtrace -G -s ../$name.d -o probes.o) \
+			> /dev/null 2>&1 || continue
+		grep -q 'DTRACE_PROBE' stap/probes.h || continue
+		"$PROBEGEN" -h -s $name.d -o pg/probes.h 2>/dev/null || fail "-h $name"
+		"$PROBEGEN" -G -s $name.d -o pg/probes.o 2>/dev/null || fail "-G $name"
+		# "MACRO nargs" for each header; SystemTap misreads some
+		# declarations (function pointers): those probes are left out.
+		sed -n 's/^#define \([A-Z0-9_]*\)(\(.*\)) \\$/\1 \2/p' stap/probes.h |
+			awk '{ $1 = $1; n = split(substr($0, index($0, " ") + 1), a, ","); if (NF == 1) n = 0; print $1, n }' |
+			sort > stap/arity
+		# probegen's: "#define MACRO(...) \" then PROBEGEN_SITEn(...).
+		awk '/^#define [A-Z0-9_]+\(/ { m = $2; sub(/\(.*/, "", m); next }
+			m && match($0, /PROBEGEN_SITE[0-9]+\(/) {
+				print m, substr($0, RSTART + 13, RLENGTH - 14) }
+			{ m = "" }' pg/probes.h | sort > pg/arity
+		comm -12 stap/arity pg/arity > common
+		misread=$(comm -23 stap/arity pg/arity | wc -l)
+		# Only function-pointer parameters trip SystemTap's parser.
+		[ "$misread" -eq 0 ] || grep -q '(\*' $name.d ||
+			{ comm -3 stap/arity pg/arity; fail "$name: argument counts differ from SystemTap's"; }
+		# Every common SystemTap macro, called with the same expressions.
+		{
+			echo '#include "probes.h"'
+			echo 'int main(void) {'
+			while read -r macro nargs; do
+				printf '\t%s(' "$macro"
+				for ((i = 0; i < nargs; i++)); do
+					printf '%s%s' "$([ $i -gt 0 ] && echo ', ')" "${vals[i]}"
+				done
+				echo ');'
+			done < common
+			echo 'return 0; }'
+		} > main.c
+		for v in stap pg; do
+			gcc -O0 -w -I$v main.c $v/probes.o -o $v/prog 2> err ||
+				{ cat err; fail "$name: build against $v's header"; }
+			readelf -nW $v/prog | awk '
+				/Provider:/ { p = $NF } /Name:/ { nm = $NF }
+				/Arguments:/ { sub(/^[ \t]*Arguments:[ \t]*/, ""); s = "";
+					for (i = 1; i <= NF; i++) { split($i, a, "@"); s = s " " a[1] }
+					print p ":" nm " " NF ":" s }' | sort > $v/notes
+		done
+		[ -s stap/notes ] || continue
+		diff -u stap/notes pg/notes || fail "$name: probes differ from SystemTap's"
+		echo "$name: $(wc -l < pg/notes) probes alike; $misread misread by SystemTap"
+		n=$((n + 1))
+	done
+	[ $n -ge 5 ] || fail "only $n files compared"
+	echo "$n files: the same probes as SystemTap's"
+	ok
+}

@@ -196,8 +196,8 @@ extern "C" {
 /* probe types:ints(char a, signed char b, unsigned char c, short d, short e, short f, unsigned short g, int h, int i, unsigned int j, long k, long l) */
 __extension__ extern unsigned short types_ints_semaphore PROBEGEN_SEMAPHORE;
 #define TYPES_INTS_ENABLED() PROBEGEN_ENABLED(types, ints)
-#define TYPES_INTS(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_SITE12(types, ints, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define TYPES_INTS(...) \
+	PROBEGEN_SITE12(types, ints, __VA_ARGS__)
 #define trace_types_ints(...) \
 	PROBEGEN_TYPED12(trace_types_ints, TYPES_INTS, char, signed char, unsigned char, short, short, short, unsigned short, int, int, unsigned int, long, long, __VA_ARGS__)
 #define TYPES_INTS_LAZY(...) \
@@ -206,8 +206,8 @@ __extension__ extern unsigned short types_ints_semaphore PROBEGEN_SEMAPHORE;
 /* probe types:longs(unsigned long a, unsigned long b, long long c, long long d, long long e, unsigned long long f, unsigned long long g, hrtime_t h, _Bool i) */
 __extension__ extern unsigned short types_longs_semaphore PROBEGEN_SEMAPHORE;
 #define TYPES_LONGS_ENABLED() PROBEGEN_ENABLED(types, longs)
-#define TYPES_LONGS(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	PROBEGEN_SITE9(types, longs, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define TYPES_LONGS(...) \
+	PROBEGEN_SITE9(types, longs, __VA_ARGS__)
 #define trace_types_longs(...) \
 	PROBEGEN_TYPED9(trace_types_longs, TYPES_LONGS, unsigned long, unsigned long, long long, long long, long long, unsigned long long, unsigned long long, unsigned long long, PROBEGEN_BOOL, __VA_ARGS__)
 #define TYPES_LONGS_LAZY(...) \
@@ -216,8 +216,8 @@ __extension__ extern unsigned short types_longs_semaphore PROBEGEN_SEMAPHORE;
 /* probe types:consts(char const *a, char const *b, unsigned char const *c, int * const d, int const * const e, int volatile *f) */
 __extension__ extern unsigned short types_consts_semaphore PROBEGEN_SEMAPHORE;
 #define TYPES_CONSTS_ENABLED() PROBEGEN_ENABLED(types, consts)
-#define TYPES_CONSTS(a1, a2, a3, a4, a5, a6) \
-	PROBEGEN_SITE6(types, consts, a1, a2, a3, a4, a5, a6)
+#define TYPES_CONSTS(...) \
+	PROBEGEN_SITE6(types, consts, __VA_ARGS__)
 #define trace_types_consts(...) \
 	PROBEGEN_TYPED6(trace_types_consts, TYPES_CONSTS, char const *, char const *, unsigned char const *, int const * const, int const * const, int const volatile *, __VA_ARGS__)
 #define TYPES_CONSTS_LAZY(...) \
@@ -226,8 +226,8 @@ __extension__ extern unsigned short types_consts_semaphore PROBEGEN_SEMAPHORE;
 /* probe types:pointers(void *a, void const *b, char **c, int (*cb)(int, char *), void (*done)(void), char buf[], int *arr[]) */
 __extension__ extern unsigned short types_pointers_semaphore PROBEGEN_SEMAPHORE;
 #define TYPES_POINTERS_ENABLED() PROBEGEN_ENABLED(types, pointers)
-#define TYPES_POINTERS(a1, a2, a3, a4, a5, a6, a7) \
-	PROBEGEN_SITE7(types, pointers, a1, a2, a3, a4, a5, a6, a7)
+#define TYPES_POINTERS(...) \
+	PROBEGEN_SITE7(types, pointers, __VA_ARGS__)
 #define trace_types_pointers(a1, a2, a3, a4, a5, a6, a7) \
 	PROBEGEN_TYPED(trace_types_pointers, (void const *, void const *, char **, int (*)(int, char *), void (*)(void), char const *, int **), (a1, a2, a3, a4, a5, a6, a7), TYPES_POINTERS, ((void const *)(a1), (void const *)(a2), (char **)(a3), (int (*)(int, char *))(a4), (void (*)(void))(a5), (char const *)(a6), (int **)(a7)))
 #define TYPES_POINTERS_LAZY(...) \
@@ -236,8 +236,8 @@ __extension__ extern unsigned short types_pointers_semaphore PROBEGEN_SEMAPHORE;
 /* probe types:tags(struct conn *a, struct conn const *b, union u *c, enum state d, conn_t *e) */
 __extension__ extern unsigned short types_tags_semaphore PROBEGEN_SEMAPHORE;
 #define TYPES_TAGS_ENABLED() PROBEGEN_ENABLED(types, tags)
-#define TYPES_TAGS(a1, a2, a3, a4, a5) \
-	PROBEGEN_SITE5(types, tags, a1, a2, a3, a4, a5)
+#define TYPES_TAGS(...) \
+	PROBEGEN_SITE5(types, tags, __VA_ARGS__)
 #define trace_types_tags(...) \
 	PROBEGEN_TYPED5(trace_types_tags, TYPES_TAGS, struct conn const *, struct conn const *, union u const *, int, struct conn const *, __VA_ARGS__)
 #define TYPES_TAGS_LAZY(...) \
@@ -246,8 +246,8 @@ __extension__ extern unsigned short types_tags_semaphore PROBEGEN_SEMAPHORE;
 /* probe types:d_types(string s, int8_t a, int16_t b, int32_t c, int64_t d, uint8_t e, uint16_t f, uint32_t g, uint64_t h, uintptr_t i, size_t j, ssize_t k) */
 __extension__ extern unsigned short types_d_types_semaphore PROBEGEN_SEMAPHORE;
 #define TYPES_D_TYPES_ENABLED() PROBEGEN_ENABLED(types, d_types)
-#define TYPES_D_TYPES(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_SITE12(types, d_types, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define TYPES_D_TYPES(...) \
+	PROBEGEN_SITE12(types, d_types, __VA_ARGS__)
 #define trace_types_d_types(...) \
 	PROBEGEN_TYPED12(trace_types_d_types, TYPES_D_TYPES, char const *, signed char, short, int, __INT64_TYPE__, unsigned char, unsigned short, unsigned int, __UINT64_TYPE__, __UINTPTR_TYPE__, __SIZE_TYPE__, __PTRDIFF_TYPE__, __VA_ARGS__)
 #define TYPES_D_TYPES_LAZY(...) \
@@ -256,8 +256,8 @@ __extension__ extern unsigned short types_d_types_semaphore PROBEGEN_SEMAPHORE;
 /* probe types:unnamed(int, char *, unsigned long long, struct conn *) */
 __extension__ extern unsigned short types_unnamed_semaphore PROBEGEN_SEMAPHORE;
 #define TYPES_UNNAMED_ENABLED() PROBEGEN_ENABLED(types, unnamed)
-#define TYPES_UNNAMED(a1, a2, a3, a4) \
-	PROBEGEN_SITE4(types, unnamed, a1, a2, a3, a4)
+#define TYPES_UNNAMED(...) \
+	PROBEGEN_SITE4(types, unnamed, __VA_ARGS__)
 #define trace_types_unnamed(...) \
 	PROBEGEN_TYPED4(trace_types_unnamed, TYPES_UNNAMED, int, char const *, unsigned long long, struct conn const *, __VA_ARGS__)
 #define TYPES_UNNAMED_LAZY(...) \

@@ -193,8 +193,8 @@ extern "C" {
 /* probe crlf:a(int x) */
 __extension__ extern unsigned short crlf_a_semaphore PROBEGEN_SEMAPHORE;
 #define CRLF_A_ENABLED() PROBEGEN_ENABLED(crlf, a)
-#define CRLF_A(a1) \
-	PROBEGEN_SITE1(crlf, a, a1)
+#define CRLF_A(...) \
+	PROBEGEN_SITE1(crlf, a, __VA_ARGS__)
 #define trace_crlf_a(...) \
 	PROBEGEN_TYPED1(trace_crlf_a, CRLF_A, int, __VA_ARGS__)
 #define CRLF_A_LAZY(...) \
@@ -203,8 +203,8 @@ __extension__ extern unsigned short crlf_a_semaphore PROBEGEN_SEMAPHORE;
 /* probe crlf:b(char const *s) */
 __extension__ extern unsigned short crlf_b_semaphore PROBEGEN_SEMAPHORE;
 #define CRLF_B_ENABLED() PROBEGEN_ENABLED(crlf, b)
-#define CRLF_B(a1) \
-	PROBEGEN_SITE1(crlf, b, a1)
+#define CRLF_B(...) \
+	PROBEGEN_SITE1(crlf, b, __VA_ARGS__)
 #define trace_crlf_b(...) \
 	PROBEGEN_TYPED1(trace_crlf_b, CRLF_B, char const *, __VA_ARGS__)
 #define CRLF_B_LAZY(...) \

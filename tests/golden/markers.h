@@ -193,8 +193,8 @@ extern "C" {
 /* probe marked:at_ten(int x) */
 __extension__ extern unsigned short marked_at_ten_semaphore PROBEGEN_SEMAPHORE;
 #define MARKED_AT_TEN_ENABLED() PROBEGEN_ENABLED(marked, at_ten)
-#define MARKED_AT_TEN(a1) \
-	PROBEGEN_SITE1(marked, at_ten, a1)
+#define MARKED_AT_TEN(...) \
+	PROBEGEN_SITE1(marked, at_ten, __VA_ARGS__)
 #define trace_marked_at_ten(...) \
 	PROBEGEN_TYPED1(trace_marked_at_ten, MARKED_AT_TEN, int, __VA_ARGS__)
 #define MARKED_AT_TEN_LAZY(...) \

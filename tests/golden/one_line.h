@@ -193,8 +193,8 @@ extern "C" {
 /* probe one:a(int x) */
 __extension__ extern unsigned short one_a_semaphore PROBEGEN_SEMAPHORE;
 #define ONE_A_ENABLED() PROBEGEN_ENABLED(one, a)
-#define ONE_A(a1) \
-	PROBEGEN_SITE1(one, a, a1)
+#define ONE_A(...) \
+	PROBEGEN_SITE1(one, a, __VA_ARGS__)
 #define trace_one_a(...) \
 	PROBEGEN_TYPED1(trace_one_a, ONE_A, int, __VA_ARGS__)
 #define ONE_A_LAZY(...) \
@@ -203,8 +203,8 @@ __extension__ extern unsigned short one_a_semaphore PROBEGEN_SEMAPHORE;
 /* probe one:b(char *s, long y) */
 __extension__ extern unsigned short one_b_semaphore PROBEGEN_SEMAPHORE;
 #define ONE_B_ENABLED() PROBEGEN_ENABLED(one, b)
-#define ONE_B(a1, a2) \
-	PROBEGEN_SITE2(one, b, a1, a2)
+#define ONE_B(...) \
+	PROBEGEN_SITE2(one, b, __VA_ARGS__)
 #define trace_one_b(...) \
 	PROBEGEN_TYPED2(trace_one_b, ONE_B, char const *, long, __VA_ARGS__)
 #define ONE_B_LAZY(...) \

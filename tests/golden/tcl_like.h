@@ -195,8 +195,8 @@ extern "C" {
 /* probe tcl:proc__entry(char *name, int objc, struct Tcl_Obj **objv) */
 __extension__ extern unsigned short tcl_proc__entry_semaphore PROBEGEN_SEMAPHORE;
 #define TCL_PROC_ENTRY_ENABLED() PROBEGEN_ENABLED(tcl, proc__entry)
-#define TCL_PROC_ENTRY(a1, a2, a3) \
-	PROBEGEN_SITE3(tcl, proc__entry, a1, a2, a3)
+#define TCL_PROC_ENTRY(...) \
+	PROBEGEN_SITE3(tcl, proc__entry, __VA_ARGS__)
 #define trace_tcl_proc_entry(...) \
 	PROBEGEN_TYPED3(trace_tcl_proc_entry, TCL_PROC_ENTRY, char const *, int, struct Tcl_Obj **, __VA_ARGS__)
 #define TCL_PROC_ENTRY_LAZY(...) \
@@ -205,8 +205,8 @@ __extension__ extern unsigned short tcl_proc__entry_semaphore PROBEGEN_SEMAPHORE
 /* probe tcl:proc__return(char *name, int code) */
 __extension__ extern unsigned short tcl_proc__return_semaphore PROBEGEN_SEMAPHORE;
 #define TCL_PROC_RETURN_ENABLED() PROBEGEN_ENABLED(tcl, proc__return)
-#define TCL_PROC_RETURN(a1, a2) \
-	PROBEGEN_SITE2(tcl, proc__return, a1, a2)
+#define TCL_PROC_RETURN(...) \
+	PROBEGEN_SITE2(tcl, proc__return, __VA_ARGS__)
 #define trace_tcl_proc_return(...) \
 	PROBEGEN_TYPED2(trace_tcl_proc_return, TCL_PROC_RETURN, char const *, int, __VA_ARGS__)
 #define TCL_PROC_RETURN_LAZY(...) \
@@ -215,8 +215,8 @@ __extension__ extern unsigned short tcl_proc__return_semaphore PROBEGEN_SEMAPHOR
 /* probe tcl:proc__result(char *name, int code, char *result, struct Tcl_Obj *resultobj) */
 __extension__ extern unsigned short tcl_proc__result_semaphore PROBEGEN_SEMAPHORE;
 #define TCL_PROC_RESULT_ENABLED() PROBEGEN_ENABLED(tcl, proc__result)
-#define TCL_PROC_RESULT(a1, a2, a3, a4) \
-	PROBEGEN_SITE4(tcl, proc__result, a1, a2, a3, a4)
+#define TCL_PROC_RESULT(...) \
+	PROBEGEN_SITE4(tcl, proc__result, __VA_ARGS__)
 #define trace_tcl_proc_result(...) \
 	PROBEGEN_TYPED4(trace_tcl_proc_result, TCL_PROC_RESULT, char const *, int, char const *, struct Tcl_Obj const *, __VA_ARGS__)
 #define TCL_PROC_RESULT_LAZY(...) \
@@ -225,8 +225,8 @@ __extension__ extern unsigned short tcl_proc__result_semaphore PROBEGEN_SEMAPHOR
 /* probe tcl:proc__args(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
 __extension__ extern unsigned short tcl_proc__args_semaphore PROBEGEN_SEMAPHORE;
 #define TCL_PROC_ARGS_ENABLED() PROBEGEN_ENABLED(tcl, proc__args)
-#define TCL_PROC_ARGS(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	PROBEGEN_SITE10(tcl, proc__args, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define TCL_PROC_ARGS(...) \
+	PROBEGEN_SITE10(tcl, proc__args, __VA_ARGS__)
 #define trace_tcl_proc_args(...) \
 	PROBEGEN_TYPED10(trace_tcl_proc_args, TCL_PROC_ARGS, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, __VA_ARGS__)
 #define TCL_PROC_ARGS_LAZY(...) \
@@ -235,8 +235,8 @@ __extension__ extern unsigned short tcl_proc__args_semaphore PROBEGEN_SEMAPHORE;
 /* probe tcl:obj__create(struct Tcl_Obj *obj) */
 __extension__ extern unsigned short tcl_obj__create_semaphore PROBEGEN_SEMAPHORE;
 #define TCL_OBJ_CREATE_ENABLED() PROBEGEN_ENABLED(tcl, obj__create)
-#define TCL_OBJ_CREATE(a1) \
-	PROBEGEN_SITE1(tcl, obj__create, a1)
+#define TCL_OBJ_CREATE(...) \
+	PROBEGEN_SITE1(tcl, obj__create, __VA_ARGS__)
 #define trace_tcl_obj_create(...) \
 	PROBEGEN_TYPED1(trace_tcl_obj_create, TCL_OBJ_CREATE, struct Tcl_Obj const *, __VA_ARGS__)
 #define TCL_OBJ_CREATE_LAZY(...) \
@@ -245,8 +245,8 @@ __extension__ extern unsigned short tcl_obj__create_semaphore PROBEGEN_SEMAPHORE
 /* probe tcl:tcl__probe(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
 __extension__ extern unsigned short tcl_tcl__probe_semaphore PROBEGEN_SEMAPHORE;
 #define TCL_TCL_PROBE_ENABLED() PROBEGEN_ENABLED(tcl, tcl__probe)
-#define TCL_TCL_PROBE(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	PROBEGEN_SITE10(tcl, tcl__probe, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define TCL_TCL_PROBE(...) \
+	PROBEGEN_SITE10(tcl, tcl__probe, __VA_ARGS__)
 #define trace_tcl_tcl_probe(...) \
 	PROBEGEN_TYPED10(trace_tcl_tcl_probe, TCL_TCL_PROBE, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, __VA_ARGS__)
 #define TCL_TCL_PROBE_LAZY(...) \

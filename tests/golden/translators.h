@@ -195,8 +195,8 @@ extern "C" {
 /* probe net:conn__open(struct sock *s, int fd) : (conninfo_t *s, int fd) */
 __extension__ extern unsigned short net_conn__open_semaphore PROBEGEN_SEMAPHORE;
 #define NET_CONN_OPEN_ENABLED() PROBEGEN_ENABLED(net, conn__open)
-#define NET_CONN_OPEN(a1, a2) \
-	PROBEGEN_SITE2(net, conn__open, a1, a2)
+#define NET_CONN_OPEN(...) \
+	PROBEGEN_SITE2(net, conn__open, __VA_ARGS__)
 #define trace_net_conn_open(...) \
 	PROBEGEN_TYPED2(trace_net_conn_open, NET_CONN_OPEN, struct sock const *, int, __VA_ARGS__)
 #define NET_CONN_OPEN_LAZY(...) \
@@ -205,8 +205,8 @@ __extension__ extern unsigned short net_conn__open_semaphore PROBEGEN_SEMAPHORE;
 /* probe net:swap(int i, int j) : (int j, int i, int i, int j) */
 __extension__ extern unsigned short net_swap_semaphore PROBEGEN_SEMAPHORE;
 #define NET_SWAP_ENABLED() PROBEGEN_ENABLED(net, swap)
-#define NET_SWAP(a1, a2) \
-	PROBEGEN_SITE2(net, swap, a1, a2)
+#define NET_SWAP(...) \
+	PROBEGEN_SITE2(net, swap, __VA_ARGS__)
 #define trace_net_swap(...) \
 	PROBEGEN_TYPED2(trace_net_swap, NET_SWAP, int, int, __VA_ARGS__)
 #define NET_SWAP_LAZY(...) \
@@ -215,8 +215,8 @@ __extension__ extern unsigned short net_swap_semaphore PROBEGEN_SEMAPHORE;
 /* probe net:plain(int fd) */
 __extension__ extern unsigned short net_plain_semaphore PROBEGEN_SEMAPHORE;
 #define NET_PLAIN_ENABLED() PROBEGEN_ENABLED(net, plain)
-#define NET_PLAIN(a1) \
-	PROBEGEN_SITE1(net, plain, a1)
+#define NET_PLAIN(...) \
+	PROBEGEN_SITE1(net, plain, __VA_ARGS__)
 #define trace_net_plain(...) \
 	PROBEGEN_TYPED1(trace_net_plain, NET_PLAIN, int, __VA_ARGS__)
 #define NET_PLAIN_LAZY(...) \

@@ -193,8 +193,8 @@ extern "C" {
 /* probe wide:twelve(char a, unsigned char b, short c, unsigned short d, int e, unsigned int f, long g, unsigned long h, long long i, unsigned long long j, char const *k, void *l) */
 __extension__ extern unsigned short wide_twelve_semaphore PROBEGEN_SEMAPHORE;
 #define WIDE_TWELVE_ENABLED() PROBEGEN_ENABLED(wide, twelve)
-#define WIDE_TWELVE(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_SITE12(wide, twelve, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define WIDE_TWELVE(...) \
+	PROBEGEN_SITE12(wide, twelve, __VA_ARGS__)
 #define trace_wide_twelve(...) \
 	PROBEGEN_TYPED12(trace_wide_twelve, WIDE_TWELVE, char, unsigned char, short, unsigned short, int, unsigned int, long, unsigned long, long long, unsigned long long, char const *, void const *, __VA_ARGS__)
 #define WIDE_TWELVE_LAZY(...) \
