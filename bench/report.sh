@@ -44,6 +44,18 @@ cat <<MD
 Growth exponent of probegen -h time on mixed files from 2,000 probes up: **$growth**
 (slope of log time against log size; 1.00 is linear).
 
+## What including the header costs (bench/compile.sh)
+
+A translation unit that includes the header of a *plain* file and fires
+three probes, compiled alone (\`-c\`): SystemTap's header against
+probegen's default header, and probegen's \`--header-only\` and
+\`--self-contained\` forms. Median wall-clock seconds of 10 rounds in
+which the four compiles take turns; peak resident memory (KiB, the
+largest of the rounds). This is the time every translation unit of a
+user's build pays.
+
+$(cat $OUT/compile.md)
+
 ## Where the time goes (2,000 mixed probes)
 
 $(awk -F'\t' '{ v[$1] = $2 } END {

@@ -10,8 +10,8 @@ PROBEGEN=$ROOT/${PROBEGEN_BIN:-probegen}
 OUT=$ROOT/bench/out
 SIZES=${BENCH_SIZES:-4 100 2000 20000 100000}
 rm -rf "$OUT" && mkdir -p "$OUT/dtrace-cwd"
-for t in hyperfine valgrind python3 dtrace gcc /usr/bin/time; do
-	command -v $t >/dev/null || { echo "bench: $t is needed (apt-get install hyperfine valgrind python3 systemtap-sdt-dev time)"; exit 2; }
+for t in hyperfine valgrind python3 dtrace gcc clang /usr/bin/time; do
+	command -v $t >/dev/null || { echo "bench: $t is needed (apt-get install hyperfine valgrind python3 systemtap-sdt-dev time clang)"; exit 2; }
 done
 
 median() { # hyperfine JSON files -> median seconds of all their runs
@@ -167,5 +167,8 @@ for name in ('none', 'macro', 'typed', 'lazy'):
     ir, code, notes = (int(x) for x in rows[name])
     print("%-6s %14d %+10.2f %+12d %12d" % (name, ir, (ir - base_ir) / 1e6, code - base_code, notes))
 PY
+# What including the header costs a translation unit (bench/compile.sh).
+bench/compile.sh | tee "$OUT/compile.md"
+
 bench/report.sh "$growth" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"
