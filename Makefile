@@ -43,8 +43,9 @@ endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
 SRCS = main.c util.c diag.c parse.c ast.c check.c type.c spell.c names.c \
-       target.c input.c output.c emit_header.c emit_object.c \
-       emit_rust.c
+       target.c input.c output.c notes.c emit_header.c emit_object.c \
+       emit_rust.c emit_bpftrace.c emit_docs.c inspect_list.c \
+       inspect_check.c
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o
 # The header's fixed parts: plain C under src/header/, embedded as strings.
 HEADER_PARTS = src/header/common.h src/header/sdt_site.h src/header/self_site.h

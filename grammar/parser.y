@@ -32,6 +32,8 @@ typedef struct loc YYLTYPE;
 #include <string.h>
 
 int yylex(YYSTYPE *yylval, YYLTYPE *yylloc, yyscan_t scanner);
+/* Through parse.c, which keeps the doc comments of probes. */
+#define yylex(lval, lloc, scanner) lex_token(lval, lloc, scanner, ps)
 char *yyget_text(yyscan_t scanner);
 
 static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,

@@ -368,6 +368,8 @@ struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
 
 	pr->name = name;
 	pr->loc = loc;
+	pr->doc = ps->probe_doc;
+	ps->probe_doc = NULL;
 	/* The first '...' is the one reported. */
 	if (is_varargs(mapping) || is_varargs(native))
 		pr->varargs = 1;

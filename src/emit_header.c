@@ -225,8 +225,14 @@ static void probe_block(struct buf *b, const struct program *prog,
 	buf_printf(b, "#define %s() PROBEGEN_ENABLED%s(%s, %s)\n", n->enabled,
 		   here, pv, pr->name);
 	define_head_va(b, n->macro, pr->nnative);
-	if (opt->header_only)
-		buf_printf(b, "do { PROBEGEN_DEFINE(%s, %s); ", pv, pr->name);
+	if (opt->header_only) {
+		struct buf decl = { 0 };
+
+		probe_declaration(&decl, pr);
+		buf_printf(b, "do { PROBEGEN_DEFINE(%s, %s); PROBEGEN_DECLARE(\"%s\", %zu); ",
+			   pv, pr->name, decl.data, decl.len + 1);
+		buf_free(&decl);
+	}
 	site(b, pr);
 	buf_puts(b, opt->header_only ? "; } while (0)\n" : "\n");
 	if (all_spellable(prog, pr)) {

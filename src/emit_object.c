@@ -5,7 +5,9 @@
  * 2-byte zero semaphore per probe, in .d order, each a GLOBAL HIDDEN
  * OBJECT in a writable PROGBITS .probes section aligned to 2 (file-backed:
  * the kernel's reference counters refuse .bss), plus an empty
- * .note.GNU-stack.  libelf computes the layout; nothing depends on time,
+ * .note.GNU-stack, and the probes' declaration notes in .note.probegen
+ * (not allocated: they cost nothing at run time, and strip and eu-strip
+ * keep them).  libelf computes the layout; nothing depends on time,
  * paths or the host, so the same input gives the same bytes.
  */
 #include <errno.h>
@@ -22,10 +24,14 @@
 #endif
 
 /* Section indexes, in the order they are created. */
-enum { SEC_PROBES = 1, SEC_GNU_STACK, SEC_SYMTAB, SEC_STRTAB, SEC_SHSTRTAB };
+enum {
+	SEC_PROBES = 1, SEC_GNU_STACK, SEC_DECLS, SEC_SYMTAB, SEC_STRTAB,
+	SEC_SHSTRTAB
+};
 
 static const char shstrtab[] =
-	"\0.probes\0.note.GNU-stack\0.symtab\0.strtab\0.shstrtab";
+	"\0.probes\0.note.GNU-stack\0" DECL_NOTE_SECTION
+	"\0.symtab\0.strtab\0.shstrtab";
 
 static size_t shstr_offset(const char *name)
 {
@@ -58,6 +64,34 @@ static Elf_Scn *add_section(Elf *elf, const char *name, GElf_Word type,
 	if (!gelf_update_shdr(scn, &sh))
 		return NULL;
 	return scn;
+}
+
+/* One declaration note per probe, in host order: libelf converts the
+ * headers (ELF_T_NHDR) to the target's. */
+static void declaration_notes(struct buf *notes, const struct program *prog)
+{
+	static const char zeros[4];
+	const struct provider *pv;
+	const struct probe *pr;
+	struct buf decl = { 0 };
+
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
+			Elf32_Nhdr nh;
+
+			decl.len = 0;
+			probe_declaration(&decl, pr);
+			nh.n_namesz = sizeof(DECL_NOTE_OWNER);
+			nh.n_descsz = (Elf32_Word)decl.len + 1;
+			nh.n_type = DECL_NOTE_TYPE;
+			buf_add(notes, &nh, sizeof(nh));
+			buf_add(notes, DECL_NOTE_OWNER, sizeof(DECL_NOTE_OWNER));
+			buf_add(notes, zeros, (4 - sizeof(DECL_NOTE_OWNER) % 4) % 4);
+			buf_add(notes, decl.data, decl.len + 1);
+			buf_add(notes, zeros, (4 - (decl.len + 1) % 4) % 4);
+		}
+	}
+	buf_free(&decl);
 }
 
 /* The symbol table and its strings: a null symbol, the .probes section
@@ -99,7 +133,7 @@ static int libelf_error(const char *what)
 
 static int object_build(Elf *elf, const struct program *prog,
 			const struct target *tg, struct symbols *syms,
-			unsigned char **zeros)
+			unsigned char **zeros, struct buf *notes)
 {
 	const struct provider *pv;
 	const struct probe *pr;
@@ -129,6 +163,10 @@ static int object_build(Elf *elf, const struct program *prog,
 	    !add_section(elf, ".note.GNU-stack", SHT_PROGBITS, 0, 1, "", 0,
 			 ELF_T_BYTE))
 		return libelf_error("sections");
+	declaration_notes(notes, prog);
+	if (!add_section(elf, DECL_NOTE_SECTION, SHT_NOTE, 0, 4,
+			 notes->data ? notes->data : "", notes->len, ELF_T_NHDR))
+		return libelf_error("declaration notes");
 
 	symbols_add(syms, elf, NULL, 0, 0, 0, 0, SHN_UNDEF);
 	symbols_add(syms, elf, NULL, 0, 0, GELF_ST_INFO(STB_LOCAL, STT_SECTION),
@@ -165,6 +203,7 @@ int emit_object(struct output *out, const struct program *prog,
 		const struct emit_options *opt)
 {
 	struct symbols syms = { 0 };
+	struct buf notes = { 0 };
 	unsigned char *zeros = NULL;
 	Elf *elf;
 	int fd, rc;
@@ -185,13 +224,14 @@ int emit_object(struct output *out, const struct program *prog,
 	}
 	/* The symbol and string buffers start with their first entries. */
 	buf_add(&syms.strs, "", 1);
-	rc = object_build(elf, prog, opt->target, &syms, &zeros);
+	rc = object_build(elf, prog, opt->target, &syms, &zeros, &notes);
 	elf_end(elf);
 	if (rc == 0)
 		rc = output_copy_fd(out, fd);
 	close(fd);
 	buf_free(&syms.syms);
 	buf_free(&syms.strs);
+	buf_free(&notes);
 	free(zeros);
 	return rc;
 }

@@ -83,6 +83,27 @@ static void site_asm(struct buf *b, const struct program *prog,
 		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");
 }
 
+/* The probes' declaration notes (man probegen(1), DECLARATION NOTES),
+ * in a non-allocated section the linker keeps. */
+static void declaration_notes(struct buf *b, const struct provider *pv)
+{
+	const struct probe *pr;
+	struct buf decl = { 0 };
+
+	buf_puts(b, "\t#[cfg(any(target_arch = \"x86_64\", target_arch = \"aarch64\"))]\n"
+		    "\t::core::arch::global_asm!(\n"
+		    "\t\t\".pushsection .note.probegen, \\\"\\\", \\\"note\\\"\",\n");
+	for_each_probe(pv, pr) {
+		decl.len = 0;
+		probe_declaration(&decl, pr);
+		buf_printf(b, "\t\t\".balign 4\", \".4byte 9, %zu, 1\", \".asciz \\\"probegen\\\"\",\n"
+			      "\t\t\".balign 4\", \".asciz \\\"%s\\\"\",\n",
+			   decl.len + 1, decl.data);
+	}
+	buf_puts(b, "\t\t\".balign 4\", \".popsection\",\n\t);\n\n");
+	buf_free(&decl);
+}
+
 static void probe_functions(struct buf *b, const struct program *prog,
 			    const struct probe *pr)
 {
@@ -231,6 +252,7 @@ int emit_rust(struct output *o, const struct program *prog,
 			   "#[allow(dead_code, non_snake_case)]\n"
 			   "pub mod %s {\n",
 			   pv->name, pv->name);
+		declaration_notes(out, pv);
 		for_each_probe(pv, pr) {
 			probe_functions(out, prog, pr);
 			output_flush(o);

@@ -117,6 +117,7 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 		argv[argc++] = w;
 	argv[argc++] = (char *)"-x";
 	argv[argc++] = (char *)"c";
+	argv[argc++] = (char *)"-C"; /* keep comments: probes' docs */
 	for (i = 0; i < cpp->nargs; i++)
 		argv[argc++] = cpp->args[i];
 	argv[argc++] = (char *)path;

@@ -27,23 +27,25 @@ struct options {
 	const char *input, *output, *target;
 	int bits; /* -32 / -64, 0 when not given */
 	int header_only, self_contained;
+	int json, strict, allow_missing;
 	struct cpp_options cpp;
 	const char **objects;
 	int nobjects;
 };
 
-static int list_targets(const struct options *o)
-{
-	(void)o;
-	target_list(stdout);
-	return EXIT_OK;
-}
+static int list_targets(const struct options *o);
+static int list_probes(const struct options *o);
+static int check_binaries(const struct options *o);
 
 static const struct mode modes[] = {
 	{ "-h", "h", emit_header, NULL },
 	{ "-G", "o", emit_object, NULL },
 	{ "--rust", "rs", emit_rust, NULL },
+	{ "--bpftrace", "bt", emit_bpftrace, NULL },
+	{ "--docs", "md", emit_docs, NULL },
 	{ "--list-targets", NULL, NULL, list_targets },
+	{ "--list", NULL, NULL, list_probes },
+	{ "--check", NULL, NULL, check_binaries },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -54,6 +56,10 @@ static void usage(FILE *f)
 		"Usage: probegen -h [options] [-s] FILE.d [-o FILE.h]\n"
 		"       probegen -G [options] [-s] FILE.d [-o FILE.o] [OBJECT...]\n"
 		"       probegen --rust [options] [-s] FILE.d [-o FILE.rs]\n"
+		"       probegen --bpftrace [options] [-s] FILE.d|BINARY [-o FILE.bt]\n"
+		"       probegen --docs [options] [-s] FILE.d [-o FILE.md]\n"
+		"       probegen --list [--json] BINARY...\n"
+		"       probegen --check [--strict] [--allow-missing] [-s] FILE.d BINARY...\n"
 		"\n"
 		"Compile a D provider file into the C header a program calls (-h)\n"
 		"or the object file its link needs (-G), for SystemTap SDT probes.\n"
@@ -61,6 +67,15 @@ static void usage(FILE *f)
 		"  -h                 write a C header (default name: FILE.h)\n"
 		"  -G                 write an ELF object (default name: FILE.o)\n"
 		"  --rust             write a Rust module for build.rs (FILE.rs)\n"
+		"  --bpftrace         write a bpftrace script printing every probe's\n"
+		"                     arguments by name (FILE.bt); from a .d file or\n"
+		"                     from the declarations a binary records\n"
+		"  --docs             write a Markdown reference of the probes (FILE.md)\n"
+		"  --list             list the probes binaries carry; --json for tools\n"
+		"  --check            check binaries' probes against FILE.d: exit 1 and\n"
+		"                     a line per problem when they differ; --strict\n"
+		"                     makes size and sign warnings errors,\n"
+		"                     --allow-missing makes missing probes warnings\n"
 		"  -s FILE            the provider file (also the first operand)\n"
 		"  -o FILE            the output file\n"
 		"  -C                 run the C preprocessor first ($CPP or cpp)\n"
@@ -153,6 +168,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->header_only = 1;
 		} else if (strcmp(a, "--self-contained") == 0) {
 			o->self_contained = 1;
+		} else if (strcmp(a, "--json") == 0) {
+			o->json = 1;
+		} else if (strcmp(a, "--strict") == 0) {
+			o->strict = 1;
+		} else if (strcmp(a, "--allow-missing") == 0) {
+			o->allow_missing = 1;
 		} else if (strncmp(a, "--target=", 9) == 0) {
 			o->target = a + 9;
 		} else if (strcmp(a, "--target") == 0) {
@@ -198,8 +219,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 		usage_error("one of -h, -G or --rust is required");
 		return EXIT_SYSTEM;
 	}
-	if (o->mode->emit && !o->input) {
+	if ((o->mode->emit || o->mode->command == check_binaries) && !o->input) {
 		usage_error("no provider file given (use -s FILE)");
+		return EXIT_SYSTEM;
+	}
+	if (o->mode->command == list_probes && !o->input) {
+		usage_error("--list needs at least one binary");
+		return EXIT_SYSTEM;
+	}
+	if (o->json && o->mode->command != list_probes) {
+		usage_error("--json goes with --list");
+		return EXIT_SYSTEM;
+	}
+	if ((o->strict || o->allow_missing) && o->mode->command != check_binaries) {
+		usage_error("%s goes with --check",
+			    o->strict ? "--strict" : "--allow-missing");
 		return EXIT_SYSTEM;
 	}
 	if (o->header_only && o->mode->emit != emit_header) {
@@ -273,17 +307,59 @@ static const struct target *target_for(const struct options *o,
 	return NULL;
 }
 
+/* The checked program: a .d file read, parsed and checked, or for
+ * --bpftrace a binary's recorded declarations.  NULL with *status set. */
+static struct program *load_program(const struct options *o,
+				    const struct target *tg, int *status)
+{
+	struct parse_options popt = { 0 };
+	struct program *prog;
+	struct binary b;
+	char *text;
+	size_t len;
+	int regular;
+
+	struct target elf;
+
+	if (o->mode->emit == emit_bpftrace && target_from_elf(o->input, &elf) == 0) {
+		if (binary_read(o->input, &b) != 0) {
+			*status = EXIT_SYSTEM;
+			return NULL;
+		}
+		prog = binary_program(&b);
+		binary_free(&b);
+	} else {
+		*status = input_read(o->input, &o->cpp, &text, &len, &regular);
+		if (*status != EXIT_OK)
+			return NULL;
+		popt.preprocessed = o->cpp.enabled;
+		/* Diagnostics quote a regular file from disk, only if they
+		   need to; other inputs (pipes) can be read once: keep a copy. */
+		if (!o->cpp.enabled && !regular)
+			diag_add_source(o->input, text, len);
+		prog = parse_text(o->input, text, len, &popt);
+		free(text);
+		names_assign(prog);
+	}
+	/* Check even after syntax errors: report everything in one run. */
+	check_program(prog, tg);
+	if (diag.errors) {
+		*status = EXIT_INPUT;
+		program_free(prog);
+		return NULL;
+	}
+	*status = EXIT_OK;
+	return prog;
+}
+
 /* Read, parse, check and emit; write the output only if all succeed. */
 static int compile(const struct options *o, const char *output)
 {
-	struct parse_options popt = { 0 };
 	struct emit_options eopt = { 0 };
 	struct target scratch;
 	struct program *prog;
 	struct output out;
-	char *text;
-	size_t len;
-	int regular, status = EXIT_OK;
+	int status = EXIT_OK;
 
 	eopt.input_name = path_base_name(o->input);
 	eopt.output_name = output;
@@ -294,22 +370,10 @@ static int compile(const struct options *o, const char *output)
 			      : target_host();
 	if (!eopt.target)
 		return status;
-
-	status = input_read(o->input, &o->cpp, &text, &len, &regular);
-	if (status != EXIT_OK)
+	prog = load_program(o, eopt.target, &status);
+	if (!prog)
 		return status;
-	popt.preprocessed = o->cpp.enabled;
-	/* Diagnostics quote a regular file from disk, only if they need to;
-	   other inputs (pipes) can be read once only: keep a copy. */
-	if (!o->cpp.enabled && !regular)
-		diag_add_source(o->input, text, len);
-	prog = parse_text(o->input, text, len, &popt);
-	names_assign(prog);
-	/* Check even after syntax errors: report everything in one run. */
-	check_program(prog, eopt.target);
-	if (diag.errors) {
-		status = EXIT_INPUT;
-	} else if (output_open(&out, output) != 0) {
+	if (output_open(&out, output) != 0) {
 		status = EXIT_SYSTEM;
 	} else if (o->mode->emit(&out, prog, &eopt) != 0) {
 		output_abort(&out);
@@ -318,7 +382,46 @@ static int compile(const struct options *o, const char *output)
 		status = EXIT_SYSTEM;
 	}
 	program_free(prog);
-	free(text);
+	return status;
+}
+
+static int list_targets(const struct options *o)
+{
+	(void)o;
+	target_list(stdout);
+	return EXIT_OK;
+}
+
+/* --list: every operand is a binary. */
+static int list_probes(const struct options *o)
+{
+	const char **files = xcalloc((size_t)o->nobjects + 1, sizeof(char *));
+	int i, status;
+
+	files[0] = o->input;
+	for (i = 0; i < o->nobjects; i++)
+		files[i + 1] = o->objects[i];
+	status = inspect_list(files, o->nobjects + 1, o->json);
+	free(files);
+	return status;
+}
+
+/* --check FILE.d BINARY... */
+static int check_binaries(const struct options *o)
+{
+	struct program *prog;
+	int status;
+
+	if (o->nobjects == 0) {
+		usage_error("--check needs a provider file and at least one binary");
+		return EXIT_SYSTEM;
+	}
+	prog = load_program(o, target_host(), &status);
+	if (!prog)
+		return status;
+	status = inspect_check(prog, o->objects, o->nobjects, o->strict,
+			       o->allow_missing);
+	program_free(prog);
 	return status;
 }
 

@@ -105,10 +105,14 @@ void names_assign(struct program *prog)
 {
 	struct provider *pv;
 	struct probe *pr;
+	int i = 0;
 
-	for_each_provider(prog, pv)
-		for_each_probe(pv, pr)
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
 			pr->names = probe_names(prog, pr);
+			pr->index = i++;
+		}
+	}
 }
 
 static void add_cased(struct buf *b, const char *s, int upper, int squeeze)

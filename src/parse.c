@@ -58,6 +58,35 @@ static int word_is(const char *p, const char *word)
 	       !(isalnum((unsigned char)p[n]) || p[n] == '_');
 }
 
+/* The next blank-separated word of p, in the tree's arena. */
+static char *pragma_word(struct parse_state *ps, const char **p)
+{
+	size_t n = strcspn(*p, " \t\r\n");
+	char *w = n ? arena_strndup(&ps->prog->arena, *p, n) : NULL;
+
+	*p = skip_space(*p + n);
+	return w;
+}
+
+/* "NAME/DATA/CLASS provider P WHAT": kept for --docs.  Other forms
+ * (attributes of a module or function) say nothing about probes. */
+static void stability_pragma(struct parse_state *ps, const char *p)
+{
+	struct stability *st, **tail;
+	char *attrs = pragma_word(ps, &p), *kind = pragma_word(ps, &p);
+	char *provider = pragma_word(ps, &p), *what = pragma_word(ps, &p);
+
+	if (!attrs || !kind || strcmp(kind, "provider") != 0 || !provider || !what)
+		return;
+	st = arena_alloc(&ps->prog->arena, sizeof(*st));
+	st->provider = provider;
+	st->what = what;
+	st->attributes = attrs;
+	for (tail = &ps->prog->stabilities; *tail; tail = &(*tail)->next)
+		;
+	*tail = st;
+}
+
 static void pragma(struct parse_state *ps, const char *p, struct loc loc)
 {
 	static const char *const d_pragmas[] = {
@@ -66,10 +95,13 @@ static void pragma(struct parse_state *ps, const char *p, struct loc loc)
 	};
 	size_t i;
 
-	(void)ps;
 	if (!word_is(p, "D"))
 		return; /* ident, once, GCC ...: nothing for us */
 	p = skip_space(p + 1);
+	if (word_is(p, "attributes")) {
+		stability_pragma(ps, skip_space(p + 10));
+		return;
+	}
 	for (i = 0; i < sizeof(d_pragmas) / sizeof(d_pragmas[0]); i++)
 		if (word_is(p, d_pragmas[i]))
 			return;
@@ -125,6 +157,33 @@ static void first_line_directive(struct parse_state *ps, char **text,
 	*text = eol;
 }
 
+void comment_seen(struct parse_state *ps, const char *text, size_t len,
+		  int is_line)
+{
+	if (is_line && ps->comment_is_line && ps->comment.len &&
+	    ps->comment_line == ps->line - 1)
+		buf_lit(&ps->comment, "\n");
+	else
+		ps->comment.len = 0;
+	buf_add(&ps->comment, text, len);
+	ps->comment_line = ps->line;
+	ps->comment_is_line = is_line;
+}
+
+int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
+	      struct parse_state *ps)
+{
+	int token = (yylex)(lval, lloc, scanner);
+
+	/* A comment ending on the line above the probe, or on its line. */
+	if (token == PROBE && ps->comment.len &&
+	    (ps->comment_line == lloc->line - 1 || ps->comment_line == lloc->line))
+		ps->probe_doc = arena_strndup(&ps->prog->arena, ps->comment.data,
+					      ps->comment.len);
+	ps->comment.len = 0;
+	return token;
+}
+
 struct program *parse_text(const char *file, char *text, size_t len,
 			   const struct parse_options *opt)
 {
@@ -161,5 +220,6 @@ struct program *parse_text(const char *file, char *text, size_t len,
 	yyparse(scanner, &ps);
 	yy_delete_buffer(buffer, scanner);
 	yylex_destroy(scanner);
+	buf_free(&ps.comment);
 	return ps.prog;
 }

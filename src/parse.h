@@ -27,11 +27,25 @@ struct parse_state {
 	int line, col;
 	int preprocessed;
 	struct loc comment_start;
+	const char *comment_text;  /* where the open comment's text starts */
+	/* The last comment, a doc comment for a probe that follows it at
+	 * once: cleared by any other token (parse.c: lex_token()). */
+	struct buf comment;
+	int comment_line, comment_is_line;
+	char *probe_doc;           /* for the probe being parsed */
 	struct program *prog;
 	struct provider **provider_tail;
 	struct typedef_decl **typedef_tail;
 	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
 };
+/* A comment ended on the current line (is_line: a // comment, which
+ * joins the one on the line before). */
+void comment_seen(struct parse_state *ps, const char *text, size_t len,
+		  int is_line);
+/* The scanner, as the parser calls it: keeps doc comments for probes. */
+union YYSTYPE;
+int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
+	      struct parse_state *ps);
 /* Handle one '#' line: markers, pragmas, stray directives (parse.c). */
 void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
 

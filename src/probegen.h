@@ -163,6 +163,7 @@ struct probe {
 	struct probe *next;
 	char *name;
 	struct loc loc;
+	char *doc; /* the comment right above it, as written; or NULL */
 	struct param *native;
 	int nnative;
 	/* The argument mapping (`: (...)`): the native arguments, by name, in
@@ -170,8 +171,10 @@ struct probe {
 	struct param *mapping;
 	int has_mapping, nmapping;
 	int varargs; /* '...' seen: an error the checker reports */
-	/* Generated names, made once by names_assign() (names.c). */
+	/* Generated names, made once by names_assign() (names.c), and the
+	 * probe's place in the file (0, 1, ...). */
 	const struct probe_names *names;
+	int index;
 	struct loc varargs_loc;
 	struct provider *provider;
 };
@@ -192,9 +195,18 @@ struct typedef_decl {
 	struct loc loc;
 };
 
+/* `#pragma D attributes NAME/DATA/CLASS provider P WHAT`: the stability
+ * the file declares for one part (WHAT: provider, module, function,
+ * name or args) of provider P. */
+struct stability {
+	struct stability *next;
+	char *provider, *what, *attributes;
+};
+
 struct program {
 	struct arena arena; /* owns every node and string of the tree */
 	struct provider *providers;
+	struct stability *stabilities; /* in file order */
 	struct typedef_decl *typedefs;
 	int nproviders, nprobes;
 	int ntags; /* named struct and union types: forward-declared */
@@ -266,6 +278,18 @@ void type_forward_declarations(struct buf *b, const struct program *prog);
 void type_print_d(struct buf *b, const struct type *t, const char *name);
 /* "(int id, char const *path)": a parameter list as the .d declares it. */
 void params_print_d(struct buf *b, const struct param *list);
+/* "myapp:request__start(int id, char const *path)": the probe's native
+ * declaration, as the declaration note records it (see DECL_NOTE_*). */
+void probe_declaration(struct buf *b, const struct probe *pr);
+
+/* The declaration note: what -G, --rust and --header-only record in the
+ * linked binary so that it describes its own probes (man probegen(1),
+ * "DECLARATION NOTES").  One ELF note per probe in the non-allocated
+ * section .note.probegen: owner "probegen", type DECL_NOTE_TYPE (the
+ * format's version), descriptor probe_declaration() and a NUL. */
+#define DECL_NOTE_SECTION ".note.probegen"
+#define DECL_NOTE_OWNER "probegen"
+#define DECL_NOTE_TYPE 1
 
 enum rust_kind { R_INT, R_BOOL, R_FLOAT, R_POINTER, R_STRING };
 struct rust_type {
@@ -364,6 +388,49 @@ struct cpp_options {
 int input_read(const char *path, const struct cpp_options *cpp, char **text,
 	       size_t *len, int *regular);
 
+/* ---- notes.c: the probes a binary carries ---- */
+
+struct bin_site {
+	struct bin_site *next;
+	unsigned long long pc, semaphore; /* as recorded: 0 in objects */
+	char *args;                       /* "-4@%edi 8@%rsi" */
+};
+struct bin_probe {
+	struct bin_probe *next;
+	char *provider, *name;
+	unsigned long long semaphore;     /* the first site's; 0: none */
+	struct bin_site *sites;
+	int nsites;
+	char *declaration;                /* from .note.probegen, or NULL */
+	int conflicting_declaration;      /* recorded twice, differently */
+};
+struct binary {
+	const char *path;
+	const char *arch;                 /* target name, "?" if unknown */
+	int elfclass, data, machine, is_object;
+	int has_base, has_probes_section;
+	unsigned long long probes_addr, probes_size;
+	struct bin_probe *probes;         /* in the order first seen */
+	int nprobes;
+};
+/* Read path; 0, or -1 after reporting why. */
+int binary_read(const char *path, struct binary *b);
+void binary_free(struct binary *b);
+/* The probes as a checked-free program: recorded declarations, else
+ * sized integers from the first site's specs.  Free with program_free. */
+struct program *binary_program(const struct binary *b);
+
+/* One argument spec of a note: "-4@%edi". */
+struct arg_spec {
+	int size, is_signed, is_float;
+	const char *operand, *text; /* into the spec string */
+	size_t operand_len, text_len;
+};
+/* Read the spec at args into out; returns where the next starts, or
+ * NULL when there is none. */
+const char *spec_next(const char *args, struct arg_spec *out);
+int spec_count(const char *args);
+
 /* ---- emit_*.c: the output formats, one file each ---- */
 
 /* What an emitter may need besides the checked program. */
@@ -381,5 +448,21 @@ typedef int emit_fn(struct output *out, const struct program *prog,
 emit_fn emit_header; /* -h: the C header */
 emit_fn emit_object; /* -G: the ELF object with the semaphores */
 emit_fn emit_rust;   /* --rust: the Rust module for build.rs */
+emit_fn emit_bpftrace; /* --bpftrace: a bpftrace script */
+emit_fn emit_docs;   /* --docs: a Markdown reference */
+
+/* An argument's name in generated scripts and listings: as declared,
+ * argN when unnamed, value_2 for a second "value" (emit_bpftrace.c). */
+void arg_display_name(struct buf *b, const struct probe *pr, int index);
+
+/* ---- inspect_*.c: commands that read binaries (through notes.c) ---- */
+
+/* --list [--json] BINARY...; returns the exit status. */
+int inspect_list(const char *const *files, int nfiles, int json);
+/* --check FILE.d BINARY...; returns the exit status. */
+int inspect_check(const struct program *prog, const char *const *files,
+		  int nfiles, int strict, int allow_missing);
+/* s (len bytes) as a JSON string, quoted and escaped. */
+void json_string(FILE *f, const char *s, size_t len);
 
 #endif

@@ -262,6 +262,14 @@ void params_print_d(struct buf *b, const struct param *list)
 	buf_lit(b, ")");
 }
 
+void probe_declaration(struct buf *b, const struct probe *pr)
+{
+	buf_puts(b, pr->provider->name);
+	buf_lit(b, ":");
+	buf_puts(b, pr->name);
+	params_print_d(b, pr->native);
+}
+
 static int tag_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

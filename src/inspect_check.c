@@ -1,0 +1,208 @@
+/*
+ * inspect_check.c - --check FILE.d BINARY...: do the binaries' probes of
+ * the file's providers match its declarations?  One line per problem,
+ * "BINARY: provider:name: what", on stdout; exit 1 if any is an error.
+ *
+ * Errors: an argument count that differs from the declaration, a probe
+ * the file does not declare, a semaphore outside .probes, no
+ * .stapsdt.base, an argument spec libbpf's parser for the binary's
+ * architecture rejects, a declared probe in none of the binaries (a
+ * warning with --allow-missing).  Warnings: sizes or signs that differ
+ * from the declared types (SystemTap's macro records the size of the
+ * expression passed), errors with --strict.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+/* The argument forms parse_usdt_arg() in libbpf 1.1 accepts, per
+ * architecture (tests/libbpf_args.sh holds the same). */
+static const struct {
+	const char *arch, *pattern;
+} libbpf_forms[] = {
+	{ "x86_64", "^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$" },
+	{ "i386", "^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$" },
+	{ "aarch64", "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ "riscv64", "^-?[1248]@(-?[0-9]+\\([a-z0-9]+\\)|-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ "arm", "^-?[1248]@(\\[[a-z0-9]+, *#-?[0-9]+\\]|\\[[a-z0-9]+\\]|#-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ "s390x", "^-?[1248]@(-?[0-9]+\\(%r[0-9]+\\)|%r[0-9]+|-?[0-9]+)$" },
+};
+
+struct checker {
+	int strict, allow_missing, errors;
+};
+
+static void problem(struct checker *c, int is_error, const char *where,
+		    const struct bin_probe *p, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void problem(struct checker *c, int is_error, const char *where,
+		    const struct bin_probe *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", where);
+	if (p)
+		printf("%s:%s: ", p->provider, p->name);
+	if (!is_error)
+		printf("warning: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	c->errors += is_error;
+}
+
+static const struct probe *find_declared(const struct program *prog,
+					 const char *provider,
+					 const char *name, int *provider_known)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+
+	*provider_known = 0;
+	for_each_provider(prog, pv) {
+		if (strcmp(pv->name, provider) != 0)
+			continue;
+		*provider_known = 1;
+		for_each_probe(pv, pr)
+			if (strcmp(pr->name, name) == 0)
+				return pr;
+	}
+	return NULL;
+}
+
+/* Sizes and signs the notes record against the declared types. */
+static void check_types(struct checker *c, const struct binary *b,
+			const struct program *prog, const struct probe *pr,
+			const struct bin_probe *p, const struct target *tg)
+{
+	const struct param *q = pr->native;
+	const char *spec = p->sites->args;
+	struct arg_spec a;
+	int i = 0;
+
+	for (; q && (spec = spec_next(spec, &a)); q = q->next, i++) {
+		struct type_info ti = type_info(prog, q->type, tg);
+
+		if (!ti.size || ti.is_struct || ti.is_float)
+			continue; /* nothing to compare: the user's types */
+		if (ti.size == a.size && (ti.is_pointer || ti.is_signed == a.is_signed))
+			continue;
+		problem(c, c->strict, b->path, p,
+			"argument %d is recorded as %d bytes %s, declared %d bytes %s",
+			i, a.size, a.is_signed ? "signed" : "unsigned", ti.size,
+			ti.is_signed ? "signed" : "unsigned");
+	}
+}
+
+static void check_specs(struct checker *c, const struct binary *b,
+			const struct bin_probe *p, regex_t *re)
+{
+	const struct bin_site *s;
+
+	for (s = p->sites; s; s = s->next) {
+		const char *spec = s->args;
+		struct arg_spec a;
+		struct buf one = { 0 };
+
+		if (spec_count(spec) > MAX_PROBE_ARGS)
+			problem(c, 1, b->path, p,
+				"site 0x%llx has %d arguments; libbpf reads at most %d",
+				s->pc, spec_count(spec), MAX_PROBE_ARGS);
+		while (re && (spec = spec_next(spec, &a))) {
+			one.len = 0;
+			buf_add(&one, a.text, a.text_len);
+			if (regexec(re, one.data, 0, NULL, 0) != 0)
+				problem(c, 1, b->path, p,
+					"site 0x%llx: libbpf cannot parse argument '%s' (%s)",
+					s->pc, one.data, b->arch);
+		}
+		buf_free(&one);
+	}
+}
+
+static void check_binary(struct checker *c, const struct binary *b,
+			 const struct program *prog, char *found)
+{
+	const struct bin_probe *p;
+	const struct target *tg = target_by_name(b->arch);
+	regex_t re;
+	int have_re = 0, mine = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(libbpf_forms) / sizeof(libbpf_forms[0]); i++)
+		if (strcmp(libbpf_forms[i].arch, b->arch) == 0)
+			have_re = regcomp(&re, libbpf_forms[i].pattern,
+					  REG_EXTENDED | REG_NOSUB) == 0;
+	for (p = b->probes; p; p = p->next) {
+		int known, nargs;
+		const struct probe *pr = find_declared(prog, p->provider,
+						       p->name, &known);
+
+		if (!known || !p->sites)
+			continue; /* another provider's, or only declared */
+		mine++;
+		if (!pr) {
+			problem(c, 1, b->path, p, "not declared in %s",
+				prog->providers->loc.file);
+			continue;
+		}
+		found[pr->index] = 1;
+		nargs = spec_count(p->sites->args);
+		if (nargs != pr->nnative)
+			problem(c, 1, b->path, p,
+				"the note has %d argument%s, the declaration %d",
+				nargs, nargs == 1 ? "" : "s", pr->nnative);
+		else if (tg)
+			check_types(c, b, prog, pr, p, tg);
+		if (p->semaphore && !b->is_object &&
+		    (!b->has_probes_section || p->semaphore < b->probes_addr ||
+		     p->semaphore >= b->probes_addr + b->probes_size))
+			problem(c, 1, b->path, p,
+				"semaphore 0x%llx is outside .probes", p->semaphore);
+		check_specs(c, b, p, have_re ? &re : NULL);
+	}
+	if (mine && !b->has_base && !b->is_object)
+		problem(c, 1, b->path, NULL,
+			"no .stapsdt.base section: gdb ignores every probe");
+	if (have_re)
+		regfree(&re);
+}
+
+int inspect_check(const struct program *prog, const char *const *files,
+		  int nfiles, int strict, int allow_missing)
+{
+	struct checker c = { strict, allow_missing, 0 };
+	const struct provider *pv;
+	const struct probe *pr;
+	char *found = xcalloc((size_t)prog->nprobes + 1, 1);
+	int i, status = EXIT_OK;
+
+	for (i = 0; i < nfiles; i++) {
+		struct binary b;
+
+		if (binary_read(files[i], &b) != 0) {
+			status = EXIT_SYSTEM;
+			continue;
+		}
+		check_binary(&c, &b, prog, found);
+		binary_free(&b);
+	}
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
+			if (found[pr->index])
+				continue;
+			printf("%s: %s:%s: %sin none of the binaries\n",
+			       pv->loc.file, pv->name, pr->name,
+			       allow_missing ? "warning: " : "");
+			c.errors += !allow_missing;
+		}
+	}
+	free(found);
+	if (status != EXIT_OK)
+		return status;
+	return c.errors ? EXIT_INPUT : EXIT_OK;
+}

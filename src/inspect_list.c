@@ -1,0 +1,173 @@
+/*
+ * inspect_list.c - --list [--json] BINARY...: every probe a binary
+ * carries (executables, shared libraries, objects), read by notes.c:
+ * provider:name, its semaphore, each site's address and argument specs,
+ * and where the binary records declarations (.note.probegen), each
+ * argument's name and type.  Binaries built with SystemTap's dtrace list
+ * too, without names.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+void json_string(FILE *f, const char *s, size_t len)
+{
+	size_t i;
+
+	fputc('"', f);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* The probe of prog declaring p, if the binary recorded one. */
+static const struct probe *declared(const struct program *prog,
+				    const struct bin_probe *p)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+
+	if (!p->declaration)
+		return NULL;
+	for_each_provider(prog, pv)
+		if (strcmp(pv->name, p->provider) == 0)
+			for_each_probe(pv, pr)
+				if (strcmp(pr->name, p->name) == 0)
+					return pr;
+	return NULL;
+}
+
+static void list_text(FILE *f, const struct binary *b,
+		      const struct program *prog)
+{
+	const struct bin_probe *p;
+	const struct bin_site *s;
+	struct buf t = { 0 };
+
+	fprintf(f, "%s: %d probe%s%s\n", b->path, b->nprobes,
+		b->nprobes == 1 ? "" : "s",
+		b->nprobes && !b->has_base && !b->is_object
+			? " (no .stapsdt.base: gdb ignores them)" : "");
+	for (p = b->probes; p; p = p->next) {
+		const struct probe *pr = declared(prog, p);
+		const struct param *q;
+		struct arg_spec a;
+		const char *spec = p->sites ? p->sites->args : "";
+		int i = 0;
+
+		fprintf(f, "  %s:%s", p->provider, p->name);
+		if (p->semaphore)
+			fprintf(f, "  semaphore 0x%llx", p->semaphore);
+		fputc('\n', f);
+		for (s = p->sites; s; s = s->next)
+			fprintf(f, "    site 0x%llx  %s\n", s->pc, s->args);
+		q = pr ? pr->native : NULL;
+		while ((spec = spec_next(spec, &a))) {
+			t.len = 0;
+			if (pr) {
+				arg_display_name(&t, pr, i);
+				buf_lit(&t, ": ");
+				if (q)
+					type_print_d(&t, q->type, NULL);
+			}
+			fprintf(f, "    arg%d  %-30s %s%d bytes%s\n", i,
+				t.data && pr ? t.data : "(not declared)",
+				a.is_signed ? "signed, " : "", a.size,
+				a.is_float ? ", float" : "");
+			if (q)
+				q = q->next;
+			i++;
+		}
+	}
+	buf_free(&t);
+}
+
+static void list_json(FILE *f, const struct binary *b,
+		      const struct program *prog)
+{
+	const struct bin_probe *p;
+	const struct bin_site *s;
+	struct buf t = { 0 };
+
+	fputs("{\"binary\": ", f);
+	json_string(f, b->path, strlen(b->path));
+	fprintf(f, ", \"arch\": \"%s\", \"stapsdt_base\": %s, \"probes\": [",
+		b->arch, b->has_base ? "true" : "false");
+	for (p = b->probes; p; p = p->next) {
+		const struct probe *pr = declared(prog, p);
+		const struct param *q = pr ? pr->native : NULL;
+		const char *spec = p->sites ? p->sites->args : "";
+		struct arg_spec a;
+		int i = 0;
+
+		fprintf(f, "%s\n  {\"provider\": \"%s\", \"name\": \"%s\", \"semaphore\": \"0x%llx\", \"sites\": [",
+			p == b->probes ? "" : ",", p->provider, p->name,
+			p->semaphore);
+		for (s = p->sites; s; s = s->next) {
+			fprintf(f, "%s{\"address\": \"0x%llx\", \"args\": ",
+				s == p->sites ? "" : ", ", s->pc);
+			json_string(f, s->args, strlen(s->args));
+			fputc('}', f);
+		}
+		fputs("], \"arguments\": [", f);
+		while ((spec = spec_next(spec, &a))) {
+			fprintf(f, "%s{\"index\": %d, \"size\": %d, \"signed\": %s",
+				i ? ", " : "", i, a.size,
+				a.is_signed ? "true" : "false");
+			if (pr && q) {
+				t.len = 0;
+				arg_display_name(&t, pr, i);
+				fputs(", \"name\": ", f);
+				json_string(f, t.data, t.len);
+				t.len = 0;
+				type_print_d(&t, q->type, NULL);
+				fputs(", \"type\": ", f);
+				json_string(f, t.data, t.len);
+				q = q->next;
+			}
+			fputc('}', f);
+			i++;
+		}
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+	buf_free(&t);
+}
+
+int inspect_list(const char *const *files, int nfiles, int json)
+{
+	int i, status = EXIT_OK;
+
+	if (json)
+		fputs("[", stdout);
+	for (i = 0; i < nfiles; i++) {
+		struct binary b;
+		struct program *prog;
+
+		if (binary_read(files[i], &b) != 0) {
+			status = EXIT_SYSTEM;
+			continue;
+		}
+		prog = binary_program(&b);
+		if (json) {
+			fputs(i ? ",\n" : "\n", stdout);
+			list_json(stdout, &b, prog);
+		} else {
+			list_text(stdout, &b, prog);
+		}
+		program_free(prog);
+		binary_free(&b);
+	}
+	if (json)
+		fputs("\n]\n", stdout);
+	return status;
+}
