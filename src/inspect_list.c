@@ -53,13 +53,19 @@ static void list_text(FILE *f, const struct binary *b,
 	const struct bin_site *s;
 	struct buf t = { 0 };
 
-	fprintf(f, "%s: %d probe%s%s\n", b->path, b->nprobes,
-		b->nprobes == 1 ? "" : "s",
+	int n = 0;
+
+	for (p = b->probes; p; p = p->next)
+		n += p->nsites > 0;
+	fprintf(f, "%s: %d probe%s%s\n", b->path, n, n == 1 ? "" : "s",
 		b->nprobes && !b->has_base && !b->is_object
 			? " (no .stapsdt.base: gdb ignores them)" : "");
 	for (p = b->probes; p; p = p->next) {
 		const struct probe *pr = declared(prog, p);
 		const struct param *q;
+
+		if (!p->sites)
+			continue; /* declared by the -G object, never fired */
 		struct arg_spec a;
 		const char *spec = p->sites ? p->sites->args : "";
 		int i = 0;
@@ -102,6 +108,8 @@ static void list_json(FILE *f, const struct binary *b,
 	json_string(f, b->path, strlen(b->path));
 	fprintf(f, ", \"arch\": \"%s\", \"stapsdt_base\": %s, \"probes\": [",
 		b->arch, b->has_base ? "true" : "false");
+	int first = 1;
+
 	for (p = b->probes; p; p = p->next) {
 		const struct probe *pr = declared(prog, p);
 		const struct param *q = pr ? pr->native : NULL;
@@ -109,9 +117,11 @@ static void list_json(FILE *f, const struct binary *b,
 		struct arg_spec a;
 		int i = 0;
 
+		if (!p->sites)
+			continue;
 		fprintf(f, "%s\n  {\"provider\": \"%s\", \"name\": \"%s\", \"semaphore\": \"0x%llx\", \"sites\": [",
-			p == b->probes ? "" : ",", p->provider, p->name,
-			p->semaphore);
+			first ? "" : ",", p->provider, p->name, p->semaphore);
+		first = 0;
 		for (s = p->sites; s; s = s->next) {
 			fprintf(f, "%s{\"address\": \"0x%llx\", \"args\": ",
 				s == p->sites ? "" : ", ", s->pc);

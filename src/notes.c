@@ -5,7 +5,9 @@
  * declarations probegen recorded in .note.probegen.  --list, --check and
  * --bpftrace BINARY use only what binary_read() returns.  Sites of one
  * probe are gathered under it; declarations recorded several times (one
- * per object or per header-only site) read as one.
+ * per object or per header-only site) read as one.  A -G object records
+ * every probe of its file: a declaration with no site is kept (nsites 0)
+ * for --check, and left out where only probes that exist matter.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -253,17 +255,20 @@ struct program *binary_program(const struct binary *b)
 	struct buf text = { 0 }, file = { 0 };
 	struct program *prog;
 
-	/* The declarations, as the .d file the binary was built from would
-	   have them; probes recorded without one take sized integers. */
+	/* The probes the binary carries (declared ones without a site are
+	   left out: tracers cannot attach to them), as the .d file would
+	   declare them; probes recorded without one take sized integers. */
 	for (p = b->probes; p; p = p->next) {
+		if (!p->sites)
+			continue;
 		for (q = b->probes; q != p; q = q->next)
-			if (strcmp(q->provider, p->provider) == 0)
+			if (q->sites && strcmp(q->provider, p->provider) == 0)
 				break;
 		if (q != p)
 			continue; /* provider done */
 		buf_printf(&text, "provider %s {\n", p->provider);
 		for (q = p; q; q = q->next) {
-			if (strcmp(q->provider, p->provider) != 0)
+			if (!q->sites || strcmp(q->provider, p->provider) != 0)
 				continue;
 			if (q->declaration) {
 				buf_printf(&text, "\tprobe %s;\n",

@@ -32,6 +32,16 @@ for p in $(cut -d' ' -f1 "$WORK/declared" | cut -d: -f2); do
 done
 notes_of "$WORK/build-systemtap/python" > "$WORK/notes-stap"
 diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTap build"
+# --check names the four instance__* probes CPython declares and never
+# fires, and nothing else.
+"$PROBEGEN" --check -s "$SRC/Include/pydtrace.d" "$bin" > "$WORK/check"
+[ $? -eq 1 ] || { cat "$WORK/check"; fail "--check: exit status"; }
+grep -v ': warning: ' "$WORK/check" | sed 's/^[^ ]*: //' | sort > "$WORK/check-errors"
+printf '%s\n' 'python:instance__delete__done: in none of the binaries' \
+	'python:instance__delete__start: in none of the binaries' \
+	'python:instance__new__done: in none of the binaries' \
+	'python:instance__new__start: in none of the binaries' > "$WORK/check-want"
+diff -u "$WORK/check-want" "$WORK/check-errors" || fail "--check: not the four never-fired probes"
 
 need_root_bpftrace
 # CPython 3.11 fires function__entry only on its tracing path, taken

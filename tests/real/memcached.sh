@@ -25,6 +25,12 @@ diff -u "$WORK/declared" "$WORK/notes" | grep '^[-+][^-+]' | grep '^-' &&
 	fail "probes declared but not in the binary"
 notes_of "$WORK/build-systemtap/memcached" > "$WORK/notes-stap"
 diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTap build"
+# --check: every probe matches; memcached passes some narrower values
+# (a uint8_t for an int): warnings, not errors.
+"$PROBEGEN" --check -s "$SRC/memcached_dtrace.d" "$bin" > "$WORK/check" ||
+	{ cat "$WORK/check"; fail "--check"; }
+grep -v ': warning: ' "$WORK/check" && fail "--check printed an error"
+checked="--check: $(grep -c ': warning: ' "$WORK/check") size warnings"
 
 need_root_bpftrace
 port=$((21000 + RANDOM % 20000))
@@ -47,4 +53,4 @@ done
 wait $bt
 # memcached's size counts the value's trailing CRLF: 5 + 2.
 grep -q '^set probegen_key 7$' "$WORK/trace" || { cat "$WORK/trace"; fail "no command__set traced"; }
-ok "$VERSION, $(wc -l < "$WORK/notes") probes, traced '$(grep '^set ' "$WORK/trace")', $(( $(date +%s) - start )) s"
+ok "$VERSION, $(wc -l < "$WORK/notes") probes, $checked, traced '$(grep '^set ' "$WORK/trace")', $(( $(date +%s) - start )) s"

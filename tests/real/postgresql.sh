@@ -32,6 +32,9 @@ notes_of "$bin" > "$WORK/notes"
 	fail "$(cat "$WORK/declared-count") probes declared, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) in the binary"
 notes_of "$WORK/build-systemtap/src/backend/postgres" > "$WORK/notes-stap"
 diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTap build"
+"$PROBEGEN" --check -C -s "$probes" "$bin" > "$WORK/check" ||
+	{ cat "$WORK/check"; fail "--check"; }
+grep -v ': warning: ' "$WORK/check" && fail "--check printed an error"
 
 need_root_bpftrace
 (cd "$WORK/build-probegen" && make -j2 install > install.log 2>&1) || fail "make install"

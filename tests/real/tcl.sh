@@ -24,6 +24,9 @@ notes_of "$lib" > "$WORK/notes"
 missing=$(comm -23 "$WORK/declared" "$WORK/notes")
 [ -z "$missing" ] || fail "declared but not in libtcl: $missing"
 notes_of "$(ls "$WORK"/build-systemtap/unix/libtcl*.so | head -1)" > "$WORK/notes-stap"
+"$PROBEGEN" --check -s "$SRC/generic/tclDTrace.d" "$lib" > "$WORK/check" ||
+	{ cat "$WORK/check"; fail "--check"; }
+grep -v ': warning: ' "$WORK/check" && fail "--check printed an error"
 diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTap build"
 
 need_root_bpftrace

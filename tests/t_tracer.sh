@@ -1,0 +1,170 @@
+# t_tracer.sh - the tracer side: --bpftrace scripts run under bpftrace,
+# --docs against a golden file, declaration notes, --list and --check
+# on good and deliberately broken binaries.
+
+build_values_loop() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
+	gcc -O2 -I. "$ROOT/tests/src/loop.c" values.o -o loop || fail "build"
+}
+
+# The script of values.d under bpftrace, against loop.c's known values;
+# the script made from the binary's recorded declarations is the same.
+t_tracer_bpftrace_script() {
+	need_bpftrace
+	build_values_loop
+	"$PROBEGEN" --bpftrace -s "$ROOT/tests/src/values.d" -o values.bt || fail "--bpftrace"
+	# values.c fires every probe of the file, loop.c all but vals:none.
+	gcc -O2 -I. "$ROOT/tests/src/values.c" values.o -o values || fail "build values"
+	"$PROBEGEN" --bpftrace values -o frombin.bt || fail "--bpftrace BINARY"
+	diff <(sed 1,3d values.bt) <(sed 1,3d frombin.bt) || fail "scripts from the .d and the binary differ"
+	# Arguments bpftrace 0.17 cannot read are named, not dropped.
+	expect_grep 'not printed: g (long), h (unsigned long), i (long long), j (unsigned long long)' values.bt
+	timeout 60 bpftrace values.bt ./loop -c ./loop > out 2> err
+	grep -v '^Attaching' out | grep . | sort -u > got
+	cat > want <<-'W'
+	program saw the semaphore set: yes
+	vals:ints a=65 b=250 c=-300 d=60000 e=-70000 f=4000000000
+	vals:twelve a1=1 a2=-2 a3=3 a4=-4 a5=5 a6=-6
+	W
+	sort -u want -o want
+	grep -v '^vals:ptrs' got | diff -u want - || { cat err; fail "bpftrace output"; }
+	grep -Eq '^vals:ptrs s="hello probe" p=0x[0-9a-f]+ t="hello probe"$' got ||
+		{ cat got; fail "strings and pointers"; }
+	ok
+}
+
+# A script made from a shared library (which carries vals:twelve only),
+# attached to it in a running process.
+t_tracer_bpftrace_shared_library() {
+	need_bpftrace
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
+	gcc -O2 -fPIC -shared -I. "$ROOT/tests/src/lib.c" values.o -o libvals.so || fail "lib"
+	"$PROBEGEN" --bpftrace libvals.so -o values.bt || fail "--bpftrace libvals.so"
+	expect_eq "$(grep -c '^usdt:' values.bt)" 1 "probes in the library's script"
+	gcc -O2 "$ROOT/tests/src/libmain.c" -L. -lvals -o libmain || fail "main"
+	LD_LIBRARY_PATH=$PWD ./libmain > prog.out &
+	pid=$!
+	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
+	timeout -s INT 4 bpftrace -p $pid values.bt "$PWD/libvals.so" > out 2> err
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	# lib_fire(n) passes its counter first.
+	[ "$(grep -Ec '^vals:twelve a1=[0-9]+ a2=-2 a3=3 a4=-4 a5=5 a6=-6$' out)" -ge 3 ] ||
+		{ cat out err; fail "library firings traced"; }
+	ok
+}
+
+t_tracer_docs_golden() {
+	"$PROBEGEN" --docs -s "$ROOT/tests/docs/shop.d" -o shop.md 2> err || fail "--docs"
+	diff -u "$ROOT/tests/docs/shop.md" shop.md || fail "shop.md differs from the golden file"
+	# Doc comments survive -C.
+	"$PROBEGEN" -C --docs -s "$ROOT/tests/docs/shop.d" -o cpp.md 2> err || fail "-C --docs"
+	diff -u <(sed 3d "$ROOT/tests/docs/shop.md") <(sed 3d cpp.md) || fail "-C loses the docs"
+	ok
+}
+
+# The declarations -G records survive strip and eu-strip, list with
+# names and types, and read as one however many objects record them.
+t_tracer_list_stripped() {
+	need eu-strip
+	build_values_loop
+	cp loop loop.strip && strip loop.strip
+	cp loop loop.eustrip && eu-strip loop.eustrip
+	for b in loop loop.strip loop.eustrip; do
+		"$PROBEGEN" --list $b > list.$b || fail "--list $b"
+		grep -q '^    arg9  j: unsigned long long  *8 bytes$' list.$b ||
+			{ cat list.$b; fail "$b: no names and types"; }
+		"$PROBEGEN" --list --json $b > $b.json || fail "--list --json $b"
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))[0]
+p = {q["name"]: q for q in d["probes"]}
+a = p["ints"]["arguments"]
+assert [x["name"] for x in a] == list("abcdefghij"), a
+assert a[2]["type"] == "short" and a[2]["size"] == 2 and a[2]["signed"], a[2]
+assert p["ptrs"]["arguments"][2]["type"] == "string"
+assert len(p["twelve"]["arguments"]) == 12
+' $b.json || fail "$b: JSON"
+	done
+	# SystemTap's dtrace records no declarations: listed without names.
+	if have dtrace; then
+		(dtrace -G -s "$ROOT/tests/src/values.d" -o stap.o) > /dev/null 2>&1 || fail "dtrace -G"
+		gcc -O2 -I. "$ROOT/tests/src/loop.c" stap.o -o stap || fail "build with dtrace's object"
+		"$PROBEGEN" --list stap > list.stap || fail "--list stap"
+		expect_grep 'arg0  (not declared)' list.stap
+	fi
+	# Header-only: each site records its own probe only, and two units
+	# recording one probe read as one.
+	printf 'provider h {\n\tprobe p(int n, char *s);\n\tprobe q(long x);\n};\n' > h.d
+	expect "$PROBEGEN" -h --header-only -s h.d -o h.h
+	printf '#include "h.h"\nvoid a(void);\nvoid a(void) { H_P(1, "x"); }\n' > a.c
+	printf '#include "h.h"\nvoid a(void);\nint main(void) { a(); trace_h_p(2, "y"); return 0; }\n' > m.c
+	expect gcc -O2 a.c m.c -o ho
+	expect_eq "$(readelf -nW ho | grep -c '^ *probegen ')" 2 "declaration notes (two sites of h:p)"
+	"$PROBEGEN" --list ho > list.ho || fail "--list ho"
+	expect_eq "$(grep -c '^  h:' list.ho)" 1 "probes listed"
+	expect_grep 'arg1  s: char \*' list.ho
+	ok
+}
+
+# --check: a good binary passes; each kind of break is named.
+t_tracer_check() {
+	build_values_loop
+	gcc -O2 -I. "$ROOT/tests/src/values.c" values.o -o values || fail "build values"
+	"$PROBEGEN" --check -s "$ROOT/tests/src/values.d" values > out || { cat out; fail "good binary"; }
+	[ ! -s out ] || { cat out; fail "good binary: output"; }
+	# Wrong arity, an undeclared probe, a missing one.
+	sed -e 's/unsigned long long j);/unsigned long long j, int k);/' \
+	    -e 's/probe none();/probe none();\n\tprobe ghost(int x);/' \
+	    "$ROOT/tests/src/values.d" > declared.d
+	sed 's/probe none();/probe none();\n\tprobe extra();/' "$ROOT/tests/src/values.d" > built.d
+	expect "$PROBEGEN" -h -s built.d -o values.h
+	expect "$PROBEGEN" -G -s built.d -o values.o
+	printf '#include "values.h"\nint main(void) { VALS_EXTRA(); return 0; }\n' > extra.c
+	expect gcc -O2 -I. extra.c values.o -o extra
+	"$PROBEGEN" --check -s declared.d values extra > out
+	expect_eq $? 1 "exit status"
+	expect_grep '^values: vals:ints: the note has 10 arguments, the declaration 11$' out
+	expect_grep '^extra: vals:extra: not declared in declared.d$' out
+	expect_grep '^declared.d: vals:ghost: in none of the binaries$' out
+	sed -i '/extra/d' out
+	"$PROBEGEN" --check --allow-missing -s declared.d values > out2
+	expect_eq $? 1 "exit status (arity still wrong)"
+	expect_grep '^declared.d: vals:ghost: warning: in none of the binaries$' out2
+	# No .stapsdt.base; a semaphore outside .probes.
+	objcopy --remove-section .stapsdt.base values nobase
+	"$PROBEGEN" --check -s "$ROOT/tests/src/values.d" nobase > out
+	expect_eq $? 1 "exit status (no base)"
+	expect_grep '^nobase: no .stapsdt.base section: gdb ignores every probe$' out
+	printf 'provider s {\n\tprobe p(int x);\n};\n' > s.d
+	expect "$PROBEGEN" -h -s s.d -o s.h
+	# The semaphore defined in a unit that does not see the header's
+	# section attribute: it lands in .bss.
+	printf '#include "s.h"\nint main(int c, char **v) { (void)v; S_P(c); return 0; }\n' > s.c
+	printf 'unsigned short s_p_semaphore;\n' > sem.c
+	expect gcc -O2 s.c sem.c -o sem
+	"$PROBEGEN" --check -s s.d sem > out
+	expect_eq $? 1 "exit status (semaphore)"
+	grep -Eq '^sem: s:p: semaphore 0x[0-9a-f]+ is outside .probes$' out || { cat out; fail "semaphore"; }
+	# What libbpf cannot parse: sys/sdt.h's own "nor" takes a global
+	# as RIP-relative memory.
+	printf '#include <sys/sdt.h>\nint g = 3;\nint main(void) { DTRACE_PROBE1(s, p, g); return 0; }\n' > rip.c
+	expect gcc -O2 rip.c -o rip
+	"$PROBEGEN" --check -s s.d rip > out
+	expect_eq $? 1 "exit status (libbpf)"
+	grep -Eq "^rip: s:p: site 0x[0-9a-f]+: libbpf cannot parse argument '-4@g\(%rip\)' \(x86_64\)$" out ||
+		{ cat out; fail "libbpf check"; }
+	# Sizes that differ from the declaration: a warning, or an error
+	# with --strict (memcached passes a uint8_t for an int).
+	printf '#include <stdint.h>\n#include "s.h"\nint main(int c, char **v) { uint8_t u = (uint8_t)c; (void)v; S_P(u); return 0; }\n' > narrow.c
+	expect "$PROBEGEN" -G -s s.d -o s.o
+	expect gcc -O2 narrow.c s.o -o narrow
+	"$PROBEGEN" --check -s s.d narrow > out
+	expect_eq $? 0 "exit status (a warning)"
+	expect_grep '^narrow: s:p: warning: argument 0 is recorded as 1 bytes unsigned, declared 4 bytes signed$' out
+	"$PROBEGEN" --check --strict -s s.d narrow > out
+	expect_eq $? 1 "exit status (--strict)"
+	ok
+}
