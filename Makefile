@@ -9,6 +9,7 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBDIR ?= $(PREFIX)/lib
 CC ?= cc
 FLEX ?= flex
 BISON ?= bison
@@ -98,10 +99,22 @@ demo: $(PROG)
 bench: $(PROG)
 	$(Q)bench/run.sh
 
-install: probegen
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+VERSION = $(shell sed -n 's/^#define PROBEGEN_VERSION "\(.*\)"$$/\1/p' src/probegen.h)
+
+# The program, its man page, and what build systems find it by: a CMake
+# package (find_package(probegen)) and a pkg-config file (Meson's
+# dependency('probegen')), both under $(LIBDIR).
+install: $(PROG)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(LIBDIR)/cmake/probegen $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/probegen
 	install -m 644 man/probegen.1 $(DESTDIR)$(MANDIR)/man1/probegen.1
+	sed 's|@VERSION@|$(VERSION)|g' build-systems/cmake/probegenConfig.cmake.in \
+		> $(DESTDIR)$(LIBDIR)/cmake/probegen/probegenConfig.cmake
+	sed 's|@VERSION@|$(VERSION)|g' build-systems/cmake/probegenConfigVersion.cmake.in \
+		> $(DESTDIR)$(LIBDIR)/cmake/probegen/probegenConfigVersion.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
+		build-systems/pkgconfig/probegen.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/probegen.pc
 
 # For builds that look the tool up as `dtrace` (Meson, PHP, autoconf).
 install-dtrace-alias: install

@@ -7,6 +7,8 @@ build_rust() { # debug|release
 	need cargo
 	cp -r "$ROOT/examples/rust" crate
 	rm -rf crate/target
+	# The build helper is a path dependency, relative to the tree.
+	sed -i "s|path = \"../../build-systems|path = \"$ROOT/build-systems|" crate/Cargo.toml
 	(cd crate && PROBEGEN=$PROBEGEN cargo build --offline -q $([ $1 = release ] && echo --release)) \
 		> cargo.log 2>&1 || { cat cargo.log; fail "cargo build --$1"; }
 	bin=crate/target/$1/rustapp
@@ -23,6 +25,9 @@ t_rust_build_and_notes() {
 		readelf -nW $bin | grep -q 'Base: 0x0*[1-9a-f]' || fail "$mode: no .stapsdt.base"
 		libbpf_check $bin x86_64 || fail "$mode: libbpf cannot parse the notes"
 		semaphores_in_probes $bin || fail "$mode: semaphores"
+		# The module records the declarations: --list names the arguments.
+		"$PROBEGEN" --list $bin > list || fail "$mode: --list"
+		grep -q 'arg1  path: char const \*' list || { cat list; fail "$mode: declarations"; }
 		expect_eq "$(./$bin 1 | tr '\n' ' ')" "semaphore seen: no lazy closure calls: 0 " "$mode untraced run"
 		rm -rf crate
 	done
@@ -68,5 +73,25 @@ t_rust_bpftrace() {
 	[ "${calls:-0}" -gt 0 ] || fail "the lazy closure never ran while traced"
 	grep -q '^start [0-9]* /index.html$' out || fail "request__start not traced"
 	grep -qE '^described ([0-9]+) request number \1$' out || fail "lazy string not traced"
+	ok
+}
+
+# The cargo helper (build-systems/cargo/probegen-build): a missing
+# probegen is a panic that says how to get one; a changed .d file makes
+# the build script run again.
+t_rust_build_helper() {
+	need cargo
+	cp -r "$ROOT/examples/rust" crate
+	rm -rf crate/target
+	sed -i "s|path = \"../../build-systems|path = \"$ROOT/build-systems|" crate/Cargo.toml
+	(cd crate && PROBEGEN=/nonexistent/probegen cargo build --offline -q) > cargo.log 2>&1 &&
+		fail "built without probegen"
+	grep -q "cannot run '/nonexistent/probegen'" cargo.log || { cat cargo.log; fail "no reason given"; }
+	grep -q 'Install probegen' cargo.log || fail "no advice given"
+	(cd crate && PROBEGEN=$PROBEGEN cargo build --offline -q) > cargo.log 2>&1 || { cat cargo.log; fail "build"; }
+	printf '\nprovider added { probe later(int x); };\n' >> crate/probes.d
+	(cd crate && PROBEGEN=$PROBEGEN cargo build --offline -q) > cargo.log 2>&1 || { cat cargo.log; fail "rebuild"; }
+	grep -q 'pub mod added' crate/target/debug/build/rustapp-*/out/probes.rs ||
+		fail "the module was not made again after probes.d changed"
 	ok
 }
