@@ -47,7 +47,23 @@ SRCS = main.c util.c diag.c parse.c ast.c check.c type.c spell.c names.c \
        target.c input.c output.c notes.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c inspect_list.c \
        inspect_check.c
-OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o
+# --trace needs libbpf, clang's BPF target and bpftool; without them the
+# compiler builds the same and --trace says how to get it (TRACE=no
+# forces that).
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+BPF_CLANG ?= clang
+TRACE ?= $(shell pkg-config --exists libbpf 2>/dev/null && [ -x $(BPFTOOL) ] && \
+	command -v $(BPF_CLANG) > /dev/null 2>&1 && echo yes)
+ifeq ($(TRACE),yes)
+TRACE_OBJ = $(B)/trace.o
+LIBS += $(shell pkg-config --libs libbpf)
+else
+TRACE_OBJ = $(B)/trace_none.o
+endif
+BPF_ARCH = $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/')
+
+OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o \
+       $(TRACE_OBJ)
 # The header's fixed parts: plain C under src/header/, embedded as strings.
 HEADER_PARTS = src/header/common.h src/header/sdt_site.h src/header/self_site.h
 
@@ -73,6 +89,25 @@ $(B)/header_text.c: $(HEADER_PARTS) src/header/embed.sh | $(B)
 $(B)/header_text.o: $(B)/header_text.c
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The BPF side of --trace: compiled for the BPF target, embedded through
+# bpftool's skeleton.
+$(B)/trace.bpf.o: src/trace/trace.bpf.c src/trace/trace.h | $(B)
+	$(msg) BPF $<
+	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+		-I/usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine) -Isrc/trace -c -o $@ $<
+
+$(B)/trace.skel.h: $(B)/trace.bpf.o
+	$(msg) SKEL $@
+	$(Q)$(BPFTOOL) gen skeleton $< name trace_bpf > $@.tmp && mv $@.tmp $@
+
+$(B)/trace.o: src/trace/trace.c src/trace/trace.h $(B)/trace.skel.h src/probegen.h
+	$(msg) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
+
+$(B)/trace_none.o: src/trace/trace_none.c src/probegen.h | $(B)
+	$(msg) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
 
 $(B)/parser.c $(B)/parser.h: grammar/parser.y | $(B)
 	$(msg) BISON $<
@@ -124,7 +159,7 @@ install-dtrace-alias: install
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FZ = build-fuzz
-FUZZ_SRCS = $(filter-out main.c,$(SRCS))
+FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
 $(FZ)/fuzzer: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)

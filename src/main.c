@@ -28,6 +28,12 @@ struct options {
 	int bits; /* -32 / -64, 0 when not given */
 	int header_only, self_contained;
 	int json, strict, allow_missing;
+	int input_named;  /* -s given: the operands are all objects */
+	const char *trace_command;
+	int trace_pid;
+	long long limit;
+	const char **filters;
+	int nfilters;
 	struct cpp_options cpp;
 	const char **objects;
 	int nobjects;
@@ -36,6 +42,7 @@ struct options {
 static int list_targets(const struct options *o);
 static int list_probes(const struct options *o);
 static int check_binaries(const struct options *o);
+static int trace(const struct options *o);
 
 static const struct mode modes[] = {
 	{ "-h", "h", emit_header, NULL },
@@ -46,6 +53,7 @@ static const struct mode modes[] = {
 	{ "--list-targets", NULL, NULL, list_targets },
 	{ "--list", NULL, NULL, list_probes },
 	{ "--check", NULL, NULL, check_binaries },
+	{ "--trace", NULL, NULL, trace },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -60,6 +68,8 @@ static void usage(FILE *f)
 		"       probegen --docs [options] [-s] FILE.d [-o FILE.md]\n"
 		"       probegen --list [--json] BINARY...\n"
 		"       probegen --check [--strict] [--allow-missing] [-s] FILE.d BINARY...\n"
+		"       probegen --trace [-c CMD] [-p PID] [-n PROVIDER:NAME]... [--limit N]\n"
+		"                        [--json] [-s FILE.d] [BINARY...]\n"
 		"\n"
 		"Compile a D provider file into the C header a program calls (-h)\n"
 		"or the object file its link needs (-G), for SystemTap SDT probes.\n"
@@ -72,6 +82,12 @@ static void usage(FILE *f)
 		"                     from the declarations a binary records\n"
 		"  --docs             write a Markdown reference of the probes (FILE.md)\n"
 		"  --list             list the probes binaries carry; --json for tools\n"
+		"  --trace            print every firing of USDT probes, arguments by name\n"
+		"                     and type: of the command -c runs (split on blanks,\n"
+		"                     no shell), of process -p PID and its libraries, or\n"
+		"                     of the BINARY operands; -n selects probes (globs:\n"
+		"                     'myapp:*'); --limit N stops after N events; --json\n"
+		"                     writes one object per line\n"
 		"  --check            check binaries' probes against FILE.d: exit 1 and\n"
 		"                     a line per problem when they differ; --strict\n"
 		"                     makes size and sign warnings errors,\n"
@@ -148,6 +164,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int i;
 
 	o->objects = xcalloc((size_t)argc, sizeof(char *));
+	o->filters = xcalloc((size_t)argc, sizeof(char *));
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -183,7 +200,35 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->bits = atoi(a + 1);
 		} else if (strcmp(a, "-C") == 0) {
 			o->cpp.enabled = 1;
+		} else if (strcmp(a, "-c") == 0) {
+			if (!(o->trace_command = option_value(argc, argv, &i, 2)))
+				return EXIT_SYSTEM;
+		} else if (strcmp(a, "-p") == 0) {
+			if (!(v = option_value(argc, argv, &i, 2)))
+				return EXIT_SYSTEM;
+			o->trace_pid = atoi(v);
+			if (o->trace_pid <= 0) {
+				usage_error("-p takes a process ID, not '%s'", v);
+				return EXIT_SYSTEM;
+			}
+		} else if (strcmp(a, "-n") == 0) {
+			if (!(v = option_value(argc, argv, &i, 2)))
+				return EXIT_SYSTEM;
+			if (!strchr(v, ':')) {
+				usage_error("-n takes PROVIDER:NAME, not '%s'", v);
+				return EXIT_SYSTEM;
+			}
+			o->filters[o->nfilters++] = v;
+		} else if (strcmp(a, "--limit") == 0) {
+			if (!(v = option_value(argc, argv, &i, strlen(a))))
+				return EXIT_SYSTEM;
+			o->limit = atoll(v);
+			if (o->limit <= 0) {
+				usage_error("--limit takes a number of events, not '%s'", v);
+				return EXIT_SYSTEM;
+			}
 		} else if (strncmp(a, "-s", 2) == 0) {
+			o->input_named = 1;
 			if (o->input) {
 				usage_error("more than one provider file given");
 				return EXIT_SYSTEM;
@@ -219,6 +264,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 		usage_error("one of -h, -G or --rust is required");
 		return EXIT_SYSTEM;
 	}
+	if ((o->trace_command || o->trace_pid || o->nfilters || o->limit) &&
+	    o->mode->command != trace) {
+		usage_error("-c, -p, -n and --limit go with --trace");
+		return EXIT_SYSTEM;
+	}
+	if (o->mode->command == trace && !o->trace_command && !o->trace_pid &&
+	    !o->nobjects && (!o->input || o->input_named)) {
+		usage_error("--trace needs -c CMD, -p PID or a binary");
+		return EXIT_SYSTEM;
+	}
 	if ((o->mode->emit || o->mode->command == check_binaries) && !o->input) {
 		usage_error("no provider file given (use -s FILE)");
 		return EXIT_SYSTEM;
@@ -227,8 +282,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		usage_error("--list needs at least one binary");
 		return EXIT_SYSTEM;
 	}
-	if (o->json && o->mode->command != list_probes) {
-		usage_error("--json goes with --list");
+	if (o->json && o->mode->command != list_probes && o->mode->command != trace) {
+		usage_error("--json goes with --list or --trace");
 		return EXIT_SYSTEM;
 	}
 	if ((o->strict || o->allow_missing) && o->mode->command != check_binaries) {
@@ -406,6 +461,40 @@ static int list_probes(const struct options *o)
 	return status;
 }
 
+/* --trace: -s FILE.d is declarations; every other operand a binary. */
+static int trace(const struct options *o)
+{
+	struct trace_options t = { 0 };
+	struct program *decls = NULL;
+	const char **bins = xcalloc((size_t)o->nobjects + 1, sizeof(char *));
+	int i, n = 0, status;
+
+	if (o->input && !o->input_named)
+		bins[n++] = o->input;
+	for (i = 0; i < o->nobjects; i++)
+		bins[n++] = o->objects[i];
+	if (o->input && o->input_named) {
+		decls = load_program(o, target_host(), &status);
+		if (!decls) {
+			free(bins);
+			return status;
+		}
+	}
+	t.command = o->trace_command;
+	t.pid = o->trace_pid;
+	t.binaries = bins;
+	t.nbinaries = n;
+	t.filters = o->filters;
+	t.nfilters = o->nfilters;
+	t.declarations = decls;
+	t.limit = o->limit;
+	t.json = o->json;
+	status = trace_run(&t);
+	program_free(decls);
+	free(bins);
+	return status;
+}
+
 /* --check FILE.d BINARY... */
 static int check_binaries(const struct options *o)
 {
@@ -453,6 +542,7 @@ done:
 		free(o.cpp.args[i]);
 	free(o.cpp.args);
 	free(o.objects);
+	free(o.filters);
 	diag_free();
 	return status;
 }

@@ -462,6 +462,23 @@ int inspect_list(const char *const *files, int nfiles, int json);
 /* --check FILE.d BINARY...; returns the exit status. */
 int inspect_check(const struct program *prog, const char *const *files,
 		  int nfiles, int strict, int allow_missing);
+/* ---- trace/trace.c (or trace/trace_none.c): --trace ---- */
+
+struct trace_options {
+	const char *command;              /* -c 'CMD ARGS', or NULL */
+	int pid;                          /* -p PID, or 0 */
+	const char *const *binaries;      /* BINARY operands */
+	int nbinaries;
+	const char *const *filters;       /* -n PROVIDER:NAME patterns */
+	int nfilters;
+	const struct program *declarations; /* -s FILE.d, or NULL */
+	long long limit;                  /* --limit N, or 0 */
+	int json;
+};
+/* Trace until the command or process ends, --limit, or a signal;
+ * returns the exit status. */
+int trace_run(const struct trace_options *opt);
+
 /* s (len bytes) as a JSON string, quoted and escaped. */
 void json_string(FILE *f, const char *s, size_t len);
 

@@ -1,0 +1,577 @@
+/*
+ * src/trace/trace.c - probegen --trace: attach the BPF program of
+ * trace.bpf.c (through its bpftool skeleton and libbpf) to the USDT
+ * probes of a command it starts (-c), a running process (-p) or binaries
+ * by path, and print one line per firing: a timestamp, pid/tid,
+ * provider:name and each argument by name, formatted by its declared
+ * type (the binary's recorded declarations, else -s FILE.d, else sized
+ * integers from the note).  --json writes one object per line.  Events
+ * the kernel dropped are counted and reported at the end.
+ *
+ * Built only where libbpf, clang's BPF target and bpftool are found
+ * (Makefile); trace_none.c stands in elsewhere.
+ */
+#include <bpf/libbpf.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probegen.h"
+#include "trace.h"
+#include "trace.skel.h"
+
+/* One traced probe: its cookie is its index in struct tracer's array. */
+struct traced {
+	const char *binary;
+	char *provider, *name;
+	int nargs;
+	char *arg_names[TRACE_MAX_ARGS];
+	struct type_info info[TRACE_MAX_ARGS];
+	int is_string[TRACE_MAX_ARGS];
+};
+
+struct tracer {
+	const struct trace_options *opt;
+	struct traced *probes;
+	int nprobes;
+	struct binary *binaries;
+	struct program **programs; /* each binary's declarations */
+	int nbinaries;
+	unsigned long long start_ns, events;
+	FILE *out;
+};
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static int matches(const struct trace_options *opt, const char *provider,
+		   const char *name)
+{
+	int i;
+
+	if (!opt->nfilters)
+		return 1;
+	for (i = 0; i < opt->nfilters; i++) {
+		const char *f = opt->filters[i], *colon = strchr(f, ':');
+		char pv[256];
+
+		if (!colon || (size_t)(colon - f) >= sizeof(pv))
+			continue;
+		memcpy(pv, f, (size_t)(colon - f));
+		pv[colon - f] = '\0';
+		if (fnmatch(pv, provider, 0) == 0 &&
+		    fnmatch(colon + 1, name, 0) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static const struct probe *declaration_in(const struct program *prog,
+					  const char *provider,
+					  const char *name)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+
+	if (!prog)
+		return NULL;
+	for_each_provider(prog, pv)
+		if (strcmp(pv->name, provider) == 0)
+			for_each_probe(pv, pr)
+				if (strcmp(pr->name, name) == 0)
+					return pr;
+	return NULL;
+}
+
+/* How to print each argument of a probe: from its declaration (the
+ * binary's, else -s FILE.d's), else from the note's sizes and signs. */
+static void describe(struct traced *t, const struct bin_probe *p,
+		     const struct program *recorded,
+		     const struct program *from_file)
+{
+	const struct probe *pr = p->declaration
+				 ? declaration_in(recorded, p->provider, p->name)
+				 : NULL;
+	const struct program *prog = recorded;
+	const char *spec = p->sites->args;
+	struct arg_spec a;
+	const struct param *q;
+	struct buf name = { 0 };
+	int i = 0;
+
+	if (!pr) {
+		pr = declaration_in(from_file, p->provider, p->name);
+		prog = from_file;
+	}
+	if (pr && pr->nnative != spec_count(spec))
+		pr = NULL; /* not the declaration of what the binary fires */
+	q = pr ? pr->native : NULL;
+	while ((spec = spec_next(spec, &a)) && i < TRACE_MAX_ARGS) {
+		name.len = 0;
+		if (pr)
+			arg_display_name(&name, pr, i);
+		else
+			buf_printf(&name, "arg%d", i);
+		t->arg_names[i] = xstrdup(name.data);
+		if (q) {
+			t->info[i] = type_info(prog, q->type, target_host());
+			t->is_string[i] = type_is_string(q->type);
+			q = q->next;
+		}
+		if (!q && !pr) {
+			t->info[i].size = a.size;
+			t->info[i].is_signed = a.is_signed;
+		}
+		if (!t->info[i].size || t->info[i].is_struct)
+			t->info[i].size = a.size; /* the user's types: as noted */
+		i++;
+	}
+	t->nargs = i;
+	buf_free(&name);
+}
+
+static void add_probes(struct tracer *tr, int b, const struct program *from_file)
+{
+	const struct bin_probe *p;
+
+	for (p = tr->binaries[b].probes; p; p = p->next) {
+		struct traced *t;
+
+		if (!p->sites || !matches(tr->opt, p->provider, p->name))
+			continue;
+		tr->probes = xrealloc(tr->probes, sizeof(*t) * ((size_t)tr->nprobes + 1));
+		t = &tr->probes[tr->nprobes++];
+		memset(t, 0, sizeof(*t));
+		t->binary = tr->binaries[b].path;
+		t->provider = p->provider;
+		t->name = p->name;
+		describe(t, p, tr->programs[b], from_file);
+	}
+}
+
+/* Read one binary: 1 if it carries probes, 0 if not, -1 on error. */
+static int add_binary(struct tracer *tr, const char *path)
+{
+	struct binary *b;
+	const struct bin_probe *p;
+	int i, any = 0;
+
+	for (i = 0; i < tr->nbinaries; i++)
+		if (strcmp(tr->binaries[i].path, path) == 0)
+			return 1;
+	tr->binaries = xrealloc(tr->binaries, sizeof(*b) * ((size_t)tr->nbinaries + 1));
+	tr->programs = xrealloc(tr->programs, sizeof(*tr->programs) * ((size_t)tr->nbinaries + 1));
+	b = &tr->binaries[tr->nbinaries];
+	if (binary_read(xstrdup(path), b) != 0)
+		return -1;
+	for (p = b->probes; p; p = p->next)
+		any |= p->nsites > 0;
+	tr->programs[tr->nbinaries] = any ? binary_program(b) : NULL;
+	if (!any) {
+		free((char *)b->path);
+		binary_free(b);
+		return 0;
+	}
+	tr->nbinaries++;
+	return 1;
+}
+
+/* The executable and the shared objects a process has mapped. */
+static int add_process(struct tracer *tr, int pid)
+{
+	char path[64], line[PATH_MAX + 256], exe[PATH_MAX];
+	FILE *maps;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n < 0) {
+		error_plain("no process with PID %d (%s)", pid, strerror(errno));
+		return -1;
+	}
+	exe[n] = '\0';
+	add_binary(tr, exe);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(maps = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), maps)) {
+		char *file = strchr(line, '/');
+		struct target elf;
+		struct stat st;
+
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		/* Shared libraries by absolute path, as libbpf needs them. */
+
+		if (strstr(file, " (deleted)") || stat(file, &st) != 0 ||
+		    !S_ISREG(st.st_mode) || target_from_elf(file, &elf) != 0)
+			continue; /* locale archives, caches: not ELF */
+		add_binary(tr, file);
+	}
+	fclose(maps);
+	return 0;
+}
+
+/* The command's executable, found as execvp would. */
+static char *command_path(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(cmd, '/'))
+		return realpath(cmd, NULL);
+	dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(dirs, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *full = xasprintf("%s/%s", *dir ? dir : ".", cmd);
+
+		if (access(full, X_OK) == 0)
+			found = realpath(full, NULL);
+		free(full);
+	}
+	free(dirs);
+	return found;
+}
+
+static void print_string(FILE *f, const char *s, int json)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, json ? "\\u%04x" : "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+static void print_value(FILE *f, const struct traced *t, int i,
+			unsigned long long v, int json)
+{
+	const struct type_info *ti = &t->info[i];
+	int bits = ti->size >= 1 && ti->size < 8 ? ti->size * 8 : 64;
+
+	if (ti->is_pointer) {
+		fprintf(f, json ? "\"0x%llx\"" : "0x%llx", v);
+	} else if (ti->is_signed) {
+		long long s = (long long)(v << (64 - bits)) >> (64 - bits);
+
+		fprintf(f, "%lld", s);
+	} else {
+		if (bits < 64)
+			v &= (1ull << bits) - 1;
+		fprintf(f, "%llu", v);
+	}
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct tracer *tr = ctx;
+	const struct trace_event *e = data;
+	const struct traced *t;
+	FILE *f = tr->out;
+	int i, s = 0, json = tr->opt->json;
+	double secs;
+
+	(void)size;
+	if (e->probe >= (unsigned)tr->nprobes || stopping)
+		return 0;
+	t = &tr->probes[e->probe];
+	if (!tr->start_ns)
+		tr->start_ns = e->time_ns;
+	secs = (double)(e->time_ns - tr->start_ns) / 1e9;
+	if (json)
+		fprintf(f, "{\"time\": %.9f, \"pid\": %u, \"tid\": %u, \"probe\": \"%s:%s\", \"args\": {",
+			secs, e->pid, e->tid, t->provider, t->name);
+	else
+		fprintf(f, "%.6f %u/%u %s:%s", secs, e->pid, e->tid,
+			t->provider, t->name);
+	for (i = 0; i < t->nargs && i < (int)e->nargs; i++) {
+		if (json)
+			fprintf(f, "%s\"%s\": ", i ? ", " : "", t->arg_names[i]);
+		else
+			fprintf(f, " %s=", t->arg_names[i]);
+		if (t->is_string[i] && s < (int)e->nstrings) {
+			int cut = e->cut_mask & (1u << i);
+
+			fputc('"', f);
+			print_string(f, e->strings[s++], json);
+			/* A cut string ends in "..." outside the quotes. */
+			fputs(cut ? (json ? "...\"" : "\"...") : "\"", f);
+		} else {
+			print_value(f, t, i, e->args[i], json);
+		}
+	}
+	fputs(json ? "}}\n" : "\n", f);
+	tr->events++;
+	if (tr->opt->limit && tr->events >= (unsigned long long)tr->opt->limit)
+		stopping = 1;
+	return 0;
+}
+
+/* Split CMD on blanks (no shell), fork it stopped on a pipe; it execs
+ * once the probes are attached. */
+static pid_t start_command(const char *cmd, int *go)
+{
+	char *words = xstrdup(cmd), *w, *save = NULL, **argv;
+	int n = 0, fds[2];
+	pid_t pid;
+
+	argv = xcalloc(strlen(cmd) + 2, sizeof(char *));
+	for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
+	if (!n || pipe(fds) != 0) {
+		free(argv);
+		free(words);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(fds[1]);
+		if (read(fds[0], &c, 1) != 1)
+			_exit(127); /* probegen gave up */
+		execvp(argv[0], argv);
+		fprintf(stderr, "probegen: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	*go = fds[1];
+	free(argv);
+	free(words);
+	return pid;
+}
+
+static unsigned long long dropped(struct trace_bpf *skel)
+{
+	int ncpus = libbpf_num_possible_cpus(), i;
+	unsigned long long *per_cpu, sum = 0;
+	unsigned int zero = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	per_cpu = xcalloc((size_t)ncpus, sizeof(*per_cpu));
+	if (bpf_map__lookup_elem(skel->maps.drops, &zero, sizeof(zero), per_cpu,
+				 sizeof(*per_cpu) * (size_t)ncpus, 0) == 0)
+		for (i = 0; i < ncpus; i++)
+			sum += per_cpu[i];
+	free(per_cpu);
+	return sum;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN && getenv("PROBEGEN_TRACE_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+/* Can this process load BPF programs at all?  Said before any work. */
+static int check_privileges(void)
+{
+	if (geteuid() == 0)
+		return 0;
+	error_plain("--trace needs root, or the capabilities CAP_BPF and CAP_PERFMON");
+	return -1;
+}
+
+int trace_run(const struct trace_options *opt)
+{
+	struct tracer tr = { opt, NULL, 0, NULL, NULL, 0, 0, 0, stdout };
+	struct trace_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	pid_t child = 0, target = -1;
+	int i, go = -1, attached = 0, status = EXIT_OK, r;
+	char *exe = NULL;
+	static char outbuf[1 << 20];
+
+	if (check_privileges() != 0)
+		return EXIT_SYSTEM;
+	libbpf_set_print(libbpf_quiet);
+	for (i = 0; i < opt->nbinaries; i++) {
+		r = add_binary(&tr, opt->binaries[i]);
+		if (r < 0)
+			return EXIT_SYSTEM;
+		if (r == 0) {
+			error_input("'%s' has no probes", opt->binaries[i]);
+			return EXIT_INPUT;
+		}
+	}
+	if (opt->pid) {
+		if (kill(opt->pid, 0) != 0 && errno == ESRCH) {
+			error_plain("no process with PID %d", opt->pid);
+			return EXIT_SYSTEM;
+		}
+		if (add_process(&tr, opt->pid) != 0)
+			return EXIT_SYSTEM;
+		target = opt->pid;
+	}
+	if (opt->command) {
+		char first[PATH_MAX];
+
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(opt->command, " \t"),
+			 opt->command);
+		exe = command_path(first);
+		if (!exe) {
+			error_plain("cannot find the command '%s'", first);
+			return EXIT_SYSTEM;
+		}
+		add_binary(&tr, exe);
+	}
+	for (i = 0; i < tr.nbinaries; i++)
+		add_probes(&tr, i, opt->declarations);
+	if (!tr.nbinaries) {
+		error_input("no probes in %s", opt->command ? "the command" :
+			    opt->pid ? "the process or its libraries" : "the binaries");
+		return EXIT_INPUT;
+	}
+	if (!tr.nprobes) {
+		error_input("no probe matches %s%s", opt->filters[0],
+			    opt->nfilters > 1 ? " or the other -n patterns" : "");
+		return EXIT_INPUT;
+	}
+	if (tr.nprobes > TRACE_MAX_PROBES) {
+		error_input("%d probes: at most %d can be traced at once", tr.nprobes,
+			    TRACE_MAX_PROBES);
+		return EXIT_INPUT;
+	}
+
+	skel = trace_bpf__open_and_load();
+	if (!skel) {
+		error_plain("cannot load the BPF program: %s%s", strerror(errno),
+			    errno == EPERM ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
+		return EXIT_SYSTEM;
+	}
+	for (i = 0; i < tr.nprobes; i++) {
+		struct trace_probe_info info = { 0 };
+		unsigned int key = (unsigned int)i;
+		int a;
+
+		for (a = 0; a < tr.probes[i].nargs; a++)
+			if (tr.probes[i].is_string[a])
+				info.string_mask |= 1u << a;
+		bpf_map__update_elem(skel->maps.probes, &key, sizeof(key), &info,
+				     sizeof(info), 0);
+	}
+	if (opt->command) {
+		child = start_command(opt->command, &go);
+		if (child < 0) {
+			error_plain("cannot start '%s'", opt->command);
+			status = EXIT_SYSTEM;
+			goto out;
+		}
+		target = child;
+	}
+	for (i = 0; i < tr.nprobes; i++) {
+		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = (unsigned long long)i);
+		struct bpf_link *link = bpf_program__attach_usdt(
+			skel->progs.on_probe, target, tr.probes[i].binary,
+			tr.probes[i].provider, tr.probes[i].name, &uo);
+
+		if (!link) {
+			fprintf(stderr, "probegen: warning: cannot attach to %s:%s in %s: %s\n",
+				tr.probes[i].provider, tr.probes[i].name,
+				tr.probes[i].binary, strerror(errno));
+			continue;
+		}
+		attached++;
+	}
+	if (!attached) {
+		error_plain("no probe could be attached");
+		status = EXIT_SYSTEM;
+		goto out;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &tr, NULL);
+	if (!rb) {
+		error_plain("cannot read the ring buffer: %s", strerror(errno));
+		status = EXIT_SYSTEM;
+		goto out;
+	}
+	/* Fully buffered unless a person watches: a line each is slow. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1)
+			stopping = 1;
+		close(go);
+		go = -1;
+	}
+	fprintf(stderr, "probegen: tracing %d probe%s\n", attached, attached == 1 ? "" : "s");
+	while (!stopping) {
+		int st;
+
+		/* Events are sent without a wakeup until 256 KiB wait (see
+		   trace.bpf.c): read what is there at least every 100 ms. */
+		r = ring_buffer__poll(rb, 100);
+		if (r >= 0 && !stopping)
+			r = ring_buffer__consume(rb);
+		if (r < 0 && r != -EINTR)
+			break;
+		if (child > 0 && waitpid(child, &st, WNOHANG) == child) {
+			child = 0;
+			break;
+		}
+		if (opt->pid && kill(opt->pid, 0) != 0 && errno == ESRCH)
+			break;
+	}
+	if (!stopping)
+		ring_buffer__consume(rb); /* what the ended process left */
+out:
+	if (go >= 0)
+		close(go); /* the child, still waiting, exits */
+	if (child > 0) {
+		/* probegen stopped first (--limit, a signal): end its command. */
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	fflush(stdout);
+	if (skel) {
+		unsigned long long d = dropped(skel);
+
+		if (d)
+			fprintf(stderr, "probegen: %llu event%s dropped: the ring buffer was full\n",
+				d, d == 1 ? "" : "s");
+	}
+	ring_buffer__free(rb);
+	trace_bpf__destroy(skel);
+	for (i = 0; i < tr.nprobes; i++) {
+		int a;
+
+		for (a = 0; a < tr.probes[i].nargs; a++)
+			free(tr.probes[i].arg_names[a]);
+	}
+	free(tr.probes);
+	for (i = 0; i < tr.nbinaries; i++) {
+		program_free(tr.programs[i]);
+		free((char *)tr.binaries[i].path);
+		binary_free(&tr.binaries[i]);
+	}
+	free(tr.binaries);
+	free(tr.programs);
+	free(exe);
+	return status;
+}

@@ -1,0 +1,147 @@
+# t_trace.sh - probegen --trace (libbpf): values of every integer width
+# and sign, strings, a 12-argument probe, JSON read by a JSON parser, a
+# probe in a shared library under -p, -n and --limit, semaphores set
+# while attached and cleared after, and the errors users meet.
+
+# Root and a probegen built with --trace, or skip with the reason.
+need_trace() {
+	[ "$(id -u)" = 0 ] || skip "--trace needs root"
+	"$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without --trace' &&
+		skip "probegen was built without --trace (no libbpf-dev, clang or bpftool)"
+	[ -e /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF"
+	return 0
+}
+
+build_values() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
+	gcc -O2 -I. "$ROOT/tests/src/values.c" values.o -o values || fail "build"
+}
+
+# Every firing of values.c, all twelve arguments, by name and type.
+t_trace_values() {
+	need_trace
+	build_values
+	"$PROBEGEN" --trace -c ./values > out 2> err || { cat err; fail "--trace"; }
+	# The program saw its probes enabled while traced.
+	expect_grep '^enabled=1$' out
+	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	{
+		for i in 1 2 3; do echo 'vals:ints a=65 b=250 c=-300 d=60000 e=-70000 f=4000000000 g=-5000000000 h=18000000000000000000 i=-9000000000000000000 j=18446744073709551615'; done
+		for i in 1 2; do echo 'vals:ptrs s="hello probe" p=0xADDR t="hello probe"'; done
+		for i in 1 2; do echo 'vals:twelve a1=1 a2=-2 a3=3 a4=-4 a5=5 a6=-6 a7=7 a8=-8 a9=9 a10=-10 a11=11 a12=-12'; done
+		echo 'vals:none'
+	} > want
+	sed -E 's/p=0x[0-9a-f]+/p=0xADDR/' got | diff -u want - || fail "values"
+	grep -Eq '^[0-9]+\.[0-9]{6} [0-9]+/[0-9]+ vals:none$' out || fail "timestamp, pid/tid"
+	ok
+}
+
+# --json: one object a line that a JSON parser reads, 64-bit exact.
+t_trace_json() {
+	need_trace
+	build_values
+	"$PROBEGEN" --trace --json -n 'vals:*' -c ./values 2> err | grep '^{' > out ||
+		{ cat err; fail "--trace --json"; }
+	python3 - out <<-'PY' || fail "JSON"
+	import json, sys
+	ev = [json.loads(l) for l in open(sys.argv[1])]
+	assert len(ev) == 8, len(ev)
+	ints = [e for e in ev if e["probe"] == "vals:ints"][0]["args"]
+	assert ints == {"a": 65, "b": 250, "c": -300, "d": 60000, "e": -70000,
+	                "f": 4000000000, "g": -5000000000, "h": 18000000000000000000,
+	                "i": -9000000000000000000, "j": 18446744073709551615}, ints
+	ptrs = [e for e in ev if e["probe"] == "vals:ptrs"][0]["args"]
+	assert ptrs["s"] == "hello probe" and ptrs["p"].startswith("0x"), ptrs
+	tw = [e for e in ev if e["probe"] == "vals:twelve"][0]["args"]
+	assert list(tw.values()) == [1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12], tw
+	assert all(isinstance(e["pid"], int) and e["time"] >= 0 for e in ev)
+	PY
+	ok
+}
+
+# -n selects probes (globs), --limit stops after N events and ends the
+# command it started.
+t_trace_filters_limit() {
+	need_trace
+	build_values
+	"$PROBEGEN" --trace -n 'vals:twelve' -n '*:none' -c ./values 2> err > out || fail "-n"
+	expect_eq "$(grep -c ' vals:' out)" 3 "events of vals:twelve and vals:none"
+	grep ' vals:' out | grep -vq 'vals:twelve\|vals:none' && fail "-n let another probe through"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o
+	gcc -O2 -I. "$ROOT/tests/src/loop.c" values.o -o loop || fail "build loop"
+	start=$(date +%s)
+	timeout 30 "$PROBEGEN" --trace --limit 5 -n 'vals:ints' -c ./loop > out 2> err
+	expect_eq $? 0 "exit status with --limit"
+	expect_eq "$(grep -c ' vals:ints ' out)" 5 "events with --limit 5"
+	[ $(( $(date +%s) - start )) -lt 8 ] || fail "--limit did not end the command"
+	pgrep -x loop > /dev/null && fail "the command outlived --trace"
+	ok
+}
+
+# A probe in a shared library of a running process (-p PID), and the
+# semaphore: set while attached, cleared once --trace has ended.
+t_trace_process_and_semaphores() {
+	need_trace
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
+	gcc -O2 -fPIC -shared -I. "$ROOT/tests/src/lib.c" values.o -o libvals.so || fail "lib"
+	gcc -O2 "$ROOT/tests/src/libmain.c" -L. -lvals -o libmain || fail "main"
+	LD_LIBRARY_PATH=$PWD ./libmain > prog.out &
+	pid=$!
+	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
+	timeout 30 "$PROBEGEN" --trace -p $pid -n 'vals:twelve' --limit 3 > out 2> err
+	kill $pid 2>/dev/null; wait $pid 2>/dev/null
+	expect_eq "$(grep -Ec ' vals:twelve a1=[0-9]+ a2=-2 a3=3 a4=-4 a5=5 a6=-6 a7=7 a8=-8 a9=9 a10=-10 a11=11 a12=-12$' out)" 3 \
+		"library firings (all twelve arguments)"
+	gcc -O2 -I. "$ROOT/tests/src/semaphore.c" values.o -o sem || fail "build sem"
+	./sem > sem.out &
+	pid=$!
+	sleep 0.5
+	timeout 30 "$PROBEGEN" --trace -p $pid -n 'vals:none' --limit 20 > out 2> err ||
+		{ cat err; fail "--trace -p"; }
+	wait $pid
+	expect_eq "$(tr '\n' ' ' < sem.out)" "0 1 0 " "the program's _ENABLED(): before, during, after"
+	ok
+}
+
+# The errors users meet, each with its message and exit status.
+t_trace_errors() {
+	need_trace
+	build_values
+	"$PROBEGEN" --trace -p 999999 2> err
+	expect_eq $? 2 "no such PID"
+	expect_grep 'no process with PID 999999' err
+	"$PROBEGEN" --trace /bin/true 2> err
+	expect_eq $? 1 "a binary with no probes"
+	expect_grep "'/bin/true' has no probes" err
+	"$PROBEGEN" --trace -n 'nope:*' values 2> err
+	expect_eq $? 1 "a filter that matches nothing"
+	expect_grep 'no probe matches nope:\*' err
+	echo 'provider x { probe y(); };' > text.d
+	"$PROBEGEN" --trace text.d 2> err
+	expect_eq $? 2 "not ELF"
+	expect_grep "'text.d' is not an ELF file" err
+	if have setpriv; then
+		chmod 755 . ; chmod 755 values
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"$PROBEGEN" --trace -c ./values > out 2> err
+		expect_eq $? 2 "not root"
+		expect_grep 'needs root, or the capabilities CAP_BPF and CAP_PERFMON' err
+	fi
+	ok
+}
+
+# Where libbpf is absent the compiler builds the same, and --trace says
+# how to get it.
+t_trace_without_libbpf() {
+	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
+	MAKEFLAGS= MAKELEVEL= make TRACE=no SANITIZE= > log 2>&1 || { cat log; fail "make TRACE=no"; }
+	grep -q 'src/trace/trace_none.c' log || { cat log; fail "not built without --trace"; }
+	printf 'provider a { probe b(int c); };\n' > a.d
+	./probegen -h -s a.d -o a.h || fail "-h without libbpf"
+	./probegen --trace -c /bin/true 2> err
+	expect_eq $? 2 "exit status"
+	expect_grep 'built without --trace: install libbpf-dev, clang and bpftool' err
+	ok
+}
