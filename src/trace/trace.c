@@ -1,7 +1,8 @@
 /*
  * src/trace/trace.c - probegen --trace: attach the BPF program of
  * trace.bpf.c (through its bpftool skeleton and libbpf) to the USDT
- * probes of a command it starts (-c), a running process (-p) or binaries
+ * probes of a command it starts (-c: its program and the shared libraries
+ * ldd lists), a running process (-p: what it has mapped) or binaries
  * by path, and print one line per firing: a timestamp, pid/tid,
  * provider:name and each argument by name, formatted by its declared
  * type (the binary's recorded declarations, else -s FILE.d, else sized
@@ -227,6 +228,33 @@ static int add_process(struct tracer *tr, int pid)
 	return 0;
 }
 
+/* The shared libraries a program will load, as ldd lists them (none for
+ * a static program): their probes are attached by path before they are
+ * loaded. */
+static void add_libraries(struct tracer *tr, const char *exe)
+{
+	char *cmd = xasprintf("ldd '%s' 2>/dev/null", exe), line[PATH_MAX + 128];
+	FILE *p;
+
+	if (strchr(exe, '\'') || !(p = popen(cmd, "r"))) {
+		free(cmd);
+		return;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		char *arrow = strstr(line, "=> /"), *end;
+		struct target elf;
+
+		if (!arrow)
+			continue;
+		end = arrow + 3 + strcspn(arrow + 3, " \n(");
+		*end = '\0';
+		if (target_from_elf(arrow + 3, &elf) == 0)
+			add_binary(tr, arrow + 3);
+	}
+	pclose(p);
+	free(cmd);
+}
+
 /* The command's executable, found as execvp would. */
 static char *command_path(const char *cmd)
 {
@@ -439,6 +467,7 @@ int trace_run(const struct trace_options *opt)
 			return EXIT_SYSTEM;
 		}
 		add_binary(&tr, exe);
+		add_libraries(&tr, exe);
 	}
 	for (i = 0; i < tr.nbinaries; i++)
 		add_probes(&tr, i, opt->declarations);

@@ -1,0 +1,14 @@
+/* Fires bench:event N times (default 1,000,000) as fast as it can. */
+#include <stdlib.h>
+
+#include "trace_loop.h"
+
+int main(int argc, char **argv)
+{
+	static const char name[] = "probegen";
+	long i, n = argc > 1 ? atol(argv[1]) : 1000000;
+
+	for (i = 0; i < n; i++)
+		trace_bench_event(name, (int)i, i * 2, (unsigned int)i, (short)i, -i);
+	return 0;
+}
