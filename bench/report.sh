@@ -56,6 +56,19 @@ user's build pays.
 
 $(cat $OUT/compile.md)
 
+## probegen --trace against bpftrace (bench/trace.sh)
+
+A program fires \`bench:event(const char *name, int, long, unsigned int,
+short, long long)\` a million times in a tight loop (6 arguments: all
+Debian 12's bpftrace 0.17 can read). Traced by \`probegen --trace -c\`
+(every field, formatted by its declared type), by bpftrace printing the
+same fields, and by a bpftrace program that only counts (the floor: what
+the probe itself costs). Output to a file; events received are the lines
+written. Median of 3 runs, wall-clock seconds of the whole run (start-up
+included); the slowdown is against the untraced loop.
+
+$(cat $OUT/trace/trace.md 2>/dev/null || echo "(not run: bench/trace.sh needs root)")
+
 ## Where the time goes (2,000 mixed probes)
 
 $(awk -F'\t' '{ v[$1] = $2 } END {

@@ -170,5 +170,8 @@ PY
 # What including the header costs a translation unit (bench/compile.sh).
 bench/compile.sh | tee "$OUT/compile.md"
 
+# probegen --trace against bpftrace on a million firings (bench/trace.sh).
+bench/trace.sh
+
 bench/report.sh "$growth" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

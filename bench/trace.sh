@@ -35,7 +35,7 @@ run untraced ./loop $N
 name_pattern='bench:event'
 run probegen "$PROBEGEN" --trace -c "./loop $N"
 name_pattern='^probegen '
-run bpftrace bpftrace -e 'usdt:./loop:bench:event { printf("probegen %d %d %u %d %d\n", arg1, arg2, arg3, arg4, arg5); }' -c "./loop $N"
+run bpftrace bpftrace -e 'usdt:./loop:bench:event { printf("probegen %s %d %d %u %d %d\n", str(arg0), arg1, arg2, arg3, arg4, arg5); }' -c "./loop $N"
 name_pattern=.
 run floor bpftrace -e 'usdt:./loop:bench:event { @c = count(); } END { print(@c); clear(@c); }' -c "./loop $N"
 python3 - "$N" <<'PY' | tee trace.md

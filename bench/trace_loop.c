@@ -7,7 +7,10 @@ int main(int argc, char **argv)
 {
 	static const char name[] = "probegen";
 	long i, n = argc > 1 ? atol(argv[1]) : 1000000;
+	/* A tracer reads the string from a page it cannot fault in. */
+	volatile char touch = *(volatile const char *)name;
 
+	(void)touch;
 	for (i = 0; i < n; i++)
 		trace_bench_event(name, (int)i, i * 2, (unsigned int)i, (short)i, -i);
 	return 0;

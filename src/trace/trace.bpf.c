@@ -65,8 +65,9 @@ int on_probe(struct pt_regs *ctx)
 	e->probe = probe;
 	e->nargs = cnt < 0 ? 0 : cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS : (unsigned int)cnt;
 	e->cut_mask = 0;
+	e->fault_mask = 0;
 	for (i = 0; i < TRACE_MAX_ARGS; i++) {
-		long v = 0;
+		long v = 0, len;
 
 		if (i >= e->nargs)
 			break;
@@ -74,9 +75,12 @@ int on_probe(struct pt_regs *ctx)
 		e->args[i] = v;
 		if (!(info->string_mask & (1u << i)) || n >= TRACE_MAX_ARGS)
 			continue;
-		if (bpf_probe_read_user_str(e->strings[n], TRACE_STR_LEN,
-					    (const void *)v) == TRACE_STR_LEN)
+		len = bpf_probe_read_user_str(e->strings[n], TRACE_STR_LEN,
+					      (const void *)v);
+		if (len == TRACE_STR_LEN)
 			e->cut_mask |= 1u << i;
+		else if (len < 0) /* a page not yet faulted in, or a bad pointer */
+			e->fault_mask |= 1u << i;
 		n++;
 	}
 	e->nstrings = n;

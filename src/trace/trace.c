@@ -276,40 +276,98 @@ static char *command_path(const char *cmd)
 	return found;
 }
 
-static void print_string(FILE *f, const char *s, int json)
+/* One event's line, built here and written with one fwrite: a million
+ * events a second leave no room for a printf per field (measured: 3 us
+ * an event with fprintf, which made the tracer slower than the probes). */
+struct line {
+	char *p, buf[TRACE_MAX_ARGS * (TRACE_STR_LEN * 6 + 96) + 256];
+};
+
+static void put(struct line *l, const char *s, size_t n)
 {
+	memcpy(l->p, s, n);
+	l->p += n;
+}
+
+static void put_str(struct line *l, const char *s)
+{
+	put(l, s, strlen(s));
+}
+
+static void put_u64(struct line *l, unsigned long long v, int min_digits)
+{
+	char tmp[24];
+	int i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || (int)sizeof(tmp) - i < min_digits);
+	put(l, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+static void put_hex(struct line *l, unsigned long long v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int i = sizeof(tmp);
+
+	do {
+		tmp[--i] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	put(l, "0x", 2);
+	put(l, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+/* Escaped for a quoted string: JSON's rules, or C's for text. */
+static void put_escaped(struct line *l, const char *s, int json)
+{
+	static const char digits[] = "0123456789abcdef";
+
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, json ? "\\u%04x" : "\\x%02x", c);
-		else
-			fputc(c, f);
+		if (c == '"' || c == '\\') {
+			*l->p++ = '\\';
+			*l->p++ = (char)c;
+		} else if (c == '\n') {
+			put(l, "\\n", 2);
+		} else if (c == '\t') {
+			put(l, "\\t", 2);
+		} else if (c < 0x20 || c == 0x7f) {
+			put(l, json ? "\\u00" : "\\x", json ? 4 : 2);
+			*l->p++ = digits[c >> 4];
+			*l->p++ = digits[c & 15];
+		} else {
+			*l->p++ = (char)c;
+		}
 	}
 }
 
-static void print_value(FILE *f, const struct traced *t, int i,
-			unsigned long long v, int json)
+static void put_value(struct line *l, const struct traced *t, int i,
+		      unsigned long long v, int json)
 {
 	const struct type_info *ti = &t->info[i];
 	int bits = ti->size >= 1 && ti->size < 8 ? ti->size * 8 : 64;
 
 	if (ti->is_pointer) {
-		fprintf(f, json ? "\"0x%llx\"" : "0x%llx", v);
+		if (json)
+			*l->p++ = '"';
+		put_hex(l, v);
+		if (json)
+			*l->p++ = '"';
 	} else if (ti->is_signed) {
 		long long s = (long long)(v << (64 - bits)) >> (64 - bits);
 
-		fprintf(f, "%lld", s);
+		if (s < 0) {
+			*l->p++ = '-';
+			put_u64(l, 0 - (unsigned long long)s, 1);
+		} else {
+			put_u64(l, (unsigned long long)s, 1);
+		}
 	} else {
-		if (bits < 64)
-			v &= (1ull << bits) - 1;
-		fprintf(f, "%llu", v);
+		put_u64(l, bits < 64 ? v & ((1ull << bits) - 1) : v, 1);
 	}
 }
 
@@ -318,9 +376,9 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct tracer *tr = ctx;
 	const struct trace_event *e = data;
 	const struct traced *t;
-	FILE *f = tr->out;
+	struct line l;
+	unsigned long long ns;
 	int i, s = 0, json = tr->opt->json;
-	double secs;
 
 	(void)size;
 	if (e->probe >= (unsigned)tr->nprobes || stopping)
@@ -328,30 +386,59 @@ static int on_event(void *ctx, void *data, size_t size)
 	t = &tr->probes[e->probe];
 	if (!tr->start_ns)
 		tr->start_ns = e->time_ns;
-	secs = (double)(e->time_ns - tr->start_ns) / 1e9;
+	ns = e->time_ns - tr->start_ns;
+	l.p = l.buf;
+	put_str(&l, json ? "{\"time\": " : "");
+	put_u64(&l, ns / 1000000000, 1);
+	*l.p++ = '.';
 	if (json)
-		fprintf(f, "{\"time\": %.9f, \"pid\": %u, \"tid\": %u, \"probe\": \"%s:%s\", \"args\": {",
-			secs, e->pid, e->tid, t->provider, t->name);
+		put_u64(&l, ns % 1000000000, 9);
 	else
-		fprintf(f, "%.6f %u/%u %s:%s", secs, e->pid, e->tid,
-			t->provider, t->name);
+		put_u64(&l, ns % 1000000000 / 1000, 6);
+	put_str(&l, json ? ", \"pid\": " : " ");
+	put_u64(&l, e->pid, 1);
+	put_str(&l, json ? ", \"tid\": " : "/");
+	put_u64(&l, e->tid, 1);
+	put_str(&l, json ? ", \"probe\": \"" : " ");
+	put_str(&l, t->provider);
+	*l.p++ = ':';
+	put_str(&l, t->name);
+	if (json)
+		put_str(&l, "\", \"args\": {");
 	for (i = 0; i < t->nargs && i < (int)e->nargs; i++) {
-		if (json)
-			fprintf(f, "%s\"%s\": ", i ? ", " : "", t->arg_names[i]);
-		else
-			fprintf(f, " %s=", t->arg_names[i]);
-		if (t->is_string[i] && s < (int)e->nstrings) {
-			int cut = e->cut_mask & (1u << i);
-
-			fputc('"', f);
-			print_string(f, e->strings[s++], json);
-			/* A cut string ends in "..." outside the quotes. */
-			fputs(cut ? (json ? "...\"" : "\"...") : "\"", f);
+		if (json) {
+			put_str(&l, i ? ", \"" : "\"");
+			put_str(&l, t->arg_names[i]);
+			put_str(&l, "\": ");
 		} else {
-			print_value(f, t, i, e->args[i], json);
+			*l.p++ = ' ';
+			put_str(&l, t->arg_names[i]);
+			*l.p++ = '=';
+		}
+		if (t->is_string[i] && (e->fault_mask & (1u << i))) {
+			/* The page was not there to read: the address. */
+			s++;
+			if (json)
+				*l.p++ = '"';
+			put_hex(&l, e->args[i]);
+			put_str(&l, json ? " (unreadable)\"" : "(unreadable)");
+		} else if (t->is_string[i] && s < (int)e->nstrings) {
+			int cut = e->cut_mask & (1u << i);
+			char str[TRACE_STR_LEN];
+
+			/* Copied out: the ring's copy need not end in a NUL. */
+			memcpy(str, e->strings[s++], sizeof(str));
+			str[sizeof(str) - 1] = '\0';
+			*l.p++ = '"';
+			put_escaped(&l, str, json);
+			/* A cut string ends in "..." (inside JSON's quotes). */
+			put_str(&l, cut ? (json ? "...\"" : "\"...") : "\"");
+		} else {
+			put_value(&l, t, i, e->args[i], json);
 		}
 	}
-	fputs(json ? "}}\n" : "\n", f);
+	put_str(&l, json ? "}}\n" : "\n");
+	fwrite(l.buf, 1, (size_t)(l.p - l.buf), tr->out);
 	tr->events++;
 	if (tr->opt->limit && tr->events >= (unsigned long long)tr->opt->limit)
 		stopping = 1;

@@ -24,6 +24,7 @@ struct trace_event {
 	unsigned int probe;         /* the cookie */
 	unsigned int nargs;
 	unsigned int cut_mask;      /* bit n: string argument n was cut */
+	unsigned int fault_mask;    /* bit n: string argument n unreadable */
 	unsigned int nstrings;
 	unsigned long long args[TRACE_MAX_ARGS];
 	char strings[TRACE_MAX_ARGS][TRACE_STR_LEN];
