@@ -120,8 +120,9 @@ $(B)/lexer.c $(B)/lexer.h: grammar/lexer.l | $(B)
 $(B):
 	$(Q)mkdir -p $@
 
+# make check TESTS="t_cli t_header": only the tests whose names match.
 check: $(PROG)
-	$(Q)PROBEGEN=$(abspath $(PROG)) tests/run.sh
+	$(Q)PROBEGEN=$(abspath $(PROG)) tests/run.sh $(TESTS)
 
 # Real projects' Debian sources built with probegen as their dtrace.
 check-real: $(PROG)

@@ -2,7 +2,7 @@
 # tests/run.sh - probegen's test suite.  Each tests/t_*.sh file defines
 # test functions named t_*; every one runs in its own scratch directory
 # and reports through ok/fail/skip.  The last line is the summary.
-#   tests/run.sh [PATTERN]    run the tests whose name matches PATTERN
+#   tests/run.sh [PATTERN...]  run the tests whose name matches a PATTERN
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
@@ -12,7 +12,7 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 export ROOT PROBEGEN OUT
 . tests/lib.sh
 
-pattern=${1:-}
+patterns=("$@")
 for f in tests/t_*.sh; do
 	# A test file that does not parse would silently lose its tests.
 	if ! bash -n "$f" 2> "$OUT/syntax.err"; then
@@ -24,7 +24,11 @@ for f in tests/t_*.sh; do
 	. "$f"
 done
 for t in $(declare -F | awk '{print $3}' | grep '^t_' | sort -V); do
-	[ -n "$pattern" ] && [[ $t != *$pattern* ]] && continue
+	if [ ${#patterns[@]} -gt 0 ]; then
+		match=
+		for p in "${patterns[@]}"; do [[ $t == *$p* ]] && match=1; done
+		[ -n "$match" ] || continue
+	fi
 	run_test "$t"
 done
 summary

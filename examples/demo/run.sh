@@ -1,6 +1,7 @@
 #!/bin/sh
 # examples/demo/run.sh - `make demo`: build the demo with probegen, list
-# its probes, then trace it live (bpftrace as root) or show them in gdb.
+# its probes, then trace it live (probegen --trace, as root) or show them
+# in gdb.
 set -e
 cd "$(dirname "$0")"
 PROBEGEN=${PROBEGEN:-../../probegen}
@@ -16,23 +17,16 @@ echo "== the probes in the binary (readelf -n)"
 readelf -n out/demo | awk '/Provider:/ { p = $NF } /Name:/ { n = $2 }
 	/Arguments:/ { sub(/^[ \t]*Arguments:[ \t]*/, ""); print "  " p ":" n "  args: " $0 }'
 
+echo "== probegen --list: what the binary says of itself"
+"$PROBEGEN" --list out/demo
+
 traced=no
-if [ "$(id -u)" = 0 ] && command -v bpftrace >/dev/null 2>&1; then
-	[ -e /sys/kernel/tracing/uprobe_events ] ||
-		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
-	if [ -e /sys/kernel/tracing/uprobe_events ]; then
-		echo "== bpftrace, live for $SECONDS_TO_RUN seconds"
-		bpftrace -e '
-		usdt:./out/demo:demo:request__start { @start[arg0] = nsecs;
-			printf("start  id=%-3d path=%s\n", arg0, str(arg1)); }
-		usdt:./out/demo:demo:request__done {
-			printf("done   id=%-3d latency=%d us\n", arg0, arg1 / 1000); }
-		END { clear(@start); }' -c "./out/demo $SECONDS_TO_RUN" 2>&1 |
-			grep -v RLIMIT_MEMLOCK && traced=yes
-	fi
+if [ "$(id -u)" = 0 ] && "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -qv 'built without --trace'; then
+	echo "== probegen --trace, live for $SECONDS_TO_RUN seconds: every probe, by name and type"
+	"$PROBEGEN" --trace -c "./out/demo $SECONDS_TO_RUN" && traced=yes
 fi
 if [ $traced = no ]; then
-	echo "== gdb (bpftrace needs root and tracefs): stop at demo:request__start"
+	echo "== gdb (--trace needs root and libbpf): stop at demo:request__start"
 	gdb -q -batch -nx -ex 'info probes stap' \
 		-ex 'break -probe-stap demo:request__start' -ex 'run 1' \
 		-ex 'printf "id=%d path=%s\n", $_probe_arg0, (char *)$_probe_arg1' \
