@@ -93,3 +93,13 @@ without_sdt() {
 	unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' \
 		"$PWD/empty-sdt.h" "$h" "$@"
 }
+
+# eu-elflint over an object: clean, except that it rejects every note
+# type it does not know in an object (SystemTap's own stapsdt notes too),
+# which our declaration notes are.
+elflint_clean() {
+	eu-elflint --gnu-ld "$1" > elflint.out 2>&1
+	grep -v "'.note.probegen': unknown object file note type 1 with owner name 'probegen'" \
+		elflint.out | grep -v '^No errors$' > elflint.rest
+	[ ! -s elflint.rest ] || { cat elflint.rest; return 1; }
+}

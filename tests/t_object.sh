@@ -21,7 +21,7 @@ t_object_layout() {
 	W
 	diff -u want syms || fail "semaphore symbols"
 	if have eu-elflint; then
-		eu-elflint --gnu-ld o.o || fail "eu-elflint"
+		elflint_clean o.o || fail "eu-elflint"
 	fi
 	ok
 }
@@ -34,7 +34,7 @@ t_object_empty_inputs() {
 	printf 'BEGIN{}\n' > c.d
 	for f in a b c; do
 		"$PROBEGEN" -G -s $f.d -o $f.o 2>/dev/null || fail "-G $f.d"
-		have eu-elflint && { eu-elflint --gnu-ld $f.o || fail "eu-elflint $f.o"; }
+		have eu-elflint && { elflint_clean $f.o || fail "eu-elflint $f.o"; }
 		printf 'int main(void) { return 0; }\n' > m.c
 		gcc m.c $f.o -o m || fail "linking $f.o"
 	done
@@ -84,7 +84,7 @@ t_object_targets() {
 			/Class:/ { c = $2 } /Data:/ { d = $2 } /Machine:/ { m = $2 }
 			END { gsub(/^ +/, "", c); gsub(/^ +/, "", m); sub(/,.*/, "", d); gsub(/^ +/, "", d); print c "|" d "|" m }')
 		expect_eq "$got" "$want" "$t header"
-		have eu-elflint && { eu-elflint --gnu-ld $t.o > lint 2>&1 || { cat lint; fail "eu-elflint $t"; }; }
+		have eu-elflint && { elflint_clean $t.o || fail "eu-elflint $t"; }
 		n=$((n + 1))
 	done <<-'T'
 	x86_64 ELF64|2's complement|Advanced Micro Devices X86-64

@@ -80,6 +80,10 @@
 	".weak " #s "\n.hidden " #s "\n.type " #s ", \"object\"\n" \
 	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
 	".popsection\n.endif\n")
+#define PROBEGEN_DECLARE(decl, len) __asm__ __volatile__( \
+	".pushsection .note.probegen, \"?\", \"note\"\n.balign 4\n" \
+	".4byte 9, " #len ", 1\n.asciz \"probegen\"\n.balign 4\n" \
+	".asciz \"" decl "\"\n.balign 4\n.popsection\n")
 #define PROBEGEN_ENABLED_HERE(p, n) (__extension__({ \
 	PROBEGEN_DEFINE(p, n); __builtin_expect(p##_##n##_semaphore, 0); }))
 #if (defined(__clang__) && __clang_major__ >= 13) || \
@@ -97,6 +101,7 @@ __asm__(".ifndef _.stapsdt.base\n"
 #define PROBEGEN_SEMAPHORE
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_DEFINE(p, n) ((void)0)
+#define PROBEGEN_DECLARE(decl, len) ((void)0)
 #define PROBEGEN_ENABLED_HERE(p, n) 0
 #define PROBEGEN_USE(x) (void)sizeof((void)(x), 0)
 #define PROBEGEN_SITE0(p, n) do { } while (0)
