@@ -177,8 +177,9 @@ static int add_binary(struct tracer *tr, const char *path)
 	tr->binaries = xrealloc(tr->binaries, sizeof(*b) * ((size_t)tr->nbinaries + 1));
 	tr->programs = xrealloc(tr->programs, sizeof(*tr->programs) * ((size_t)tr->nbinaries + 1));
 	b = &tr->binaries[tr->nbinaries];
-	if (binary_read(xstrdup(path), b) != 0)
+	if (binary_read(path, b) != 0)
 		return -1;
+	b->path = xstrdup(path); /* the caller's may not last */
 	for (p = b->probes; p; p = p->next)
 		any |= p->nsites > 0;
 	tr->programs[tr->nbinaries] = any ? binary_program(b) : NULL;
@@ -517,6 +518,7 @@ int trace_run(const struct trace_options *opt)
 	struct tracer tr = { opt, NULL, 0, NULL, NULL, 0, 0, 0, stdout };
 	struct trace_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
+	struct bpf_link **links = NULL;
 	pid_t child = 0, target = -1;
 	int i, go = -1, attached = 0, status = EXIT_OK, r;
 	char *exe = NULL;
@@ -527,20 +529,23 @@ int trace_run(const struct trace_options *opt)
 	libbpf_set_print(libbpf_quiet);
 	for (i = 0; i < opt->nbinaries; i++) {
 		r = add_binary(&tr, opt->binaries[i]);
-		if (r < 0)
-			return EXIT_SYSTEM;
-		if (r == 0) {
-			error_input("'%s' has no probes", opt->binaries[i]);
-			return EXIT_INPUT;
+		if (r <= 0) {
+			if (r == 0)
+				error_input("'%s' has no probes", opt->binaries[i]);
+			status = r < 0 ? EXIT_SYSTEM : EXIT_INPUT;
+			goto out;
 		}
 	}
 	if (opt->pid) {
 		if (kill(opt->pid, 0) != 0 && errno == ESRCH) {
 			error_plain("no process with PID %d", opt->pid);
-			return EXIT_SYSTEM;
+			status = EXIT_SYSTEM;
+			goto out;
 		}
-		if (add_process(&tr, opt->pid) != 0)
-			return EXIT_SYSTEM;
+		if (add_process(&tr, opt->pid) != 0) {
+			status = EXIT_SYSTEM;
+			goto out;
+		}
 		target = opt->pid;
 	}
 	if (opt->command) {
@@ -551,34 +556,38 @@ int trace_run(const struct trace_options *opt)
 		exe = command_path(first);
 		if (!exe) {
 			error_plain("cannot find the command '%s'", first);
-			return EXIT_SYSTEM;
+			status = EXIT_SYSTEM;
+			goto out;
 		}
 		add_binary(&tr, exe);
 		add_libraries(&tr, exe);
 	}
 	for (i = 0; i < tr.nbinaries; i++)
 		add_probes(&tr, i, opt->declarations);
+	status = EXIT_INPUT;
 	if (!tr.nbinaries) {
 		error_input("no probes in %s", opt->command ? "the command" :
 			    opt->pid ? "the process or its libraries" : "the binaries");
-		return EXIT_INPUT;
+		goto out;
 	}
 	if (!tr.nprobes) {
 		error_input("no probe matches %s%s", opt->filters[0],
 			    opt->nfilters > 1 ? " or the other -n patterns" : "");
-		return EXIT_INPUT;
+		goto out;
 	}
 	if (tr.nprobes > TRACE_MAX_PROBES) {
 		error_input("%d probes: at most %d can be traced at once", tr.nprobes,
 			    TRACE_MAX_PROBES);
-		return EXIT_INPUT;
+		goto out;
 	}
+	status = EXIT_OK;
 
 	skel = trace_bpf__open_and_load();
 	if (!skel) {
 		error_plain("cannot load the BPF program: %s%s", strerror(errno),
 			    errno == EPERM ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
-		return EXIT_SYSTEM;
+		status = EXIT_SYSTEM;
+		goto out;
 	}
 	for (i = 0; i < tr.nprobes; i++) {
 		struct trace_probe_info info = { 0 };
@@ -600,12 +609,14 @@ int trace_run(const struct trace_options *opt)
 		}
 		target = child;
 	}
+	links = xcalloc((size_t)tr.nprobes, sizeof(*links));
 	for (i = 0; i < tr.nprobes; i++) {
 		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = (unsigned long long)i);
 		struct bpf_link *link = bpf_program__attach_usdt(
 			skel->progs.on_probe, target, tr.probes[i].binary,
 			tr.probes[i].provider, tr.probes[i].name, &uo);
 
+		links[i] = link;
 		if (!link) {
 			fprintf(stderr, "probegen: warning: cannot attach to %s:%s in %s: %s\n",
 				tr.probes[i].provider, tr.probes[i].name,
@@ -673,6 +684,10 @@ out:
 				d, d == 1 ? "" : "s");
 	}
 	ring_buffer__free(rb);
+	/* Detached here: the kernel clears the semaphores. */
+	for (i = 0; links && i < tr.nprobes; i++)
+		bpf_link__destroy(links[i]);
+	free(links);
 	trace_bpf__destroy(skel);
 	for (i = 0; i < tr.nprobes; i++) {
 		int a;
