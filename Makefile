@@ -52,11 +52,13 @@ SRCS = main.c util.c diag.c parse.c ast.c check.c type.c spell.c names.c \
 # forces that).
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 BPF_CLANG ?= clang
-TRACE ?= $(shell pkg-config --exists libbpf 2>/dev/null && [ -x $(BPFTOOL) ] && \
-	command -v $(BPF_CLANG) > /dev/null 2>&1 && echo yes)
+ifndef TRACE
+TRACE := $(shell echo '\#include <bpf/libbpf.h>' | $(CC) -E -x c - > /dev/null 2>&1 && \
+	[ -x $(BPFTOOL) ] && command -v $(BPF_CLANG) > /dev/null 2>&1 && echo yes)
+endif
 ifeq ($(TRACE),yes)
 TRACE_OBJ = $(B)/trace.o
-LIBS += $(shell pkg-config --libs libbpf)
+LIBS += -lbpf
 else
 TRACE_OBJ = $(B)/trace_none.o
 endif

@@ -103,3 +103,11 @@ elflint_clean() {
 		elflint.out | grep -v '^No errors$' > elflint.rest
 	[ ! -s elflint.rest ] || { cat elflint.rest; return 1; }
 }
+
+# tests/src/values.d's header and -G object, and a program of tests/src/
+# built with them: values_program SOURCE.c OUTPUT
+values_program() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h values.d"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G values.d"
+	gcc -O2 -I. "$ROOT/tests/src/$1" values.o -o "$2" || fail "building $2"
+}

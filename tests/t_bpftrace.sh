@@ -2,15 +2,9 @@
 # the header and the -G object, prints its arguments, and sets the
 # semaphore the program sees; and traces probes inside a shared library.
 
-build_loop() {
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	gcc -O2 -I. "$ROOT/tests/src/loop.c" values.o -o loop || fail "build"
-}
-
 t_bpftrace_args() {
 	need_bpftrace
-	build_loop
+	values_program loop.c loop
 	bpftrace -l 'usdt:./loop:*' > list 2>&1
 	for p in ints ptrs twelve; do
 		grep -q "usdt:./loop:vals:$p" list || { cat list; fail "bpftrace does not list vals:$p"; }

@@ -12,16 +12,10 @@ need_trace() {
 	return 0
 }
 
-build_values() {
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	gcc -O2 -I. "$ROOT/tests/src/values.c" values.o -o values || fail "build"
-}
-
 # Every firing of values.c, all twelve arguments, by name and type.
 t_trace_values() {
 	need_trace
-	build_values
+	values_program values.c values
 	"$PROBEGEN" --trace -c ./values > out 2> err || { cat err; fail "--trace"; }
 	# The program saw its probes enabled while traced.
 	expect_grep '^enabled=1$' out
@@ -40,7 +34,7 @@ t_trace_values() {
 # --json: one object a line that a JSON parser reads, 64-bit exact.
 t_trace_json() {
 	need_trace
-	build_values
+	values_program values.c values
 	"$PROBEGEN" --trace --json -n 'vals:*' -c ./values 2> err | grep '^{' > out ||
 		{ cat err; fail "--trace --json"; }
 	python3 - out <<-'PY' || fail "JSON"
@@ -64,12 +58,11 @@ t_trace_json() {
 # command it started.
 t_trace_filters_limit() {
 	need_trace
-	build_values
+	values_program values.c values
 	"$PROBEGEN" --trace -n 'vals:twelve' -n '*:none' -c ./values 2> err > out || fail "-n"
 	expect_eq "$(grep -c ' vals:' out)" 3 "events of vals:twelve and vals:none"
 	grep ' vals:' out | grep -vq 'vals:twelve\|vals:none' && fail "-n let another probe through"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o
-	gcc -O2 -I. "$ROOT/tests/src/loop.c" values.o -o loop || fail "build loop"
+	values_program loop.c loop
 	start=$(date +%s)
 	timeout 30 "$PROBEGEN" --trace --limit 5 -n 'vals:ints' -c ./loop > out 2> err
 	expect_eq $? 0 "exit status with --limit"
@@ -108,7 +101,7 @@ t_trace_process_and_semaphores() {
 # The errors users meet, each with its message and exit status.
 t_trace_errors() {
 	need_trace
-	build_values
+	values_program values.c values
 	"$PROBEGEN" --trace -p 999999 2> err
 	expect_eq $? 2 "no such PID"
 	expect_grep 'no process with PID 999999' err

@@ -2,20 +2,14 @@
 # --docs against a golden file, declaration notes, --list and --check
 # on good and deliberately broken binaries.
 
-build_values_loop() {
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	gcc -O2 -I. "$ROOT/tests/src/loop.c" values.o -o loop || fail "build"
-}
-
 # The script of values.d under bpftrace, against loop.c's known values;
 # the script made from the binary's recorded declarations is the same.
 t_tracer_bpftrace_script() {
 	need_bpftrace
-	build_values_loop
+	values_program loop.c loop
 	"$PROBEGEN" --bpftrace -s "$ROOT/tests/src/values.d" -o values.bt || fail "--bpftrace"
 	# values.c fires every probe of the file, loop.c all but vals:none.
-	gcc -O2 -I. "$ROOT/tests/src/values.c" values.o -o values || fail "build values"
+	values_program values.c values
 	"$PROBEGEN" --bpftrace values -o frombin.bt || fail "--bpftrace BINARY"
 	diff <(sed 1,3d values.bt) <(sed 1,3d frombin.bt) || fail "scripts from the .d and the binary differ"
 	# Arguments bpftrace 0.17 cannot read are named, not dropped.
@@ -69,7 +63,7 @@ t_tracer_docs_golden() {
 # names and types, and read as one however many objects record them.
 t_tracer_list_stripped() {
 	need eu-strip
-	build_values_loop
+	values_program loop.c loop
 	cp loop loop.strip && strip loop.strip
 	cp loop loop.eustrip && eu-strip loop.eustrip
 	for b in loop loop.strip loop.eustrip; do
@@ -111,8 +105,8 @@ assert len(p["twelve"]["arguments"]) == 12
 
 # --check: a good binary passes; each kind of break is named.
 t_tracer_check() {
-	build_values_loop
-	gcc -O2 -I. "$ROOT/tests/src/values.c" values.o -o values || fail "build values"
+	values_program loop.c loop
+	values_program values.c values
 	"$PROBEGEN" --check -s "$ROOT/tests/src/values.d" values > out || { cat out; fail "good binary"; }
 	[ ! -s out ] || { cat out; fail "good binary: output"; }
 	# Wrong arity, an undeclared probe, a missing one.
