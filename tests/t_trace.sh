@@ -115,6 +115,14 @@ t_trace_errors() {
 	"$PROBEGEN" --trace text.d 2> err
 	expect_eq $? 2 "not ELF"
 	expect_grep "'text.d' is not an ELF file" err
+	# No uprobes: the uprobe PMU hidden and tracefs unmounted, in a
+	# private mount namespace.
+	unshare -m sh -c 'mount -t tmpfs none /sys/bus/event_source/devices &&
+		{ umount /sys/kernel/debug/tracing 2>/dev/null; umount /sys/kernel/tracing 2>/dev/null;
+		  umount /sys/kernel/debug 2>/dev/null; true; } &&
+		exec "$0" --trace -c ./values' "$PROBEGEN" > out 2> err
+	expect_eq $? 2 "no uprobes"
+	expect_grep 'no uprobes: the kernel has no uprobe PMU and tracefs is not mounted' err
 	if have setpriv; then
 		chmod 755 . ; chmod 755 values
 		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
@@ -136,5 +144,37 @@ t_trace_without_libbpf() {
 	./probegen --trace -c /bin/true 2> err
 	expect_eq $? 2 "exit status"
 	expect_grep 'built without --trace: install libbpf-dev, clang and bpftool' err
+	ok
+}
+
+# A string longer than the documented 127 bytes is cut, and says so.
+t_trace_long_string() {
+	need_trace
+	printf 'provider l {\n\tprobe s(char *text, int n);\n};\n' > l.d
+	expect "$PROBEGEN" -h -s l.d -o l.h
+	expect "$PROBEGEN" -G -s l.d -o l.o
+	cat > l.c <<-'C'
+	#include <string.h>
+	#include "l.h"
+	static char text[300];
+	int main(void) {
+		memset(text, 'x', 200);
+		L_S(text, 200);
+		text[5] = '\0';
+		L_S(text, 5);
+		return 0;
+	}
+	C
+	expect gcc -O2 l.c l.o -o l
+	"$PROBEGEN" --trace -c ./l > out 2> err || { cat err; fail "--trace"; }
+	expect_grep " l:s text=\"$(printf 'x%.0s' $(seq 127))\"\.\.\. n=200$" out
+	expect_grep ' l:s text="xxxxx" n=5$' out
+	"$PROBEGEN" --trace --json -c ./l 2> err | grep '^{' > out.json
+	python3 -c '
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+assert ev[0]["args"]["text"] == "x" * 127 + "...", ev[0]
+assert ev[1]["args"]["text"] == "xxxxx", ev[1]
+' out.json || fail "JSON of a cut string"
 	ok
 }

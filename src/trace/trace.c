@@ -504,13 +504,23 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-/* Can this process load BPF programs at all?  Said before any work. */
-static int check_privileges(void)
+/* Can this process load BPF programs and attach uprobes at all?  Said
+ * before any work. */
+static int check_system(void)
 {
-	if (geteuid() == 0)
-		return 0;
-	error_plain("--trace needs root, or the capabilities CAP_BPF and CAP_PERFMON");
-	return -1;
+	if (geteuid() != 0) {
+		error_plain("--trace needs root, or the capabilities CAP_BPF and CAP_PERFMON");
+		return -1;
+	}
+	/* libbpf attaches through the uprobe PMU, else through tracefs. */
+	if (access("/sys/bus/event_source/devices/uprobe/type", R_OK) != 0 &&
+	    access("/sys/kernel/tracing/uprobe_events", W_OK) != 0 &&
+	    access("/sys/kernel/debug/tracing/uprobe_events", W_OK) != 0) {
+		error_plain("no uprobes: the kernel has no uprobe PMU and tracefs is not mounted "
+			    "(mount -t tracefs nodev /sys/kernel/tracing)");
+		return -1;
+	}
+	return 0;
 }
 
 int trace_run(const struct trace_options *opt)
@@ -524,7 +534,7 @@ int trace_run(const struct trace_options *opt)
 	char *exe = NULL;
 	static char outbuf[1 << 20];
 
-	if (check_privileges() != 0)
+	if (check_system() != 0)
 		return EXIT_SYSTEM;
 	libbpf_set_print(libbpf_quiet);
 	for (i = 0; i < opt->nbinaries; i++) {

@@ -53,4 +53,20 @@ done
 wait $bt
 # memcached's size counts the value's trailing CRLF: 5 + 2.
 grep -q '^set probegen_key 7$' "$WORK/trace" || { cat "$WORK/trace"; fail "no command__set traced"; }
-ok "$VERSION, $(wc -l < "$WORK/notes") probes, $checked, traced '$(grep '^set ' "$WORK/trace")', $(( $(date +%s) - start )) s"
+# probegen --trace, names and types from the declarations the binary
+# records; the key is not NUL-terminated, so its text runs on.
+"$PROBEGEN" --trace -p $pid -n 'memcached:command__set' --limit 1 > "$WORK/ptrace" 2> "$WORK/ptrace.err" &
+pt=$!
+sleep 2
+for i in 1 2 3 4 5; do
+	exec 3<>/dev/tcp/127.0.0.1/$port
+	printf 'set probegen_key 0 0 5\r\nhello\r\n' >&3
+	timeout 2 head -c 8 <&3 > /dev/null
+	exec 3<&-
+	grep -q 'command__set' "$WORK/ptrace" && break
+	sleep 1
+done
+wait $pt
+grep -Eq ' memcached:command__set [a-z_0-9]+=[0-9]+ [a-z_0-9]+="probegen_key.* [a-z_0-9]+=12 [a-z_0-9]+=7 ' "$WORK/ptrace" ||
+	{ cat "$WORK/ptrace" "$WORK/ptrace.err"; fail "--trace: command__set"; }
+ok "$VERSION, $(wc -l < "$WORK/notes") probes, $checked, traced '$(grep '^set ' "$WORK/trace")', --trace '$(grep -o "memcached:command__set [a-z_0-9]*=[0-9]* [a-z_0-9]*=\"[a-z_]*" "$WORK/ptrace")', $(( $(date +%s) - start )) s"

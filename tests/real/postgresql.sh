@@ -62,4 +62,17 @@ sleep 1
 kill -INT $bt 2>/dev/null; wait $bt
 grep -q "^query__start select 'probegen' as traced$" "$WORK/trace" || { cat "$WORK/trace"; fail "query__start not traced"; }
 grep -q '^transaction__start ' "$WORK/trace" || fail "transaction__start not traced"
-ok "$VERSION, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) probes, traced '$(grep -m1 '^query__start' "$WORK/trace")', $(( $(date +%s) - start )) s"
+# probegen --trace on the installed binary (every backend that runs it),
+# argument types from the declarations its -G object recorded.
+"$PROBEGEN" --trace -n 'postgresql:query__start' "$inst/bin/postgres" > "$WORK/ptrace" 2> "$WORK/ptrace.err" &
+pt=$!
+sleep 3
+for i in 1 2 3; do
+	runuser -u nobody -- "$inst/bin/psql" -h "$WORK/sock" -d postgres -c "select 'probegen' as traced" > /dev/null 2>&1
+	sleep 1
+	grep -q "query__start arg0=\"select 'probegen' as traced\"" "$WORK/ptrace" && break
+done
+kill -INT $pt 2>/dev/null; wait $pt
+grep -q "postgresql:query__start arg0=\"select 'probegen' as traced\"$" "$WORK/ptrace" ||
+	{ cat "$WORK/ptrace" "$WORK/ptrace.err"; fail "--trace: query__start"; }
+ok "$VERSION, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) probes, traced '$(grep -m1 '^query__start' "$WORK/trace")', --trace '$(grep -m1 -o "postgresql:query__start.*" "$WORK/ptrace")', $(( $(date +%s) - start )) s"
