@@ -460,26 +460,6 @@ struct param *probe_args(const struct probe *pr)
 	return pr->has_mapping ? pr->mapping : pr->native;
 }
 
-int probe_nargs(const struct probe *pr)
-{
-	return pr->has_mapping ? pr->nmapping : pr->nnative;
-}
-
-int probe_arg_source(const struct probe *pr, int i)
-{
-	const struct param *x, *n;
-	int j;
-
-	if (!pr->has_mapping)
-		return i;
-	for (x = pr->mapping, j = 0; x && j < i; x = x->next)
-		j++;
-	for (n = pr->native, j = 0; n && x; n = n->next, j++)
-		if (n->name && x->name && strcmp(n->name, x->name) == 0)
-			return j;
-	return 0; /* the checker has reported the unknown name */
-}
-
 void program_free(struct program *prog)
 {
 	if (!prog)

@@ -220,10 +220,6 @@ struct program {
 void program_free(struct program *prog);
 /* The probe's arguments: the mapping when present. */
 struct param *probe_args(const struct probe *pr);
-int probe_nargs(const struct probe *pr);
-/* Which native argument (from 0) the probe's i-th argument carries:
- * i itself, or for `(i, j) : (j, i)` the native one it names. */
-int probe_arg_source(const struct probe *pr, int i);
 
 /* ---- parse.c: the scanner and parser driver (grammar side: parse.h) ---- */
 
