@@ -455,6 +455,31 @@ void typedef_add(struct parse_state *ps, struct type *base,
 	}
 }
 
+const struct provider *program_provider(const struct program *prog,
+					const char *name)
+{
+	const struct provider *pv;
+
+	if (prog)
+		for_each_provider(prog, pv)
+			if (strcmp(pv->name, name) == 0)
+				return pv;
+	return NULL;
+}
+
+const struct probe *program_probe(const struct program *prog,
+				  const char *provider, const char *name)
+{
+	const struct provider *pv = program_provider(prog, provider);
+	const struct probe *pr;
+
+	if (pv)
+		for_each_probe(pv, pr)
+			if (strcmp(pr->name, name) == 0)
+				return pr;
+	return NULL;
+}
+
 struct param *probe_args(const struct probe *pr)
 {
 	return pr->has_mapping ? pr->mapping : pr->native;

@@ -55,25 +55,6 @@ static void problem(struct checker *c, int is_error, const char *where,
 	c->errors += is_error;
 }
 
-static const struct probe *find_declared(const struct program *prog,
-					 const char *provider,
-					 const char *name, int *provider_known)
-{
-	const struct provider *pv;
-	const struct probe *pr;
-
-	*provider_known = 0;
-	for_each_provider(prog, pv) {
-		if (strcmp(pv->name, provider) != 0)
-			continue;
-		*provider_known = 1;
-		for_each_probe(pv, pr)
-			if (strcmp(pr->name, name) == 0)
-				return pr;
-	}
-	return NULL;
-}
-
 /* Sizes and signs the notes record against the declared types. */
 static void check_types(struct checker *c, const struct binary *b,
 			const struct program *prog, const struct probe *pr,
@@ -138,11 +119,10 @@ static void check_binary(struct checker *c, const struct binary *b,
 			have_re = regcomp(&re, libbpf_forms[i].pattern,
 					  REG_EXTENDED | REG_NOSUB) == 0;
 	for (p = b->probes; p; p = p->next) {
-		int known, nargs;
-		const struct probe *pr = find_declared(prog, p->provider,
-						       p->name, &known);
+		const struct probe *pr = program_probe(prog, p->provider, p->name);
+		int nargs;
 
-		if (!known || !p->sites)
+		if (!program_provider(prog, p->provider) || !p->sites)
 			continue; /* another provider's, or only declared */
 		mine++;
 		if (!pr) {

@@ -33,17 +33,7 @@ void json_string(FILE *f, const char *s, size_t len)
 static const struct probe *declared(const struct program *prog,
 				    const struct bin_probe *p)
 {
-	const struct provider *pv;
-	const struct probe *pr;
-
-	if (!p->declaration)
-		return NULL;
-	for_each_provider(prog, pv)
-		if (strcmp(pv->name, p->provider) == 0)
-			for_each_probe(pv, pr)
-				if (strcmp(pr->name, p->name) == 0)
-					return pr;
-	return NULL;
+	return p->declaration ? program_probe(prog, p->provider, p->name) : NULL;
 }
 
 static void list_text(FILE *f, const struct binary *b,

@@ -220,6 +220,12 @@ struct program {
 void program_free(struct program *prog);
 /* The probe's arguments: the mapping when present. */
 struct param *probe_args(const struct probe *pr);
+/* The provider of that name, and the probe provider:name; NULL when the
+ * program (which may be NULL) has none. */
+const struct provider *program_provider(const struct program *prog,
+					const char *name);
+const struct probe *program_probe(const struct program *prog,
+				  const char *provider, const char *name);
 
 /* ---- parse.c: the scanner and parser driver (grammar side: parse.h) ---- */
 

@@ -81,23 +81,6 @@ static int matches(const struct trace_options *opt, const char *provider,
 	return 0;
 }
 
-static const struct probe *declaration_in(const struct program *prog,
-					  const char *provider,
-					  const char *name)
-{
-	const struct provider *pv;
-	const struct probe *pr;
-
-	if (!prog)
-		return NULL;
-	for_each_provider(prog, pv)
-		if (strcmp(pv->name, provider) == 0)
-			for_each_probe(pv, pr)
-				if (strcmp(pr->name, name) == 0)
-					return pr;
-	return NULL;
-}
-
 /* How to print each argument of a probe: from its declaration (the
  * binary's, else -s FILE.d's), else from the note's sizes and signs. */
 static void describe(struct traced *t, const struct bin_probe *p,
@@ -105,7 +88,7 @@ static void describe(struct traced *t, const struct bin_probe *p,
 		     const struct program *from_file)
 {
 	const struct probe *pr = p->declaration
-				 ? declaration_in(recorded, p->provider, p->name)
+				 ? program_probe(recorded, p->provider, p->name)
 				 : NULL;
 	const struct program *prog = recorded;
 	const char *spec = p->sites->args;
@@ -115,7 +98,7 @@ static void describe(struct traced *t, const struct bin_probe *p,
 	int i = 0;
 
 	if (!pr) {
-		pr = declaration_in(from_file, p->provider, p->name);
+		pr = program_probe(from_file, p->provider, p->name);
 		prog = from_file;
 	}
 	if (pr && pr->nnative != spec_count(spec))
