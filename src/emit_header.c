@@ -115,6 +115,15 @@ static void site(struct buf *b, const struct probe *pr)
 	buf_lit(b, ")");
 }
 
+/* Can a cast (t)(a) convert an argument of type t?  Not structs or
+ * unions by value, nor functions. */
+static int castable(const struct program *prog, const struct type *t)
+{
+	const struct type *r = type_resolve(prog, t);
+
+	return r->kind != T_STRUCT && r->kind != T_UNION && r->kind != T_FUNC;
+}
+
 /* "MACRO, ((int)(a1), ...)": the SystemTap macro, and each argument
  * converted to its declared type, so the note records that type. */
 static void typed_site(struct buf *b, const struct program *prog,
@@ -126,12 +135,10 @@ static void typed_site(struct buf *b, const struct program *prog,
 	buf_puts(b, pr->names->macro);
 	buf_lit(b, ", (");
 	for_each_param(pr->native, p) {
-		const struct type *t = type_resolve(prog, p->type);
-
 		if (i++)
 			buf_lit(b, ", ");
-		if (t->kind == T_STRUCT || t->kind == T_UNION ||
-		    t->kind == T_FUNC || !type_spellable(prog, t)) {
+		if (!castable(prog, p->type) ||
+		    !type_spellable(prog, type_resolve(prog, p->type))) {
 			/* No cast names these: passed as they are. */
 			buf_printf(b, "PROBEGEN_ASIS(a%d)", i);
 		} else {
@@ -163,12 +170,9 @@ static int plain_casts(const struct program *prog, const struct probe *pr)
 	int ok = 1;
 
 	for_each_param(pr->native, p) {
-		const struct type *t = type_resolve(prog, p->type);
-
 		c.len = 0;
 		type_print_c(&c, prog, p->type, "", 1);
-		if (t->kind == T_STRUCT || t->kind == T_UNION ||
-		    t->kind == T_FUNC || strchr(c.data, ','))
+		if (!castable(prog, p->type) || strchr(c.data, ','))
 			ok = 0;
 	}
 	buf_free(&c);
