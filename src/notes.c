@@ -129,7 +129,7 @@ int binary_read(const char *path, struct binary *b)
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	size_t shstrndx;
-	struct target t;
+	const struct target *tg;
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
@@ -150,7 +150,8 @@ int binary_read(const char *path, struct binary *b)
 	b->data = eh.e_ident[EI_DATA];
 	b->machine = eh.e_machine;
 	b->is_object = eh.e_type == ET_REL;
-	b->arch = target_from_elf(path, &t) == 0 ? t.name : "?";
+	tg = target_of_elf_header(b->elfclass, b->data, b->machine);
+	b->arch = tg ? tg->name : "?";
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		const char *name;

@@ -337,6 +337,8 @@ const struct target *target_by_name(const char *name);
 const struct target *target_host(void);
 /* The other class of the same family (for -32/-64), or NULL. */
 const struct target *target_with_class(const struct target *tg, int bits);
+/* The target of an ELF header's class, data and machine, or NULL. */
+const struct target *target_of_elf_header(int elfclass, int data, int machine);
 /* Read class, data, machine and flags from an ELF file; 0 on success. */
 int target_from_elf(const char *path, struct target *out);
 void target_list(FILE *f);

@@ -98,13 +98,24 @@ const struct target *target_with_class(const struct target *tg, int bits)
 	return NULL;
 }
 
+const struct target *target_of_elf_header(int elfclass, int data, int machine)
+{
+	size_t i;
+
+	for (i = 0; i < COUNT(targets); i++)
+		if (targets[i].machine == machine &&
+		    targets[i].elfclass == elfclass && targets[i].data == data)
+			return &targets[i];
+	return NULL;
+}
+
 int target_from_elf(const char *path, struct target *out)
 {
+	const struct target *known;
 	unsigned char ident[EI_NIDENT];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
 	GElf_Ehdr eh;
-	size_t i;
 	int ok = -1;
 
 	if (fd < 0)
@@ -123,14 +134,11 @@ int target_from_elf(const char *path, struct target *out)
 		out->data = eh.e_ident[EI_DATA];
 		out->machine = eh.e_machine;
 		out->flags = eh.e_flags;
-		for (i = 0; i < COUNT(targets); i++) {
-			if (targets[i].machine == out->machine &&
-			    targets[i].elfclass == out->elfclass &&
-			    targets[i].data == out->data) {
-				out->name = targets[i].name;
-				out->char_signed = targets[i].char_signed;
-				break;
-			}
+		known = target_of_elf_header(out->elfclass, out->data,
+					     out->machine);
+		if (known) {
+			out->name = known->name;
+			out->char_signed = known->char_signed;
 		}
 		ok = 0;
 	}
