@@ -16,9 +16,6 @@
 
 #include "probegen.h"
 
-/* bpftrace 0.17 on x86-64: arg0 .. arg5. */
-#define BPFTRACE_MAX_ARGS 6
-
 /* The argument's name in output: as declared, argN when unnamed, and
  * made unique (value, value_2) when the declaration repeats a name. */
 void arg_display_name(struct buf *b, const struct probe *pr, int index)

@@ -10,9 +10,6 @@
 
 #include "probegen.h"
 
-/* bpftrace 0.17 reads arg0..arg5 of a USDT probe on x86-64. */
-#define BPFTRACE_MAX_ARGS 6
-
 /* A doc comment's text without its decoration: the leading blanks and
  * "*" of each line of a block comment, and blank first and last lines. */
 static void doc_text(struct buf *b, const char *doc)

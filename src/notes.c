@@ -95,9 +95,7 @@ static void declaration_note(struct binary *b, const char *desc, size_t size)
 	buf_add(&name, colon + 1, (size_t)(paren - colon - 1));
 	pr = probe_for(b, provider.data, name.data);
 	if (!pr->declaration)
-		pr->declaration = xstrdup(desc);
-	else if (strcmp(pr->declaration, desc) != 0)
-		pr->conflicting_declaration = 1;
+		pr->declaration = xstrdup(desc); /* the first recorded wins */
 	buf_free(&provider);
 	buf_free(&name);
 }

@@ -18,6 +18,8 @@
 /* The limits of sys/sdt.h, libbpf and DTrace. */
 #define MAX_PROBE_ARGS 12
 #define MAX_NAME_LEN 63
+/* Debian 12's bpftrace 0.17 reads arg0..arg5 of a USDT probe on x86-64. */
+#define BPFTRACE_MAX_ARGS 6
 /* Pointers, arrays and functions within one argument's type. */
 #define MAX_TYPE_DEPTH 32
 
@@ -406,7 +408,6 @@ struct bin_probe {
 	struct bin_site *sites;
 	int nsites;
 	char *declaration;                /* from .note.probegen, or NULL */
-	int conflicting_declaration;      /* recorded twice, differently */
 };
 struct binary {
 	const char *path;
