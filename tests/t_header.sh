@@ -64,6 +64,32 @@ t_header_compile_matrix() {
 	ok
 }
 
+# The header's fixed parts (src/header/) are C that compiles on its own,
+# as the headers put them together: common.h, then header_only.h and one
+# of the two site files; with probes and without (PROBEGEN_NO_PROBES).
+t_header_parts_compile_alone() {
+	local parts cc lang n=0 none
+	for parts in "common.h" "common.h header_only.h" "common.h sdt_site.h" \
+		     "common.h self_site.h" "common.h header_only.h self_site.h"; do
+		: > parts.h
+		for f in $parts; do
+			echo "#include \"$ROOT/src/header/$f\"" >> parts.h
+		done
+		for cc in gcc clang; do
+			for lang in c c++; do
+				for none in "" -DPROBEGEN_NO_PROBES; do
+					$cc -x $lang -Wall -Wextra -Werror -pedantic $none \
+						-fsyntax-only parts.h 2> err ||
+						{ cat err; fail "$cc $lang $none: $parts"; }
+					n=$((n + 1))
+				done
+			done
+		done
+	done
+	expect_eq $n 40 "compilations of the fixed parts"
+	ok
+}
+
 # Wrong arity is an error, incompatible types are diagnosed, and
 # pointers to const are accepted where the .d says char *.
 t_header_typed_checks() {
