@@ -2,25 +2,33 @@
 # bench/compile.sh - what including the header costs the user: a
 # translation unit that includes a generated header and fires three
 # probes, compiled alone (-c), with SystemTap's header and with
-# probegen's (default, --header-only, --self-contained), under gcc and
+# probegen's (default, --header-only, --self-contained, and both), under gcc and
 # clang at -O0 and -O2, for plain files of 50, 500 and 2,000 probes.
-# The five compiles of one configuration take turns, 10 rounds, so that
-# this machine's slow stretches fall on all of them.  Writes
-# bench/out/compile.tsv (median seconds, peak KiB) and prints a table.
+# The five compiles of one configuration take turns, 20 rounds, so that
+# this machine's slow stretches fall on all of them; a ratio is the
+# median of the rounds' ratios (a slow stretch then moves both sides of
+# one ratio, not one side of a median).  Writes bench/out/compile.tsv
+# (median seconds, peak KiB, median ratio to SystemTap's) and prints a
+# table.
 set -eu
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 PROBEGEN=$ROOT/${PROBEGEN_BIN:-probegen}
 OUT=$ROOT/bench/out/compile
-ROUNDS=${COMPILE_ROUNDS:-10}
+ROUNDS=${COMPILE_ROUNDS:-20}
 mkdir -p "$OUT"
 : > "$OUT/../compile.tsv"
-forms="stap default header-only self-contained"
+forms="stap default header-only self-contained both"
 for n in ${COMPILE_SIZES:-50 500 2000}; do
 	bench/gen.sh "$n" plain > "$OUT/p$n.d"
 	(cd "$OUT" && dtrace -h -s "p$n.d" -o "stap$n.h")
-	for form in default header-only self-contained; do
-		"$PROBEGEN" -h $([ $form = default ] || echo --$form) \
+	for form in default header-only self-contained both; do
+		case $form in
+		default) flags= ;;
+		both) flags="--header-only --self-contained" ;;
+		*) flags=--$form ;;
+		esac
+		"$PROBEGEN" -h $flags \
 			-s "$OUT/p$n.d" -o "$OUT/$form$n.h"
 	done
 	for form in $forms; do
@@ -48,7 +56,8 @@ for r in range(rounds + 1):
             t[f].append(e)
             rss[f] = max(rss[f], int(p.stderr.strip().split("\n")[-1]))
 for f in forms:
-    print("%s\t%s\t%s\t%s\t%.4f\t%d" % (n, cc, opt, f, statistics.median(t[f]), rss[f]))
+    ratio = statistics.median(a / b for a, b in zip(t[f], t["stap"]))
+    print("%s\t%s\t%s\t%s\t%.4f\t%d\t%.3f" % (n, cc, opt, f, statistics.median(t[f]), rss[f], ratio))
 PY
 		done
 	done
@@ -61,22 +70,23 @@ for n in sorted({r[0] for r in rows}, key=int):
     for l in open(os.path.join(sys.argv[2], "compile.tsv.bytes." + n)):
         f, b = l.split()
         sizes[(n, f)] = int(b)
-print("| probes | compiler | stap | probegen | ratio | stap KiB | probegen KiB | ratio | --header-only | --self-contained |")
-print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-by = {(r[0], r[1], r[2], r[3]): (float(r[4]), int(r[5])) for r in rows}
+print("| probes | compiler | stap | probegen | ratio | stap KiB | probegen KiB | ratio | --header-only | --self-contained | both |")
+print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+by = {(r[0], r[1], r[2], r[3]): (float(r[4]), int(r[5]), float(r[6])) for r in rows}
 for (n, cc, opt, f) in sorted({(r[0], r[1], r[2], "x") for r in rows}, key=lambda k: (int(k[0]), k[1], k[2])):
-    st, stm = by[(n, cc, opt, "stap")]
-    pg, pgm = by[(n, cc, opt, "default")]
-    ho, _ = by[(n, cc, opt, "header-only")]
-    sc, _ = by[(n, cc, opt, "self-contained")]
-    print("| %s | %s %s | %.3f s | %.3f s | %.2fx | %d | %d | %.2fx | %.3f s | %.3f s |" % (
-        n, cc, opt, st, pg, pg / st, stm, pgm, pgm / stm, ho, sc))
+    st, stm, _ = by[(n, cc, opt, "stap")]
+    pg, pgm, pgr = by[(n, cc, opt, "default")]
+    ho, _, hor = by[(n, cc, opt, "header-only")]
+    sc, _, scr = by[(n, cc, opt, "self-contained")]
+    bo, _, bor = by[(n, cc, opt, "both")]
+    print("| %s | %s %s | %.3f s | %.3f s | %.2fx | %d | %d | %.2fx | %.3f s (%.2fx) | %.3f s (%.2fx) | %.3f s (%.2fx) |" % (
+        n, cc, opt, st, pg, pgr, stm, pgm, pgm / stm, ho, hor, sc, scr, bo, bor))
 print()
-print("| probes | stap header | probegen header | ratio | --header-only | --self-contained |")
-print("|---:|---:|---:|---:|---:|---:|")
+print("| probes | stap header | probegen header | ratio | --header-only | --self-contained | both |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
 for n in sorted({r[0] for r in rows}, key=int):
     s = sizes[(n, "stap")]
-    print("| %s | %d B | %d B | %.2fx | %d B | %d B |" % (n, s, sizes[(n, "default")], sizes[(n, "default")] / s,
-          sizes[(n, "header-only")], sizes[(n, "self-contained")]))
+    print("| %s | %d B | %d B | %.2fx | %d B | %d B | %d B |" % (n, s, sizes[(n, "default")], sizes[(n, "default")] / s,
+          sizes[(n, "header-only")], sizes[(n, "self-contained")], sizes[(n, "both")]))
 PY
 rm -f "$OUT"/../compile.tsv.bytes.*
