@@ -67,7 +67,8 @@ BPF_ARCH = $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o \
        $(TRACE_OBJ)
 # The header's fixed parts: plain C under src/header/, embedded as strings.
-HEADER_PARTS = src/header/common.h src/header/sdt_site.h src/header/self_site.h
+HEADER_PARTS = src/header/common.h src/header/header_only.h src/header/sdt_site.h \
+	src/header/self_site.h
 
 all: $(PROG)
 

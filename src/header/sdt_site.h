@@ -24,54 +24,39 @@
 /* sys/sdt.h's variadic macros trip clang's -pedantic where they expand,
    under a name that changed: clang 14 says
    -Wgnu-zero-variadic-macro-arguments, clang 19 -Wc23-extensions (C)
-   and -Wc++20-extensions (C++). */
-#if defined(__clang__) && defined(__has_warning)
-#if __has_warning("-Wc23-extensions")
-#define PROBEGEN_QUIET_C23 _Pragma("clang diagnostic ignored \"-Wc23-extensions\"")
-#else
-#define PROBEGEN_QUIET_C23
-#endif
-#if __has_warning("-Wc++20-extensions")
-#define PROBEGEN_QUIET_CXX20 _Pragma("clang diagnostic ignored \"-Wc++20-extensions\"")
-#else
-#define PROBEGEN_QUIET_CXX20
-#endif
+   and -Wc++20-extensions (C++); each clang ignores the names it does
+   not know. */
+#if defined(__clang__)
 #define PROBEGEN_QUIET_BEGIN _Pragma("clang diagnostic push") \
+	_Pragma("clang diagnostic ignored \"-Wunknown-warning-option\"") \
 	_Pragma("clang diagnostic ignored \"-Wgnu-zero-variadic-macro-arguments\"") \
-	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"") \
-	PROBEGEN_QUIET_C23 PROBEGEN_QUIET_CXX20
+	_Pragma("clang diagnostic ignored \"-Wc23-extensions\"") \
+	_Pragma("clang diagnostic ignored \"-Wc++20-extensions\"") \
+	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"")
 #define PROBEGEN_QUIET_END _Pragma("clang diagnostic pop")
 #else
 #define PROBEGEN_QUIET_BEGIN
 #define PROBEGEN_QUIET_END
 #endif
 
-#define PROBEGEN_SITE0(p, n) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE(p, n); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE1(p, n, a1) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE1(p, n, a1); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE2(p, n, a1, a2) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE2(p, n, a1, a2); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE3(p, n, a1, a2, a3); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE4(p, n, a1, a2, a3, a4); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE5(p, n, a1, a2, a3, a4, a5); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE6(p, n, a1, a2, a3, a4, a5, a6); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE7(p, n, a1, a2, a3, a4, a5, a6, a7); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11); PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	do { PROBEGEN_QUIET_BEGIN DTRACE_PROBE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12); PROBEGEN_QUIET_END } while (0)
+/* A site: sys/sdt.h's macro m, which checks the arity, applied to args
+   only inside the quieted region (m args, not m(args): an argument is
+   expanded before the _Pragmas take effect). */
+#define PROBEGEN_SDT(m, args) \
+	do { PROBEGEN_QUIET_BEGIN m args; PROBEGEN_QUIET_END } while (0)
+#define PROBEGEN_SITE0(p, n) PROBEGEN_SDT(DTRACE_PROBE, (p, n))
+#define PROBEGEN_SITE1(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE1, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE2(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE2, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE3(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE3, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE4(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE4, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE5(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE5, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE6(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE6, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE7(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE7, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE8(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE8, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE9(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE9, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE10(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE10, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE11(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE11, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE12(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE12, (p, n, __VA_ARGS__))
 
 #endif /* PROBEGEN_ELF */
 #endif /* PROBEGEN_SITE_1 */

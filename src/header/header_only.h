@@ -1,0 +1,37 @@
+/*
+ * src/header/header_only.h - what a header made with --header-only adds
+ * after common.h: each site defines its probe's semaphore and records
+ * its declaration itself, so that no -G object is needed.  Copied in
+ * only with --header-only; compiled on its own by the tests.
+ */
+#ifndef PROBEGEN_HEADER_ONLY_1
+#define PROBEGEN_HEADER_ONLY_1
+#if defined(PROBEGEN_ELF)
+
+/* The semaphore is defined where it is used, once per object file
+   (.ifndef), as a weak hidden COMDAT member of .probes, so the linker
+   keeps one per executable or shared object. */
+#define PROBEGEN_DEFINE(p, n) PROBEGEN_DEFINE_(p##_##n##_semaphore)
+#define PROBEGEN_DEFINE_(s) __asm__ __volatile__(".ifndef " #s "\n" \
+	".pushsection .probes, \"awG\", \"progbits\", " #s ", comdat\n" \
+	".weak " #s "\n.hidden " #s "\n.type " #s ", \"object\"\n" \
+	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
+	".popsection\n.endif\n")
+
+/* Each site also records its probe's declaration (man probegen(1),
+   DECLARATION NOTES): decl, of len bytes with its NUL. */
+#define PROBEGEN_DECLARE(decl, len) __asm__ __volatile__( \
+	".pushsection .note.probegen, \"?\", \"note\"\n.balign 4\n" \
+	".4byte 9, " #len ", 1\n.asciz \"probegen\"\n.balign 4\n" \
+	".asciz \"" decl "\"\n.balign 4\n.popsection\n")
+#define PROBEGEN_ENABLED_HERE(p, n) (__extension__({ \
+	PROBEGEN_DEFINE(p, n); __builtin_expect(p##_##n##_semaphore, 0); }))
+
+#else /* no probes */
+
+#define PROBEGEN_DEFINE(p, n) ((void)0)
+#define PROBEGEN_DECLARE(decl, len) ((void)0)
+#define PROBEGEN_ENABLED_HERE(p, n) 0
+
+#endif /* PROBEGEN_ELF */
+#endif /* PROBEGEN_HEADER_ONLY_1 */
