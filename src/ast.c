@@ -480,11 +480,6 @@ const struct probe *program_probe(const struct program *prog,
 	return NULL;
 }
 
-struct param *probe_args(const struct probe *pr)
-{
-	return pr->has_mapping ? pr->mapping : pr->native;
-}
-
 void program_free(struct program *prog)
 {
 	if (!prog)

@@ -124,7 +124,9 @@ static void check_mapping(const struct probe *pr)
 	}
 }
 
-/* Tracers read integers and pointers of 1, 2, 4 or 8 bytes. */
+/* Tracers read integers and pointers of 1, 2, 4 or 8 bytes.  The sites
+ * pass the native arguments (an argument mapping only shows in the
+ * comment), so those are the ones judged. */
 static void check_readable(const struct program *prog, const struct probe *pr,
 			   const struct target *tg)
 {
@@ -132,7 +134,7 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 	struct buf t = { 0 };
 	int i = 0;
 
-	for_each_param(probe_args(pr), p) {
+	for_each_param(pr->native, p) {
 		struct type_info ti;
 
 		i++;

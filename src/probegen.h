@@ -220,8 +220,6 @@ struct program {
 #define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
 
 void program_free(struct program *prog);
-/* The probe's arguments: the mapping when present. */
-struct param *probe_args(const struct probe *pr);
 /* The provider of that name, and the probe provider:name; NULL when the
  * program (which may be NULL) has none. */
 const struct provider *program_provider(const struct program *prog,

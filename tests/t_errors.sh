@@ -68,6 +68,13 @@ t_errors_warnings() {
 	expect_grep "w.d:2:17: warning: argument 1 of probe 'f' has floating type 'double'" err
 	expect_grep "is a 'struct s' passed by value" err
 	[ -s w.h ] || fail "no header written"
+	# The sites pass the native arguments: those are judged, not the
+	# argument mapping's.
+	printf 'provider p {\n\tprobe m(double d, int i) : (int i);\n\tprobe n(int i) : (double i);\n};\n' > m.d
+	"$PROBEGEN" -h -s m.d -o m.h 2> err
+	expect_eq $? 0 "exit status (mapping)"
+	expect_grep "m.d:2:17: warning: argument 1 of probe 'm' has floating type 'double'" err
+	expect_eq "$(grep -c warning err)" 1 "warnings (mapping)"
 	# SystemTap accepts repeated names (its own tests have such a file):
 	# a warning, and the header is written.
 	"$PROBEGEN" -h -s "$ROOT/tests/good/duplicate_param.d" -o d.h 2> err
