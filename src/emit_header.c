@@ -159,60 +159,43 @@ static void typed_site(struct buf *b, const struct program *prog,
 /* The typed call: a macro whose site records the declared types.  Its
  * prototype is declared inside the expansion, so that only a unit that
  * fires the probe pays for it; the call in PROBEGEN_CHECK is checked
- * against it and never made. */
-/* Can every argument be converted with a cast written (t)(a), its type
- * holding no comma (PROBEGEN_TYPEDn's form)? */
-static int plain_casts(const struct program *prog, const struct probe *pr)
-{
-	const struct param *p;
-	struct buf c = { 0 };
-	int ok = 1;
-
-	for_each_param(pr->native, p) {
-		c.len = 0;
-		type_print_c(&c, prog, p->type, "", 1);
-		if (!castable(prog, p->type) || strchr(c.data, ','))
-			ok = 0;
-	}
-	buf_free(&c);
-	return ok;
-}
-
+ * against it and never made.  The short form, PROBEGEN_TYPEDn, casts
+ * each argument as (t)(a): every type must be castable and hold no
+ * comma; the long form names each argument. */
 static void typed_call(struct buf *b, const struct program *prog,
 		       const struct probe *pr)
 {
 	const struct probe_names *n = pr->names;
 	const struct param *p;
+	struct buf types = { 0 };
+	int plain = 1;
 
-	if (plain_casts(prog, pr)) {
+	for_each_param(pr->native, p) {
+		size_t start = types.len;
+
+		type_print_c(&types, prog, p->type, "", 1);
+		if (!castable(prog, p->type) || strchr(types.data + start, ','))
+			plain = 0;
+		if (p->next)
+			buf_lit(&types, ", ");
+	}
+	if (plain) {
 		define_head_va(b, n->typed, pr->nnative);
-		buf_printf(b, "PROBEGEN_TYPED%d(%s, %s", pr->nnative,
-			   n->typed, n->macro);
-		for_each_param(pr->native, p) {
-			buf_lit(b, ", ");
-			type_print_c(b, prog, p->type, "", 1);
-		}
-		if (pr->nnative)
-			buf_lit(b, ", ");
+		buf_printf(b, "PROBEGEN_TYPED%d(%s, %s%s%s%s", pr->nnative,
+			   n->typed, n->macro, pr->native ? ", " : "",
+			   pr->native ? types.data : "", pr->native ? ", " : "");
 		va_args(b, pr->nnative);
 		buf_lit(b, ")\n");
-		return;
+	} else {
+		define_head(b, n->typed, pr->nnative);
+		buf_printf(b, "PROBEGEN_TYPED(%s, (%s), (", n->typed,
+			   pr->native ? types.data : "void");
+		arg_list(b, pr->nnative);
+		buf_lit(b, "), ");
+		typed_site(b, prog, pr);
+		buf_lit(b, ")\n");
 	}
-	/* The long form names each argument. */
-	define_head(b, n->typed, pr->nnative);
-	buf_printf(b, "PROBEGEN_TYPED(%s, (", n->typed);
-	if (!pr->native)
-		buf_lit(b, "void");
-	for_each_param(pr->native, p) {
-		type_print_c(b, prog, p->type, "", 1);
-		if (p->next)
-			buf_lit(b, ", ");
-	}
-	buf_lit(b, "), (");
-	arg_list(b, pr->nnative);
-	buf_lit(b, "), ");
-	typed_site(b, prog, pr);
-	buf_lit(b, ")\n");
+	buf_free(&types);
 }
 
 static void probe_block(struct buf *b, const struct program *prog,
