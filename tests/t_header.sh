@@ -340,12 +340,13 @@ t_header_self_contained_notes() {
 	ok
 }
 
-# Where probes cannot exist (not ELF: Windows, macOS), every header still
-# compiles clean, arguments count as used but are never evaluated, and
-# _ENABLED() is 0.
+# Where probes cannot exist (not ELF: Windows, macOS; or not GNU C: tcc),
+# every header still compiles clean, arguments count as used but are
+# never evaluated, and _ENABLED() is 0.
 t_header_non_elf() {
 	need x86_64-w64-mingw32-gcc
 	need clang
+	need tcc
 	printf 'provider w {\n\tprobe p(int n, char *s);\n\tprobe q();\n};\n' > w.d
 	cat > w.c <<-'C'
 	#include "w.h"
@@ -376,8 +377,12 @@ t_header_non_elf() {
 				{ cat err; fail "darwin $lang $mode"; }
 			n=$((n + 2))
 		done
+		# An ELF compiler that is not GNU C (tcc, C only): no probes either.
+		tcc -Wall -Werror -c w.c -o w.o 2> err || { cat err; fail "tcc $mode"; }
+		nm w.o | grep -q costly && fail "tcc $mode: an argument is evaluated"
+		n=$((n + 1))
 	done
-	expect_eq $n 12 "non-ELF compilations"
+	expect_eq $n 15 "non-ELF and non-GNU compilations"
 	ok
 }
 
