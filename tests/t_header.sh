@@ -207,6 +207,34 @@ t_header_lazy() {
 
 # --header-only: no -G object; one semaphore per executable and per
 # shared object however many translation units include the header.
+# The header declares each semaphore without SystemTap's unused and
+# section(".probes") attributes, which change nothing on a declaration.
+# A file that defines the semaphores SystemTap's way after including it
+# (as dtrace -G's own C file does) still compiles clean, and the note's
+# semaphore is that definition, in .probes.
+t_header_semaphore_defined_by_hand() {
+	printf 'provider s {\n\tprobe p(int n);\n};\n' > s.d
+	expect "$PROBEGEN" -h -s s.d -o s.h
+	grep -q '^extern unsigned short s_p_semaphore;$' s.h ||
+		fail "the declaration is not plain: $(grep s_p_semaphore s.h | head -n 1)"
+	cat > s.c <<-'C'
+	#include "s.h"
+	__extension__ unsigned short s_p_semaphore __attribute__ ((unused)) __attribute__ ((section (".probes")));
+	int main(void) { S_P(S_P_ENABLED()); return 0; }
+	C
+	local cc
+	for cc in gcc clang; do
+		$cc -Wall -Wextra -Werror -pedantic s.c -o s 2> err || { cat err; fail "$cc"; }
+		sem=$(readelf -nW s | sed -n 's/.*Semaphore: 0x0*//p')
+		sym=$(readelf -sW s | awk '$NF == "s_p_semaphore" { sub(/^0+/, "", $2); print $2 }')
+		[ -n "$sem" ] && [ "$sem" = "$sym" ] || fail "$cc: note's semaphore $sem, symbol at $sym"
+		ndx=$(readelf -sW s | awk '$NF == "s_p_semaphore" { print $7 }')
+		readelf -SW s | grep -q "^ *\[ *$ndx\] \.probes " ||
+			fail "$cc: the semaphore is in section $ndx, not .probes"
+	done
+	ok
+}
+
 t_header_header_only() {
 	printf 'provider h {\n\tprobe p(int n);\n\tprobe q();\n};\n' > h.d
 	expect "$PROBEGEN" -h --header-only -s h.d -o h.h
