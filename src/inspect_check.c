@@ -18,12 +18,14 @@
 #include "probegen.h"
 
 /* The argument forms parse_usdt_arg() in libbpf 1.1 accepts, per
- * architecture (tests/libbpf_args.sh holds the same). */
+ * architecture (tests/libbpf_args.sh holds the same); x86_64 and i386
+ * share one parser. */
+#define X86_FORMS "^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$"
 static const struct {
 	const char *arch, *pattern;
 } libbpf_forms[] = {
-	{ "x86_64", "^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$" },
-	{ "i386", "^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$" },
+	{ "x86_64", X86_FORMS },
+	{ "i386", X86_FORMS },
 	{ "aarch64", "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$" },
 	{ "riscv64", "^-?[1248]@(-?[0-9]+\\([a-z0-9]+\\)|-?[0-9]+|[a-z][a-z0-9]*)$" },
 	{ "arm", "^-?[1248]@(\\[[a-z0-9]+, *#-?[0-9]+\\]|\\[[a-z0-9]+\\]|#-?[0-9]+|[a-z][a-z0-9]*)$" },
@@ -31,7 +33,7 @@ static const struct {
 };
 
 struct checker {
-	int strict, allow_missing, errors;
+	int strict, errors;
 };
 
 static void problem(struct checker *c, int is_error, const char *where,
@@ -155,7 +157,7 @@ static void check_binary(struct checker *c, const struct binary *b,
 int inspect_check(const struct program *prog, const char *const *files,
 		  int nfiles, int strict, int allow_missing)
 {
-	struct checker c = { strict, allow_missing, 0 };
+	struct checker c = { strict, 0 };
 	const struct provider *pv;
 	const struct probe *pr;
 	char *found = xcalloc((size_t)prog->nprobes + 1, 1);

@@ -11,7 +11,8 @@
 
 #include "probegen.h"
 
-void json_string(FILE *f, const char *s, size_t len)
+/* s (len bytes) as a JSON string, quoted and escaped. */
+static void json_string(FILE *f, const char *s, size_t len)
 {
 	size_t i;
 
@@ -29,20 +30,12 @@ void json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 }
 
-/* The probe of prog declaring p, if the binary recorded one. */
-static const struct probe *declared(const struct program *prog,
-				    const struct bin_probe *p)
-{
-	return p->declaration ? program_probe(prog, p->provider, p->name) : NULL;
-}
-
 static void list_text(FILE *f, const struct binary *b,
 		      const struct program *prog)
 {
 	const struct bin_probe *p;
 	const struct bin_site *s;
 	struct buf t = { 0 };
-
 	int n = 0;
 
 	for (p = b->probes; p; p = p->next)
@@ -51,14 +44,15 @@ static void list_text(FILE *f, const struct binary *b,
 		b->nprobes && !b->has_base && !b->is_object
 			? " (no .stapsdt.base: gdb ignores them)" : "");
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = declared(prog, p);
+		const struct probe *pr = binary_declared(prog, p);
 		const struct param *q;
+		const char *spec;
+		struct arg_spec a;
+		int i = 0;
 
 		if (!p->sites)
 			continue; /* declared by the -G object, never fired */
-		struct arg_spec a;
-		const char *spec = p->sites ? p->sites->args : "";
-		int i = 0;
+		spec = p->sites->args;
 
 		fprintf(f, "  %s:%s", p->provider, p->name);
 		if (p->semaphore)
@@ -76,7 +70,7 @@ static void list_text(FILE *f, const struct binary *b,
 					type_print_d(&t, q->type, NULL);
 			}
 			fprintf(f, "    arg%d  %-30s %s%d bytes%s\n", i,
-				t.data && pr ? t.data : "(not declared)",
+				pr ? t.data : "(not declared)",
 				a.is_signed ? "signed, " : "", a.size,
 				a.is_float ? ", float" : "");
 			if (q)
@@ -93,15 +87,14 @@ static void list_json(FILE *f, const struct binary *b,
 	const struct bin_probe *p;
 	const struct bin_site *s;
 	struct buf t = { 0 };
+	int first = 1;
 
 	fputs("{\"binary\": ", f);
 	json_string(f, b->path, strlen(b->path));
 	fprintf(f, ", \"arch\": \"%s\", \"stapsdt_base\": %s, \"probes\": [",
 		b->arch, b->has_base ? "true" : "false");
-	int first = 1;
-
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = declared(prog, p);
+		const struct probe *pr = binary_declared(prog, p);
 		const struct param *q = pr ? pr->native : NULL;
 		const char *spec = p->sites ? p->sites->args : "";
 		struct arg_spec a;

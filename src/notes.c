@@ -273,7 +273,7 @@ struct program *binary_program(const struct binary *b)
 				buf_printf(&text, "\tprobe %s;\n",
 					   strchr(q->declaration, ':') + 1);
 			} else {
-				const char *spec = q->sites ? q->sites->args : "";
+				const char *spec = q->sites->args;
 				struct arg_spec a;
 				int i = 0;
 
@@ -294,4 +294,11 @@ struct program *binary_program(const struct binary *b)
 	buf_free(&text);
 	buf_free(&file);
 	return prog;
+}
+
+const struct probe *binary_declared(const struct program *recorded,
+				    const struct bin_probe *p)
+{
+	return p->declaration ? program_probe(recorded, p->provider, p->name)
+			      : NULL;
 }

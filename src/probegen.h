@@ -419,9 +419,14 @@ struct binary {
 /* Read path; 0, or -1 after reporting why. */
 int binary_read(const char *path, struct binary *b);
 void binary_free(struct binary *b);
-/* The probes as a checked-free program: recorded declarations, else
+/* The probes as an unchecked program: recorded declarations, else
  * sized integers from the first site's specs.  Free with program_free. */
 struct program *binary_program(const struct binary *b);
+/* The probe of recorded (binary_program's) that p's recorded declaration
+ * declares; NULL when the binary recorded none for p, whose probe there
+ * is made up from the note's sizes. */
+const struct probe *binary_declared(const struct program *recorded,
+				    const struct bin_probe *p);
 
 /* One argument spec of a note: "-4@%edi". */
 struct arg_spec {
@@ -481,8 +486,5 @@ struct trace_options {
 /* Trace until the command or process ends, --limit, or a signal;
  * returns the exit status. */
 int trace_run(const struct trace_options *opt);
-
-/* s (len bytes) as a JSON string, quoted and escaped. */
-void json_string(FILE *f, const char *s, size_t len);
 
 #endif

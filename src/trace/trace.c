@@ -87,9 +87,7 @@ static void describe(struct traced *t, const struct bin_probe *p,
 		     const struct program *recorded,
 		     const struct program *from_file)
 {
-	const struct probe *pr = p->declaration
-				 ? program_probe(recorded, p->provider, p->name)
-				 : NULL;
+	const struct probe *pr = binary_declared(recorded, p);
 	const struct program *prog = recorded;
 	const char *spec = p->sites->args;
 	struct arg_spec a;
