@@ -48,10 +48,7 @@ static void arg_list(struct buf *b, int n)
 static void declaration_comment(struct buf *b, const struct probe *pr)
 {
 	buf_lit(b, "/* probe ");
-	buf_puts(b, pr->provider->name);
-	buf_lit(b, ":");
-	buf_puts(b, pr->name);
-	params_print_d(b, pr->native);
+	probe_declaration(b, pr);
 	if (pr->has_mapping) {
 		buf_lit(b, " : ");
 		params_print_d(b, pr->mapping);
