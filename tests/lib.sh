@@ -111,3 +111,16 @@ values_program() {
 	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G values.d"
 	gcc -O2 -I. "$ROOT/tests/src/$1" values.o -o "$2" || fail "building $2"
 }
+
+# libvals.so (tests/src/lib.c, which fires vals:twelve) and libmain,
+# which loads it; libmain started in the background and ready to fire,
+# its PID in $pid.
+start_library_program() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h values.d"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G values.d"
+	gcc -O2 -fPIC -shared -I. "$ROOT/tests/src/lib.c" values.o -o libvals.so || fail "lib"
+	gcc -O2 "$ROOT/tests/src/libmain.c" -L. -lvals -o libmain || fail "main"
+	LD_LIBRARY_PATH=$PWD ./libmain > prog.out &
+	pid=$!
+	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
+}

@@ -33,13 +33,7 @@ t_bpftrace_args() {
 # A probe in a shared library, traced in a running process (-p PID).
 t_bpftrace_shared_library() {
 	need_bpftrace
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	gcc -O2 -fPIC -shared -I. "$ROOT/tests/src/lib.c" values.o -o libvals.so || fail "lib"
-	gcc -O2 "$ROOT/tests/src/libmain.c" -L. -lvals -o libmain || fail "main"
-	LD_LIBRARY_PATH=$PWD ./libmain > prog.out &
-	pid=$!
-	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
+	start_library_program
 	timeout 30 bpftrace -p $pid -e "usdt:$PWD/libvals.so:vals:twelve {
 		printf(\"twelve %d %d %d\\n\", arg1, arg2, arg5); @c++;
 		if (@c >= 3) { exit(); } }

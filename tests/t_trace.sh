@@ -76,13 +76,7 @@ t_trace_filters_limit() {
 # semaphore: set while attached, cleared once --trace has ended.
 t_trace_process_and_semaphores() {
 	need_trace
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	gcc -O2 -fPIC -shared -I. "$ROOT/tests/src/lib.c" values.o -o libvals.so || fail "lib"
-	gcc -O2 "$ROOT/tests/src/libmain.c" -L. -lvals -o libmain || fail "main"
-	LD_LIBRARY_PATH=$PWD ./libmain > prog.out &
-	pid=$!
-	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
+	start_library_program
 	timeout 30 "$PROBEGEN" --trace -p $pid -n 'vals:twelve' --limit 3 > out 2> err
 	kill $pid 2>/dev/null; wait $pid 2>/dev/null
 	expect_eq "$(grep -Ec ' vals:twelve a1=[0-9]+ a2=-2 a3=3 a4=-4 a5=5 a6=-6 a7=7 a8=-8 a9=9 a10=-10 a11=11 a12=-12$' out)" 3 \

@@ -32,15 +32,9 @@ t_tracer_bpftrace_script() {
 # attached to it in a running process.
 t_tracer_bpftrace_shared_library() {
 	need_bpftrace
-	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values.o || fail "-G"
-	gcc -O2 -fPIC -shared -I. "$ROOT/tests/src/lib.c" values.o -o libvals.so || fail "lib"
+	start_library_program
 	"$PROBEGEN" --bpftrace libvals.so -o values.bt || fail "--bpftrace libvals.so"
 	expect_eq "$(grep -c '^usdt:' values.bt)" 1 "probes in the library's script"
-	gcc -O2 "$ROOT/tests/src/libmain.c" -L. -lvals -o libmain || fail "main"
-	LD_LIBRARY_PATH=$PWD ./libmain > prog.out &
-	pid=$!
-	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
 	timeout -s INT 4 bpftrace -p $pid values.bt "$PWD/libvals.so" > out 2> err
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
