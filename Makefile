@@ -44,7 +44,7 @@ endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
 SRCS = main.c util.c diag.c parse.c ast.c check.c type.c spell.c names.c \
-       target.c input.c output.c notes.c emit_header.c emit_object.c \
+       target.c input.c output.c defines.c notes.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c inspect_list.c \
        inspect_check.c
 # --trace needs libbpf, clang's BPF target and bpftool; without them the
@@ -159,7 +159,8 @@ install: $(PROG)
 install-dtrace-alias: install
 	ln -sf probegen $(DESTDIR)$(BINDIR)/dtrace
 
-# libFuzzer over the whole pipeline, with ASan and UBSan (clang).
+# libFuzzer, with ASan and UBSan (clang): over the whole pipeline, fed
+# provider files, and over the reader of binaries, fed ELF files.
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FZ = build-fuzz
@@ -172,8 +173,19 @@ $(FZ)/fuzzer: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer
 		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c \
 		$(B)/header_text.c $(LIBS)
 
-fuzz: $(FZ)/fuzzer
-	$(Q)fuzz/run.sh $(FUZZ_SECONDS)
+# The reader of binaries, fed ELF files.
+$(FZ)/fuzz_binary: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_binary.c $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
+	$(msg) FUZZCC $@
+	$(Q)mkdir -p $(FZ)
+	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_binary.c $(B)/parser.c $(B)/lexer.c \
+		$(B)/header_text.c $(LIBS)
+
+# make fuzz: both harnesses, FUZZ_SECONDS each.
+fuzz: $(FZ)/fuzzer $(FZ)/fuzz_binary
+	$(Q)fuzz/run.sh $(FUZZ_SECONDS) pipeline
+	$(Q)fuzz/run.sh $(FUZZ_SECONDS) binary
 
 clean:
 	rm -rf build build-san $(FZ) probegen tests/out fuzz/out

@@ -65,8 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = text[size + 1] = '\0';
 	diag.errors = 0;
 	diag_add_source("fuzz.d", text, size);
-	prog = parse_text("fuzz.d", text, size, &popt);
-	names_assign(prog);
+	prog = parse_text(NULL, "fuzz.d", text, size, &popt);
+	program_complete(prog);
 	check_program(prog, target_host());
 	if (!diag.errors) {
 		opt.header_only = (int)(size & 1);

@@ -1,15 +1,46 @@
 #!/bin/sh
-# fuzz/run.sh SECONDS - seed a corpus from the test inputs and run the
-# fuzzer; findings land in fuzz/out/findings (copy each into
-# tests/fuzz/ as NAME.d once fixed, with NAME.d.status holding its exit
-# status when that is not 0: tests/t_hostile.sh replays them).
+# fuzz/run.sh SECONDS [pipeline|binary] - seed a corpus and run one
+# harness:
+#   pipeline  provider files from the tests; findings in
+#             fuzz/out/findings (copy each into tests/fuzz/ as NAME.d
+#             once fixed, with NAME.d.status holding its exit status when
+#             that is not 0: tests/t_hostile.sh replays them)
+#   binary    ELF files: the tests' programs built here (plain, stripped,
+#             an object, a cross-compiled one); findings in
+#             fuzz/out/binary-findings (copy each into tests/fuzz-binary/
+#             once fixed: tests/t_hostile.sh replays them)
 set -e
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-mkdir -p fuzz/out/corpus fuzz/out/findings
-cp tests/good/*.d tests/errors/*.d tests/cpp/*.d tests/src/*.d \
-	examples/*/*.d fuzz/out/corpus/ 2>/dev/null || true
-[ -d tests/fuzz ] && cp tests/fuzz/*.d fuzz/out/corpus/ 2>/dev/null || true
-exec build-fuzz/fuzzer -max_total_time="$seconds" -timeout=10 \
-	-rss_limit_mb=2048 -max_len=65536 -dict=fuzz/d.dict \
-	-artifact_prefix=fuzz/out/findings/ fuzz/out/corpus
+case ${2:-pipeline} in
+pipeline)
+	mkdir -p fuzz/out/corpus fuzz/out/findings
+	cp tests/good/*.d tests/errors/*.d tests/cpp/*.d tests/src/*.d \
+		examples/*/*.d fuzz/out/corpus/ 2>/dev/null || true
+	[ -d tests/fuzz ] && cp tests/fuzz/*.d fuzz/out/corpus/ 2>/dev/null || true
+	exec build-fuzz/fuzzer -max_total_time="$seconds" -timeout=10 \
+		-rss_limit_mb=2048 -max_len=65536 -dict=fuzz/d.dict \
+		-artifact_prefix=fuzz/out/findings/ fuzz/out/corpus ;;
+binary)
+	c=fuzz/out/binary-corpus
+	mkdir -p $c fuzz/out/binary-findings fuzz/out/seeds
+	p=${PROBEGEN:-./probegen}
+	(cd fuzz/out/seeds &&
+	 ../../../$p -h -s ../../../tests/src/values.d -o values.h &&
+	 ../../../$p -G -s ../../../tests/src/values.d -o values_probes.o &&
+	 gcc -O2 -I. ../../../tests/src/values.c values_probes.o -o values &&
+	 gcc -O2 -I. -c ../../../tests/src/values.c -o values_site.o &&
+	 strip -o values.stripped values &&
+	 { ! command -v aarch64-linux-gnu-gcc > /dev/null ||
+	   { ../../../$p -h --self-contained -s ../../../tests/src/values.d -o values.h &&
+	     aarch64-linux-gnu-gcc -O2 -I. -c ../../../tests/src/values.c -o values_aarch64.o; }; }) ||
+		echo "fuzz/run.sh: some seeds could not be built" >&2
+	cp fuzz/out/seeds/values fuzz/out/seeds/*.o fuzz/out/seeds/values.stripped $c/ 2>/dev/null || true
+	[ -d tests/fuzz-binary ] && cp tests/fuzz-binary/* $c/ 2>/dev/null || true
+	exec build-fuzz/fuzz_binary -max_total_time="$seconds" -timeout=10 \
+		-rss_limit_mb=2048 -max_len=262144 \
+		-artifact_prefix=fuzz/out/binary-findings/ $c ;;
+*)
+	echo "usage: fuzz/run.sh SECONDS [pipeline|binary]" >&2
+	exit 2 ;;
+esac

@@ -394,26 +394,43 @@ struct probe *probes_push(struct probe *list, struct probe *pr)
 	return pr;
 }
 
+/* A provider may be declared in several blocks, in one file or several
+ * (QEMU splits provider qemu over 127 files): the first block makes it,
+ * later ones add their probes after its own. */
 void provider_add(struct parse_state *ps, char *name, struct loc loc,
 		  struct probe *probes)
 {
-	struct provider *pv = arena_alloc(&ps->prog->arena, sizeof(*pv));
-	struct probe *pr, *next, *list = NULL;
+	struct provider *pv;
+	struct probe *pr, *next, *list = NULL, **tail;
+	int n = 0;
 
-	pv->name = name;
-	pv->loc = loc;
+	for (pv = ps->prog->providers; pv; pv = pv->next)
+		if (strcmp(pv->name, name) == 0)
+			break;
+	if (!pv) {
+		pv = arena_alloc(&ps->prog->arena, sizeof(*pv));
+		pv->name = name;
+		pv->loc = loc;
+		*ps->provider_tail = pv;
+		ps->provider_tail = &pv->next;
+		ps->prog->nproviders++;
+	}
 	for (pr = probes; pr; pr = next) {
 		next = pr->next;
 		pr->next = list;
 		pr->provider = pv;
 		list = pr;
-		pv->nprobes++;
+		n++;
 	}
-	pv->probes = list;
-	*ps->provider_tail = pv;
-	ps->provider_tail = &pv->next;
-	ps->prog->nproviders++;
-	ps->prog->nprobes += pv->nprobes;
+	if (list) {
+		tail = pv->probes ? &pv->last->next : &pv->probes;
+		*tail = list;
+		for (pr = list; pr->next; pr = pr->next)
+			;
+		pv->last = pr;
+	}
+	pv->nprobes += n;
+	ps->prog->nprobes += n;
 }
 
 void provider_unnamed(struct loc loc)
@@ -478,6 +495,74 @@ const struct probe *program_probe(const struct program *prog,
 			if (strcmp(pr->name, name) == 0)
 				return pr;
 	return NULL;
+}
+
+static int same_type(const struct program *prog, const struct type *a,
+		     const struct type *b);
+
+static int same_params(const struct program *prog, const struct param *a,
+		       const struct param *b)
+{
+	for (; a && b; a = a->next, b = b->next)
+		if (!same_type(prog, a->type, b->type))
+			return 0;
+	return !a && !b;
+}
+
+/* The same type, the file's typedefs followed; names of parameters and
+ * spellings of base types do not count. */
+static int same_type(const struct program *prog, const struct type *a,
+		     const struct type *b)
+{
+	a = type_resolve(prog, a);
+	b = type_resolve(prog, b);
+	if (a == b)
+		return 1;
+	if (a->kind != b->kind || a->quals != b->quals ||
+	    a->base != b->base || a->varargs != b->varargs ||
+	    a->d_type != b->d_type ||
+	    !a->name != !b->name || (a->name && strcmp(a->name, b->name)))
+		return 0;
+	if (!a->inner != !b->inner ||
+	    (a->inner && !same_type(prog, a->inner, b->inner)))
+		return 0;
+	return same_params(prog, a->params, b->params);
+}
+
+int probe_same_types(const struct program *prog, const struct probe *a,
+		     const struct probe *b)
+{
+	return a->nnative == b->nnative && same_params(prog, a->native, b->native) &&
+	       a->has_mapping == b->has_mapping &&
+	       same_params(prog, a->mapping, b->mapping);
+}
+
+void program_complete(struct program *prog)
+{
+	struct provider *pv;
+	struct probe **link;
+
+	for_each_provider(prog, pv) {
+		struct name_set seen;
+
+		name_set_init(&seen, (size_t)pv->nprobes);
+		for (link = &pv->probes; *link;) {
+			struct probe *pr = *link;
+			const struct probe *first =
+				name_set_add(&seen, pr->name, strlen(pr->name), pr);
+
+			if (first && probe_same_types(prog, first, pr)) {
+				*link = pr->next; /* one probe, declared twice */
+				pv->nprobes--;
+				prog->nprobes--;
+				continue;
+			}
+			pv->last = pr;
+			link = &pr->next;
+		}
+		name_set_free(&seen);
+	}
+	names_assign(prog);
 }
 
 void program_free(struct program *prog)

@@ -9,48 +9,6 @@
 
 #include "probegen.h"
 
-/* A set of names, to find duplicates and collisions in linear time:
- * open addressing, at most half full. */
-struct name_entry {
-	const char *name; /* NULL: a free slot */
-	const void *owner; /* the probe or provider that made it */
-};
-
-struct name_set {
-	struct name_entry *slots;
-	size_t cap;
-};
-
-static void name_set_init(struct name_set *set, size_t n)
-{
-	set->cap = 16;
-	while (set->cap < 2 * n)
-		set->cap *= 2;
-	set->slots = xcalloc(set->cap, sizeof(*set->slots));
-}
-
-static void name_set_free(struct name_set *set)
-{
-	free(set->slots);
-	set->slots = NULL;
-}
-
-/* Add name (kept by the caller while the set lives); return whoever
- * already owns it, if anyone. */
-static const void *name_set_add(struct name_set *set, const char *name,
-				size_t len, const void *owner)
-{
-	size_t i = hash_bytes(name, len) & (set->cap - 1);
-	struct name_entry *e;
-
-	for (; (e = &set->slots[i])->name; i = (i + 1) & (set->cap - 1))
-		if (strcmp(e->name, name) == 0)
-			return e->owner;
-	e->name = name;
-	e->owner = owner;
-	return NULL;
-}
-
 static void check_name_length(const char *what, const char *name,
 			      struct loc loc)
 {
@@ -135,30 +93,25 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 	int i = 0;
 
 	for_each_param(pr->native, p) {
-		struct type_info ti;
+		struct tracer_read r = type_tracer_read(prog, p->type, tg);
 
 		i++;
-		ti = type_info(prog, p->type, tg);
-		/* Pointers (and strings, arrays, functions: pointers as
-		   arguments) are always readable. */
-		if (ti.is_pointer)
-			continue;
-		if (!ti.is_float && !ti.is_struct && ti.size <= 8)
+		if (!tracer_read_unreadable(&r))
 			continue;
 		t.len = 0;
 		type_print_d(&t, p->type, NULL);
-		if (ti.is_float)
+		if (r.how == READ_FLOAT)
 			warning_at(p->loc,
 				   "argument %d of probe '%s' has floating type '%s', which bpftrace and bcc cannot read",
 				   i, pr->name, t.data);
-		else if (ti.is_struct)
+		else if (r.how == READ_BY_VALUE)
 			warning_at(p->loc,
 				   "argument %d of probe '%s' is a '%s' passed by value; tracers can read only integers and pointers",
 				   i, pr->name, t.data);
 		else
 			warning_at(p->loc,
 				   "argument %d of probe '%s' has type '%s' of %d bytes; tracers read at most 8",
-				   i, pr->name, t.data, ti.size);
+				   i, pr->name, t.data, r.size);
 	}
 	buf_free(&t);
 }
@@ -190,35 +143,27 @@ static void check_collisions(struct name_set *set, const struct probe *pr)
 
 void check_program(const struct program *prog, const struct target *tg)
 {
-	struct name_set names, providers;
+	struct name_set names;
 	const struct provider *pv;
 	const struct probe *pr;
 
 	name_set_init(&names, 5 * (size_t)prog->nprobes);
-	name_set_init(&providers, (size_t)prog->nproviders);
 	for_each_provider(prog, pv) {
 		struct name_set probes;
 		const struct probe *first;
-		const struct provider *q;
 
 		check_name_length("provider", pv->name, pv->loc);
-		q = name_set_add(&providers, pv->name, strlen(pv->name), pv);
-		if (q) {
-			error_at(pv->loc, "redefinition of provider '%s'",
-				 pv->name);
-			note_at(q->loc, "previous definition of '%s' was here",
-				q->name);
-			continue;
-		}
 		name_set_init(&probes, (size_t)pv->nprobes);
 		for_each_probe(pv, pr) {
 			check_name_length("probe", pr->name, pr->loc);
 			first = name_set_add(&probes, pr->name,
 					     strlen(pr->name), pr);
+			/* program_complete() kept only those declared again
+			   with other types. */
 			if (first) {
 				error_at(pr->loc,
-					 "duplicate probe '%s' in provider '%s'",
-					 pr->name, pv->name);
+					 "probe '%s:%s' declared again with other argument types",
+					 pv->name, pr->name);
 				note_at(first->loc,
 					"previous declaration of '%s' was here",
 					pr->name);
@@ -241,5 +186,4 @@ void check_program(const struct program *prog, const struct target *tg)
 		name_set_free(&probes);
 	}
 	name_set_free(&names);
-	name_set_free(&providers);
 }

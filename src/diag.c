@@ -174,6 +174,16 @@ void note_at(struct loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+void warning_plain(const char *fmt, ...)
+{
+	va_list ap;
+	struct loc none = { 0 };
+
+	va_start(ap, fmt);
+	print_diagnostic(none, "warning", fmt, ap);
+	va_end(ap);
+}
+
 void error_plain(const char *fmt, ...)
 {
 	va_list ap;

@@ -16,47 +16,33 @@
 
 #include "probegen.h"
 
-/* The argument's name in output: as declared, argN when unnamed, and
- * made unique (value, value_2) when the declaration repeats a name. */
-void arg_display_name(struct buf *b, const struct probe *pr, int index)
-{
-	const struct param *p, *q;
-	int i = 0, seen = 0;
-
-	for (p = pr->native; p && i < index; p = p->next)
-		i++;
-	if (!p || !p->name) {
-		buf_printf(b, "arg%d", index);
-		return;
-	}
-	for (q = pr->native; q != p; q = q->next)
-		if (q->name && strcmp(q->name, p->name) == 0)
-			seen++;
-	buf_puts(b, p->name);
-	if (seen)
-		buf_printf(b, "_%d", seen + 1);
-}
-
 /* How bpftrace prints an argument of this type: the printf conversion
- * and the expression, e.g. "%s" and str(arg1). */
+ * and the expression, e.g. "%s" and str(arg1); for a type no tracer
+ * reads (type_tracer_read), the reason in its place and no expression. */
 static void format_of(const struct program *prog, const struct type *t,
 		      int index, struct buf *fmt, struct buf *expr)
 {
-	struct type_info ti = type_info(prog, t, target_host());
+	struct tracer_read r = type_tracer_read(prog, t, target_host());
+	const char *why = tracer_read_unreadable(&r);
 
-	if (type_is_string(t)) {
+	if (why) {
+		buf_printf(fmt, "(not readable: %s)", why);
+		return;
+	}
+	if (r.how == READ_STRING) {
 		buf_lit(fmt, "\\\"%s\\\"");
 		buf_printf(expr, "str(arg%d)", index);
-	} else if (ti.is_pointer) {
+	} else if (r.how == READ_POINTER) {
 		buf_lit(fmt, "0x%lx");
 		buf_printf(expr, "arg%d", index);
 	} else {
-		if (ti.size == 8 || ti.size == 0)
-			buf_puts(fmt, ti.is_signed || ti.size == 0 ? "%ld" : "%lu");
+		if (r.size == 8 || r.how == READ_AS_NOTED)
+			buf_puts(fmt, r.is_signed || r.how == READ_AS_NOTED ? "%ld" : "%lu");
 		else
-			buf_puts(fmt, ti.is_signed ? "%d" : "%u");
+			buf_puts(fmt, r.is_signed ? "%d" : "%u");
 		buf_printf(expr, "arg%d", index);
 	}
+	buf_lit(expr, ", ");
 }
 
 static void probe_block(struct buf *b, const struct program *prog,
@@ -75,7 +61,6 @@ static void probe_block(struct buf *b, const struct program *prog,
 		if (i < BPFTRACE_MAX_ARGS) {
 			buf_printf(&fmt, " %s=", name.data);
 			format_of(prog, p->type, i, &fmt, &exprs);
-			buf_lit(&exprs, ", ");
 		} else {
 			buf_printf(&later, "%s%s (", later.len ? ", " : "", name.data);
 			type_print_d(&later, p->type, NULL);
@@ -100,6 +85,19 @@ static void probe_block(struct buf *b, const struct program *prog,
 	buf_free(&name);
 }
 
+/* A binary's probe whose names an attach point cannot spell. */
+static void skipped(const struct probe *pr)
+{
+	struct buf what = { 0 };
+
+	buf_escaped(&what, pr->provider->name, strlen(pr->provider->name), 0);
+	buf_lit(&what, ":");
+	buf_escaped(&what, pr->name, strlen(pr->name), 0);
+	warning_plain("probe '%s' left out: bpftrace cannot name it in an attach point",
+		      what.data);
+	buf_free(&what);
+}
+
 int emit_bpftrace(struct output *o, const struct program *prog,
 		  const struct emit_options *opt)
 {
@@ -117,6 +115,11 @@ int emit_bpftrace(struct output *o, const struct program *prog,
 		   PROBEGEN_VERSION, opt->input_name);
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
+			if (!name_is_identifier(pv->name) ||
+			    !name_is_identifier(pr->name)) {
+				skipped(pr);
+				continue;
+			}
 			probe_block(&o->buf, prog, pr);
 			output_flush(o);
 		}

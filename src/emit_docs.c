@@ -63,14 +63,15 @@ static void stability(struct buf *b, const struct program *prog,
 static void bpftrace_read(struct buf *b, const struct program *prog,
 			  const struct type *t, int i)
 {
-	struct type_info ti = type_info(prog, t, target_host());
+	struct tracer_read r = type_tracer_read(prog, t, target_host());
+	const char *why = tracer_read_unreadable(&r);
 
-	if (i >= BPFTRACE_MAX_ARGS)
+	if (why)
+		buf_printf(b, "not readable (%s)", why);
+	else if (i >= BPFTRACE_MAX_ARGS)
 		buf_printf(b, "not by bpftrace 0.17 (gdb: `$_probe_arg%d`)", i);
-	else if (type_is_string(t))
+	else if (r.how == READ_STRING)
 		buf_printf(b, "`str(arg%d)`", i);
-	else if (ti.is_float || ti.is_struct)
-		buf_printf(b, "not readable (%s)", ti.is_float ? "floating" : "passed by value");
 	else
 		buf_printf(b, "`arg%d`", i);
 }

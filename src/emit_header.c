@@ -120,8 +120,17 @@ static int castable(const struct program *prog, const struct type *t)
 	return r->kind != T_STRUCT && r->kind != T_UNION && r->kind != T_FUNC;
 }
 
+/* A C string argument, which the typed call touches while traced. */
+static int touched_string(const struct type *t)
+{
+	return type_is_string(t) && t->kind != T_ARRAY;
+}
+
 /* "MACRO, ((int)(a1), ...)": the SystemTap macro, and each argument
- * converted to its declared type, so the note records that type. */
+ * converted to its declared type, so the note records that type.  A C
+ * string goes through PROBEGEN_TOUCHED, which reads its bytes while a
+ * tracer is attached (the plain semaphore test even with --header-only:
+ * the site it is passed to defines the semaphore). */
 static void typed_site(struct buf *b, const struct program *prog,
 		       const struct probe *pr)
 {
@@ -141,6 +150,13 @@ static void typed_site(struct buf *b, const struct program *prog,
 			struct buf c = { 0 };
 
 			type_print_c(&c, prog, p->type, "", 1);
+			if (touched_string(p->type)) {
+				buf_printf(b, "(%s)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(%s, %s), (%s)(a%d))",
+					   c.data, pr->provider->name, pr->name,
+					   c.data, i);
+				buf_free(&c);
+				continue;
+			}
 			/* The cast expands in the user's code: C90 has neither. */
 			buf_printf(b, "%s(%s)(a%d)",
 				   strstr(c.data, "long long") ||
@@ -171,7 +187,8 @@ static void typed_call(struct buf *b, const struct program *prog,
 		size_t start = types.len;
 
 		type_print_c(&types, prog, p->type, "", 1);
-		if (!castable(prog, p->type) || strchr(types.data + start, ','))
+		if (!castable(prog, p->type) || strchr(types.data + start, ',') ||
+		    touched_string(p->type))
 			plain = 0;
 		if (p->next)
 			buf_lit(&types, ", ");
@@ -236,6 +253,31 @@ static void probe_block(struct buf *b, const struct program *prog,
 	buf_lit(b, "))\n\n");
 }
 
+/* Under STAP_SDT_V1 a semaphore is named without its provider, as in
+ * SystemTap's header; a -G object made with -DSTAP_SDT_V1 defines those
+ * names.  Every form reaches the semaphore by pasting P_N_semaphore and
+ * expanding it, so one #define a probe renames it everywhere. */
+static void sdt_v1_names(struct output *o, const struct program *prog)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+
+	if (!prog->nprobes)
+		return;
+	buf_lit(&o->buf, "#if defined(STAP_SDT_V1)\n");
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
+			char *v1 = name_semaphore_v1(pr);
+
+			buf_printf(&o->buf, "#define %s %s\n",
+				   pr->names->semaphore, v1);
+			free(v1);
+		}
+		output_flush(o);
+	}
+	buf_lit(&o->buf, "#endif\n\n");
+}
+
 int emit_header(struct output *o, const struct program *prog,
 		const struct emit_options *opt)
 {
@@ -261,6 +303,7 @@ int emit_header(struct output *o, const struct program *prog,
 					      : header_sdt_site);
 	buf_puts(&o->buf, "\n");
 	type_forward_declarations(&o->buf, prog);
+	sdt_v1_names(o, prog);
 	buf_puts(&o->buf, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {

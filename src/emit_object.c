@@ -3,7 +3,7 @@
  *
  * The object holds what the header's semaphore declarations need: one
  * 2-byte zero semaphore per probe, in .d order, each a GLOBAL HIDDEN
- * OBJECT in a writable PROGBITS .probes section aligned to 2 (file-backed:
+ * (under STAP_SDT_V1/V2: DEFAULT) OBJECT in a writable PROGBITS .probes section aligned to 2 (file-backed:
  * the kernel's reference counters refuse .bss), plus an empty
  * .note.GNU-stack, and the probes' declaration notes in .note.probegen
  * (not allocated: they cost nothing at run time, and strip and eu-strip
@@ -131,16 +131,57 @@ static int libelf_error(const char *what)
 	return -1;
 }
 
-static int object_build(Elf *elf, const struct program *prog,
-			const struct target *tg, struct symbols *syms,
-			unsigned char **zeros, struct buf *notes)
+/* One global per semaphore, in .d order: hidden, so that each
+ * executable and shared object has its own; under STAP_SDT_V1 or V2 of
+ * default visibility, so that a module's probes use its executable's.
+ * V1 names drop the provider, so two providers' probes of one name
+ * share one semaphore, as SystemTap's tentative definitions do. */
+static void semaphore_symbols(struct symbols *syms, Elf *elf,
+			      const struct program *prog, int sdt_version)
 {
+	unsigned char other = sdt_version ? STV_DEFAULT : STV_HIDDEN;
 	const struct provider *pv;
 	const struct probe *pr;
+	struct name_set seen;
+	char **v1 = NULL;
+	size_t i = 0, n = 0;
+
+	if (sdt_version == 1) {
+		v1 = xcalloc((size_t)prog->nprobes + 1, sizeof(*v1));
+		name_set_init(&seen, (size_t)prog->nprobes);
+	}
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
+			const char *name = pr->names->semaphore;
+
+			if (v1) {
+				name = v1[n++] = name_semaphore_v1(pr);
+				if (name_set_add(&seen, name, strlen(name), pr))
+					continue;
+			}
+			symbols_add(syms, elf, name, 2 * i++, 2,
+				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
+				    other, SEC_PROBES);
+		}
+	}
+	if (v1) {
+		name_set_free(&seen);
+		while (n)
+			free(v1[--n]);
+		free(v1);
+	}
+}
+
+static int object_build(Elf *elf, const struct program *prog,
+			const struct emit_options *opt, struct symbols *syms,
+			unsigned char **zeros, struct buf *notes)
+{
+	const struct target *tg = opt->target;
+	int sdt_version = opt->sdt_version;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
-	size_t nsem = (size_t)prog->nprobes, i = 0;
+	size_t nsem = (size_t)prog->nprobes;
 
 	if (!gelf_newehdr(elf, tg->elfclass) || !gelf_getehdr(elf, &eh))
 		return libelf_error("ELF header");
@@ -171,14 +212,7 @@ static int object_build(Elf *elf, const struct program *prog,
 	symbols_add(syms, elf, NULL, 0, 0, 0, 0, SHN_UNDEF);
 	symbols_add(syms, elf, NULL, 0, 0, GELF_ST_INFO(STB_LOCAL, STT_SECTION),
 		    0, SEC_PROBES);
-	for_each_provider(prog, pv) {
-		for_each_probe(pv, pr) {
-			symbols_add(syms, elf, pr->names->semaphore,
-				    2 * i++, 2,
-				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
-				    STV_HIDDEN, SEC_PROBES);
-		}
-	}
+	semaphore_symbols(syms, elf, prog, sdt_version);
 	scn = add_section(elf, ".symtab", SHT_SYMTAB, 0,
 			  tg->elfclass == ELFCLASS64 ? 8 : 4, syms->syms.data,
 			  syms->syms.len, ELF_T_SYM);
@@ -224,7 +258,7 @@ int emit_object(struct output *out, const struct program *prog,
 	}
 	/* The symbol and string buffers start with their first entries. */
 	buf_add(&syms.strs, "", 1);
-	rc = object_build(elf, prog, opt->target, &syms, &zeros, &notes);
+	rc = object_build(elf, prog, opt, &syms, &zeros, &notes);
 	elf_end(elf);
 	if (rc == 0)
 		rc = output_copy_fd(out, fd);

@@ -68,16 +68,18 @@ static void check_types(struct checker *c, const struct binary *b,
 	int i = 0;
 
 	for (; q && (spec = spec_next(spec, &a)); q = q->next, i++) {
-		struct type_info ti = type_info(prog, q->type, tg);
+		struct tracer_read r = type_tracer_read(prog, q->type, tg);
 
-		if (!ti.size || ti.is_struct || ti.is_float)
-			continue; /* nothing to compare: the user's types */
-		if (ti.size == a.size && (ti.is_pointer || ti.is_signed == a.is_signed))
+		/* Nothing to compare: the user's types, or ones no tracer
+		   reads (the checker warned of those). */
+		if (r.how == READ_AS_NOTED || tracer_read_unreadable(&r))
+			continue;
+		if (r.size == a.size && (r.how != READ_INTEGER || r.is_signed == a.is_signed))
 			continue;
 		problem(c, c->strict, b->path, p,
 			"argument %d is recorded as %d bytes %s, declared %d bytes %s",
-			i, a.size, a.is_signed ? "signed" : "unsigned", ti.size,
-			ti.is_signed ? "signed" : "unsigned");
+			i, a.size, a.is_signed ? "signed" : "unsigned", r.size,
+			r.is_signed ? "signed" : "unsigned");
 	}
 }
 

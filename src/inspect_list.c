@@ -11,27 +11,26 @@
 
 #include "probegen.h"
 
-/* s (len bytes) as a JSON string, quoted and escaped. */
-static void json_string(FILE *f, const char *s, size_t len)
+/* s as a JSON string, quoted and escaped: a binary's strings may hold
+ * any byte. */
+static void json_string(FILE *f, struct buf *scratch, const char *s)
 {
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	scratch->len = 0;
+	buf_lit(scratch, "\"");
+	buf_escaped(scratch, s, strlen(s), 1);
+	buf_lit(scratch, "\"");
+	fwrite(scratch->data, 1, scratch->len, f);
 }
 
-static void list_text(FILE *f, const struct binary *b,
-		      const struct program *prog)
+/* s escaped for a terminal. */
+static void text_string(FILE *f, struct buf *scratch, const char *s)
+{
+	scratch->len = 0;
+	buf_escaped(scratch, s, strlen(s), 0);
+	fwrite(scratch->data, 1, scratch->len, f);
+}
+
+static void list_text(FILE *f, const struct binary *b)
 {
 	const struct bin_probe *p;
 	const struct bin_site *s;
@@ -40,11 +39,12 @@ static void list_text(FILE *f, const struct binary *b,
 
 	for (p = b->probes; p; p = p->next)
 		n += p->nsites > 0;
-	fprintf(f, "%s: %d probe%s%s\n", b->path, n, n == 1 ? "" : "s",
+	text_string(f, &t, b->path);
+	fprintf(f, ": %d probe%s%s\n", n, n == 1 ? "" : "s",
 		b->nprobes && !b->has_base && !b->is_object
 			? " (no .stapsdt.base: gdb ignores them)" : "");
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = binary_declared(prog, p);
+		const struct probe *pr = binary_declared(p);
 		const struct param *q;
 		const char *spec;
 		struct arg_spec a;
@@ -54,12 +54,18 @@ static void list_text(FILE *f, const struct binary *b,
 			continue; /* declared by the -G object, never fired */
 		spec = p->sites->args;
 
-		fprintf(f, "  %s:%s", p->provider, p->name);
+		fputs("  ", f);
+		text_string(f, &t, p->provider);
+		fputc(':', f);
+		text_string(f, &t, p->name);
 		if (p->semaphore)
 			fprintf(f, "  semaphore 0x%llx", p->semaphore);
 		fputc('\n', f);
-		for (s = p->sites; s; s = s->next)
-			fprintf(f, "    site 0x%llx  %s\n", s->pc, s->args);
+		for (s = p->sites; s; s = s->next) {
+			fprintf(f, "    site 0x%llx  ", s->pc);
+			text_string(f, &t, s->args);
+			fputc('\n', f);
+		}
 		q = pr ? pr->native : NULL;
 		while ((spec = spec_next(spec, &a))) {
 			t.len = 0;
@@ -81,8 +87,7 @@ static void list_text(FILE *f, const struct binary *b,
 	buf_free(&t);
 }
 
-static void list_json(FILE *f, const struct binary *b,
-		      const struct program *prog)
+static void list_json(FILE *f, const struct binary *b)
 {
 	const struct bin_probe *p;
 	const struct bin_site *s;
@@ -90,11 +95,11 @@ static void list_json(FILE *f, const struct binary *b,
 	int first = 1;
 
 	fputs("{\"binary\": ", f);
-	json_string(f, b->path, strlen(b->path));
+	json_string(f, &t, b->path);
 	fprintf(f, ", \"arch\": \"%s\", \"stapsdt_base\": %s, \"probes\": [",
 		b->arch, b->has_base ? "true" : "false");
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = binary_declared(prog, p);
+		const struct probe *pr = binary_declared(p);
 		const struct param *q = pr ? pr->native : NULL;
 		const char *spec = p->sites ? p->sites->args : "";
 		struct arg_spec a;
@@ -102,13 +107,16 @@ static void list_json(FILE *f, const struct binary *b,
 
 		if (!p->sites)
 			continue;
-		fprintf(f, "%s\n  {\"provider\": \"%s\", \"name\": \"%s\", \"semaphore\": \"0x%llx\", \"sites\": [",
-			first ? "" : ",", p->provider, p->name, p->semaphore);
+		fprintf(f, "%s\n  {\"provider\": ", first ? "" : ",");
+		json_string(f, &t, p->provider);
+		fputs(", \"name\": ", f);
+		json_string(f, &t, p->name);
+		fprintf(f, ", \"semaphore\": \"0x%llx\", \"sites\": [", p->semaphore);
 		first = 0;
 		for (s = p->sites; s; s = s->next) {
 			fprintf(f, "%s{\"address\": \"0x%llx\", \"args\": ",
 				s == p->sites ? "" : ", ", s->pc);
-			json_string(f, s->args, strlen(s->args));
+			json_string(f, &t, s->args);
 			fputc('}', f);
 		}
 		fputs("], \"arguments\": [", f);
@@ -117,14 +125,16 @@ static void list_json(FILE *f, const struct binary *b,
 				i ? ", " : "", i, a.size,
 				a.is_signed ? "true" : "false");
 			if (pr && q) {
-				t.len = 0;
-				arg_display_name(&t, pr, i);
+				struct buf v = { 0 };
+
+				arg_display_name(&v, pr, i);
 				fputs(", \"name\": ", f);
-				json_string(f, t.data, t.len);
-				t.len = 0;
-				type_print_d(&t, q->type, NULL);
+				json_string(f, &t, v.data);
+				v.len = 0;
+				type_print_d(&v, q->type, NULL);
 				fputs(", \"type\": ", f);
-				json_string(f, t.data, t.len);
+				json_string(f, &t, v.data);
+				buf_free(&v);
 				q = q->next;
 			}
 			fputc('}', f);
@@ -153,9 +163,9 @@ int inspect_list(const char *const *files, int nfiles, int json)
 		prog = binary_program(&b);
 		if (json) {
 			fputs(i ? ",\n" : "\n", stdout);
-			list_json(stdout, &b, prog);
+			list_json(stdout, &b);
 		} else {
-			list_text(stdout, &b, prog);
+			list_text(stdout, &b);
 		}
 		program_free(prog);
 		binary_free(&b);

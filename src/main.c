@@ -20,6 +20,8 @@ struct mode {
 	const char *extension;  /* of the default output name */
 	emit_fn *emit;          /* compile a .d file into one output */
 	int (*command)(const struct options *o); /* or run this instead */
+	int several_d;          /* -s may name several files: one provider
+				   may be split across them (QEMU) */
 };
 
 struct options {
@@ -29,6 +31,8 @@ struct options {
 	int header_only, self_contained;
 	int json, strict, allow_missing;
 	int input_named;  /* -s given: the operands are all objects */
+	const char **more_inputs; /* the second -s file and on */
+	int nmore_inputs;
 	const char *trace_command;
 	int trace_pid;
 	long long limit;
@@ -45,15 +49,15 @@ static int check_binaries(const struct options *o);
 static int trace(const struct options *o);
 
 static const struct mode modes[] = {
-	{ "-h", "h", emit_header, NULL },
-	{ "-G", "o", emit_object, NULL },
-	{ "--rust", "rs", emit_rust, NULL },
-	{ "--bpftrace", "bt", emit_bpftrace, NULL },
-	{ "--docs", "md", emit_docs, NULL },
-	{ "--list-targets", NULL, NULL, list_targets },
-	{ "--list", NULL, NULL, list_probes },
-	{ "--check", NULL, NULL, check_binaries },
-	{ "--trace", NULL, NULL, trace },
+	{ "-h", "h", emit_header, NULL, 0 },
+	{ "-G", "o", emit_object, NULL, 0 },
+	{ "--rust", "rs", emit_rust, NULL, 0 },
+	{ "--bpftrace", "bt", emit_bpftrace, NULL, 1 },
+	{ "--docs", "md", emit_docs, NULL, 1 },
+	{ "--list-targets", NULL, NULL, list_targets, 0 },
+	{ "--list", NULL, NULL, list_probes, 0 },
+	{ "--check", NULL, NULL, check_binaries, 1 },
+	{ "--trace", NULL, NULL, trace, 1 },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -67,9 +71,9 @@ static void usage(FILE *f)
 		"       probegen --bpftrace [options] [-s] FILE.d|BINARY [-o FILE.bt]\n"
 		"       probegen --docs [options] [-s] FILE.d [-o FILE.md]\n"
 		"       probegen --list [--json] BINARY...\n"
-		"       probegen --check [--strict] [--allow-missing] [-s] FILE.d BINARY...\n"
+		"       probegen --check [--strict] [--allow-missing] [-s FILE.d]... BINARY...\n"
 		"       probegen --trace [-c CMD] [-p PID] [-n PROVIDER:NAME]... [--limit N]\n"
-		"                        [--json] [-s FILE.d] [BINARY...]\n"
+		"                        [--json] [-s FILE.d]... [BINARY...]\n"
 		"\n"
 		"Compile a D provider file into the C header a program calls (-h)\n"
 		"or the object file its link needs (-G), for SystemTap SDT probes.\n"
@@ -92,11 +96,14 @@ static void usage(FILE *f)
 		"                     a line per problem when they differ; --strict\n"
 		"                     makes size and sign warnings errors,\n"
 		"                     --allow-missing makes missing probes warnings\n"
-		"  -s FILE            the provider file (also the first operand)\n"
+		"  -s FILE            the provider file (also the first operand); with\n"
+		"                     --check, --docs, --bpftrace and --trace, once per\n"
+		"                     file of a provider split across files\n"
 		"  -o FILE            the output file\n"
 		"  -C                 run the C preprocessor first ($CPP or cpp)\n"
 		"  -I DIR, -D NAME[=VALUE], -U NAME\n"
-		"                     passed to the preprocessor with -C\n"
+		"                     passed to the preprocessor with -C; with -G,\n"
+		"                     -DSTAP_SDT_V1/V2 as to SystemTap (man page)\n"
 		"  --header-only      with -h: define the semaphores in the header,\n"
 		"                     so that no -G object is needed\n"
 		"  --self-contained   with -h: write the probe notes without sys/sdt.h\n"
@@ -165,6 +172,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 	o->objects = xcalloc((size_t)argc, sizeof(char *));
 	o->filters = xcalloc((size_t)argc, sizeof(char *));
+	o->more_inputs = xcalloc((size_t)argc, sizeof(char *));
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -228,13 +236,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_SYSTEM;
 			}
 		} else if (strncmp(a, "-s", 2) == 0) {
-			o->input_named = 1;
-			if (o->input) {
-				usage_error("more than one provider file given");
+			if (!(v = option_value(argc, argv, &i, 2)))
 				return EXIT_SYSTEM;
+			if (o->input_named) {
+				o->more_inputs[o->nmore_inputs++] = v;
+				continue;
 			}
-			if (!(o->input = option_value(argc, argv, &i, 2)))
-				return EXIT_SYSTEM;
+			/* An operand before -s was an object, as to dtrace. */
+			if (o->input)
+				o->objects[o->nobjects++] = o->input;
+			o->input = v;
+			o->input_named = 1;
 		} else if (strncmp(a, "-o", 2) == 0) {
 			if (!(o->output = option_value(argc, argv, &i, 2)))
 				return EXIT_SYSTEM;
@@ -262,6 +274,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (!o->mode) {
 		usage_error("one of -h, -G or --rust is required");
+		return EXIT_SYSTEM;
+	}
+	if (o->nmore_inputs && !o->mode->several_d) {
+		usage_error("'%s' takes one provider file; '-s %s' is a second",
+			    o->mode->option, o->more_inputs[0]);
 		return EXIT_SYSTEM;
 	}
 	if ((o->trace_command || o->trace_pid || o->nfilters || o->limit) &&
@@ -372,8 +389,7 @@ static struct program *load_program(const struct options *o,
 	struct binary b;
 	char *text;
 	size_t len;
-	int regular;
-
+	int regular, i;
 	struct target elf;
 
 	if (o->mode->emit == emit_bpftrace && target_from_elf(o->input, &elf) == 0) {
@@ -381,20 +397,32 @@ static struct program *load_program(const struct options *o,
 			*status = EXIT_SYSTEM;
 			return NULL;
 		}
+		/* Not checked: a binary's names may be anything, and what it
+		   holds never speaks as a compiler error. */
 		prog = binary_program(&b);
 		binary_free(&b);
+		*status = EXIT_OK;
+		return prog;
 	} else {
-		*status = input_read(o->input, &o->cpp, &text, &len, &regular);
-		if (*status != EXIT_OK)
-			return NULL;
-		popt.preprocessed = o->cpp.enabled;
-		/* Diagnostics quote a regular file from disk, only if they
-		   need to; other inputs (pipes) can be read once: keep a copy. */
-		if (!o->cpp.enabled && !regular)
-			diag_add_source(o->input, text, len);
-		prog = parse_text(o->input, text, len, &popt);
-		free(text);
-		names_assign(prog);
+		prog = NULL;
+		for (i = -1; i < o->nmore_inputs; i++) {
+			const char *path = i < 0 ? o->input : o->more_inputs[i];
+
+			*status = input_read(path, &o->cpp, &text, &len, &regular);
+			if (*status != EXIT_OK) {
+				program_free(prog);
+				return NULL;
+			}
+			popt.preprocessed = o->cpp.enabled;
+			/* Diagnostics quote a regular file from disk, only if
+			   they need to; other inputs (pipes) can be read once:
+			   keep a copy. */
+			if (!o->cpp.enabled && !regular)
+				diag_add_source(path, text, len);
+			prog = parse_text(prog, path, text, len, &popt);
+			free(text);
+		}
+		program_complete(prog);
 	}
 	/* Check even after syntax errors: report everything in one run. */
 	check_program(prog, tg);
@@ -411,23 +439,33 @@ static struct program *load_program(const struct options *o,
 static int compile(const struct options *o, const char *output)
 {
 	struct emit_options eopt = { 0 };
+	char *input_name;
 	struct target scratch;
 	struct program *prog;
 	struct output out;
 	int status = EXIT_OK;
 
-	eopt.input_name = path_base_name(o->input);
+	/* Banners name the file; "a.d and 87 more" when split across many. */
+	input_name = o->nmore_inputs
+			     ? xasprintf("%s and %d more", path_base_name(o->input),
+					 o->nmore_inputs)
+			     : xstrdup(path_base_name(o->input));
+	eopt.input_name = input_name;
 	eopt.output_name = output;
 	eopt.header_only = o->header_only;
 	eopt.self_contained = o->self_contained;
 	eopt.target = o->mode->emit == emit_object
 			      ? target_for(o, &scratch, &status)
 			      : target_host();
-	if (!eopt.target)
+	/* SystemTap hands -D to the compiler of -G, -C or not; for -h
+	   without -C it reads none, and the header decides at compile time. */
+	if (eopt.target && o->mode->emit == emit_object)
+		eopt.sdt_version = defines_sdt_version(&o->cpp, !o->cpp.enabled);
+	prog = eopt.target ? load_program(o, eopt.target, &status) : NULL;
+	if (!prog) {
+		free(input_name);
 		return status;
-	prog = load_program(o, eopt.target, &status);
-	if (!prog)
-		return status;
+	}
 	if (output_open(&out, output) != 0) {
 		status = EXIT_SYSTEM;
 	} else if (o->mode->emit(&out, prog, &eopt) != 0) {
@@ -437,6 +475,7 @@ static int compile(const struct options *o, const char *output)
 		status = EXIT_SYSTEM;
 	}
 	program_free(prog);
+	free(input_name);
 	return status;
 }
 
@@ -543,6 +582,7 @@ done:
 	free(o.cpp.args);
 	free(o.objects);
 	free(o.filters);
+	free(o.more_inputs);
 	diag_free();
 	return status;
 }

@@ -4,9 +4,11 @@
  *
  *   macro      UPPER(P) "_" UPPER(N with "__" -> "_")   as SystemTap's dtrace
  *   semaphore  P "_" N "_semaphore"                     as SystemTap's dtrace
+ *              N "_semaphore" under STAP_SDT_V1           as SystemTap's dtrace
  *   typed      "trace_" lower(macro)                    probegen's typed call
  *   guard      "_" UPPER(output base name, non-alnum -> "_")   as illumos
  *   Rust       fn lower(N with "__" -> "_"), static UPPER(that) "_SEMAPHORE"
+ *   argument   as declared, argN when unnamed, NAME_2 for a repeat
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -142,6 +144,11 @@ char *name_guard(const char *output_path)
 	return b.data;
 }
 
+char *name_semaphore_v1(const struct probe *pr)
+{
+	return xasprintf("%s_semaphore", pr->name);
+}
+
 char *name_rust_fn(const struct probe *pr)
 {
 	struct buf b = { 0 };
@@ -157,4 +164,36 @@ char *name_rust_semaphore(const struct probe *pr)
 	add_cased(&b, pr->name, 1, 1);
 	buf_puts(&b, "_SEMAPHORE");
 	return b.data;
+}
+
+int name_is_identifier(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* The argument's name in output: as declared, argN when unnamed, and
+ * made unique (value, value_2) when the declaration repeats a name. */
+void arg_display_name(struct buf *b, const struct probe *pr, int index)
+{
+	const struct param *p, *q;
+	int i = 0, seen = 0;
+
+	for (p = pr->native; p && i < index; p = p->next)
+		i++;
+	if (!p || !p->name) {
+		buf_printf(b, "arg%d", index);
+		return;
+	}
+	for (q = pr->native; q != p; q = q->next)
+		if (q->name && strcmp(q->name, p->name) == 0)
+			seen++;
+	buf_puts(b, p->name);
+	if (seen)
+		buf_printf(b, "_%d", seen + 1);
 }

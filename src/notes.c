@@ -30,20 +30,60 @@ static uint64_t read_addr(const unsigned char *p, int size, int big_endian)
 	return v;
 }
 
-static struct bin_probe *probe_for(struct binary *b, const char *provider,
-				   const char *name)
-{
-	struct bin_probe *p, **tail = &b->probes;
+/* The probes seen so far, by provider and name: a binary may hold
+ * 100,000 of them, so not a list search. */
+struct probe_table {
+	struct bin_probe **slots;
+	size_t cap, count;
+	struct bin_probe **tail; /* the binary's list, in order first seen */
+};
 
-	for (p = b->probes; p; tail = &p->next, p = p->next)
+static size_t probe_hash(const char *provider, const char *name)
+{
+	return hash_bytes(provider, strlen(provider)) * 31 +
+	       hash_bytes(name, strlen(name));
+}
+
+static void table_put(struct probe_table *t, struct bin_probe *p)
+{
+	size_t i = probe_hash(p->provider, p->name) & (t->cap - 1);
+
+	while (t->slots[i])
+		i = (i + 1) & (t->cap - 1);
+	t->slots[i] = p;
+	t->count++;
+}
+
+static struct bin_probe *probe_for(struct binary *b, struct probe_table *t,
+				   const char *provider, const char *name)
+{
+	struct bin_probe *p, **old;
+	size_t i, cap;
+
+	if (2 * (t->count + 1) > t->cap) {
+		old = t->slots;
+		cap = t->cap;
+		t->cap = cap ? 2 * cap : 64;
+		t->slots = xcalloc(t->cap, sizeof(*t->slots));
+		t->count = 0;
+		for (i = 0; i < cap; i++)
+			if (old[i])
+				table_put(t, old[i]);
+		free(old);
+	}
+	for (i = probe_hash(provider, name) & (t->cap - 1); (p = t->slots[i]);
+	     i = (i + 1) & (t->cap - 1))
 		if (strcmp(p->provider, provider) == 0 &&
 		    strcmp(p->name, name) == 0)
 			return p;
 	p = xcalloc(1, sizeof(*p));
 	p->provider = xstrdup(provider);
 	p->name = xstrdup(name);
-	*tail = p;
+	p->site_tail = &p->sites;
+	*t->tail = p;
+	t->tail = &p->next;
 	b->nprobes++;
+	table_put(t, p);
 	return p;
 }
 
@@ -58,31 +98,32 @@ static const char *next_string(const char **p, const char *end)
 	return s;
 }
 
-static void stapsdt_note(struct binary *b, const char *desc, size_t size)
+static void stapsdt_note(struct binary *b, struct probe_table *t,
+			 const char *desc, size_t size)
 {
 	int asz = b->elfclass == ELFCLASS64 ? 8 : 4, big = b->data == ELFDATA2MSB;
 	const char *p = desc + 3 * asz, *end = desc + size;
 	const char *provider, *name, *args;
 	struct bin_probe *pr;
-	struct bin_site *s, **tail;
+	struct bin_site *s;
 
 	if (size < (size_t)(3 * asz) || !(provider = next_string(&p, end)) ||
 	    !(name = next_string(&p, end)) || !(args = next_string(&p, end)))
 		return; /* not a note anyone could use */
-	pr = probe_for(b, provider, name);
+	pr = probe_for(b, t, provider, name);
 	s = xcalloc(1, sizeof(*s));
 	s->pc = read_addr((const unsigned char *)desc, asz, big);
 	s->semaphore = read_addr((const unsigned char *)desc + 2 * asz, asz, big);
 	s->args = xstrdup(args);
-	for (tail = &pr->sites; *tail; tail = &(*tail)->next)
-		;
-	*tail = s;
+	*pr->site_tail = s;
+	pr->site_tail = &s->next;
 	pr->nsites++;
 	if (!pr->semaphore)
 		pr->semaphore = s->semaphore;
 }
 
-static void declaration_note(struct binary *b, const char *desc, size_t size)
+static void declaration_note(struct binary *b, struct probe_table *t,
+			     const char *desc, size_t size)
 {
 	const char *colon, *paren;
 	struct buf provider = { 0 }, name = { 0 };
@@ -93,14 +134,16 @@ static void declaration_note(struct binary *b, const char *desc, size_t size)
 		return;
 	buf_add(&provider, desc, (size_t)(colon - desc));
 	buf_add(&name, colon + 1, (size_t)(paren - colon - 1));
-	pr = probe_for(b, provider.data, name.data);
+	pr = probe_for(b, t, provider.data ? provider.data : "",
+		       name.data ? name.data : "");
 	if (!pr->declaration)
 		pr->declaration = xstrdup(desc); /* the first recorded wins */
 	buf_free(&provider);
 	buf_free(&name);
 }
 
-static void read_notes(struct binary *b, Elf_Data *data, int decls)
+static void read_notes(struct binary *b, struct probe_table *t,
+		       Elf_Data *data, int decls)
 {
 	GElf_Nhdr nh;
 	size_t off = 0, next, name_off, desc_off;
@@ -111,11 +154,11 @@ static void read_notes(struct binary *b, Elf_Data *data, int decls)
 
 		if (!decls && nh.n_type == 3 && nh.n_namesz == 8 &&
 		    memcmp(owner, "stapsdt", 8) == 0)
-			stapsdt_note(b, desc, nh.n_descsz);
+			stapsdt_note(b, t, desc, nh.n_descsz);
 		else if (decls && nh.n_type == DECL_NOTE_TYPE &&
 			 nh.n_namesz == sizeof(DECL_NOTE_OWNER) &&
 			 memcmp(owner, DECL_NOTE_OWNER, sizeof(DECL_NOTE_OWNER)) == 0)
-			declaration_note(b, desc, nh.n_descsz);
+			declaration_note(b, t, desc, nh.n_descsz);
 		off = next;
 	}
 }
@@ -128,9 +171,11 @@ int binary_read(const char *path, struct binary *b)
 	GElf_Ehdr eh;
 	size_t shstrndx;
 	const struct target *tg;
+	struct probe_table table = { 0 };
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
+	table.tail = &b->probes;
 	if (fd < 0) {
 		error_plain("cannot open '%s': %s", path, strerror(errno));
 		return -1;
@@ -168,10 +213,11 @@ int binary_read(const char *path, struct binary *b)
 		if (sh.sh_type != SHT_NOTE || !(data = elf_getdata(scn, NULL)))
 			continue;
 		if (strcmp(name, ".note.stapsdt") == 0)
-			read_notes(b, data, 0);
+			read_notes(b, &table, data, 0);
 		else if (strcmp(name, DECL_NOTE_SECTION) == 0)
-			read_notes(b, data, 1);
+			read_notes(b, &table, data, 1);
 	}
+	free(table.slots);
 	elf_end(elf);
 	close(fd);
 	return 0;
@@ -237,7 +283,8 @@ int spec_count(const char *args)
 	return n;
 }
 
-/* A D type of the spec's size and sign, for probes with no declaration. */
+/* The D type named for a spec's size and sign, for probes with no
+ * readable declaration. */
 static const char *spec_type(const struct arg_spec *a)
 {
 	switch (a->size) {
@@ -248,57 +295,163 @@ static const char *spec_type(const struct arg_spec *a)
 	}
 }
 
-struct program *binary_program(const struct binary *b)
+/* Unnamed sized integers, one per spec of the probe's first site. */
+static void params_from_specs(struct program *prog, struct probe *pr,
+			      const char *spec)
 {
-	const struct bin_probe *p, *q;
-	struct buf text = { 0 }, file = { 0 };
-	struct program *prog;
+	struct param **tail = &pr->native;
+	struct arg_spec a;
 
+	while ((spec = spec_next(spec, &a))) {
+		struct param *p = arena_alloc(&prog->arena, sizeof(*p));
+		struct type *t = arena_alloc(&prog->arena, sizeof(*t));
+
+		t->kind = T_NAMED;
+		t->name = (char *)spec_type(&a);
+		t->d_type = (short)d_type_lookup(t->name);
+		p->type = t;
+		*tail = p;
+		tail = &p->next;
+		pr->nnative++;
+	}
+}
+
+/* The parameters of a recorded declaration, "provider:name(params)",
+ * parsed alone: the binary's provider and name are never parsed (any
+ * byte may be in them), and the parser speaks into a stream of its own,
+ * so nothing a binary holds can print a compiler error or count as one.
+ * Returns 0 when the declaration is not one probegen wrote. */
+static int params_from_declaration(struct program *prog, struct probe *pr,
+				   const struct bin_probe *p, FILE *quiet)
+{
+	static const char head[] = "provider probegen_recorded { probe d";
+	size_t pv = strlen(p->provider), nm = strlen(p->name);
+	const char *decl = p->declaration, *params = decl + pv + 1 + nm;
+	struct provider *saved_providers = prog->providers, *got;
+	struct typedef_decl *saved_typedefs = prog->typedefs;
+	struct stability *saved_stabilities = prog->stabilities;
+	int saved_counts[3] = { prog->nproviders, prog->nprobes, prog->ntags };
+	struct diag saved_diag = diag;
+	struct buf text = { 0 };
+	const struct param *q;
+	int good;
+
+	if (strncmp(decl, p->provider, pv) != 0 || decl[pv] != ':' ||
+	    strncmp(decl + pv + 1, p->name, nm) != 0 || *params != '(')
+		return 0;
+	buf_puts(&text, head);
+	buf_puts(&text, params);
+	buf_lit(&text, ";\n};\n");
+	buf_add(&text, "\0\0", 2);
+	diag.stream = quiet;
+	diag.errors = 0;
+	prog->providers = NULL;
+	prog->typedefs = NULL;
+	prog->stabilities = NULL;
+	parse_text(prog, "(recorded declaration)", text.data, text.len - 2, NULL);
+	got = prog->providers;
+	good = !diag.errors && got && !got->next && got->nprobes == 1 &&
+	       !prog->typedefs && !got->probes->varargs &&
+	       !got->probes->has_mapping &&
+	       got->probes->nnative <= MAX_PROBE_ARGS;
+	/* As the checker would judge it: nothing nested past the limit,
+	   no void argument. */
+	for (q = good ? got->probes->native : NULL; q && good; q = q->next)
+		good = type_depth(prog, q->type) <= MAX_TYPE_DEPTH &&
+		       !(q->type->kind == T_BASE && q->type->base == B_VOID);
+	if (good) {
+		pr->native = got->probes->native;
+		pr->nnative = got->probes->nnative;
+		pr->doc = NULL;
+	}
+	diag = saved_diag;
+	prog->providers = saved_providers;
+	prog->typedefs = saved_typedefs;
+	prog->stabilities = saved_stabilities;
+	prog->nproviders = saved_counts[0];
+	prog->nprobes = saved_counts[1];
+	prog->ntags = saved_counts[2];
+	buf_free(&text);
+	return good;
+}
+
+/* The provider node of that name, made on first use (last: the one
+ * found before, which the next probe most often shares). */
+static struct provider *provider_node(struct program *prog,
+				      struct name_set *providers,
+				      struct provider ***tail,
+				      struct provider *last, const char *name)
+{
+	struct provider *pv;
+
+	if (last && strcmp(last->name, name) == 0)
+		return last;
+	pv = arena_alloc(&prog->arena, sizeof(*pv));
+	pv->name = arena_strndup(&prog->arena, name, strlen(name));
+	last = (struct provider *)name_set_add(providers, pv->name,
+					       strlen(pv->name), pv);
+	if (last)
+		return last; /* the new node is left unused in the arena */
+	**tail = pv;
+	*tail = &pv->next;
+	prog->nproviders++;
+	return pv;
+}
+
+struct program *binary_program(struct binary *b)
+{
+	struct program *prog = xcalloc(1, sizeof(*prog));
+	struct provider **tail = &prog->providers, *pv = NULL;
+	struct name_set providers;
+	struct bin_probe *p;
+	FILE *quiet = fopen("/dev/null", "w"); /* what a declaration's parse says */
+
+	if (!quiet)
+		die("cannot open /dev/null: %s", strerror(errno));
+	name_set_init(&providers, (size_t)b->nprobes);
 	/* The probes the binary carries (declared ones without a site are
-	   left out: tracers cannot attach to them), as the .d file would
-	   declare them; probes recorded without one take sized integers. */
+	   left out: tracers cannot attach to them), with the names it
+	   gives them, verbatim. */
 	for (p = b->probes; p; p = p->next) {
+		struct probe *pr, **link;
+
 		if (!p->sites)
 			continue;
-		for (q = b->probes; q != p; q = q->next)
-			if (q->sites && strcmp(q->provider, p->provider) == 0)
-				break;
-		if (q != p)
-			continue; /* provider done */
-		buf_printf(&text, "provider %s {\n", p->provider);
-		for (q = p; q; q = q->next) {
-			if (!q->sites || strcmp(q->provider, p->provider) != 0)
-				continue;
-			if (q->declaration) {
-				buf_printf(&text, "\tprobe %s;\n",
-					   strchr(q->declaration, ':') + 1);
-			} else {
-				const char *spec = q->sites->args;
-				struct arg_spec a;
-				int i = 0;
+		pv = provider_node(prog, &providers, &tail, pv, p->provider);
+		pr = arena_alloc(&prog->arena, sizeof(*pr));
+		pr->name = arena_strndup(&prog->arena, p->name, strlen(p->name));
+		pr->provider = pv;
+		pr->loc.file = diag_intern(b->path);
+		p->model = pr;
+		p->declared = p->declaration &&
+			      params_from_declaration(prog, pr, p, quiet);
+		if (p->declaration && !p->declared) {
+			struct buf what = { 0 };
 
-				buf_printf(&text, "\tprobe %s(", q->name);
-				while ((spec = spec_next(spec, &a)))
-					buf_printf(&text, "%s%s", i++ ? ", " : "",
-						   spec_type(&a));
-				buf_puts(&text, ");\n");
-			}
+			buf_escaped(&what, p->provider, strlen(p->provider), 0);
+			buf_lit(&what, ":");
+			buf_escaped(&what, p->name, strlen(p->name), 0);
+			warning_plain("'%s': the recorded declaration of probe '%s' cannot be read; its argument sizes are used",
+				      b->path, what.data);
+			buf_free(&what);
 		}
-		buf_puts(&text, "};\n");
+		if (!pr->native)
+			params_from_specs(prog, pr, p->sites->args);
+		/* Appended through the last probe's link, which pv->last
+		   keeps: one provider may hold every probe. */
+		link = pv->probes ? &pv->last->next : &pv->probes;
+		*link = pr;
+		pv->last = pr;
+		pv->nprobes++;
+		prog->nprobes++;
 	}
-	buf_add(&text, "\0\0", 2);
-	/* Not a file on disk: messages name it, and quote nothing. */
-	buf_printf(&file, "%s (recorded declarations)", b->path);
-	prog = parse_text(file.data, text.data, text.len - 2, NULL);
+	fclose(quiet);
+	name_set_free(&providers);
 	names_assign(prog);
-	buf_free(&text);
-	buf_free(&file);
 	return prog;
 }
 
-const struct probe *binary_declared(const struct program *recorded,
-				    const struct bin_probe *p)
+const struct probe *binary_declared(const struct bin_probe *p)
 {
-	return p->declaration ? program_probe(recorded, p->provider, p->name)
-			      : NULL;
+	return p->declared ? p->model : NULL;
 }

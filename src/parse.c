@@ -184,7 +184,8 @@ int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 	return token;
 }
 
-struct program *parse_text(const char *file, char *text, size_t len,
+struct program *parse_text(struct program *into, const char *file,
+			   char *text, size_t len,
 			   const struct parse_options *opt)
 {
 	struct parse_state ps = { 0 };
@@ -195,12 +196,21 @@ struct program *parse_text(const char *file, char *text, size_t len,
 	ps.line = 1;
 	ps.col = 1;
 	ps.preprocessed = opt && opt->preprocessed;
-	ps.prog = xcalloc(1, sizeof(*ps.prog));
-	/* The tree and the check's name sets take 8 to 11 bytes a byte of
-	   text (2,000 probes: 200 KB of text, 1.6 MB); with room. */
-	arena_expect(&ps.prog->arena, len * 16);
-	ps.provider_tail = &ps.prog->providers;
-	ps.typedef_tail = &ps.prog->typedefs;
+	ps.prog = into;
+	if (!into) {
+		ps.prog = xcalloc(1, sizeof(*ps.prog));
+		/* The tree and the check's name sets take 8 to 11 bytes a
+		   byte of text (2,000 probes: 200 KB of text, 1.6 MB); with
+		   room. */
+		arena_expect(&ps.prog->arena, len * 16);
+	}
+	/* A later file's declarations go after the earlier ones'. */
+	for (ps.provider_tail = &ps.prog->providers; *ps.provider_tail;
+	     ps.provider_tail = &(*ps.provider_tail)->next)
+		;
+	for (ps.typedef_tail = &ps.prog->typedefs; *ps.typedef_tail;
+	     ps.typedef_tail = &(*ps.typedef_tail)->next)
+		;
 
 	/* A UTF-8 byte order mark is not part of the program. */
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {

@@ -70,6 +70,35 @@ void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
 size_t hash_bytes(const void *p, size_t n);
 
+/* Text that came from outside (a binary's notes, a traced program's
+ * memory), made safe to print: quotes and backslashes escaped, \n and
+ * \t, other control bytes as \u00XX (JSON) or \xNN (text), valid UTF-8
+ * kept, any other byte as \ufffd (JSON: the replacement character) or
+ * \xNN (text).  The one escaper of every output.  escape_to writes at
+ * most ESCAPED_MAX(n) bytes at out and returns their end; buf_escaped
+ * appends to b. */
+#define ESCAPED_MAX(n) (6 * (n))
+char *escape_to(char *out, const char *s, size_t n, int json);
+void buf_escaped(struct buf *b, const char *s, size_t n, int json);
+
+/* A set of names, to find duplicates in linear time; each name has an
+ * owner (the node that added it), and is kept by the caller while the
+ * set lives. */
+struct name_entry {
+	const char *name; /* NULL: a free slot */
+	const void *owner;
+};
+struct name_set {
+	struct name_entry *slots;
+	size_t cap;
+};
+/* Room for n names. */
+void name_set_init(struct name_set *set, size_t n);
+/* Add name of len bytes; return whoever already owns it, if anyone. */
+const void *name_set_add(struct name_set *set, const char *name, size_t len,
+			 const void *owner);
+void name_set_free(struct name_set *set);
+
 /* Memory that lives as long as the tree: allocations are zeroed, and
  * all of it goes with arena_free(). */
 struct arena_chunk;
@@ -111,6 +140,7 @@ void note_at(struct loc loc, const char *fmt, ...)
 /* Errors without a source position: the environment (not counted in
  * diag.errors), or an input error found outside the source (counted). */
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void error_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A command line probegen cannot run, with a pointer to --help. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -185,7 +215,7 @@ struct provider {
 	struct provider *next;
 	char *name;
 	struct loc loc;
-	struct probe *probes;
+	struct probe *probes, *last; /* last: where the next block's go */
 	int nprobes;
 };
 
@@ -219,6 +249,14 @@ struct program {
 #define for_each_probe(pv, pr) for ((pr) = (pv)->probes; (pr); (pr) = (pr)->next)
 #define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
 
+/* After parsing: drop a probe declared again with the same argument
+ * types (as SystemTap's dtrace makes one probe of it; one declared
+ * again with other types stays, for the checker to report), then give
+ * every probe its names (names_assign). */
+void program_complete(struct program *prog);
+/* Do probes a and b declare the same argument types? */
+int probe_same_types(const struct program *prog, const struct probe *a,
+		     const struct probe *b);
 void program_free(struct program *prog);
 /* The provider of that name, and the probe provider:name; NULL when the
  * program (which may be NULL) has none. */
@@ -234,9 +272,13 @@ struct parse_options {
 	int preprocessed; /* input came from cpp: '#' lines are its markers */
 };
 /* Parse text of len bytes, which must be followed by two NUL bytes
- * (input_read() leaves them): the scanner reads it in place.  Never
- * NULL; errors are counted in diag. */
-struct program *parse_text(const char *file, char *text, size_t len,
+ * (input_read() leaves them): the scanner reads it in place.  Its
+ * declarations join those of into, or of a new program when into is
+ * NULL; a provider declared again gains the new block's probes.  Returns
+ * the program, never NULL; errors are counted in diag.  Once every file
+ * is parsed, program_complete() makes it ready for the checker. */
+struct program *parse_text(struct program *into, const char *file,
+			   char *text, size_t len,
 			   const struct parse_options *opt);
 
 /* ---- type.c: what a type means on a target ---- */
@@ -264,6 +306,27 @@ int type_depth(const struct program *prog, const struct type *t);
 int type_spellable(const struct program *prog, const struct type *t);
 /* char * of any sign or constness, or D's string: a C string. */
 int type_is_string(const struct type *t);
+
+/* How a tracer reads an argument of a type: the one answer --bpftrace,
+ * --docs, --list, --check and --trace all give.  Tracers read integers
+ * and pointers of 1 to 8 bytes, and C strings through their pointers. */
+enum read_how {
+	READ_INTEGER,  /* size bytes, is_signed */
+	READ_POINTER,  /* an address */
+	READ_STRING,   /* the bytes it points to, to a NUL */
+	READ_AS_NOTED, /* a type of the user's headers: as the note records */
+	READ_FLOAT, READ_BY_VALUE, READ_TOO_WIDE, /* not readable */
+};
+struct tracer_read {
+	enum read_how how;
+	int size, is_signed;
+};
+struct tracer_read type_tracer_read(const struct program *prog,
+				    const struct type *t,
+				    const struct target *tg);
+/* Why a tracer cannot read it ("floating", "passed by value", "wider
+ * than 8 bytes"), or NULL when it can. */
+const char *tracer_read_unreadable(const struct tracer_read *r);
 
 /* ---- spell.c: how a type is written (C, D, Rust) ---- */
 
@@ -316,7 +379,15 @@ struct probe_names {
  * the emitters read them from probe->names. */
 void names_assign(struct program *prog);
 char *name_guard(const char *output_path);      /* _MYAPP_H */
+/* request__start_semaphore: STAP_SDT_V1's name, without the provider. */
+char *name_semaphore_v1(const struct probe *pr);
 char *name_rust_fn(const struct probe *pr);     /* request_start */
+/* [A-Za-z_][A-Za-z0-9_]*: a name a .d file, bpftrace or C can spell.
+ * A binary's provider and probe names may be anything else. */
+int name_is_identifier(const char *s);
+/* An argument's name in scripts, docs, listings and traces: as
+ * declared, argN when unnamed, value_2 for a second "value". */
+void arg_display_name(struct buf *b, const struct probe *pr, int index);
 char *name_rust_semaphore(const struct probe *pr); /* REQUEST_START_SEMAPHORE */
 
 /* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */
@@ -392,6 +463,13 @@ struct cpp_options {
 int input_read(const char *path, const struct cpp_options *cpp, char **text,
 	       size_t *len, int *regular);
 
+/* ---- defines.c: what the -D and -U flags of dtrace -G mean ---- */
+
+/* The STAP_SDT version the -D/-U flags (cpp.args, in order) leave
+ * defined for -G: 1, 2, or 0 for neither.  With warn, names each flag
+ * SystemTap's compiler would see differently and probegen ignores. */
+int defines_sdt_version(const struct cpp_options *cpp, int warn);
+
 /* ---- notes.c: the probes a binary carries ---- */
 
 struct bin_site {
@@ -401,11 +479,15 @@ struct bin_site {
 };
 struct bin_probe {
 	struct bin_probe *next;
-	char *provider, *name;
+	char *provider, *name;            /* verbatim: any byte but NUL */
 	unsigned long long semaphore;     /* the first site's; 0: none */
-	struct bin_site *sites;
+	struct bin_site *sites, **site_tail;
 	int nsites;
 	char *declaration;                /* from .note.probegen, or NULL */
+	/* Set by binary_program(): the probe in its program, and whether
+	 * its arguments come from the recorded declaration. */
+	struct probe *model;
+	int declared;
 };
 struct binary {
 	const char *path;
@@ -419,14 +501,17 @@ struct binary {
 /* Read path; 0, or -1 after reporting why. */
 int binary_read(const char *path, struct binary *b);
 void binary_free(struct binary *b);
-/* The probes as an unchecked program: recorded declarations, else
- * sized integers from the first site's specs.  Free with program_free. */
-struct program *binary_program(const struct binary *b);
-/* The probe of recorded (binary_program's) that p's recorded declaration
- * declares; NULL when the binary recorded none for p, whose probe there
- * is made up from the note's sizes. */
-const struct probe *binary_declared(const struct program *recorded,
-				    const struct bin_probe *p);
+/* The probes a binary carries, built straight into a program (never
+ * printed and parsed again): names verbatim, arguments from the recorded
+ * declaration (its parameters parsed alone, silently; one that cannot be
+ * read gives a warning naming the binary and the probe), else unnamed
+ * sized integers from the first site's specs.  Not checked: its names
+ * may be anything.  Free with program_free, before binary_free. */
+struct program *binary_program(struct binary *b);
+/* p's probe in binary_program's program when the binary records a
+ * readable declaration for it; NULL when p's arguments are only the
+ * notes' sizes. */
+const struct probe *binary_declared(const struct bin_probe *p);
 
 /* One argument spec of a note: "-4@%edi". */
 struct arg_spec {
@@ -448,6 +533,11 @@ struct emit_options {
 	const struct target *target;
 	int header_only;         /* -h: define the semaphores in the header */
 	int self_contained;      /* -h: write the notes without sys/sdt.h */
+	/* -G: STAP_SDT_V1 or STAP_SDT_V2 among the -D flags (1 or 2), else
+	 * 0.  Either gives the semaphores default visibility, so that a
+	 * module's probes can use its executable's; V1 also drops the
+	 * provider from their names.  As SystemTap's dtrace -G does. */
+	int sdt_version;
 };
 /* Write prog to out.  Returns 0, or -1 after reporting why (out is then
  * aborted by the caller). */
@@ -459,9 +549,6 @@ emit_fn emit_rust;   /* --rust: the Rust module for build.rs */
 emit_fn emit_bpftrace; /* --bpftrace: a bpftrace script */
 emit_fn emit_docs;   /* --docs: a Markdown reference */
 
-/* An argument's name in generated scripts and listings: as declared,
- * argN when unnamed, value_2 for a second "value" (emit_bpftrace.c). */
-void arg_display_name(struct buf *b, const struct probe *pr, int index);
 
 /* ---- inspect_*.c: commands that read binaries (through notes.c) ---- */
 

@@ -198,3 +198,35 @@ int type_is_string(const struct type *t)
 	       (t->inner->base == B_CHAR || t->inner->base == B_SCHAR ||
 		t->inner->base == B_UCHAR);
 }
+
+struct tracer_read type_tracer_read(const struct program *prog,
+				    const struct type *t,
+				    const struct target *tg)
+{
+	struct type_info ti = type_info(prog, t, tg);
+	struct tracer_read r = { READ_INTEGER, ti.size, ti.is_signed };
+
+	if (type_is_string(t))
+		r.how = READ_STRING;
+	else if (ti.is_pointer)
+		r.how = READ_POINTER;
+	else if (ti.is_float)
+		r.how = READ_FLOAT;
+	else if (ti.is_struct)
+		r.how = READ_BY_VALUE;
+	else if (ti.size == 0)
+		r.how = READ_AS_NOTED;
+	else if (ti.size > 8)
+		r.how = READ_TOO_WIDE;
+	return r;
+}
+
+const char *tracer_read_unreadable(const struct tracer_read *r)
+{
+	switch (r->how) {
+	case READ_FLOAT: return "floating";
+	case READ_BY_VALUE: return "passed by value";
+	case READ_TOO_WIDE: return "wider than 8 bytes";
+	default: return NULL;
+	}
+}

@@ -124,3 +124,10 @@ start_library_program() {
 	pid=$!
 	for i in $(seq 50); do grep -q ready prog.out && break; sleep 0.1; done
 }
+
+# tests/src/literals.c built with its header and -G object: ./literals
+literals_program() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/literals.d" -o literals.h || fail "-h literals.d"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/literals.d" -o literals_probes.o || fail "-G literals.d"
+	gcc -O2 -I. "$ROOT/tests/src/literals.c" literals_probes.o -o literals || fail "building literals"
+}

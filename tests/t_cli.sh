@@ -36,7 +36,7 @@ t_cli_usage_errors() {
 	-h -s missing.d|cannot open 'missing.d': No such file or directory
 	-G --target=pdp11 -s cli.d|unknown target 'pdp11' (see --list-targets)
 	-G --header-only -s cli.d|--header-only goes with -h
-	-h -s cli.d -s cli.d|more than one provider file given
+	-h -s cli.d -s cli.d|'-h' takes one provider file; '-s cli.d' is a second
 	-G -32 --target=riscv64 -s cli.d|no 32-bit variant of target 'riscv64'
 	A
 	ls *.h *.o 2>/dev/null && fail "something was written"

@@ -207,3 +207,106 @@ t_hostile_fuzz_regressions() {
 	echo "$n regression inputs"
 	ok
 }
+
+# A binary is untrusted input too: its notes corrupted 300 ways (bytes,
+# quotes and backslashes, non-UTF-8, huge sizes, specs of hundreds of
+# arguments, truncations): every --list --json parses, and --list and
+# --bpftrace neither crash, hang nor speak a compiler's diagnostic.
+t_hostile_binary_notes() {
+	need python3
+	values_program values.c values
+	python3 "$ROOT/tests/mutate_notes.py" ./values "$PROBEGEN" 300 20261201 > result ||
+		{ cat result; fail "mutate_notes.py"; }
+	tail -n 1 result
+	expect_eq "$(tail -n 1 result)" "mutants 300 json_ok 300 crashes 0 hangs 0 compiler_errors 0" "mutation summary"
+	ok
+}
+
+# Provider and probe names with a quote, a backslash, a '%' and a byte
+# that is not UTF-8 (patched into a real binary's notes): escaped in
+# --list, valid JSON in --list --json, left out of --bpftrace BINARY
+# with a warning.
+t_hostile_binary_names() {
+	need python3
+	printf 'provider hostil {\n\tprobe name__one(int x, const char *s);\n\tprobe plain(int x);\n};\n' > h.d
+	"$PROBEGEN" -h -s h.d -o h.h && "$PROBEGEN" -G -s h.d -o h_probes.o || fail "probegen"
+	printf '#include "h.h"\nint main(int c, char **v) { HOSTIL_NAME_ONE(c, v[0]); HOSTIL_PLAIN(c); return 0; }\n' > h.c
+	gcc -O2 h.c h_probes.o -o h || fail "build"
+	python3 - <<-'PY' || fail "patching the notes"
+	data = open('h', 'rb').read()
+	assert data.count(b'name__one') >= 2
+	data = data.replace(b'name__one', b'n"\xff%\\\x01o_e')  # the same length
+	open('h2', 'wb').write(data)
+	PY
+	chmod +x h2
+	"$PROBEGEN" --list --json h2 > list.json 2> err || { cat err; fail "--list --json"; }
+	python3 - list.json <<-'PY' || fail "JSON"
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	names = sorted(p["name"] for p in doc[0]["probes"])
+	assert names == ['n"\ufffd%\\\x01o_e', "plain"], names
+	PY
+	"$PROBEGEN" --list h2 > list.txt 2> err || fail "--list"
+	grep -qF 'hostil:n\"\xff%\\\x01o_e' list.txt || { cat list.txt; fail "--list text escapes"; }
+	"$PROBEGEN" --bpftrace h2 -o h.bt 2> err || { cat err; fail "--bpftrace"; }
+	expect_eq "$(cat err)" "probegen: warning: probe 'hostil:n\\\"\\xff%\\\\\\x01o_e' left out: bpftrace cannot name it in an attach point" "--bpftrace warning"
+	expect_eq "$(grep -c '^usdt:' h.bt)" 1 "probes in the script"
+	grep -q 'compiler\|: error:' err list.txt && fail "a diagnostic"
+	# --trace prints the names escaped, and valid JSON.
+	if [ "$(id -u)" = 0 ] && ! "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without'; then
+		"$PROBEGEN" --trace --json -c ./h2 > trace.json 2> err || { cat err; fail "--trace --json"; }
+		python3 - trace.json <<-'PY' || fail "--trace --json names"
+		import json, sys
+		ev = [json.loads(l) for l in open(sys.argv[1])]
+		assert [e["probe"] for e in ev] == ['hostil:n"\ufffd%\\\x01o_e', "hostil:plain"], ev
+		PY
+	else
+		echo "SKIP --trace: needs root and a probegen built with libbpf"
+	fi
+	ok
+}
+
+# 100,000 probes in one binary (notes written by hand, one site each):
+# listed whole, in linear time.
+t_hostile_binary_many_probes() {
+	need python3
+	python3 - <<-'PY'
+	with open('many.s', 'w') as f:
+	    f.write('.text\n.globl main\nmain:\n')
+	    for i in range(100000):
+	        f.write('990: nop\n.pushsection .note.stapsdt,"?","note"\n.balign 4\n'
+	                '.4byte 992f-991f, 994f-993f, 3\n991: .asciz "stapsdt"\n992: .balign 4\n'
+	                '993: .8byte 990b\n.8byte _.stapsdt.base\n.8byte 0\n'
+	                '.asciz "many"\n.asciz "p%d"\n.asciz "-4@%%edi"\n994: .balign 4\n.popsection\n' % i)
+	    f.write('xor %eax, %eax\nret\n'
+	            '.pushsection .stapsdt.base,"aG","progbits",.stapsdt.base,comdat\n'
+	            '.weak _.stapsdt.base\n.hidden _.stapsdt.base\n_.stapsdt.base: .space 1\n.popsection\n')
+	PY
+	gcc many.s -o many || fail "assembling 100,000 notes"
+	timeout 60 "$PROBEGEN" --list --json many > many.json || fail "--list --json: $?"
+	python3 -c 'import json,sys; d = json.load(open("many.json")); assert len(d[0]["probes"]) == 100000' ||
+		fail "not 100,000 probes"
+	ok
+}
+
+# 32-bit and big-endian binaries are read with their own address size
+# and byte order.
+t_hostile_binary_foreign() {
+	local cc n=0
+	for cc in i686-linux-gnu-gcc powerpc64-linux-gnu-gcc s390x-linux-gnu-gcc; do
+		have $cc || { echo "SKIP $cc: not installed"; continue; }
+		"$PROBEGEN" -h --self-contained -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+		"$PROBEGEN" -G --target=${cc%%-*} -s "$ROOT/tests/src/values.d" -o v.o || fail "-G ${cc%%-*}"
+		$cc -O2 -I. -c "$ROOT/tests/src/values.c" -o values.o || fail "$cc"
+		"$PROBEGEN" --list --json values.o > l.json || fail "--list ${cc%%-*}"
+		python3 - l.json <<-'PY' || fail "--list ${cc%%-*}: wrong sizes"
+		import json, sys
+		p = {x["name"]: x for x in json.load(open(sys.argv[1]))[0]["probes"]}
+		sizes = [a["size"] for a in p["ints"]["arguments"]]
+		assert sizes[:6] == [1, 1, 2, 2, 4, 4], sizes
+		PY
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || skip "no cross compiler (tests/packages installs them)"
+	ok
+}

@@ -172,3 +172,26 @@ assert ev[1]["args"]["text"] == "xxxxx", ev[1]
 ' out.json || fail "JSON of a cut string"
 	ok
 }
+
+# String literals the program never reads, so never faulted in: --trace
+# reads them all, in the three forms, text and JSON.
+t_trace_literal_strings() {
+	need_trace
+	literals_program
+	"$PROBEGEN" --trace -c ./literals > out 2> err || { cat err; fail "--trace"; }
+	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	cat > want <<-'W'
+	fleet:truck__departed id=17 driver="marta" odometer=2500000000
+	fleet:truck__departed id=18 driver="jonas" odometer=1
+	fleet:truck__departed id=19 driver="ines" odometer=2
+	W
+	diff -u want got || fail "--trace text"
+	"$PROBEGEN" --trace --json -c ./literals 2> err | grep '^{' > out.json || { cat err; fail "--trace --json"; }
+	python3 - out.json <<-'PY' || fail "--trace --json values"
+	import json, sys
+	ev = [json.loads(l)["args"] for l in open(sys.argv[1])]
+	assert [e["driver"] for e in ev] == ["marta", "jonas", "ines"], ev
+	assert [e["id"] for e in ev] == [17, 18, 19], ev
+	PY
+	ok
+}

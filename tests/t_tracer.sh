@@ -156,3 +156,30 @@ t_tracer_check() {
 	expect_eq $? 1 "exit status (--strict)"
 	ok
 }
+
+# How a tracer reads each type is decided once (type.c): the checker's
+# warnings, --docs, the --bpftrace script and --check agree on which
+# arguments no tracer can read, and on those it can.
+t_tracer_one_reading() {
+	cat > r.d <<-'D'
+	struct pair { int a, b; };
+	typedef int my_int;
+	provider r {
+		probe p(double d, struct pair by_value, int n, const char *s, my_int m, void *ptr);
+	};
+	D
+	"$PROBEGEN" -h -s r.d -o r.h 2> warnings || fail "-h"
+	"$PROBEGEN" --docs -s r.d -o r.md 2> /dev/null || fail "--docs"
+	"$PROBEGEN" --bpftrace -s r.d -o r.bt 2> /dev/null || fail "--bpftrace"
+	grep -q "argument 1 of probe 'p' has floating type 'double'" warnings &&
+		grep -q "argument 2 of probe 'p' is a 'struct pair' passed by value" warnings ||
+		{ cat warnings; fail "checker warnings"; }
+	expect_eq "$(grep -c ': warning: ' warnings)" 2 "warnings"
+	grep -qF '| 0 | `d` | `double` | not readable (floating) |' r.md &&
+		grep -qF '| 1 | `by_value` | `struct pair` | not readable (passed by value) |' r.md &&
+		grep -qF '| 2 | `n` | `int` | `arg2` |' r.md && grep -qF '| 3 | `s` | `char const *` | `str(arg3)` |' r.md ||
+		{ cat r.md; fail "--docs"; }
+	grep -qF 'printf("r:p d=(not readable: floating) by_value=(not readable: passed by value) n=%d s=\"%s\" m=%d ptr=0x%lx\n", arg2, str(arg3), arg4, arg5);' r.bt ||
+		{ cat r.bt; fail "--bpftrace"; }
+	ok
+}

@@ -70,6 +70,13 @@
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11), PROBEGEN_C(t12, a12)))
 
+/* A C string argument of the typed call (and so of the lazy form),
+   given as s = (t)(a): while a tracer is attached (enabled), its bytes
+   are read here first.  bpftrace, bcc and perf read strings without
+   faulting pages in, so a literal in a .rodata page the program never
+   touched would read as empty; untraced, this costs the semaphore test. */
+#define PROBEGEN_TOUCHED(enabled, s) ((enabled) ? probegen_touch(s) : (s))
+
 /* The lazy form: f, and so its arguments, only while m_ENABLED() (the
    probe's own, which --header-only defines at the site).  f and its
    arguments come apart and meet in the expansion (f args): see
@@ -85,6 +92,19 @@
    which change nothing for a declaration and cost a 2,000-probe unit a
    sixth of its compile time, under gcc and clang alike. */
 #define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
+
+/* Read a string's bytes, up to its NUL or 256 of them (more than
+   bpftrace's 64 or --trace's 128), so that their pages are in memory
+   when the tracer reads them. */
+static __inline__ void const *probegen_touch(void const *s)
+{
+	char const volatile *p = (char const volatile *)s;
+	int i;
+
+	for (i = 0; p && i < 256 && p[i]; i++)
+		;
+	return s;
+}
 
 /* gdb ignores every probe of a binary without _.stapsdt.base, which
    gold and lld drop under --gc-sections: define it first, retained
@@ -107,6 +127,7 @@ __asm__(".ifndef _.stapsdt.base\n"
    called (sizeof does not evaluate): they count as used, in one
    expression whatever their number. */
 int probegen_use(int, ...);
+void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)

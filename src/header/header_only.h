@@ -10,11 +10,19 @@
 
 /* The semaphore is defined where it is used, once per object file
    (.ifndef), as a weak hidden COMDAT member of .probes, so the linker
-   keeps one per executable or shared object. */
+   keeps one per executable or shared object.  Under STAP_SDT_V1 or V2 it
+   is not hidden, as SystemTap's -G makes it then, and its name is
+   expanded first (V1 renames it). */
+#if defined(STAP_SDT_V1) || defined(STAP_SDT_V2)
+#define PROBEGEN_HIDDEN(s) ""
+#else
+#define PROBEGEN_HIDDEN(s) ".hidden " #s "\n"
+#endif
 #define PROBEGEN_DEFINE(p, n) PROBEGEN_DEFINE_(p##_##n##_semaphore)
-#define PROBEGEN_DEFINE_(s) __asm__ __volatile__(".ifndef " #s "\n" \
+#define PROBEGEN_DEFINE_(s) PROBEGEN_DEFINE_AS(s)
+#define PROBEGEN_DEFINE_AS(s) __asm__ __volatile__(".ifndef " #s "\n" \
 	".pushsection .probes, \"awG\", \"progbits\", " #s ", comdat\n" \
-	".weak " #s "\n.hidden " #s "\n.type " #s ", \"object\"\n" \
+	".weak " #s "\n" PROBEGEN_HIDDEN(s) ".type " #s ", \"object\"\n" \
 	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
 	".popsection\n.endif\n")
 

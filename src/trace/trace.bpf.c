@@ -3,8 +3,9 @@
  * by clang -target bpf and embedded through bpftool's skeleton.  One
  * program is attached to every traced probe; the USDT cookie says which.
  * Each firing reads every argument (up to 12, as libbpf's USDT support
- * does), copies its string arguments, and sends one event through a ring
- * buffer; a full ring counts a drop instead of waiting.
+ * does), copies its string arguments (faulting their pages in where the
+ * program may sleep), and sends one event through a ring buffer; a full
+ * ring counts a drop instead of waiting.
  */
 #include <stdbool.h> /* bpf/usdt.bpf.h needs it first */
 #include <linux/bpf.h>
@@ -46,8 +47,25 @@ struct {
 /* Wake the reader once this much is waiting, not at every event. */
 #define WAKEUP_BYTES (256 << 10)
 
-SEC("usdt")
-int on_probe(struct pt_regs *ctx)
+/* A string's page may not be in memory yet: a literal in .rodata that
+ * the program never read itself.  A sleepable program may fault it in
+ * (bpf_copy_from_user, the first byte and the next page's, which the
+ * string may reach) and read again. */
+static __always_inline long read_string(char *dst, const void *src,
+					bool sleepable)
+{
+	long len = bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
+	char byte;
+
+	if (len >= 0 || !sleepable)
+		return len;
+	if (bpf_copy_from_user(&byte, 1, src) != 0)
+		return len; /* a bad pointer */
+	bpf_copy_from_user(&byte, 1, (const void *)(((__u64)src | 4095) + 1));
+	return bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
+}
+
+static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 {
 	__u32 zero = 0, probe = (__u32)bpf_usdt_cookie(ctx);
 	struct trace_probe_info *info = bpf_map_lookup_elem(&probes, &probe);
@@ -75,8 +93,7 @@ int on_probe(struct pt_regs *ctx)
 		e->args[i] = v;
 		if (!(info->string_mask & (1u << i)) || n >= TRACE_MAX_ARGS)
 			continue;
-		len = bpf_probe_read_user_str(e->strings[n], TRACE_STR_LEN,
-					      (const void *)v);
+		len = read_string(e->strings[n], (const void *)v, sleepable);
 		if (len == TRACE_STR_LEN)
 			e->cut_mask |= 1u << i;
 		else if (len < 0) /* a page not yet faulted in, or a bad pointer */
@@ -96,4 +113,18 @@ int on_probe(struct pt_regs *ctx)
 			(*d)++;
 	}
 	return 0;
+}
+
+/* Loaded sleepable where the kernel allows it (uprobes: Linux 6.0), so
+ * that strings are read whatever their page; else the plain one. */
+SEC("usdt")
+int on_probe_sleepable(struct pt_regs *ctx)
+{
+	return on_firing(ctx, true);
+}
+
+SEC("usdt")
+int on_probe(struct pt_regs *ctx)
+{
+	return on_firing(ctx, false);
 }

@@ -36,8 +36,7 @@ struct traced {
 	char *provider, *name;
 	int nargs;
 	char *arg_names[TRACE_MAX_ARGS];
-	struct type_info info[TRACE_MAX_ARGS];
-	int is_string[TRACE_MAX_ARGS];
+	struct tracer_read read[TRACE_MAX_ARGS];
 };
 
 struct tracer {
@@ -87,7 +86,7 @@ static void describe(struct traced *t, const struct bin_probe *p,
 		     const struct program *recorded,
 		     const struct program *from_file)
 {
-	const struct probe *pr = binary_declared(recorded, p);
+	const struct probe *pr = binary_declared(p);
 	const struct program *prog = recorded;
 	const char *spec = p->sites->args;
 	struct arg_spec a;
@@ -110,16 +109,16 @@ static void describe(struct traced *t, const struct bin_probe *p,
 			buf_printf(&name, "arg%d", i);
 		t->arg_names[i] = xstrdup(name.data);
 		if (q) {
-			t->info[i] = type_info(prog, q->type, target_host());
-			t->is_string[i] = type_is_string(q->type);
+			t->read[i] = type_tracer_read(prog, q->type, target_host());
 			q = q->next;
 		}
-		if (!q && !pr) {
-			t->info[i].size = a.size;
-			t->info[i].is_signed = a.is_signed;
+		/* No declaration, or a type of the user's headers: as the
+		   note records it. */
+		if (!pr || t->read[i].how == READ_AS_NOTED) {
+			t->read[i].how = READ_INTEGER;
+			t->read[i].size = a.size;
+			t->read[i].is_signed = a.is_signed;
 		}
-		if (!t->info[i].size || t->info[i].is_struct)
-			t->info[i].size = a.size; /* the user's types: as noted */
 		i++;
 	}
 	t->nargs = i;
@@ -261,8 +260,11 @@ static char *command_path(const char *cmd)
 /* One event's line, built here and written with one fwrite: a million
  * events a second leave no room for a printf per field (measured: 3 us
  * an event with fprintf, which made the tracer slower than the probes). */
+/* Names printed of a probe or an argument, at most. */
+#define NAME_PRINT_MAX 256
 struct line {
-	char *p, buf[TRACE_MAX_ARGS * (TRACE_STR_LEN * 6 + 96) + 256];
+	char *p, buf[(2 + TRACE_MAX_ARGS) * ESCAPED_MAX(NAME_PRINT_MAX) +
+		     TRACE_MAX_ARGS * (ESCAPED_MAX(TRACE_STR_LEN) + 96) + 256];
 };
 
 static void put(struct line *l, const char *s, size_t n)
@@ -303,43 +305,34 @@ static void put_hex(struct line *l, unsigned long long v)
 }
 
 /* Escaped for a quoted string: JSON's rules, or C's for text. */
-static void put_escaped(struct line *l, const char *s, int json)
+/* Text from the traced program or a binary's notes: escaped, and at
+ * most max bytes of it (names in a hostile binary may be any length;
+ * the line has room for ESCAPED_MAX of each part). */
+static void put_escaped(struct line *l, const char *s, size_t max, int json)
 {
-	static const char digits[] = "0123456789abcdef";
+	size_t n = strnlen(s, max);
 
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			*l->p++ = '\\';
-			*l->p++ = (char)c;
-		} else if (c == '\n') {
-			put(l, "\\n", 2);
-		} else if (c == '\t') {
-			put(l, "\\t", 2);
-		} else if (c < 0x20 || c == 0x7f) {
-			put(l, json ? "\\u00" : "\\x", json ? 4 : 2);
-			*l->p++ = digits[c >> 4];
-			*l->p++ = digits[c & 15];
-		} else {
-			*l->p++ = (char)c;
-		}
-	}
+	l->p = escape_to(l->p, s, n, json);
 }
 
 static void put_value(struct line *l, const struct traced *t, int i,
 		      unsigned long long v, int json)
 {
-	const struct type_info *ti = &t->info[i];
-	int bits = ti->size >= 1 && ti->size < 8 ? ti->size * 8 : 64;
+	const struct tracer_read *r = &t->read[i];
+	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
+	const char *why = tracer_read_unreadable(r);
 
-	if (ti->is_pointer) {
+	if (why) {
+		put_str(l, json ? "\"(not readable: " : "(not readable: ");
+		put_str(l, why);
+		put_str(l, json ? ")\"" : ")");
+	} else if (r->how == READ_POINTER || r->how == READ_STRING) {
 		if (json)
 			*l->p++ = '"';
 		put_hex(l, v);
 		if (json)
 			*l->p++ = '"';
-	} else if (ti->is_signed) {
+	} else if (r->is_signed) {
 		long long s = (long long)(v << (64 - bits)) >> (64 - bits);
 
 		if (s < 0) {
@@ -351,6 +344,33 @@ static void put_value(struct line *l, const struct traced *t, int i,
 	} else {
 		put_u64(l, bits < 64 ? v & ((1ull << bits) - 1) : v, 1);
 	}
+}
+
+/* The sleepable program where the kernel loads it (strings are then
+ * read whatever their page), else the plain one; *prog is the one. */
+static struct trace_bpf *load_program(struct bpf_program **prog)
+{
+	struct trace_bpf *skel = trace_bpf__open();
+
+	if (!skel)
+		return NULL;
+	bpf_program__set_autoload(skel->progs.on_probe, false);
+	bpf_program__set_flags(skel->progs.on_probe_sleepable, BPF_F_SLEEPABLE);
+	if (trace_bpf__load(skel) == 0) {
+		*prog = skel->progs.on_probe_sleepable;
+		return skel;
+	}
+	trace_bpf__destroy(skel);
+	skel = trace_bpf__open();
+	if (!skel)
+		return NULL;
+	bpf_program__set_autoload(skel->progs.on_probe_sleepable, false);
+	if (trace_bpf__load(skel) != 0) {
+		trace_bpf__destroy(skel);
+		return NULL;
+	}
+	*prog = skel->progs.on_probe;
+	return skel;
 }
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -382,29 +402,29 @@ static int on_event(void *ctx, void *data, size_t size)
 	put_str(&l, json ? ", \"tid\": " : "/");
 	put_u64(&l, e->tid, 1);
 	put_str(&l, json ? ", \"probe\": \"" : " ");
-	put_str(&l, t->provider);
+	put_escaped(&l, t->provider, NAME_PRINT_MAX, json);
 	*l.p++ = ':';
-	put_str(&l, t->name);
+	put_escaped(&l, t->name, NAME_PRINT_MAX, json);
 	if (json)
 		put_str(&l, "\", \"args\": {");
 	for (i = 0; i < t->nargs && i < (int)e->nargs; i++) {
 		if (json) {
 			put_str(&l, i ? ", \"" : "\"");
-			put_str(&l, t->arg_names[i]);
+			put_escaped(&l, t->arg_names[i], NAME_PRINT_MAX, json);
 			put_str(&l, "\": ");
 		} else {
 			*l.p++ = ' ';
-			put_str(&l, t->arg_names[i]);
+			put_escaped(&l, t->arg_names[i], NAME_PRINT_MAX, json);
 			*l.p++ = '=';
 		}
-		if (t->is_string[i] && (e->fault_mask & (1u << i))) {
+		if (t->read[i].how == READ_STRING && (e->fault_mask & (1u << i))) {
 			/* The page was not there to read: the address. */
 			s++;
 			if (json)
 				*l.p++ = '"';
 			put_hex(&l, e->args[i]);
 			put_str(&l, json ? " (unreadable)\"" : "(unreadable)");
-		} else if (t->is_string[i] && s < (int)e->nstrings) {
+		} else if (t->read[i].how == READ_STRING && s < (int)e->nstrings) {
 			int cut = e->cut_mask & (1u << i);
 			char str[TRACE_STR_LEN];
 
@@ -412,7 +432,7 @@ static int on_event(void *ctx, void *data, size_t size)
 			memcpy(str, e->strings[s++], sizeof(str));
 			str[sizeof(str) - 1] = '\0';
 			*l.p++ = '"';
-			put_escaped(&l, str, json);
+			put_escaped(&l, str, sizeof(str), json);
 			/* A cut string ends in "..." (inside JSON's quotes). */
 			put_str(&l, cut ? (json ? "...\"" : "\"...") : "\"");
 		} else {
@@ -508,6 +528,7 @@ int trace_run(const struct trace_options *opt)
 {
 	struct tracer tr = { opt, NULL, 0, NULL, NULL, 0, 0, 0, stdout };
 	struct trace_bpf *skel = NULL;
+	struct bpf_program *prog = NULL;
 	struct ring_buffer *rb = NULL;
 	struct bpf_link **links = NULL;
 	pid_t child = 0, target = -1;
@@ -573,7 +594,7 @@ int trace_run(const struct trace_options *opt)
 	}
 	status = EXIT_OK;
 
-	skel = trace_bpf__open_and_load();
+	skel = load_program(&prog);
 	if (!skel) {
 		error_plain("cannot load the BPF program: %s%s", strerror(errno),
 			    errno == EPERM ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
@@ -586,7 +607,7 @@ int trace_run(const struct trace_options *opt)
 		int a;
 
 		for (a = 0; a < tr.probes[i].nargs; a++)
-			if (tr.probes[i].is_string[a])
+			if (tr.probes[i].read[a].how == READ_STRING)
 				info.string_mask |= 1u << a;
 		bpf_map__update_elem(skel->maps.probes, &key, sizeof(key), &info,
 				     sizeof(info), 0);
@@ -604,7 +625,7 @@ int trace_run(const struct trace_options *opt)
 	for (i = 0; i < tr.nprobes; i++) {
 		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = (unsigned long long)i);
 		struct bpf_link *link = bpf_program__attach_usdt(
-			skel->progs.on_probe, target, tr.probes[i].binary,
+			prog, target, tr.probes[i].binary,
 			tr.probes[i].provider, tr.probes[i].name, &uo);
 
 		links[i] = link;

@@ -50,9 +50,18 @@
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11)))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11), PROBEGEN_C(t12, a12)))
+#define PROBEGEN_TOUCHED(enabled, s) ((enabled) ? probegen_touch(s) : (s))
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
 #define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
+static __inline__ void const *probegen_touch(void const *s)
+{
+	char const volatile *p = (char const volatile *)s;
+	int i;
+	for (i = 0; p && i < 256 && p[i]; i++)
+		;
+	return s;
+}
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(".ifndef _.stapsdt.base\n"
@@ -66,6 +75,7 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #else /* no probes: arguments count as used, nothing is evaluated */
 int probegen_use(int, ...);
+void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)
@@ -128,6 +138,18 @@ int probegen_use(int, ...);
 struct conn;
 union u;
 
+#if defined(STAP_SDT_V1)
+#define types_ints_semaphore ints_semaphore
+#define types_longs_semaphore longs_semaphore
+#define types_consts_semaphore consts_semaphore
+#define types_pointers_semaphore pointers_semaphore
+#define types_tags_semaphore tags_semaphore
+#define types_d_types_semaphore d_types_semaphore
+#define types_unnamed_semaphore unnamed_semaphore
+#define types_none_semaphore none_semaphore
+#define types_none_void_semaphore none_void_semaphore
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -157,8 +179,8 @@ extern unsigned short types_consts_semaphore;
 #define TYPES_CONSTS_ENABLED() PROBEGEN_ENABLED(types, consts)
 #define TYPES_CONSTS(...) \
 	PROBEGEN_SITE6(types, consts, __VA_ARGS__)
-#define trace_types_consts(...) \
-	PROBEGEN_TYPED6(trace_types_consts, TYPES_CONSTS, char const *, char const *, unsigned char const *, int const * const, int const * const, int const volatile *, __VA_ARGS__)
+#define trace_types_consts(a1, a2, a3, a4, a5, a6) \
+	PROBEGEN_TYPED(trace_types_consts, (char const *, char const *, unsigned char const *, int const * const, int const * const, int const volatile *), (a1, a2, a3, a4, a5, a6), TYPES_CONSTS, ((char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(types, consts), (char const *)(a1)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(types, consts), (char const *)(a2)), (unsigned char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(types, consts), (unsigned char const *)(a3)), (int const * const)(a4), (int const * const)(a5), (int const volatile *)(a6)))
 #define TYPES_CONSTS_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_CONSTS, trace_types_consts, (__VA_ARGS__))
 
@@ -187,8 +209,8 @@ extern unsigned short types_d_types_semaphore;
 #define TYPES_D_TYPES_ENABLED() PROBEGEN_ENABLED(types, d_types)
 #define TYPES_D_TYPES(...) \
 	PROBEGEN_SITE12(types, d_types, __VA_ARGS__)
-#define trace_types_d_types(...) \
-	PROBEGEN_TYPED12(trace_types_d_types, TYPES_D_TYPES, char const *, signed char, short, int, __INT64_TYPE__, unsigned char, unsigned short, unsigned int, __UINT64_TYPE__, __UINTPTR_TYPE__, __SIZE_TYPE__, __PTRDIFF_TYPE__, __VA_ARGS__)
+#define trace_types_d_types(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	PROBEGEN_TYPED(trace_types_d_types, (char const *, signed char, short, int, __INT64_TYPE__, unsigned char, unsigned short, unsigned int, __UINT64_TYPE__, __UINTPTR_TYPE__, __SIZE_TYPE__, __PTRDIFF_TYPE__), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), TYPES_D_TYPES, ((char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(types, d_types), (char const *)(a1)), (signed char)(a2), (short)(a3), (int)(a4), (__INT64_TYPE__)(a5), (unsigned char)(a6), (unsigned short)(a7), (unsigned int)(a8), (__UINT64_TYPE__)(a9), (__UINTPTR_TYPE__)(a10), (__SIZE_TYPE__)(a11), (__PTRDIFF_TYPE__)(a12)))
 #define TYPES_D_TYPES_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_D_TYPES, trace_types_d_types, (__VA_ARGS__))
 
@@ -197,8 +219,8 @@ extern unsigned short types_unnamed_semaphore;
 #define TYPES_UNNAMED_ENABLED() PROBEGEN_ENABLED(types, unnamed)
 #define TYPES_UNNAMED(...) \
 	PROBEGEN_SITE4(types, unnamed, __VA_ARGS__)
-#define trace_types_unnamed(...) \
-	PROBEGEN_TYPED4(trace_types_unnamed, TYPES_UNNAMED, int, char const *, unsigned long long, struct conn const *, __VA_ARGS__)
+#define trace_types_unnamed(a1, a2, a3, a4) \
+	PROBEGEN_TYPED(trace_types_unnamed, (int, char const *, unsigned long long, struct conn const *), (a1, a2, a3, a4), TYPES_UNNAMED, ((int)(a1), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(types, unnamed), (char const *)(a2)), __extension__ (unsigned long long)(a3), (struct conn const *)(a4)))
 #define TYPES_UNNAMED_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_UNNAMED, trace_types_unnamed, (__VA_ARGS__))
 

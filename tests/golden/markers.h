@@ -50,9 +50,18 @@
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11)))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11), PROBEGEN_C(t12, a12)))
+#define PROBEGEN_TOUCHED(enabled, s) ((enabled) ? probegen_touch(s) : (s))
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
 #define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
+static __inline__ void const *probegen_touch(void const *s)
+{
+	char const volatile *p = (char const volatile *)s;
+	int i;
+	for (i = 0; p && i < 256 && p[i]; i++)
+		;
+	return s;
+}
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(".ifndef _.stapsdt.base\n"
@@ -66,6 +75,7 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #else /* no probes: arguments count as used, nothing is evaluated */
 int probegen_use(int, ...);
+void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)
@@ -124,6 +134,10 @@ int probegen_use(int, ...);
 #define PROBEGEN_SITE12(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE12, (p, n, __VA_ARGS__))
 #endif /* PROBEGEN_ELF */
 #endif /* PROBEGEN_SITE_1 */
+
+#if defined(STAP_SDT_V1)
+#define marked_at_ten_semaphore at_ten_semaphore
+#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -50,9 +50,18 @@
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11)))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11), PROBEGEN_C(t12, a12)))
+#define PROBEGEN_TOUCHED(enabled, s) ((enabled) ? probegen_touch(s) : (s))
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
 #define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
+static __inline__ void const *probegen_touch(void const *s)
+{
+	char const volatile *p = (char const volatile *)s;
+	int i;
+	for (i = 0; p && i < 256 && p[i]; i++)
+		;
+	return s;
+}
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(".ifndef _.stapsdt.base\n"
@@ -66,6 +75,7 @@ __asm__(".ifndef _.stapsdt.base\n"
 #endif
 #else /* no probes: arguments count as used, nothing is evaluated */
 int probegen_use(int, ...);
+void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)
@@ -127,6 +137,15 @@ int probegen_use(int, ...);
 
 struct Tcl_Obj;
 
+#if defined(STAP_SDT_V1)
+#define tcl_proc__entry_semaphore proc__entry_semaphore
+#define tcl_proc__return_semaphore proc__return_semaphore
+#define tcl_proc__result_semaphore proc__result_semaphore
+#define tcl_proc__args_semaphore proc__args_semaphore
+#define tcl_obj__create_semaphore obj__create_semaphore
+#define tcl_tcl__probe_semaphore tcl__probe_semaphore
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -136,8 +155,8 @@ extern unsigned short tcl_proc__entry_semaphore;
 #define TCL_PROC_ENTRY_ENABLED() PROBEGEN_ENABLED(tcl, proc__entry)
 #define TCL_PROC_ENTRY(...) \
 	PROBEGEN_SITE3(tcl, proc__entry, __VA_ARGS__)
-#define trace_tcl_proc_entry(...) \
-	PROBEGEN_TYPED3(trace_tcl_proc_entry, TCL_PROC_ENTRY, char const *, int, struct Tcl_Obj **, __VA_ARGS__)
+#define trace_tcl_proc_entry(a1, a2, a3) \
+	PROBEGEN_TYPED(trace_tcl_proc_entry, (char const *, int, struct Tcl_Obj **), (a1, a2, a3), TCL_PROC_ENTRY, ((char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__entry), (char const *)(a1)), (int)(a2), (struct Tcl_Obj **)(a3)))
 #define TCL_PROC_ENTRY_LAZY(...) \
 	PROBEGEN_LAZY(TCL_PROC_ENTRY, trace_tcl_proc_entry, (__VA_ARGS__))
 
@@ -146,8 +165,8 @@ extern unsigned short tcl_proc__return_semaphore;
 #define TCL_PROC_RETURN_ENABLED() PROBEGEN_ENABLED(tcl, proc__return)
 #define TCL_PROC_RETURN(...) \
 	PROBEGEN_SITE2(tcl, proc__return, __VA_ARGS__)
-#define trace_tcl_proc_return(...) \
-	PROBEGEN_TYPED2(trace_tcl_proc_return, TCL_PROC_RETURN, char const *, int, __VA_ARGS__)
+#define trace_tcl_proc_return(a1, a2) \
+	PROBEGEN_TYPED(trace_tcl_proc_return, (char const *, int), (a1, a2), TCL_PROC_RETURN, ((char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__return), (char const *)(a1)), (int)(a2)))
 #define TCL_PROC_RETURN_LAZY(...) \
 	PROBEGEN_LAZY(TCL_PROC_RETURN, trace_tcl_proc_return, (__VA_ARGS__))
 
@@ -156,8 +175,8 @@ extern unsigned short tcl_proc__result_semaphore;
 #define TCL_PROC_RESULT_ENABLED() PROBEGEN_ENABLED(tcl, proc__result)
 #define TCL_PROC_RESULT(...) \
 	PROBEGEN_SITE4(tcl, proc__result, __VA_ARGS__)
-#define trace_tcl_proc_result(...) \
-	PROBEGEN_TYPED4(trace_tcl_proc_result, TCL_PROC_RESULT, char const *, int, char const *, struct Tcl_Obj const *, __VA_ARGS__)
+#define trace_tcl_proc_result(a1, a2, a3, a4) \
+	PROBEGEN_TYPED(trace_tcl_proc_result, (char const *, int, char const *, struct Tcl_Obj const *), (a1, a2, a3, a4), TCL_PROC_RESULT, ((char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__result), (char const *)(a1)), (int)(a2), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__result), (char const *)(a3)), (struct Tcl_Obj const *)(a4)))
 #define TCL_PROC_RESULT_LAZY(...) \
 	PROBEGEN_LAZY(TCL_PROC_RESULT, trace_tcl_proc_result, (__VA_ARGS__))
 
@@ -166,8 +185,8 @@ extern unsigned short tcl_proc__args_semaphore;
 #define TCL_PROC_ARGS_ENABLED() PROBEGEN_ENABLED(tcl, proc__args)
 #define TCL_PROC_ARGS(...) \
 	PROBEGEN_SITE10(tcl, proc__args, __VA_ARGS__)
-#define trace_tcl_proc_args(...) \
-	PROBEGEN_TYPED10(trace_tcl_proc_args, TCL_PROC_ARGS, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, __VA_ARGS__)
+#define trace_tcl_proc_args(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	PROBEGEN_TYPED(trace_tcl_proc_args, (char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), TCL_PROC_ARGS, ((char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a1)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a2)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a3)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a4)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a5)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a6)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a7)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a8)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a9)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, proc__args), (char const *)(a10))))
 #define TCL_PROC_ARGS_LAZY(...) \
 	PROBEGEN_LAZY(TCL_PROC_ARGS, trace_tcl_proc_args, (__VA_ARGS__))
 
@@ -186,8 +205,8 @@ extern unsigned short tcl_tcl__probe_semaphore;
 #define TCL_TCL_PROBE_ENABLED() PROBEGEN_ENABLED(tcl, tcl__probe)
 #define TCL_TCL_PROBE(...) \
 	PROBEGEN_SITE10(tcl, tcl__probe, __VA_ARGS__)
-#define trace_tcl_tcl_probe(...) \
-	PROBEGEN_TYPED10(trace_tcl_tcl_probe, TCL_TCL_PROBE, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, __VA_ARGS__)
+#define trace_tcl_tcl_probe(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	PROBEGEN_TYPED(trace_tcl_tcl_probe, (char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *, char const *), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), TCL_TCL_PROBE, ((char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a1)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a2)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a3)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a4)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a5)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a6)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a7)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a8)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a9)), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(tcl, tcl__probe), (char const *)(a10))))
 #define TCL_TCL_PROBE_LAZY(...) \
 	PROBEGEN_LAZY(TCL_TCL_PROBE, trace_tcl_tcl_probe, (__VA_ARGS__))
 

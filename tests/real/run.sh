@@ -3,7 +3,7 @@
 # (or those named), one result line each and the harness's summary line.
 cd "$(dirname "$0")"
 passed=0 failed=0 skipped=0
-for s in ${@:-memcached tcl postgresql cpython glib}; do
+for s in ${@:-memcached tcl postgresql cpython glib qemu}; do
 	[ -x "$s.sh" ] || continue
 	line=$(bash "$s.sh" 2>&1 | tail -n 1)
 	echo "$line"

@@ -1,0 +1,74 @@
+/*
+ * fuzz/fuzz_binary.c - libFuzzer entry point over the reader of
+ * binaries: the input is an ELF file (seeded with real binaries), read
+ * by notes.c, built into a program, then listed as text and JSON and
+ * written as a bpftrace script, as --list and --bpftrace BINARY do.  A
+ * crash, sanitizer report, leak or timeout is a finding; warnings are
+ * expected and thrown away.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "probegen.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char script_path[256];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char dir[] = "/dev/shm/probegen-fuzzbin.XXXXXX";
+	char alt[] = "/tmp/probegen-fuzzbin.XXXXXX";
+	const char *d = mkdtemp(dir);
+
+	(void)argc;
+	(void)argv;
+	if (!d)
+		d = mkdtemp(alt);
+	if (!d)
+		abort();
+	snprintf(script_path, sizeof(script_path), "%s/fuzz.bt", d);
+	if (!getenv("FUZZ_SHOW_DIAGNOSTICS"))
+		diag.stream = fopen("/dev/null", "w");
+	diag.progname = "probegen";
+	/* --list writes to stdout: away with it. */
+	if (!freopen("/dev/null", "w", stdout))
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz-binary", 0);
+	char path[64];
+	const char *files[1] = { path };
+	struct emit_options opt = { "fuzz", script_path, NULL, 0, 0, 0 };
+	struct binary b;
+	struct program *prog;
+	struct output out;
+
+	if (fd < 0)
+		abort();
+	if (write(fd, data, size) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	inspect_list(files, 1, 0);
+	inspect_list(files, 1, 1);
+	if (binary_read(path, &b) == 0) {
+		prog = binary_program(&b);
+		opt.target = target_host();
+		if (output_open(&out, script_path) != 0)
+			abort();
+		if (emit_bpftrace(&out, prog, &opt) != 0 || output_commit(&out) != 0)
+			abort();
+		program_free(prog);
+		binary_free(&b);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,2 +1,0 @@
-provider p { probe a(int); };
-provider p { probe b(int); };
