@@ -43,7 +43,7 @@ endif
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
-SRCS = main.c util.c diag.c parse.c ast.c check.c type.c spell.c names.c \
+SRCS = main.c options.c util.c diag.c parse.c ast.c program.c pairs.c check.c type.c spell.c names.c \
        target.c input.c output.c defines.c notes.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c inspect_list.c \
        inspect_check.c
@@ -57,7 +57,8 @@ TRACE := $(shell echo '\#include <bpf/libbpf.h>' | $(CC) -E -x c - > /dev/null 2
 	[ -x $(BPFTOOL) ] && command -v $(BPF_CLANG) > /dev/null 2>&1 && echo yes)
 endif
 ifeq ($(TRACE),yes)
-TRACE_OBJ = $(B)/trace.o
+TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_events.o $(B)/trace_session.o \
+	    $(B)/trace_summary.o $(B)/trace_timeline.o
 LIBS += -lbpf
 else
 TRACE_OBJ = $(B)/trace_none.o
@@ -67,7 +68,8 @@ BPF_ARCH = $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o \
        $(TRACE_OBJ)
 # The header's fixed parts: plain C under src/header/, embedded as strings.
-HEADER_PARTS = src/header/common.h src/header/header_only.h src/header/sdt_site.h \
+HEADER_PARTS = src/header/stapsdt_base.h src/header/common.h \
+	src/header/decl_note.h src/header/header_only.h src/header/sdt_site.h \
 	src/header/self_site.h
 
 all: $(PROG)
@@ -104,9 +106,18 @@ $(B)/trace.skel.h: $(B)/trace.bpf.o
 	$(msg) SKEL $@
 	$(Q)$(BPFTOOL) gen skeleton $< name trace_bpf > $@.tmp && mv $@.tmp $@
 
-$(B)/trace.o: src/trace/trace.c src/trace/trace.h $(B)/trace.skel.h src/probegen.h
+# The rooms of --trace (src/trace/tracer.h): trace.c, then targets.c,
+# events.c and session.c as trace_ROOM.o; only session.c sees the
+# skeleton.
+$(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/probegen.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
+
+$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/probegen.h | $(B)
+	$(msg) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
+
+$(B)/trace_session.o: $(B)/trace.skel.h
 
 $(B)/trace_none.o: src/trace/trace_none.c src/probegen.h | $(B)
 	$(msg) CC $<

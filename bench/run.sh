@@ -173,5 +173,8 @@ bench/compile.sh | tee "$OUT/compile.md"
 # probegen --trace against bpftrace on a million firings (bench/trace.sh).
 bench/trace.sh
 
+# Each speed trick against its plain version (bench/tricks.sh).
+bench/tricks.sh 40
+
 bench/report.sh "$growth" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

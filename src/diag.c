@@ -174,6 +174,18 @@ void note_at(struct loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+void info_plain(const char *fmt, ...)
+{
+	va_list ap;
+	FILE *out = diag_stream();
+
+	fprintf(out, "%s: ", diag.progname);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+}
+
 void warning_plain(const char *fmt, ...)
 {
 	va_list ap;

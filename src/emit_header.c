@@ -24,8 +24,8 @@
 #include "probegen.h"
 
 /* The files of src/header/, as strings (build/header_text.c). */
-extern const char header_common[], header_header_only[], header_sdt_site[],
-	header_self_site[];
+extern const char header_stapsdt_base[], header_common[], header_decl_note[],
+	header_header_only[], header_sdt_site[], header_self_site[];
 
 static void banner(struct buf *b, const struct emit_options *opt)
 {
@@ -159,8 +159,7 @@ static void typed_site(struct buf *b, const struct program *prog,
 			}
 			/* The cast expands in the user's code: C90 has neither. */
 			buf_printf(b, "%s(%s)(a%d)",
-				   strstr(c.data, "long long") ||
-						   strstr(c.data, "PROBEGEN_BOOL")
+				   type_needs_extension(prog, p->type)
 					   ? "__extension__ " : "",
 				   c.data, i);
 			buf_free(&c);
@@ -184,10 +183,9 @@ static void typed_call(struct buf *b, const struct program *prog,
 	int plain = 1;
 
 	for_each_param(pr->native, p) {
-		size_t start = types.len;
-
 		type_print_c(&types, prog, p->type, "", 1);
-		if (!castable(prog, p->type) || strchr(types.data + start, ',') ||
+		if (!castable(prog, p->type) ||
+		    type_spelled_with_comma(prog, p->type) ||
 		    touched_string(p->type))
 			plain = 0;
 		if (p->next)
@@ -293,9 +291,11 @@ int emit_header(struct output *o, const struct program *prog,
 			  "#pragma GCC system_header\n#endif\n\n");
 	buf_puts(&o->buf, "#define _SDT_HAS_SEMAPHORES 1\n"
 			  "#define STAP_HAS_SEMAPHORES 1\n\n");
+	buf_puts(&o->buf, header_stapsdt_base);
 	buf_puts(&o->buf, header_common);
 	buf_puts(&o->buf, "\n");
 	if (opt->header_only) {
+		buf_puts(&o->buf, header_decl_note);
 		buf_puts(&o->buf, header_header_only);
 		buf_puts(&o->buf, "\n");
 	}

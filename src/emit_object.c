@@ -14,7 +14,6 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "probegen.h"
@@ -240,20 +239,23 @@ int emit_object(struct output *out, const struct program *prog,
 	struct buf notes = { 0 };
 	unsigned char *zeros = NULL;
 	Elf *elf;
+	FILE *tmp;
 	int fd, rc;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return libelf_error("libelf is out of date");
-	/* libelf writes to a descriptor: one in memory, which the kernel
-	   then copies to the output (no copy passes through here). */
-	fd = memfd_create("probegen-object", MFD_CLOEXEC);
-	if (fd < 0) {
-		error_plain("cannot create a memory file: %s", strerror(errno));
+	/* libelf writes to a seekable file, copied to the output (which
+	   may be a pipe).  A memory file and sendfile saved nothing here
+	   (bench/tricks.sh: 0.97x and 0.98x). */
+	tmp = tmpfile();
+	if (!tmp) {
+		error_plain("cannot create a temporary file: %s", strerror(errno));
 		return -1;
 	}
+	fd = fileno(tmp);
 	elf = elf_begin(fd, ELF_C_WRITE, NULL);
 	if (!elf) {
-		close(fd);
+		fclose(tmp);
 		return libelf_error("ELF descriptor");
 	}
 	/* The symbol and string buffers start with their first entries. */
@@ -262,7 +264,7 @@ int emit_object(struct output *out, const struct program *prog,
 	elf_end(elf);
 	if (rc == 0)
 		rc = output_copy_fd(out, fd);
-	close(fd);
+	fclose(tmp);
 	buf_free(&syms.syms);
 	buf_free(&syms.strs);
 	buf_free(&notes);

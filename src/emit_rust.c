@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "probegen.h"
+#include "header/stapsdt_base.h"
 
 /* The note's argument string for one target: "-4@{a0} 8@{a1}". */
 static void note_args(struct buf *b, const struct program *prog,
@@ -40,6 +41,25 @@ static void note_args(struct buf *b, const struct program *prog,
 		buf_printf(b, "%s%s%d@{a%d}", i ? " " : "", sign ? "-" : "",
 			   size, i);
 		i++;
+	}
+}
+
+/* Each line of asm text as a Rust string argument of asm!, quotes
+ * escaped. */
+static void rust_asm_lines(struct buf *b, const char *text, const char *indent)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		buf_printf(b, "%s\"", indent);
+		for (; n; n--, text++) {
+			if (*text == '"' || *text == '\\')
+				buf_lit(b, "\\");
+			buf_add(b, text, 1);
+		}
+		buf_lit(b, "\",\n");
+		if (*text == '\n')
+			text++;
 	}
 }
 
@@ -66,15 +86,8 @@ static void site_asm(struct buf *b, const struct program *prog,
 	note_args(b, prog, pr, tg);
 	buf_puts(b, "\\\"\",\n"
 		    "\t\t\t\t\"994: .balign 4\",\n"
-		    "\t\t\t\t\".popsection\",\n"
-		    "\t\t\t\t\".ifndef _.stapsdt.base\",\n"
-		    "\t\t\t\t\".pushsection .stapsdt.base, \\\"aGR\\\", \\\"progbits\\\", .stapsdt.base, comdat\",\n"
-		    "\t\t\t\t\".weak _.stapsdt.base\",\n"
-		    "\t\t\t\t\".hidden _.stapsdt.base\",\n"
-		    "\t\t\t\t\"_.stapsdt.base: .space 1\",\n"
-		    "\t\t\t\t\".size _.stapsdt.base, 1\",\n"
-		    "\t\t\t\t\".popsection\",\n"
-		    "\t\t\t\t\".endif\",\n");
+		    "\t\t\t\t\".popsection\",\n");
+	rust_asm_lines(b, PROBEGEN_STAPSDT_BASE("aGR"), "\t\t\t\t");
 	buf_printf(b, "\t\t\t\tsem = sym %s,\n", sem);
 	for (i = 0; i < n; i++)
 		buf_printf(b, "\t\t\t\ta%d = in(reg) v%d,\n", i, i);
@@ -96,12 +109,96 @@ static void declaration_notes(struct buf *b, const struct provider *pv)
 	for_each_probe(pv, pr) {
 		decl.len = 0;
 		probe_declaration(&decl, pr);
-		buf_printf(b, "\t\t\".balign 4\", \".4byte 9, %zu, 1\", \".asciz \\\"probegen\\\"\",\n"
+		buf_printf(b, "\t\t\".balign 4\", \".4byte %zu, %zu, %d\", \".asciz \\\"%s\\\"\",\n"
 			      "\t\t\".balign 4\", \".asciz \\\"%s\\\"\",\n",
-			   decl.len + 1, decl.data);
+			   sizeof(DECL_NOTE_OWNER), decl.len + 1, DECL_NOTE_TYPE,
+			   DECL_NOTE_OWNER, decl.data);
 	}
 	buf_puts(b, "\t\t\".balign 4\", \".popsection\",\n\t);\n\n");
 	buf_free(&decl);
+}
+
+/* Each argument as a 64-bit integer v0, v1, ... for the site. */
+static void argument_values(struct buf *b, const struct program *prog,
+			    const struct probe *pr, const struct target *tg)
+{
+	const struct param *p;
+	int i = 0;
+
+	for_each_param(pr->native, p) {
+		struct rust_type a = type_rust(prog, p->type, tg);
+
+		switch (a.kind) {
+		case R_STRING:
+			buf_printf(b, "\t\tlet s%d = super::probegen_cstring(a%d);\n"
+				      "\t\tlet v%d = s%d.as_ptr() as usize as u64;\n",
+				   i, i, i, i);
+			break;
+		case R_POINTER:
+			buf_printf(b, "\t\tlet v%d = a%d as usize as u64;\n", i, i);
+			break;
+		case R_BOOL:
+			buf_printf(b, "\t\tlet v%d = a%d as u64;\n", i, i);
+			break;
+		case R_FLOAT:
+			buf_printf(b, "\t\tlet v%d = a%d.to_bits() as u64;\n", i, i);
+			break;
+		case R_INT:
+			buf_printf(b, "\t\tlet v%d = a%d as %s;\n", i, i,
+				   a.is_signed ? "i64" : "u64");
+			break;
+		}
+		i++;
+	}
+}
+
+/* The lazy form: the closure computes the arguments (a tuple of the
+ * types in tuple, bound as call) only while enabled. */
+static void lazy_function(struct buf *b, const struct program *prog,
+			  const struct probe *pr, const char *fn,
+			  const char *tuple, const char *call, int strings)
+{
+	const struct target *x86 = target_by_name("x86_64");
+	const struct param *p;
+	struct buf bind = { 0 };
+	int i, n = pr->nnative;
+
+	/* Lazy: the closure computes the arguments only while enabled. */
+	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
+		      "\t/// while a tracer is attached.\n"
+		      "\t#[inline(always)]\n"
+		      "\tpub fn %s_lazy",
+		   pr->provider->name, pr->name, fn);
+	if (strings) {
+		buf_puts(b, "<");
+		for (i = 0; i < strings; i++)
+			buf_printf(b, "%sS%d: AsRef<str>", i ? ", " : "", i);
+		buf_puts(b, ">");
+	}
+	if (n == 0)
+		buf_puts(b, "(f: impl FnOnce()) {\n");
+	else if (n == 1)
+		buf_printf(b, "(f: impl FnOnce() -> %s) {\n", tuple);
+	else
+		buf_printf(b, "(f: impl FnOnce() -> (%s)) {\n", tuple);
+	buf_printf(b, "\t\tif %s_enabled() {\n", fn);
+	if (n == 0) {
+		buf_printf(b, "\t\t\tf();\n\t\t\t%s();\n", fn);
+	} else {
+		i = 0;
+		for_each_param(pr->native, p) {
+			struct rust_type a = type_rust(prog, p->type, x86);
+
+			buf_printf(&bind, "%sa%d%s", i ? ", " : "", i,
+				   a.kind == R_STRING ? ".as_ref()" : "");
+			i++;
+		}
+		buf_printf(b, "\t\t\tlet %s%s%s = f();\n", n > 1 ? "(" : "",
+			   call, n > 1 ? ")" : "");
+		buf_printf(b, "\t\t\t%s(%s);\n", fn, bind.data);
+	}
+	buf_puts(b, "\t\t}\n\t}\n\n");
+	buf_free(&bind);
 }
 
 static void probe_functions(struct buf *b, const struct program *prog,
@@ -112,8 +209,8 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	char *fn = name_rust_fn(pr);
 	char *sem = name_rust_semaphore(pr);
 	const struct param *p;
-	struct buf params = { 0 }, call = { 0 }, tuple = { 0 }, bind = { 0 };
-	int i = 0, strings = 0, n = pr->nnative;
+	struct buf params = { 0 }, call = { 0 }, tuple = { 0 };
+	int i = 0, strings = 0;
 
 	for_each_param(pr->native, p) {
 		struct rust_type a = type_rust(prog, p->type, x86);
@@ -152,75 +249,15 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	if (strings)
 		buf_printf(b, "\t\tif !%s_enabled() {\n\t\t\treturn;\n\t\t}\n",
 			   fn);
-	i = 0;
-	for_each_param(pr->native, p) {
-		struct rust_type a = type_rust(prog, p->type, x86);
-
-		switch (a.kind) {
-		case R_STRING:
-			buf_printf(b, "\t\tlet s%d = super::probegen_cstring(a%d);\n"
-				      "\t\tlet v%d = s%d.as_ptr() as usize as u64;\n",
-				   i, i, i, i);
-			break;
-		case R_POINTER:
-			buf_printf(b, "\t\tlet v%d = a%d as usize as u64;\n", i, i);
-			break;
-		case R_BOOL:
-			buf_printf(b, "\t\tlet v%d = a%d as u64;\n", i, i);
-			break;
-		case R_FLOAT:
-			buf_printf(b, "\t\tlet v%d = a%d.to_bits() as u64;\n", i, i);
-			break;
-		case R_INT:
-			buf_printf(b, "\t\tlet v%d = a%d as %s;\n", i, i,
-				   a.is_signed ? "i64" : "u64");
-			break;
-		}
-		i++;
-	}
+	argument_values(b, prog, pr, x86);
 	site_asm(b, prog, pr, x86, "x86_64", sem);
 	site_asm(b, prog, pr, arm, "aarch64", sem);
 	buf_puts(b, "\t}\n\n");
 
-	/* Lazy: the closure computes the arguments only while enabled. */
-	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
-		      "\t/// while a tracer is attached.\n"
-		      "\t#[inline(always)]\n"
-		      "\tpub fn %s_lazy",
-		   pr->provider->name, pr->name, fn);
-	if (strings) {
-		buf_puts(b, "<");
-		for (i = 0; i < strings; i++)
-			buf_printf(b, "%sS%d: AsRef<str>", i ? ", " : "", i);
-		buf_puts(b, ">");
-	}
-	if (n == 0)
-		buf_puts(b, "(f: impl FnOnce()) {\n");
-	else if (n == 1)
-		buf_printf(b, "(f: impl FnOnce() -> %s) {\n", tuple.data);
-	else
-		buf_printf(b, "(f: impl FnOnce() -> (%s)) {\n", tuple.data);
-	buf_printf(b, "\t\tif %s_enabled() {\n", fn);
-	if (n == 0) {
-		buf_printf(b, "\t\t\tf();\n\t\t\t%s();\n", fn);
-	} else {
-		i = 0;
-		for_each_param(pr->native, p) {
-			struct rust_type a = type_rust(prog, p->type, x86);
-
-			buf_printf(&bind, "%sa%d%s", i ? ", " : "", i,
-				   a.kind == R_STRING ? ".as_ref()" : "");
-			i++;
-		}
-		buf_printf(b, "\t\t\tlet %s%s%s = f();\n", n > 1 ? "(" : "",
-			   call.data, n > 1 ? ")" : "");
-		buf_printf(b, "\t\t\t%s(%s);\n", fn, bind.data);
-	}
-	buf_puts(b, "\t\t}\n\t}\n\n");
+	lazy_function(b, prog, pr, fn, tuple.data, call.data, strings);
 	buf_free(&params);
 	buf_free(&call);
 	buf_free(&tuple);
-	buf_free(&bind);
 	free(fn);
 	free(sem);
 }

@@ -30,7 +30,50 @@ static void text_string(FILE *f, struct buf *scratch, const char *s)
 	fwrite(scratch->data, 1, scratch->len, f);
 }
 
-static void list_text(FILE *f, const struct binary *b)
+/* The pairs the binary's probe names give (pairs.c). */
+static void pairs_text(FILE *f, struct buf *t, const struct program *prog)
+{
+	struct pair *pairs = pairs_of(prog), *p;
+
+	for (p = pairs; p; p = p->next) {
+		fputs(p == pairs ? "  pairs:\n" : "", f);
+		fputs("    ", f);
+		text_string(f, t, *p->stem ? p->stem : p->start->name);
+		fputs(": ", f);
+		text_string(f, t, p->start->name);
+		fputs(" -> ", f);
+		text_string(f, t, p->end->name);
+		fputs(", per thread\n", f);
+	}
+	pairs_free(pairs);
+}
+
+static void pairs_json(FILE *f, struct buf *t, const struct program *prog)
+{
+	struct pair *pairs = pairs_of(prog), *p;
+	struct buf label = { 0 };
+
+	fputs(", \"pairs\": [", f);
+	for (p = pairs; p; p = p->next) {
+		fputs(p == pairs ? "{\"work\": " : ", {\"work\": ", f);
+		json_string(f, t, *p->stem ? p->stem : p->start->name);
+		label.len = 0;
+		buf_printf(&label, "%s:%s", p->start->provider->name, p->start->name);
+		fputs(", \"start\": ", f);
+		json_string(f, t, label.data);
+		label.len = 0;
+		buf_printf(&label, "%s:%s", p->end->provider->name, p->end->name);
+		fputs(", \"end\": ", f);
+		json_string(f, t, label.data);
+		fputc('}', f);
+	}
+	fputc(']', f);
+	buf_free(&label);
+	pairs_free(pairs);
+}
+
+static void list_text(FILE *f, const struct binary *b,
+		      const struct program *prog)
 {
 	const struct bin_probe *p;
 	const struct bin_site *s;
@@ -84,10 +127,12 @@ static void list_text(FILE *f, const struct binary *b)
 			i++;
 		}
 	}
+	pairs_text(f, &t, prog);
 	buf_free(&t);
 }
 
-static void list_json(FILE *f, const struct binary *b)
+static void list_json(FILE *f, const struct binary *b,
+		      const struct program *prog)
 {
 	const struct bin_probe *p;
 	const struct bin_site *s;
@@ -142,7 +187,9 @@ static void list_json(FILE *f, const struct binary *b)
 		}
 		fputs("]}", f);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+	pairs_json(f, &t, prog);
+	fputc('}', f);
 	buf_free(&t);
 }
 
@@ -163,9 +210,9 @@ int inspect_list(const char *const *files, int nfiles, int json)
 		prog = binary_program(&b);
 		if (json) {
 			fputs(i ? ",\n" : "\n", stdout);
-			list_json(stdout, &b);
+			list_json(stdout, &b, prog);
 		} else {
-			list_text(stdout, &b);
+			list_text(stdout, &b, prog);
 		}
 		program_free(prog);
 		binary_free(&b);

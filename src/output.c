@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,19 +66,6 @@ static void write_pending(struct output *o)
 	o->buf.len = 0;
 }
 
-/* Put tmp in dest's place.  An existing dest is swapped with tmp, then
- * removed: readers still see the old file or the new one, never none,
- * and ext4 skips the write-back it forces on a rename over an existing
- * file (auto_da_alloc), which costs more than writing a big header. */
-static int replace(const char *tmp, const char *dest)
-{
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dest, RENAME_EXCHANGE) == 0) {
-		unlink(tmp); /* now the old file */
-		return 0;
-	}
-	/* No dest yet, or a file system that cannot swap. */
-	return rename(tmp, dest);
-}
 
 int output_open(struct output *o, const char *path)
 {
@@ -143,15 +129,6 @@ int output_copy_fd(struct output *o, int fd)
 	if (fstat(fd, &st) != 0)
 		output_failed(o, errno);
 	while (!o->failed && off < st.st_size) {
-		n = sendfile(o->fd, fd, &off, (size_t)(st.st_size - off));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EINVAL)
-			break; /* a device sendfile cannot write: copy below */
-		if (n <= 0)
-			output_failed(o, n < 0 ? errno : EIO);
-	}
-	while (!o->failed && off < st.st_size) {
 		buf_reserve(&o->buf, OUTPUT_CHUNK);
 		n = pread(fd, o->buf.data, OUTPUT_CHUNK, off);
 		if (n <= 0) {
@@ -200,7 +177,7 @@ int output_commit(struct output *o)
 		output_failed(o, errno); /* said only if nothing failed before */
 	o->fd = -1;
 	if (o->tmp) {
-		if (!o->failed && replace(o->tmp, o->dest) != 0)
+		if (!o->failed && rename(o->tmp, o->dest) != 0)
 			output_failed(o, errno);
 		if (o->failed)
 			unlink(o->tmp);

@@ -78,6 +78,13 @@ size_t hash_bytes(const void *p, size_t n);
  * most ESCAPED_MAX(n) bytes at out and returns their end; buf_escaped
  * appends to b. */
 #define ESCAPED_MAX(n) (6 * (n))
+
+/* s split into words as a POSIX shell splits them (blanks; single and
+ * double quotes; backslash), with no expansion of any kind: a NULL-
+ * terminated argv to free with words_free(), or NULL and *error (to
+ * free) when a quote is left open or there is no word. */
+char **split_words(const char *s, char **error);
+void words_free(char **argv);
 char *escape_to(char *out, const char *s, size_t n, int json);
 void buf_escaped(struct buf *b, const char *s, size_t n, int json);
 
@@ -141,6 +148,8 @@ void note_at(struct loc loc, const char *fmt, ...)
  * diag.errors), or an input error found outside the source (counted). */
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What a command is doing ("probegen: tracing 3 probes"), on stderr. */
+void info_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void error_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A command line probegen cannot run, with a pointer to --help. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -249,6 +258,8 @@ struct program {
 #define for_each_probe(pv, pr) for ((pr) = (pv)->probes; (pr); (pr) = (pr)->next)
 #define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
 
+/* ---- program.c: the program as a whole ---- */
+
 /* After parsing: drop a probe declared again with the same argument
  * types (as SystemTap's dtrace makes one probe of it; one declared
  * again with other types stays, for the checker to report), then give
@@ -281,6 +292,23 @@ struct program *parse_text(struct program *into, const char *file,
 			   char *text, size_t len,
 			   const struct parse_options *opt);
 
+/* ---- pairs.c: start/done pairs of probes ---- */
+
+struct pair {
+	struct pair *next;
+	const struct probe *start, *end;
+	char *stem;         /* the work: "query" of query__start/query__done */
+	char *arg;          /* --pair's ARG: matched by value across threads */
+	int start_arg, end_arg; /* its index in each probe; -1: per thread */
+};
+/* The pairs prog's probe names give (NULL-safe); free with pairs_free. */
+struct pair *pairs_of(const struct program *prog);
+/* --pair P:START,P:END[,ARG] against prog: NULL and *out, or a message
+ * (to free) saying what is wrong. */
+char *pair_parse(const struct program *prog, const char *spec,
+		 struct pair **out);
+void pairs_free(struct pair *list);
+
 /* ---- type.c: what a type means on a target ---- */
 
 struct target;
@@ -292,6 +320,13 @@ struct type_info {
 /* D's predefined type names (int64_t; string is a keyword): an index
  * for struct type's d_type, or -1. */
 int d_type_lookup(const char *name);
+/* How C spells D's predefined type of that index. */
+const char *d_type_c(int index);
+/* Does t hold long long or _Bool (a cast to it needs __extension__ in
+ * C90)?  Is a comma part of its spelling (several parameters of a
+ * function type)? */
+int type_needs_extension(const struct program *prog, const struct type *t);
+int type_spelled_with_comma(const struct program *prog, const struct type *t);
 /* The file's typedef of that name, or NULL. */
 const struct type *file_typedef(const struct program *prog, const char *name);
 /* Follow the file's own typedefs down to the type they name. */
@@ -352,9 +387,12 @@ void probe_declaration(struct buf *b, const struct probe *pr);
  * "DECLARATION NOTES").  One ELF note per probe in the non-allocated
  * section .note.probegen: owner "probegen", type DECL_NOTE_TYPE (the
  * format's version), descriptor probe_declaration() and a NUL. */
-#define DECL_NOTE_SECTION ".note.probegen"
-#define DECL_NOTE_OWNER "probegen"
-#define DECL_NOTE_TYPE 1
+#include "header/decl_note.h"
+#define DECL_NOTE_SECTION PROBEGEN_NOTE_SECTION
+#define DECL_NOTE_OWNER PROBEGEN_NOTE_OWNER
+#define DECL_NOTE_TYPE PROBEGEN_NOTE_TYPE
+_Static_assert(sizeof(DECL_NOTE_OWNER) == PROBEGEN_NOTE_NAMESZ,
+	       "decl_note.h: PROBEGEN_NOTE_NAMESZ is the owner's size");
 
 enum rust_kind { R_INT, R_BOOL, R_FLOAT, R_POINTER, R_STRING };
 struct rust_type {
@@ -533,6 +571,7 @@ struct emit_options {
 	const struct target *target;
 	int header_only;         /* -h: define the semaphores in the header */
 	int self_contained;      /* -h: write the notes without sys/sdt.h */
+	int summary;             /* --bpftrace: counts and pair latencies */
 	/* -G: STAP_SDT_V1 or STAP_SDT_V2 among the -D flags (1 or 2), else
 	 * 0.  Either gives the semaphores default visibility, so that a
 	 * module's probes can use its executable's; V1 also drops the
@@ -550,6 +589,83 @@ emit_fn emit_bpftrace; /* --bpftrace: a bpftrace script */
 emit_fn emit_docs;   /* --docs: a Markdown reference */
 
 
+/* ---- options.c: the command line, checked against the table of modes
+ * (main.c) ---- */
+
+/* Groups of options, each taken by some modes. */
+enum {
+	O_OUTPUT = 1 << 0,  /* -o FILE */
+	O_CPP = 1 << 1,     /* -C, -I, -D, -U */
+	O_TARGET = 1 << 2,  /* --target, -32, -64 */
+	O_HEADER = 1 << 3,  /* --header-only, --self-contained */
+	O_JSON = 1 << 4,    /* --json */
+	O_CHECK = 1 << 5,   /* --strict, --allow-missing */
+	O_TRACE = 1 << 6,   /* -c, -p, -n, --limit, --duration, --pair,
+			       --expect-all, -- CMD */
+	O_FILES = 1 << 7,   /* -s given more than once */
+	O_SUMMARY = 1 << 8, /* --summary */
+	O_GROUPS = 9
+};
+
+/* What a mode reads besides its options. */
+enum reads {
+	READS_NOTHING,     /* --list-targets */
+	READS_D,           /* a .d file (-s or the first operand); then, for
+			      -G, objects that choose the target */
+	READS_D_OR_BINARY, /* .d files, or one binary's recorded declarations */
+	READS_D_BINARIES,  /* .d files, then binaries */
+	READS_BINARIES,    /* binaries */
+	READS_TRACEES,     /* binaries, -c or -p; -s files declare types */
+};
+
+struct options;
+
+/* One thing probegen can do, chosen by its option. */
+struct mode {
+	const char *option;
+	enum reads reads;
+	unsigned takes;         /* O_* groups it accepts */
+	const char *extension;  /* of the default output name */
+	emit_fn *emit;          /* compile .d files into one output */
+	int (*command)(const struct options *o); /* or run this instead */
+};
+
+struct options {
+	const struct mode *mode;
+	const char *option_of[O_GROUPS]; /* the first option given of each */
+	unsigned given;
+	const char **files;     /* -s FILE, in order */
+	int nfiles;
+	const char **operands;  /* the rest, in order */
+	int noperands;
+	const char *output, *target;
+	int bits; /* -32 / -64, 0 when not given */
+	int header_only, self_contained, json, strict, allow_missing;
+	int summary, expect_all;
+	const char *timeline;
+	double duration;
+	const char **pair_specs;
+	int npair_specs;
+	char **command;         /* -c 'CMD ARGS' split, or -- CMD ARGS */
+	int command_split;      /* command is ours to free */
+	int trace_pid;
+	long long limit;
+	const char **filters;
+	int nfilters;
+	struct cpp_options cpp;
+};
+
+/* Parse argv against modes[nmodes]: -1 to go on with o->mode, else the
+ * exit status (after --help or --version, or a usage error it reported).
+ * Free o with options_free() either way. */
+int options_parse(int argc, char **argv, const struct mode *modes,
+		  size_t nmodes, struct options *o);
+void options_free(struct options *o);
+/* The .d files: the -s files, else the first operand; and the operands
+ * after them: objects (-G) or binaries (--check). */
+const char *const *options_d_files(const struct options *o, int *n);
+const char *const *options_after_d_files(const struct options *o, int *n);
+
 /* ---- inspect_*.c: commands that read binaries (through notes.c) ---- */
 
 /* --list [--json] BINARY...; returns the exit status. */
@@ -560,7 +676,7 @@ int inspect_check(const struct program *prog, const char *const *files,
 /* ---- trace/trace.c (or trace/trace_none.c): --trace ---- */
 
 struct trace_options {
-	const char *command;              /* -c 'CMD ARGS', or NULL */
+	char *const *command;             /* -c or -- CMD ARGS: its argv, or NULL */
 	int pid;                          /* -p PID, or 0 */
 	const char *const *binaries;      /* BINARY operands */
 	int nbinaries;
@@ -568,7 +684,13 @@ struct trace_options {
 	int nfilters;
 	const struct program *declarations; /* -s FILE.d, or NULL */
 	long long limit;                  /* --limit N, or 0 */
+	double duration;                  /* --duration SECONDS, or 0 */
 	int json;
+	int summary;      /* --summary: counts and pair latencies at the end */
+	int expect_all;   /* --expect-all: exit 1 if a probe never fired */
+	const char *timeline;             /* --timeline FILE.json, or NULL */
+	const char *const *pair_specs;    /* --pair P:START,P:END[,ARG] */
+	int npair_specs;
 };
 /* Trace until the command or process ends, --limit, or a signal;
  * returns the exit status. */

@@ -10,45 +10,6 @@
 
 #include "probegen.h"
 
-/* D's predefined type names as C spells them. */
-static const struct {
-	const char *d, *c;
-} d_spellings[] = {
-	{ "int8_t", "signed char" },
-	{ "int16_t", "short" },
-	{ "int32_t", "int" },
-	{ "int64_t", "__INT64_TYPE__" },
-	{ "uint8_t", "unsigned char" },
-	{ "uint16_t", "unsigned short" },
-	{ "uint32_t", "unsigned int" },
-	{ "uint64_t", "__UINT64_TYPE__" },
-	{ "intptr_t", "__INTPTR_TYPE__" },
-	{ "uintptr_t", "__UINTPTR_TYPE__" },
-	{ "ptrdiff_t", "__PTRDIFF_TYPE__" },
-	{ "size_t", "__SIZE_TYPE__" },
-	{ "ssize_t", "__PTRDIFF_TYPE__" },
-	{ "uchar_t", "unsigned char" },
-	{ "ushort_t", "unsigned short" },
-	{ "uint_t", "unsigned int" },
-	{ "ulong_t", "unsigned long" },
-	{ "longlong_t", "__INT64_TYPE__" },
-	{ "u_longlong_t", "__UINT64_TYPE__" },
-	{ "pid_t", "int" },
-	{ "uid_t", "unsigned int" },
-	{ "gid_t", "unsigned int" },
-	{ "bool", "PROBEGEN_BOOL" },
-};
-
-static const char *d_type_in_c(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(d_spellings) / sizeof(d_spellings[0]); i++)
-		if (strcmp(d_spellings[i].d, name) == 0)
-			return d_spellings[i].c;
-	return name;
-}
-
 static const char *base_type_name(enum base b)
 {
 	static const char *const names[] = {
@@ -108,7 +69,7 @@ static void print_leaf(struct buf *out, const struct printer *pp,
 {
 	switch (t->kind) {
 	case T_NAMED:
-		buf_puts(out, pp->prog && t->d_type >= 0 ? d_type_in_c(t->name)
+		buf_puts(out, pp->prog && t->d_type >= 0 ? d_type_c(t->d_type)
 							: t->name);
 		break;
 	case T_BASE:

@@ -11,20 +11,43 @@
 #include "probegen.h"
 
 /* D's predefined type names: size in bytes (0: pointer-sized, -1:
- * long-sized, which is the same on every target here) and sign. */
+ * long-sized, which is the same on every target here), sign, and how C
+ * spells them (the compiler's predefined macros where a width needs
+ * one).  The one table of them: spell.c asks here. */
 static const struct {
 	const char *name;
 	int size, is_signed;
+	const char *c;
 } d_types[] = {
-	{ "int8_t", 1, 1 },	 { "int16_t", 2, 1 },	 { "int32_t", 4, 1 },
-	{ "int64_t", 8, 1 },	 { "uint8_t", 1, 0 },	 { "uint16_t", 2, 0 },
-	{ "uint32_t", 4, 0 },	 { "uint64_t", 8, 0 },	 { "intptr_t", 0, 1 },
-	{ "uintptr_t", 0, 0 },	 { "ptrdiff_t", 0, 1 },	 { "size_t", 0, 0 },
-	{ "ssize_t", 0, 1 },	 { "uchar_t", 1, 0 },	 { "ushort_t", 2, 0 },
-	{ "uint_t", 4, 0 },	 { "ulong_t", -1, 0 },	 { "longlong_t", 8, 1 },
-	{ "u_longlong_t", 8, 0 }, { "pid_t", 4, 1 },	 { "uid_t", 4, 0 },
-	{ "gid_t", 4, 0 },	 { "bool", 1, 0 },
+	{ "int8_t", 1, 1, "signed char" },
+	{ "int16_t", 2, 1, "short" },
+	{ "int32_t", 4, 1, "int" },
+	{ "int64_t", 8, 1, "__INT64_TYPE__" },
+	{ "uint8_t", 1, 0, "unsigned char" },
+	{ "uint16_t", 2, 0, "unsigned short" },
+	{ "uint32_t", 4, 0, "unsigned int" },
+	{ "uint64_t", 8, 0, "__UINT64_TYPE__" },
+	{ "intptr_t", 0, 1, "__INTPTR_TYPE__" },
+	{ "uintptr_t", 0, 0, "__UINTPTR_TYPE__" },
+	{ "ptrdiff_t", 0, 1, "__PTRDIFF_TYPE__" },
+	{ "size_t", 0, 0, "__SIZE_TYPE__" },
+	{ "ssize_t", 0, 1, "__PTRDIFF_TYPE__" },
+	{ "uchar_t", 1, 0, "unsigned char" },
+	{ "ushort_t", 2, 0, "unsigned short" },
+	{ "uint_t", 4, 0, "unsigned int" },
+	{ "ulong_t", -1, 0, "unsigned long" },
+	{ "longlong_t", 8, 1, "__INT64_TYPE__" },
+	{ "u_longlong_t", 8, 0, "__UINT64_TYPE__" },
+	{ "pid_t", 4, 1, "int" },
+	{ "uid_t", 4, 0, "unsigned int" },
+	{ "gid_t", 4, 0, "unsigned int" },
+	{ "bool", 1, 0, "PROBEGEN_BOOL" },
 };
+
+const char *d_type_c(int index)
+{
+	return d_types[index].c;
+}
 
 int d_type_lookup(const char *name)
 {
@@ -229,4 +252,45 @@ const char *tracer_read_unreadable(const struct tracer_read *r)
 	case READ_TOO_WIDE: return "wider than 8 bytes";
 	default: return NULL;
 	}
+}
+
+/* Does t, as the header spells it (the file's typedefs expanded), hold
+ * a type C90 lacks: long long or _Bool?  A cast to it then needs
+ * __extension__. */
+int type_needs_extension(const struct program *prog, const struct type *t)
+{
+	const struct param *p;
+
+	for (; t; t = t->inner) {
+		t = type_resolve(prog, t);
+		if ((t->kind == T_BASE && (t->base == B_LLONG ||
+					   t->base == B_ULLONG ||
+					   t->base == B_BOOL)) ||
+		    (t->kind == T_NAMED && t->d_type >= 0 &&
+		     strcmp(d_types[t->d_type].name, "bool") == 0))
+			return 1;
+		for_each_param(t->params, p)
+			if (type_needs_extension(prog, p->type))
+				return 1;
+	}
+	return 0;
+}
+
+/* Is a comma part of t's spelling (a function type of several
+ * parameters, anywhere in it)?  Such a type cannot be a macro argument. */
+int type_spelled_with_comma(const struct program *prog, const struct type *t)
+{
+	const struct param *p;
+
+	for (; t; t = t->inner) {
+		t = type_resolve(prog, t);
+		if (t->params && t->params->next)
+			return 1;
+		if (t->kind == T_FUNC && t->varargs && t->params)
+			return 1;
+		for_each_param(t->params, p)
+			if (type_spelled_with_comma(prog, p->type))
+				return 1;
+	}
+	return 0;
 }

@@ -165,10 +165,11 @@ struct arena_chunk {
 /* A small tree lives in one chunk from malloc, of the size expected.
  * A big one, or one that outgrows that, gets chunks of 2 MiB, aligned to
  * 2 MiB and offered to the kernel for a transparent huge page: one page
- * fault instead of 512.  Measured speed machinery (issue 12's rule: it
- * stays because it pays more than 10%): on a 2,000-probe file, -h takes
- * 12-13% longer with plain 64 KiB chunks from malloc on this 2-core VM.
- * Where huge pages are off, the same chunk is faulted in 4 KiB pages. */
+ * fault instead of 512.  Speed machinery that stays because it pays 10%
+ * or more (bench/tricks.sh, medians of per-round ratios): with plain
+ * 64 KiB chunks from malloc, -h takes 1.28x as long on the 2,000-probe
+ * mixed file and 1.46x on a 20,000-probe one.  Where huge pages are off,
+ * the same chunk is faulted in 4 KiB pages. */
 #define ARENA_FIRST_CHUNK (64u * 1024)
 #define HUGE_PAGE (2u << 20)
 
@@ -357,4 +358,69 @@ void buf_escaped(struct buf *b, const char *s, size_t n, int json)
 	end = escape_to(b->data + b->len, s, n, json);
 	b->len = (size_t)(end - b->data);
 	b->data[b->len] = '\0';
+}
+
+char **split_words(const char *s, char **error)
+{
+	size_t n = strlen(s), count = 0;
+	char **argv = xcalloc(n / 2 + 2, sizeof(char *));
+	char *word = xmalloc(n + 1), *w = NULL;
+	char quote = 0;
+
+	*error = NULL;
+	for (; *s; s++) {
+		char c = *s;
+
+		if (!quote && (c == ' ' || c == '\t' || c == '\n')) {
+			if (w) {
+				*w = '\0';
+				argv[count++] = xstrdup(word);
+				w = NULL;
+			}
+			continue;
+		}
+		if (!w)
+			w = word;
+		if (quote == '\'') {
+			if (c == '\'')
+				quote = 0;
+			else
+				*w++ = c;
+		} else if (c == '\\' && s[1] &&
+			   (!quote || strchr("\"\\$`\n", s[1]))) {
+			if (s[1] != '\n')
+				*w++ = s[1]; /* \newline joins lines */
+			s++;
+		} else if (c == '"' && quote) {
+			quote = 0;
+		} else if ((c == '"' || c == '\'') && !quote) {
+			quote = c;
+		} else {
+			*w++ = c;
+		}
+	}
+	if (quote)
+		*error = xasprintf("unterminated %s quote",
+				   quote == '"' ? "double" : "single");
+	else if (w) {
+		*w = '\0';
+		argv[count++] = xstrdup(word);
+	}
+	free(word);
+	if (*error || !count) {
+		if (!*error)
+			*error = xstrdup("no command");
+		words_free(argv);
+		return NULL;
+	}
+	return argv;
+}
+
+void words_free(char **argv)
+{
+	char **p;
+
+	for (p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
 }

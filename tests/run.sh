@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$PWD
 PROBEGEN=${PROBEGEN:-$ROOT/probegen}
-OUT=$ROOT/tests/out
+OUT=${TEST_OUT:-$ROOT/tests/out} # TEST_OUT: another scratch tree, for a second run at once
 rm -rf "$OUT" && mkdir -p "$OUT"
 export ROOT PROBEGEN OUT
 . tests/lib.sh
@@ -23,12 +23,22 @@ for f in tests/t_*.sh; do
 	fi
 	. "$f"
 done
+declare -A matched
 for t in $(declare -F | awk '{print $3}' | grep '^t_' | sort -V); do
 	if [ ${#patterns[@]} -gt 0 ]; then
 		match=
-		for p in "${patterns[@]}"; do [[ $t == *$p* ]] && match=1; done
+		for p in "${patterns[@]}"; do
+			[[ $t == *$p* ]] && match=1 matched[$p]=1
+		done
 		[ -n "$match" ] || continue
 	fi
 	run_test "$t"
+done
+# A pattern that names no test is a test lost (renamed, or mistyped in
+# CI's list): it fails.
+for p in "${patterns[@]}"; do
+	[ -n "${matched[$p]:-}" ] && continue
+	failed=$((failed + 1))
+	echo "FAIL $p: no test matches it"
 done
 summary

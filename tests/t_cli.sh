@@ -28,14 +28,24 @@ t_cli_usage_errors() {
 		*) expect_eq "$(sed -n 2p err)" "Try 'probegen --help' for more information." "hint for '$args'" ;;
 		esac
 	done <<-'A'
-	-s cli.d|one of -h, -G or --rust is required
+	-s cli.d|no mode given: -h, -G, --rust, --bpftrace, --docs, --list, --check, --trace or --list-targets
 	-h|no provider file given (use -s FILE)
 	-h -G -s cli.d|'-h' and '-G' cannot be given together
 	-h --bogus -s cli.d|unrecognised option '--bogus'
+	-h -v -s cli.d|unrecognised option '-v'
 	-h -s cli.d -o|option '-o' requires a value
 	-h -s missing.d|cannot open 'missing.d': No such file or directory
 	-G --target=pdp11 -s cli.d|unknown target 'pdp11' (see --list-targets)
-	-G --header-only -s cli.d|--header-only goes with -h
+	-G --header-only -s cli.d|'--header-only' does not go with '-G' (which takes -o, -C, -I, -D, -U, --target, -32, -64)
+	-h --json -s cli.d|'--json' does not go with '-h' (which takes -o, -C, -I, -D, -U, --header-only, --self-contained)
+	-h -p 1 -s cli.d|'-p' does not go with '-h' (which takes -o, -C, -I, -D, -U, --header-only, --self-contained)
+	--list --strict x|'--strict' does not go with '--list' (which takes --json)
+	--list-targets -o x|'-o' does not go with '--list-targets' (which takes no options)
+	--check -s cli.d|--check needs a provider file and at least one binary
+	--list|--list needs at least one binary
+	--trace|--trace needs -c CMD, -- CMD, -p PID or a binary
+	--trace --|'--' must be followed by a command
+	--trace -c "'a"|-c ''a': unterminated single quote
 	-h -s cli.d -s cli.d|'-h' takes one provider file; '-s cli.d' is a second
 	-G -32 --target=riscv64 -s cli.d|no 32-bit variant of target 'riscv64'
 	A
@@ -105,9 +115,18 @@ t_cli_unwritable_output() {
 	expect_eq $? 2 "missing directory"
 	expect_grep "cannot create 'missing/dir/x.h'" err
 	mkdir ro && chmod 555 ro
+	# Root writes anywhere: the case runs as an unprivileged user.
 	if [ "$(id -u)" != 0 ]; then
 		"$PROBEGEN" -h -s cli.d -o ro/x.h 2> err
 		expect_eq $? 2 "read-only directory"
+	elif have setpriv; then
+		chmod 755 . && chmod 644 cli.d
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"$PROBEGEN" -h -s cli.d -o ro/x.h 2> err
+		expect_eq $? 2 "read-only directory"
+		expect_grep "cannot create 'ro/x.h'" err
+	else
+		skip_part "setpriv is not installed (util-linux): the read-only directory as root"
 	fi
 	if [ -e /dev/full ]; then
 		for m in h G; do
@@ -199,5 +218,22 @@ t_cli_large_inputs() {
 	expect "$PROBEGEN" -G -s one.d -o one.o
 	expect gcc -Wall -Werror m.c big.o one.o -o m
 	expect ./m
+	ok
+}
+
+# Every option --help prints is in the man page's OPTIONS, and the other
+# way round.
+t_cli_help_matches_man() {
+	"$PROBEGEN" --help > help || fail "--help"
+	# --help: the option column of lines that start with "  -".
+	grep -E '^  -' help | sed -E 's/^  //; s/  +.*//' | grep -oE -- '--?[A-Za-z0-9][-A-Za-z0-9]*' |
+		sort -u > from_help
+	# The man page: the line after each .TP in OPTIONS.
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$ROOT/man/probegen.1" |
+		awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' | sed 's/\\-/-/g' |
+		grep -oE -- '--?[A-Za-z0-9][-A-Za-z0-9]*' | sort -u > from_man
+	[ -s from_help ] && [ -s from_man ] || fail "no options found"
+	diff -u from_help from_man || fail "--help and the man page's OPTIONS list other options"
+	echo "$(wc -l < from_help) options in both"
 	ok
 }

@@ -79,7 +79,7 @@ t_gdb_values() {
 	# --self-contained is built where sys/sdt.h is an empty file.
 	for mode in "" --self-contained; do
 		for cc in gcc clang; do
-			have $cc || continue
+			have $cc || { skip_part "$cc is not installed"; continue; }
 			for opt in -O0 -O2; do
 				build_values $cc $opt $mode
 				expect_eq "$(./values)" "enabled=0" "$cc $opt $mode untraced"

@@ -65,12 +65,16 @@ t_header_compile_matrix() {
 }
 
 # The header's fixed parts (src/header/) are C that compiles on its own,
-# as the headers put them together: common.h, then header_only.h and one
-# of the two site files; with probes and without (PROBEGEN_NO_PROBES).
+# as the headers put them together: stapsdt_base.h and common.h, then
+# decl_note.h and header_only.h, and one of the two site files; with
+# probes and without (PROBEGEN_NO_PROBES).
 t_header_parts_compile_alone() {
 	local parts cc lang n=0 none
-	for parts in "common.h" "common.h header_only.h" "common.h sdt_site.h" \
-		     "common.h self_site.h" "common.h header_only.h self_site.h"; do
+	for parts in "stapsdt_base.h common.h" \
+		     "stapsdt_base.h common.h decl_note.h header_only.h" \
+		     "stapsdt_base.h common.h sdt_site.h" \
+		     "stapsdt_base.h common.h self_site.h" \
+		     "stapsdt_base.h common.h decl_note.h header_only.h self_site.h"; do
 		: > parts.h
 		for f in $parts; do
 			echo "#include \"$ROOT/src/header/$f\"" >> parts.h

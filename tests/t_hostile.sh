@@ -261,7 +261,7 @@ t_hostile_binary_names() {
 		assert [e["probe"] for e in ev] == ['hostil:n"\ufffd%\\\x01o_e', "hostil:plain"], ev
 		PY
 	else
-		echo "SKIP --trace: needs root and a probegen built with libbpf"
+		skip_part "--trace: needs root and a probegen built with libbpf"
 	fi
 	ok
 }
@@ -294,7 +294,7 @@ t_hostile_binary_many_probes() {
 t_hostile_binary_foreign() {
 	local cc n=0
 	for cc in i686-linux-gnu-gcc powerpc64-linux-gnu-gcc s390x-linux-gnu-gcc; do
-		have $cc || { echo "SKIP $cc: not installed"; continue; }
+		have $cc || { skip_part "$cc is not installed"; continue; }
 		"$PROBEGEN" -h --self-contained -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
 		"$PROBEGEN" -G --target=${cc%%-*} -s "$ROOT/tests/src/values.d" -o v.o || fail "-G ${cc%%-*}"
 		$cc -O2 -I. -c "$ROOT/tests/src/values.c" -o values.o || fail "$cc"

@@ -22,6 +22,8 @@ t_object_layout() {
 	diff -u want syms || fail "semaphore symbols"
 	if have eu-elflint; then
 		elflint_clean o.o || fail "eu-elflint"
+	else
+		skip_part "eu-elflint is not installed (elfutils)"
 	fi
 	ok
 }
@@ -135,7 +137,7 @@ t_object_cross_link() {
 		 riscv64:riscv64-linux-gnu ppc64le:powerpc64le-linux-gnu \
 		 ppc64:powerpc64-linux-gnu s390x:s390x-linux-gnu i386:i686-linux-gnu; do
 		cc=${t#*:}-gcc t=${t%%:*}
-		have $cc || continue
+		have $cc || { skip_part "$cc is not installed"; continue; }
 		"$PROBEGEN" -G --target=$t -s o.d -o $t.o || fail "-G $t"
 		$cc -O2 -Icross-include m.c $t.o -o m.$t || fail "$cc link"
 		expect_eq "$(probe_list m.$t | sort | tr '\n' ' ')" "o:first 1 o:second 2 o:third 0 " "$t probes"

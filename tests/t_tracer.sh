@@ -77,7 +77,9 @@ assert len(p["twelve"]["arguments"]) == 12
 ' $b.json || fail "$b: JSON"
 	done
 	# SystemTap's dtrace records no declarations: listed without names.
-	if have dtrace; then
+	if ! have dtrace; then
+		skip_part "SystemTap's dtrace is not installed (systemtap-sdt-dev)"
+	else
 		(dtrace -G -s "$ROOT/tests/src/values.d" -o stap.o) > /dev/null 2>&1 || fail "dtrace -G"
 		gcc -O2 -I. "$ROOT/tests/src/loop.c" stap.o -o stap || fail "build with dtrace's object"
 		"$PROBEGEN" --list stap > list.stap || fail "--list stap"
@@ -117,7 +119,6 @@ t_tracer_check() {
 	expect_grep '^values: vals:ints: the note has 10 arguments, the declaration 11$' out
 	expect_grep '^extra: vals:extra: not declared in declared.d$' out
 	expect_grep '^declared.d: vals:ghost: in none of the binaries$' out
-	sed -i '/extra/d' out
 	"$PROBEGEN" --check --allow-missing -s declared.d values > out2
 	expect_eq $? 1 "exit status (arity still wrong)"
 	expect_grep '^declared.d: vals:ghost: warning: in none of the binaries$' out2

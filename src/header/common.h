@@ -111,14 +111,7 @@ static __inline__ void const *probegen_touch(void const *s)
    (SHF_GNU_RETAIN needs binutils 2.36 or LLVM 13); the sites reuse it. */
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
-__asm__(".ifndef _.stapsdt.base\n"
-	".pushsection .stapsdt.base, \"aGR\", \"progbits\", .stapsdt.base, comdat\n"
-	".weak _.stapsdt.base\n"
-	".hidden _.stapsdt.base\n"
-	"_.stapsdt.base: .space 1\n"
-	".size _.stapsdt.base, 1\n"
-	".popsection\n"
-	".endif");
+__asm__(PROBEGEN_STAPSDT_BASE("aGR"));
 #endif
 
 #else /* no probes: arguments count as used, nothing is evaluated */

@@ -28,10 +28,13 @@
 
 /* Each site also records its probe's declaration (man probegen(1),
    DECLARATION NOTES): decl, of len bytes with its NUL. */
+#define PROBEGEN_NOTE_STR_(x) #x
+#define PROBEGEN_NOTE_STR(x) PROBEGEN_NOTE_STR_(x)
 #define PROBEGEN_DECLARE(decl, len) __asm__ __volatile__( \
-	".pushsection .note.probegen, \"?\", \"note\"\n.balign 4\n" \
-	".4byte 9, " #len ", 1\n.asciz \"probegen\"\n.balign 4\n" \
-	".asciz \"" decl "\"\n.balign 4\n.popsection\n")
+	".pushsection " PROBEGEN_NOTE_SECTION ", \"?\", \"note\"\n.balign 4\n" \
+	".4byte " PROBEGEN_NOTE_STR(PROBEGEN_NOTE_NAMESZ) ", " #len ", " \
+	PROBEGEN_NOTE_STR(PROBEGEN_NOTE_TYPE) "\n.asciz \"" PROBEGEN_NOTE_OWNER \
+	"\"\n.balign 4\n.asciz \"" decl "\"\n.balign 4\n.popsection\n")
 #define PROBEGEN_ENABLED_HERE(p, n) (__extension__({ \
 	PROBEGEN_DEFINE(p, n); __builtin_expect(p##_##n##_semaphore, 0); }))
 

@@ -131,14 +131,7 @@ template <> struct probegen_signed<long long> { static const bool value = true; 
 	args ".ascii \"\\0\"\n" \
 	"994: .balign 4\n" \
 	".popsection\n" \
-	".ifndef _.stapsdt.base\n" \
-	".pushsection .stapsdt.base, \"aG\", \"progbits\", .stapsdt.base, comdat\n" \
-	".weak _.stapsdt.base\n" \
-	".hidden _.stapsdt.base\n" \
-	"_.stapsdt.base: .space 1\n" \
-	".size _.stapsdt.base, 1\n" \
-	".popsection\n" \
-	".endif\n"
+	PROBEGEN_STAPSDT_BASE("aG")
 
 /* The note is one string, longer than C90's 509 characters. */
 #if defined(__clang__)

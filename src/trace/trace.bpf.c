@@ -44,6 +44,170 @@ struct {
 	__type(value, __u64);
 } drops SEC(".maps");
 
+/* --summary: count and time in here; no event crosses to user space. */
+const volatile int summary_only = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TRACE_MAX_PROBES);
+	__type(key, __u32);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TRACE_MAX_PAIRS);
+	__type(key, __u32);
+	__type(value, struct trace_pair_stats);
+} pair_stats SEC(".maps");
+
+/* Per thread and pair, how deep the starts nest; and each open start's
+ * time, by thread, pair and depth (recursion and nesting come right). */
+struct nest_key {
+	__u32 tid, pair;
+};
+struct open_key {
+	__u32 tid, pair, depth, pad;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct nest_key);
+	__type(value, __u32);
+} depths SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct open_key);
+	__type(value, __u64);
+} opened SEC(".maps");
+
+/* Starts of pairs matched by an argument's value, across threads. */
+struct value_key {
+	__u64 value;
+	__u32 pair, pad;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct value_key);
+	__type(value, __u64);
+} opened_by_value SEC(".maps");
+
+/* The log-linear bucket of a latency: 8 a power of two. */
+static __always_inline __u32 bucket_of(__u64 ns)
+{
+	__u32 log = 0;
+
+	if (ns >> 32) { log += 32; ns >>= 32; }
+	if (ns >> 16) { log += 16; ns >>= 16; }
+	if (ns >> 8) { log += 8; ns >>= 8; }
+	if (ns >> 4) { log += 4; ns >>= 4; }
+	if (ns >> 2) { log += 2; ns >>= 2; }
+	if (ns >> 1) { log += 1; }
+	return log;
+}
+
+static __always_inline void record(__u32 pair, __u64 ns)
+{
+	struct trace_pair_stats *st = bpf_map_lookup_elem(&pair_stats, &pair);
+	__u32 log, b;
+
+	if (!st)
+		return;
+	log = bucket_of(ns);
+	b = log << TRACE_SUB_BITS;
+	if (log >= TRACE_SUB_BITS)
+		b |= (ns >> (log - TRACE_SUB_BITS)) & ((1 << TRACE_SUB_BITS) - 1);
+	else
+		b |= ns & ((1 << TRACE_SUB_BITS) - 1);
+	if (b >= TRACE_LAT_BUCKETS)
+		b = TRACE_LAT_BUCKETS - 1;
+	st->buckets[b]++;
+	if (!st->count || ns < st->min_ns)
+		st->min_ns = ns;
+	if (ns > st->max_ns)
+		st->max_ns = ns;
+	st->count++;
+}
+
+static __always_inline void unmatched(__u32 pair)
+{
+	struct trace_pair_stats *st = bpf_map_lookup_elem(&pair_stats, &pair);
+
+	if (st)
+		st->unmatched++;
+}
+
+/* A start or an end of probe info's pairs, at time now. */
+static __always_inline void pair_firing(struct pt_regs *ctx,
+					struct trace_probe_info *info,
+					__u32 tid, __u64 now)
+{
+	long v = 0;
+
+	if (info->ends && info->ends <= TRACE_MAX_PAIRS) {
+		__u32 pair = info->ends - 1;
+
+		if (info->match_arg >= 0) {
+			struct value_key k = { 0, pair, 0 };
+			__u64 *t;
+
+			bpf_usdt_arg(ctx, info->match_arg, &v);
+			k.value = v;
+			t = bpf_map_lookup_elem(&opened_by_value, &k);
+			if (t) {
+				record(pair, now - *t);
+				bpf_map_delete_elem(&opened_by_value, &k);
+			} else {
+				unmatched(pair);
+			}
+		} else {
+			struct nest_key nk = { tid, pair };
+			__u32 *depth = bpf_map_lookup_elem(&depths, &nk);
+
+			if (depth && *depth) {
+				struct open_key ok = { tid, pair, *depth - 1, 0 };
+				__u64 *t = bpf_map_lookup_elem(&opened, &ok);
+
+				*depth -= 1;
+				if (t) {
+					record(pair, now - *t);
+					bpf_map_delete_elem(&opened, &ok);
+				}
+			} else {
+				unmatched(pair);
+			}
+		}
+	}
+	if (info->starts && info->starts <= TRACE_MAX_PAIRS) {
+		__u32 pair = info->starts - 1;
+
+		if (info->match_arg >= 0) {
+			struct value_key k = { 0, pair, 0 };
+
+			bpf_usdt_arg(ctx, info->match_arg, &v);
+			k.value = v;
+			bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
+		} else {
+			struct nest_key nk = { tid, pair };
+			__u32 zero = 0, *depth = bpf_map_lookup_elem(&depths, &nk);
+
+			if (!depth) {
+				bpf_map_update_elem(&depths, &nk, &zero, BPF_NOEXIST);
+				depth = bpf_map_lookup_elem(&depths, &nk);
+			}
+			if (depth) {
+				struct open_key ok = { tid, pair, *depth, 0 };
+
+				bpf_map_update_elem(&opened, &ok, &now, BPF_ANY);
+				*depth += 1;
+			}
+		}
+	}
+}
+
 /* Wake the reader once this much is waiting, not at every event. */
 #define WAKEUP_BYTES (256 << 10)
 
@@ -75,9 +239,18 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	long cnt = bpf_usdt_arg_cnt(ctx);
 	int i;
 
+	__u64 *count = bpf_map_lookup_elem(&counts, &probe), now;
+
 	if (!info || !e)
 		return 0;
-	e->time_ns = bpf_ktime_get_ns();
+	now = bpf_ktime_get_ns();
+	if (count)
+		*count += 1;
+	if (info->starts || info->ends)
+		pair_firing(ctx, info, (__u32)id, now);
+	if (summary_only)
+		return 0;
+	e->time_ns = now;
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
 	e->probe = probe;

@@ -10,9 +10,25 @@
 #define TRACE_STR_LEN 128   /* bytes of a string argument, NUL included */
 #define TRACE_MAX_PROBES 4096
 
+#define TRACE_MAX_PAIRS 64
+/* A pair's latencies: log-linear buckets, 8 to each power of two (so a
+ * percentile read from them is within 12.5%), from 1 ns to 2^64 ns. */
+#define TRACE_SUB_BITS 3
+#define TRACE_LAT_BUCKETS (64 << TRACE_SUB_BITS)
+
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
+	unsigned int starts;      /* pair index + 1 this probe starts, or 0 */
+	unsigned int ends;        /* pair index + 1 this probe ends, or 0 */
+	int match_arg;            /* the argument matching its pair, or -1:
+				     per thread, nested */
+};
+
+/* One pair's times, per CPU (summed by probegen). */
+struct trace_pair_stats {
+	unsigned long long count, unmatched, min_ns, max_ns;
+	unsigned long long buckets[TRACE_LAT_BUCKETS];
 };
 
 /* One firing.  Strings follow the header in the order of their

@@ -11,6 +11,18 @@
 #define _SDT_HAS_SEMAPHORES 1
 #define STAP_HAS_SEMAPHORES 1
 
+#ifndef PROBEGEN_STAPSDT_BASE_1
+#define PROBEGEN_STAPSDT_BASE_1
+#define PROBEGEN_STAPSDT_BASE(flags) \
+	".ifndef _.stapsdt.base\n" \
+	".pushsection .stapsdt.base, \"" flags "\", \"progbits\", .stapsdt.base, comdat\n" \
+	".weak _.stapsdt.base\n" \
+	".hidden _.stapsdt.base\n" \
+	"_.stapsdt.base: .space 1\n" \
+	".size _.stapsdt.base, 1\n" \
+	".popsection\n" \
+	".endif\n"
+#endif /* PROBEGEN_STAPSDT_BASE_1 */
 #ifndef PROBEGEN_COMMON_1
 #define PROBEGEN_COMMON_1
 #if defined(__GNUC__) && defined(__ELF__) && !defined(PROBEGEN_NO_PROBES)
@@ -64,14 +76,7 @@ static __inline__ void const *probegen_touch(void const *s)
 }
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
-__asm__(".ifndef _.stapsdt.base\n"
-	".pushsection .stapsdt.base, \"aGR\", \"progbits\", .stapsdt.base, comdat\n"
-	".weak _.stapsdt.base\n"
-	".hidden _.stapsdt.base\n"
-	"_.stapsdt.base: .space 1\n"
-	".size _.stapsdt.base, 1\n"
-	".popsection\n"
-	".endif");
+__asm__(PROBEGEN_STAPSDT_BASE("aGR"));
 #endif
 #else /* no probes: arguments count as used, nothing is evaluated */
 int probegen_use(int, ...);

@@ -8,7 +8,12 @@ WORK=${REAL_WORK:-$ROOT/tests/out-real/$(basename "$0" .sh)}
 
 ok() { echo "ok   $NAME${1:+: $1}"; exit 0; }
 fail() { echo "FAIL $NAME: $*"; exit 1; }
-skip() { echo "SKIP $NAME: $*"; exit 0; }
+# A real build that cannot run here (no archive, no package) fails,
+# unless REAL_SKIP_OK=1 says that a skip is acceptable.
+skip() {
+	[ -n "${REAL_SKIP_OK:-}" ] || fail "cannot run (REAL_SKIP_OK=1 to allow): $*"
+	echo "SKIP $NAME: $*"; exit 0
+}
 
 # A private sources list: the system's Debian entry with Types: deb-src.
 apt_private() {

@@ -1,0 +1,17 @@
+/*
+ * src/header/decl_note.h - the layout of a declaration note (man
+ * probegen(1), DECLARATION NOTES), in one place: probegen.h takes it for
+ * the -G object, the Rust module and the readers of binaries, and a
+ * --header-only header carries it for its sites (header_only.h).  One
+ * note per probe: owner PROBEGEN_NOTE_OWNER, type PROBEGEN_NOTE_TYPE
+ * (the format's version), descriptor "provider:name(params)" and a NUL.
+ */
+#ifndef PROBEGEN_DECL_NOTE_1
+#define PROBEGEN_DECL_NOTE_1
+
+#define PROBEGEN_NOTE_SECTION ".note.probegen"
+#define PROBEGEN_NOTE_OWNER "probegen"
+#define PROBEGEN_NOTE_NAMESZ 9 /* sizeof PROBEGEN_NOTE_OWNER */
+#define PROBEGEN_NOTE_TYPE 1
+
+#endif /* PROBEGEN_DECL_NOTE_1 */

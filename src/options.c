@@ -1,0 +1,436 @@
+/*
+ * options.c - the command line, compatible with SystemTap's and illumos'
+ * dtrace: -h/-G, -s FILE or a positional file, -o FILE, -C with -I/-D/-U,
+ * and the options real builds pass that mean nothing here.  Every option
+ * belongs to a group (O_*); the mode's row says which groups it takes
+ * and what it reads, and every usage message is made from that row.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+/* How each group is written in messages. */
+static const char *const group_names[O_GROUPS] = {
+	"-o", "-C, -I, -D, -U", "--target, -32, -64",
+	"--header-only, --self-contained", "--json",
+	"--strict, --allow-missing",
+	"-c, -p, -n, --limit, --duration, --pair, --expect-all, --timeline, --",
+	"-s more than once", "--summary",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: probegen -h [options] [-s] FILE.d [-o FILE.h]\n"
+		"       probegen -G [options] [-s] FILE.d [-o FILE.o] [OBJECT...]\n"
+		"       probegen --rust [options] [-s] FILE.d [-o FILE.rs]\n"
+		"       probegen --bpftrace [options] [-s FILE.d]...|BINARY [-o FILE.bt]\n"
+		"       probegen --docs [options] [-s FILE.d]... [-o FILE.md]\n"
+		"       probegen --list [--json] BINARY...\n"
+		"       probegen --check [--strict] [--allow-missing] [-s FILE.d]... BINARY...\n"
+		"       probegen --trace [-p PID] [-n PROVIDER:NAME]... [--limit N] [--json]\n"
+		"                        [-s FILE.d]... [BINARY...] [-c 'CMD ARGS' | -- CMD ARGS]\n"
+		"       probegen --list-targets\n"
+		"\n"
+		"Compile a D provider file into the C header a program calls (-h)\n"
+		"or the object file its link needs (-G), for SystemTap SDT probes.\n"
+		"\n"
+		"  -h                 write a C header (default name: FILE.h)\n"
+		"  -G                 write an ELF object (default name: FILE.o)\n"
+		"  --rust             write a Rust module for build.rs (FILE.rs)\n"
+		"  --bpftrace         write a bpftrace script printing every probe's\n"
+		"                     arguments by name (FILE.bt); from .d files or\n"
+		"                     from the declarations a binary records\n"
+		"  --docs             write a Markdown reference of the probes (FILE.md)\n"
+		"  --list             list the probes binaries carry\n"
+		"  --trace            print every firing of USDT probes, arguments by name\n"
+		"                     and type, of a command, a process or binaries\n"
+		"  -c 'CMD ARGS'      with --trace: run CMD, split as a shell splits\n"
+		"                     words (quotes, backslash) with no expansion\n"
+		"  -- CMD ARGS        with --trace: run CMD with ARGS exactly as given\n"
+		"  -p PID             with --trace: process PID and its libraries\n"
+		"  -n PROVIDER:NAME   with --trace: only these probes (globs: 'myapp:*')\n"
+		"  --limit N          with --trace: stop after N events\n"
+		"  --duration SECONDS with --trace: stop after SECONDS\n"
+		"  --summary          with --trace: count every probe and time the\n"
+		"                     provider's start/done pairs in the kernel, print\n"
+		"                     them at the end (histograms, percentiles, probes\n"
+		"                     never fired); with --bpftrace: a script that does\n"
+		"  --pair P:START,P:END[,ARG]\n"
+		"                     with --trace: time this pair; with ARG, match its\n"
+		"                     starts and ends by that argument across threads\n"
+		"  --expect-all       with --trace: exit 1 if a probe never fired\n"
+		"  --timeline FILE.json\n"
+		"                     with --trace: write the firings as a timeline\n"
+		"                     (Chrome Trace Event Format: Perfetto, speedscope),\n"
+		"                     each pair a slice on its thread\n"
+		"  --json             with --list and --trace: JSON for tools\n"
+		"  --check            check binaries' probes against the .d files: exit 1\n"
+		"                     and a line per problem when they differ\n"
+		"  --strict           with --check: size and sign warnings are errors\n"
+		"  --allow-missing    with --check: missing probes are warnings\n"
+		"  -s FILE            the provider file (also the first operand); with\n"
+		"                     --check, --docs, --bpftrace and --trace, once per\n"
+		"                     file of a provider split across files\n"
+		"  -o FILE            the output file\n"
+		"  -C                 run the C preprocessor first ($CPP or cpp)\n"
+		"  -I DIR, -D NAME[=VALUE], -U NAME\n"
+		"                     passed to the preprocessor with -C; with -G,\n"
+		"                     -DSTAP_SDT_V1/V2 as to SystemTap (man page)\n"
+		"  --header-only      with -h: define the semaphores in the header,\n"
+		"                     so that no -G object is needed\n"
+		"  --self-contained   with -h: write the probe notes without sys/sdt.h\n"
+		"  --target=ARCH      with -G: the target (see --list-targets);\n"
+		"                     default: that of the OBJECTs, else the host\n"
+		"  -32, -64           with -G: the 32- or 64-bit member of the family\n"
+		"  --list-targets     print the targets -G supports\n"
+		"  -x OPT, -k, -fpic, -fPIC, --types\n"
+		"                     accepted for compatibility with dtrace; ignored\n"
+		"  --help             print this help\n"
+		"  --version          print the version\n"
+		"\n"
+		"Exit status: 0 success, 1 invalid input (a provider file, or what\n"
+		"--check and --trace find in binaries), 2 usage or system error.\n");
+}
+
+/* An option that takes a value: "-oFILE" or "-o FILE"; NULL if missing. */
+static const char *option_value(int argc, char **argv, int *i, size_t len)
+{
+	if (argv[*i][len])
+		return argv[*i] + len;
+	if (*i + 1 >= argc) {
+		usage_error("option '%s' requires a value", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static void add_cpp_arg(struct options *o, char flag, const char *val)
+{
+	o->cpp.args = xrealloc(o->cpp.args,
+			       sizeof(char *) * ((size_t)o->cpp.nargs + 1));
+	o->cpp.args[o->cpp.nargs++] = xasprintf("-%c%s", flag, val);
+}
+
+/* Note that an option of group g was given (as a, the first time). */
+static void given(struct options *o, unsigned g, const char *a)
+{
+	int i = 0;
+
+	while (!(g & (1u << i)))
+		i++;
+	if (!(o->given & g))
+		o->option_of[i] = a;
+	o->given |= g;
+}
+
+/* Options with no value: a flag in struct options, in a group. */
+static int flag_option(struct options *o, const char *a)
+{
+	static const struct {
+		const char *name;
+		unsigned group;
+		size_t offset;
+	} flags[] = {
+		{ "--header-only", O_HEADER, offsetof(struct options, header_only) },
+		{ "--self-contained", O_HEADER, offsetof(struct options, self_contained) },
+		{ "--json", O_JSON, offsetof(struct options, json) },
+		{ "--strict", O_CHECK, offsetof(struct options, strict) },
+		{ "--allow-missing", O_CHECK, offsetof(struct options, allow_missing) },
+		{ "-C", O_CPP, offsetof(struct options, cpp.enabled) },
+		{ "--summary", O_SUMMARY, offsetof(struct options, summary) },
+		{ "--expect-all", O_TRACE, offsetof(struct options, expect_all) },
+	};
+	/* Meaningful to other dtraces only: SystemTap ignores these too. */
+	static const char *const ignored[] = { "-k", "-fpic", "-fPIC", "--types" };
+	size_t i;
+
+	for (i = 0; i < COUNT(flags); i++) {
+		if (strcmp(a, flags[i].name) == 0) {
+			*(int *)((char *)o + flags[i].offset) = 1;
+			given(o, flags[i].group, a);
+			return 1;
+		}
+	}
+	for (i = 0; i < COUNT(ignored); i++)
+		if (strcmp(a, ignored[i]) == 0)
+			return 1;
+	if (strcmp(a, "-32") == 0 || strcmp(a, "-64") == 0) {
+		o->bits = atoi(a + 1);
+		given(o, O_TARGET, a);
+		return 1;
+	}
+	return 0;
+}
+
+/* -c, -p, -n and --limit; returns 1 if a was one, -1 on a usage error. */
+static int trace_option(struct options *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	char *error;
+
+	if (strcmp(a, "-c") != 0 && strcmp(a, "-p") != 0 &&
+	    strcmp(a, "-n") != 0 && strcmp(a, "--limit") != 0 &&
+	    strcmp(a, "--duration") != 0 && strcmp(a, "--pair") != 0 &&
+	    strcmp(a, "--timeline") != 0)
+		return 0;
+	given(o, O_TRACE, a);
+	if (!(v = option_value(argc, argv, i, strlen(a))))
+		return -1;
+	if (a[1] == 'c') {
+		if (o->command && o->command_split)
+			words_free(o->command);
+		o->command = split_words(v, &error);
+		o->command_split = 1;
+		if (!o->command) {
+			usage_error("-c '%s': %s", v, error);
+			free(error);
+			return -1;
+		}
+	} else if (a[1] == 'p') {
+		o->trace_pid = atoi(v);
+		if (o->trace_pid <= 0) {
+			usage_error("-p takes a process ID, not '%s'", v);
+			return -1;
+		}
+	} else if (a[1] == 'n') {
+		if (!strchr(v, ':')) {
+			usage_error("-n takes PROVIDER:NAME, not '%s'", v);
+			return -1;
+		}
+		o->filters[o->nfilters++] = v;
+	} else if (strcmp(a, "--duration") == 0) {
+		o->duration = atof(v);
+		if (!(o->duration > 0)) {
+			usage_error("--duration takes a number of seconds, not '%s'", v);
+			return -1;
+		}
+	} else if (strcmp(a, "--pair") == 0) {
+		o->pair_specs[o->npair_specs++] = v;
+	} else if (strcmp(a, "--timeline") == 0) {
+		o->timeline = v;
+	} else {
+		o->limit = atoll(v);
+		if (o->limit <= 0) {
+			usage_error("--limit takes a number of events, not '%s'", v);
+			return -1;
+		}
+	}
+	return 1;
+}
+
+/* Options that take a value, other than --trace's: 1 if a was one, -1
+ * on a usage error. */
+static int value_option(struct options *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+
+	if (strncmp(a, "--target=", 9) == 0) {
+		o->target = a + 9;
+		given(o, O_TARGET, "--target");
+		return 1;
+	}
+	if (strcmp(a, "--target") == 0) {
+		given(o, O_TARGET, a);
+		return (o->target = option_value(argc, argv, i, strlen(a))) ? 1 : -1;
+	}
+	if (a[0] != '-' || !strchr("soIDUx", a[1]))
+		return 0;
+	if (!(v = option_value(argc, argv, i, 2)))
+		return -1;
+	switch (a[1]) {
+	case 's':
+		if (o->nfiles)
+			given(o, O_FILES, "-s");
+		o->files[o->nfiles++] = v;
+		break;
+	case 'o':
+		given(o, O_OUTPUT, "-o");
+		o->output = v;
+		break;
+	case 'x':
+		break; /* -xnolibs, -x opt: other dtraces' */
+	default:
+		given(o, O_CPP, a[1] == 'I' ? "-I" : a[1] == 'D' ? "-D" : "-U");
+		add_cpp_arg(o, a[1], v);
+	}
+	return 1;
+}
+
+static const struct mode *mode_by_option(const struct mode *modes,
+					 size_t nmodes, const char *a)
+{
+	size_t i;
+
+	for (i = 0; i < nmodes; i++)
+		if (strcmp(a, modes[i].option) == 0)
+			return &modes[i];
+	return NULL;
+}
+
+/* One argument (and its value); 1 to go on, else the exit status. */
+static int parse_one(struct options *o, const struct mode *modes,
+		     size_t nmodes, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	const struct mode *m;
+	int r;
+
+	if ((m = mode_by_option(modes, nmodes, a))) {
+		if (o->mode && o->mode != m) {
+			usage_error("'%s' and '%s' cannot be given together",
+				    o->mode->option, m->option);
+			return EXIT_SYSTEM;
+		}
+		o->mode = m;
+	} else if (strcmp(a, "--") == 0) {
+		/* The rest is the command to trace, exactly as given. */
+		given(o, O_TRACE, a);
+		if (*i + 1 >= argc) {
+			usage_error("'--' must be followed by a command");
+			return EXIT_SYSTEM;
+		}
+		if (o->command && o->command_split)
+			words_free(o->command);
+		o->command = argv + *i + 1;
+		o->command_split = 0;
+		*i = argc;
+	} else if ((r = value_option(o, argc, argv, i)) ||
+		   (r = trace_option(o, argc, argv, i))) {
+		if (r < 0)
+			return EXIT_SYSTEM;
+	} else if (flag_option(o, a)) {
+		;
+	} else if (a[0] == '-' && a[1] != '\0') {
+		usage_error("unrecognised option '%s'", a);
+		return EXIT_SYSTEM;
+	} else {
+		o->operands[o->noperands++] = a;
+	}
+	return 1;
+}
+
+/* The options a mode takes, for messages: "-o, -C, -I, -D, -U". */
+static char *takes_list(const struct mode *m)
+{
+	struct buf b = { 0 };
+	int i;
+
+	for (i = 0; i < O_GROUPS; i++)
+		if (m->takes & (1u << i))
+			buf_printf(&b, "%s%s", b.len ? ", " : "", group_names[i]);
+	return b.data ? b.data : xstrdup("no options");
+}
+
+/* What the mode reads is there; 0, or EXIT_SYSTEM after saying why. */
+static int check_inputs(const struct options *o)
+{
+	const char *what = NULL;
+	int ds = o->nfiles + (o->nfiles ? 0 : o->noperands > 0);
+
+	switch (o->mode->reads) {
+	case READS_NOTHING:
+		break;
+	case READS_D:
+	case READS_D_OR_BINARY:
+		if (!ds)
+			what = "no provider file given (use -s FILE)";
+		break;
+	case READS_D_BINARIES:
+		if (!ds || o->noperands < (o->nfiles ? 1 : 2))
+			what = "--check needs a provider file and at least one binary";
+		break;
+	case READS_BINARIES:
+		if (!o->noperands)
+			what = "--list needs at least one binary";
+		break;
+	case READS_TRACEES:
+		if (!o->command && !o->trace_pid && !o->noperands)
+			what = "--trace needs -c CMD, -- CMD, -p PID or a binary";
+		break;
+	}
+	if (what) {
+		usage_error("%s", what);
+		return EXIT_SYSTEM;
+	}
+	return 0;
+}
+
+/* Returns -1 to go on, else the exit status (after --help, or after
+ * reporting a usage error). */
+int options_parse(int argc, char **argv, const struct mode *modes,
+		  size_t nmodes, struct options *o)
+{
+	unsigned extra;
+	int i, r, g;
+
+	o->files = xcalloc((size_t)argc, sizeof(char *));
+	o->operands = xcalloc((size_t)argc, sizeof(char *));
+	o->filters = xcalloc((size_t)argc, sizeof(char *));
+	o->pair_specs = xcalloc((size_t)argc, sizeof(char *));
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("probegen %s\n", PROBEGEN_VERSION);
+			return EXIT_OK;
+		}
+		if ((r = parse_one(o, modes, nmodes, argc, argv, &i)) != 1)
+			return r;
+	}
+	if (!o->mode) {
+		usage_error("no mode given: -h, -G, --rust, --bpftrace, --docs, --list, --check, --trace or --list-targets");
+		return EXIT_SYSTEM;
+	}
+	extra = o->given & ~o->mode->takes;
+	if (extra & O_FILES) {
+		usage_error("'%s' takes one provider file; '-s %s' is a second",
+			    o->mode->option, o->files[1]);
+		return EXIT_SYSTEM;
+	}
+	if (extra) {
+		char *takes = takes_list(o->mode);
+
+		for (g = 0; !(extra & (1u << g)); g++)
+			;
+		usage_error("'%s' does not go with '%s' (which takes %s)",
+			    o->option_of[g], o->mode->option, takes);
+		free(takes);
+		return EXIT_SYSTEM;
+	}
+	return check_inputs(o) ? EXIT_SYSTEM : -1;
+}
+
+void options_free(struct options *o)
+{
+	int i;
+
+	for (i = 0; i < o->cpp.nargs; i++)
+		free(o->cpp.args[i]);
+	free(o->cpp.args);
+	if (o->command_split)
+		words_free(o->command);
+	free(o->files);
+	free(o->operands);
+	free(o->filters);
+	free(o->pair_specs);
+}
+
+const char *const *options_d_files(const struct options *o, int *n)
+{
+	*n = o->nfiles ? o->nfiles : o->noperands > 0;
+	return o->nfiles ? o->files : o->operands;
+}
+
+const char *const *options_after_d_files(const struct options *o, int *n)
+{
+	int skip = o->nfiles ? 0 : 1;
+
+	*n = o->noperands - skip;
+	return o->operands + skip;
+}

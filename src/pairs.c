@@ -1,0 +1,192 @@
+/*
+ * pairs.c - the provider's own start/done pairs, worked out once in the
+ * model, where --list, --bpftrace and --trace find them.  Within a
+ * provider, X__start goes with X__done, X__end, X__finish or X__stop
+ * (the first of those declared), X__begin with X__end, X__entry with
+ * X__return and X__enter with X__exit; X, the pair's work, may be empty
+ * (start/done).  By default a pair is matched per thread, nested.  An
+ * explicit --pair P:START,P:END[,ARG] names one; with ARG, a parameter
+ * both probes declare, starts and ends are matched by its value across
+ * threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probegen.h"
+
+/* Start suffix, and its end suffixes in order of preference. */
+static const struct {
+	const char *start;
+	const char *ends[4];
+} pair_rules[] = {
+	{ "start", { "done", "end", "finish", "stop" } },
+	{ "begin", { "end" } },
+	{ "entry", { "return" } },
+	{ "enter", { "exit" } },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The probe of pv named stem + "__" + suffix (or suffix alone when the
+ * stem is empty), or NULL. */
+static const struct probe *probe_with(const struct provider *pv,
+				      const char *stem, size_t stem_len,
+				      const char *suffix)
+{
+	const struct probe *pr;
+	size_t n = strlen(suffix);
+
+	for_each_probe(pv, pr) {
+		const char *s = pr->name;
+
+		if (stem_len && (strncmp(s, stem, stem_len) != 0 ||
+				 strncmp(s + stem_len, "__", 2) != 0))
+			continue;
+		s += stem_len ? stem_len + 2 : 0;
+		if (strlen(s) == n && strcmp(s, suffix) == 0)
+			return pr;
+	}
+	return NULL;
+}
+
+/* The stem of a start probe by rule r ("query" of "query__start"), or
+ * -1 when its name does not end so. */
+static long start_stem(const char *name, size_t r)
+{
+	size_t n = strlen(name), k = strlen(pair_rules[r].start);
+
+	if (n == k && strcmp(name, pair_rules[r].start) == 0)
+		return 0;
+	if (n > k + 2 && strcmp(name + n - k, pair_rules[r].start) == 0 &&
+	    strncmp(name + n - k - 2, "__", 2) == 0)
+		return (long)(n - k - 2);
+	return -1;
+}
+
+static struct pair *pair_new(const struct probe *start,
+			     const struct probe *end, const char *stem,
+			     size_t stem_len)
+{
+	struct pair *p = xcalloc(1, sizeof(*p));
+
+	p->start = start;
+	p->end = end;
+	p->stem = xstrndup(stem, stem_len);
+	p->start_arg = p->end_arg = -1;
+	return p;
+}
+
+struct pair *pairs_of(const struct program *prog)
+{
+	struct pair *list = NULL, **tail = &list;
+	const struct provider *pv;
+	const struct probe *pr, *end;
+	size_t r, e;
+	long stem;
+
+	if (!prog)
+		return NULL;
+	for_each_provider(prog, pv) {
+		for_each_probe(pv, pr) {
+			for (r = 0; r < COUNT(pair_rules); r++) {
+				if ((stem = start_stem(pr->name, r)) < 0)
+					continue;
+				end = NULL;
+				for (e = 0; !end && e < 4 && pair_rules[r].ends[e]; e++)
+					end = probe_with(pv, pr->name, (size_t)stem,
+							 pair_rules[r].ends[e]);
+				if (!end)
+					continue;
+				*tail = pair_new(pr, end, pr->name, (size_t)stem);
+				tail = &(*tail)->next;
+				break;
+			}
+		}
+	}
+	return list;
+}
+
+/* The index of the parameter named name in pr's native ones, or -1. */
+static int param_index(const struct probe *pr, const char *name)
+{
+	const struct param *p;
+	int i = 0;
+
+	for_each_param(pr->native, p) {
+		if (p->name && strcmp(p->name, name) == 0)
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+/* "P:N" (len bytes at spec) of prog, or NULL. */
+static const struct probe *named_probe(const struct program *prog,
+				       const char *spec, size_t len)
+{
+	char *s = xstrndup(spec, len), *colon = strchr(s, ':');
+	const struct probe *pr = NULL;
+
+	if (colon) {
+		*colon = '\0';
+		pr = program_probe(prog, s, colon + 1);
+	}
+	free(s);
+	return pr;
+}
+
+char *pair_parse(const struct program *prog, const char *spec,
+		 struct pair **out)
+{
+	const char *comma1 = strchr(spec, ','), *comma2, *end_spec;
+	const struct probe *start, *end;
+	size_t end_len, r;
+	struct pair *p;
+
+	*out = NULL;
+	if (!comma1)
+		return xasprintf("--pair takes P:START,P:END[,ARG], not '%s'", spec);
+	comma2 = strchr(comma1 + 1, ',');
+	end_spec = comma1 + 1;
+	end_len = comma2 ? (size_t)(comma2 - end_spec) : strlen(end_spec);
+	start = named_probe(prog, spec, (size_t)(comma1 - spec));
+	end = named_probe(prog, end_spec, end_len);
+	if (!start || !end)
+		return xasprintf("--pair %s: no probe '%.*s'", spec,
+				 start ? (int)end_len : (int)(comma1 - spec),
+				 start ? end_spec : spec);
+	p = pair_new(start, end, start->name, strlen(start->name));
+	for (r = 0; r < COUNT(pair_rules); r++) {
+		long stem = start_stem(start->name, r);
+
+		if (stem > 0) {
+			free(p->stem);
+			p->stem = xstrndup(start->name, (size_t)stem);
+			break;
+		}
+	}
+	if (comma2) {
+		p->arg = xstrdup(comma2 + 1);
+		p->start_arg = param_index(start, p->arg);
+		p->end_arg = param_index(end, p->arg);
+		if (p->start_arg < 0 || p->end_arg < 0) {
+			pairs_free(p);
+			return xasprintf("--pair %s: '%s' is not a named argument of both probes",
+					 spec, comma2 + 1);
+		}
+	}
+	*out = p;
+	return NULL;
+}
+
+void pairs_free(struct pair *list)
+{
+	struct pair *next;
+
+	for (; list; list = next) {
+		next = list->next;
+		free(list->stem);
+		free(list->arg);
+		free(list);
+	}
+}

@@ -1,0 +1,260 @@
+/*
+ * src/trace/session.c - the BPF side's lifecycle for --trace: load the
+ * program of trace.bpf.c through its bpftool skeleton (sleepable where
+ * the kernel allows, so that strings are read whatever their page),
+ * tell it which arguments are strings, attach it to every probe with the
+ * probe's index as USDT cookie, poll the ring buffer, and detach.
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+#include "trace.skel.h"
+
+/* The sleepable program where the kernel loads it (strings are then
+ * read whatever their page), else the plain one; *prog is the one. */
+static struct trace_bpf *load_program(struct bpf_program **prog,
+				      int summary_only)
+{
+	struct trace_bpf *skel = trace_bpf__open();
+
+	if (!skel)
+		return NULL;
+	skel->rodata->summary_only = summary_only;
+	bpf_program__set_autoload(skel->progs.on_probe, false);
+	bpf_program__set_flags(skel->progs.on_probe_sleepable, BPF_F_SLEEPABLE);
+	if (trace_bpf__load(skel) == 0) {
+		*prog = skel->progs.on_probe_sleepable;
+		return skel;
+	}
+	trace_bpf__destroy(skel);
+	skel = trace_bpf__open();
+	if (!skel)
+		return NULL;
+	skel->rodata->summary_only = summary_only;
+	bpf_program__set_autoload(skel->progs.on_probe_sleepable, false);
+	if (trace_bpf__load(skel) != 0) {
+		trace_bpf__destroy(skel);
+		return NULL;
+	}
+	*prog = skel->progs.on_probe;
+	return skel;
+}
+
+static unsigned long long dropped(struct trace_bpf *skel)
+{
+	int ncpus = libbpf_num_possible_cpus(), i;
+	unsigned long long *per_cpu, sum = 0;
+	unsigned int zero = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	per_cpu = xcalloc((size_t)ncpus, sizeof(*per_cpu));
+	if (bpf_map__lookup_elem(skel->maps.drops, &zero, sizeof(zero), per_cpu,
+				 sizeof(*per_cpu) * (size_t)ncpus, 0) == 0)
+		for (i = 0; i < ncpus; i++)
+			sum += per_cpu[i];
+	free(per_cpu);
+	return sum;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN && getenv("PROBEGEN_TRACE_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+struct session {
+	struct tracer *tr;
+	struct trace_bpf *skel;
+	struct ring_buffer *rb;
+	struct bpf_link **links;
+};
+
+/* Tell the BPF side which arguments of probe i are C strings. */
+static void describe_probes(struct session *s)
+{
+	int i, a;
+
+	for (i = 0; i < s->tr->nprobes; i++) {
+		struct trace_probe_info info = { 0 };
+		unsigned int key = (unsigned int)i;
+
+		info.match_arg = -1;
+		for (a = 0; a < s->tr->probes[i].nargs; a++)
+			if (s->tr->probes[i].read[a].how == READ_STRING)
+				info.string_mask |= 1u << a;
+		for (a = 0; a < s->tr->npairs; a++) {
+			const struct traced_pair *p = &s->tr->pairs[a];
+
+			if (p->start == i) {
+				info.starts = (unsigned)a + 1;
+				info.match_arg = p->start_arg;
+			}
+			if (p->end == i) {
+				info.ends = (unsigned)a + 1;
+				info.match_arg = p->end_arg;
+			}
+		}
+		bpf_map__update_elem(s->skel->maps.probes, &key, sizeof(key),
+				     &info, sizeof(info), 0);
+	}
+}
+
+/* Attach prog to every probe; the number attached. */
+static int attach_all(struct session *s, struct bpf_program *prog, int pid)
+{
+	struct tracer *tr = s->tr;
+	int i, attached = 0;
+
+	s->links = xcalloc((size_t)tr->nprobes, sizeof(*s->links));
+	for (i = 0; i < tr->nprobes; i++) {
+		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = (unsigned long long)i);
+		const struct traced *t = &tr->probes[i];
+
+		s->links[i] = bpf_program__attach_usdt(prog, pid, t->binary,
+						       t->provider, t->name, &uo);
+		if (s->links[i])
+			attached++;
+		else
+			warning_plain("cannot attach to %s:%s in %s: %s", t->provider,
+				      t->name, t->binary, strerror(errno));
+	}
+	return attached;
+}
+
+struct session *session_start(struct tracer *tr, int pid, int *status)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+	struct bpf_program *prog = NULL;
+	int attached;
+
+	s->tr = tr;
+	*status = EXIT_SYSTEM;
+	libbpf_set_print(libbpf_quiet);
+	s->skel = load_program(&prog, tr->opt->summary && !tr->opt->timeline);
+	if (!s->skel) {
+		error_plain("cannot load the BPF program: %s%s", strerror(errno),
+			    errno == EPERM ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
+		goto fail;
+	}
+	describe_probes(s);
+	attached = attach_all(s, prog, pid);
+	if (!attached) {
+		error_plain("no probe could be attached");
+		goto fail;
+	}
+	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events),
+				 events_print, tr, NULL);
+	if (!s->rb) {
+		error_plain("cannot read the ring buffer: %s", strerror(errno));
+		goto fail;
+	}
+	info_plain("tracing %d probe%s", attached, attached == 1 ? "" : "s");
+	*status = EXIT_OK;
+	return s;
+fail:
+	session_end(s);
+	return NULL;
+}
+
+int session_poll(struct session *s, int timeout_ms)
+{
+	/* Events are sent without a wakeup until 256 KiB wait (see
+	   trace.bpf.c): read what is there at least every timeout_ms. */
+	int r = ring_buffer__poll(s->rb, timeout_ms);
+
+	if (r >= 0 && !trace_stopping)
+		r = ring_buffer__consume(s->rb);
+	return r == -EINTR ? 0 : r;
+}
+
+/* Sum a per-CPU map's values of size bytes each at key into out. */
+static void sum_per_cpu(struct bpf_map *map, unsigned key, void *out,
+			size_t size)
+{
+	int ncpus = libbpf_num_possible_cpus(), c;
+	unsigned long long *all, *sum = out;
+	size_t i, n = size / sizeof(*sum);
+
+	memset(out, 0, size);
+	if (ncpus <= 0)
+		return;
+	all = xcalloc((size_t)ncpus, size);
+	if (bpf_map__lookup_elem(map, &key, sizeof(key), all,
+				 size * (size_t)ncpus, 0) == 0)
+		for (c = 0; c < ncpus; c++)
+			for (i = 0; i < n; i++)
+				sum[i] += all[(size_t)c * n + i];
+	free(all);
+}
+
+void session_tally(struct session *s, struct tally *t)
+{
+	int i, c, ncpus = libbpf_num_possible_cpus();
+	struct trace_pair_stats *per_cpu;
+
+	t->counts = xcalloc((size_t)s->tr->nprobes + 1, sizeof(*t->counts));
+	t->pairs = xcalloc((size_t)s->tr->npairs + 1, sizeof(*t->pairs));
+	for (i = 0; i < s->tr->nprobes; i++)
+		sum_per_cpu(s->skel->maps.counts, (unsigned)i, &t->counts[i],
+			    sizeof(t->counts[i]));
+	if (ncpus <= 0)
+		return;
+	per_cpu = xcalloc((size_t)ncpus, sizeof(*per_cpu));
+	for (i = 0; i < s->tr->npairs; i++) {
+		struct trace_pair_stats *sum = &t->pairs[i];
+		unsigned key = (unsigned)i;
+
+		sum_per_cpu(s->skel->maps.pair_stats, key, sum, sizeof(*sum));
+		/* min and max are no sums: read each CPU's. */
+		sum->min_ns = sum->max_ns = 0;
+		if (bpf_map__lookup_elem(s->skel->maps.pair_stats, &key,
+					 sizeof(key), per_cpu,
+					 sizeof(*per_cpu) * (size_t)ncpus, 0) != 0)
+			continue;
+		for (c = 0; c < ncpus; c++) {
+			if (!per_cpu[c].count)
+				continue;
+			if (!sum->min_ns || per_cpu[c].min_ns < sum->min_ns)
+				sum->min_ns = per_cpu[c].min_ns;
+			if (per_cpu[c].max_ns > sum->max_ns)
+				sum->max_ns = per_cpu[c].max_ns;
+		}
+	}
+	free(per_cpu);
+}
+
+void tally_free(struct tally *t)
+{
+	free(t->counts);
+	free(t->pairs);
+}
+
+void session_end(struct session *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	if (s->rb && !trace_stopping)
+		ring_buffer__consume(s->rb); /* what an ended process left */
+	fflush(stdout);
+	if (s->skel) {
+		unsigned long long d = dropped(s->skel);
+
+		if (d)
+			info_plain("%llu event%s dropped: the ring buffer was full",
+				   d, d == 1 ? "" : "s");
+	}
+	ring_buffer__free(s->rb);
+	/* Detached here: the kernel clears the semaphores. */
+	for (i = 0; s->links && i < s->tr->nprobes; i++)
+		bpf_link__destroy(s->links[i]);
+	free(s->links);
+	trace_bpf__destroy(s->skel);
+	free(s);
+}

@@ -1,0 +1,219 @@
+/*
+ * src/trace/summary.c - what --trace --summary prints at the end, from
+ * what the BPF side counted and timed (no event crossed to user space):
+ * per probe its count; per pair its count, min, p50, p90, p99 and max,
+ * and a power-of-two histogram drawn as DTrace's quantize() draws it;
+ * then the declared probes that never fired.  --json: one object.
+ * Percentiles come from log-linear buckets, 8 to a power of two: each is
+ * the lower bound of its bucket, within 12.5% below the true value.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+
+/* The lower bound, in ns, of log-linear bucket b. */
+static unsigned long long bucket_floor(int b)
+{
+	int log = b >> TRACE_SUB_BITS, sub = b & ((1 << TRACE_SUB_BITS) - 1);
+
+	if (log < TRACE_SUB_BITS)
+		return (unsigned long long)(b & ((1 << TRACE_SUB_BITS) - 1)) |
+		       (log ? 1ull << log : 0);
+	return (1ull << log) | ((unsigned long long)sub << (log - TRACE_SUB_BITS));
+}
+
+/* The value at fraction q of the pair's timed firings. */
+static unsigned long long percentile(const struct trace_pair_stats *st, double q)
+{
+	unsigned long long want = (unsigned long long)(q * (double)st->count + 0.999999), seen = 0;
+	int b;
+
+	if (!want)
+		want = 1;
+	for (b = 0; b < TRACE_LAT_BUCKETS; b++) {
+		seen += st->buckets[b];
+		if (seen >= want) {
+			unsigned long long v = bucket_floor(b);
+
+			/* Never outside what was seen. */
+			return v < st->min_ns ? st->min_ns : v > st->max_ns ? st->max_ns : v;
+		}
+	}
+	return st->max_ns;
+}
+
+/* The pair's firings by power of two: counts[k] for [2^k, 2^(k+1)). */
+static void powers_of_two(const struct trace_pair_stats *st,
+			  unsigned long long counts[64])
+{
+	int b;
+
+	memset(counts, 0, 64 * sizeof(counts[0]));
+	for (b = 0; b < TRACE_LAT_BUCKETS; b++)
+		counts[b >> TRACE_SUB_BITS] += st->buckets[b];
+}
+
+/* A duration for people: 850 ns, 12.3 us, 4.56 ms, 1.20 s. */
+static void put_duration(FILE *f, unsigned long long ns)
+{
+	if (ns < 1000)
+		fprintf(f, "%llu ns", ns);
+	else if (ns < 1000000)
+		fprintf(f, "%.1f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		fprintf(f, "%.2f ms", (double)ns / 1e6);
+	else
+		fprintf(f, "%.2f s", (double)ns / 1e9);
+}
+
+/* As DTrace's quantize(): value, a bar of '@' scaled to 40 columns,
+ * count; from a row of 0 below the first to one of 0 above the last. */
+static void quantize(FILE *f, const struct trace_pair_stats *st)
+{
+	unsigned long long counts[64];
+	int k, lo = 63, hi = 0, bar;
+
+	powers_of_two(st, counts);
+	for (k = 0; k < 64; k++) {
+		if (!counts[k])
+			continue;
+		lo = k < lo ? k : lo;
+		hi = k;
+	}
+	if (lo > hi)
+		return;
+	fprintf(f, "  %16s  ------------- Distribution ------------- count\n", "value (ns)");
+	for (k = lo > 0 ? lo - 1 : 0; k <= hi + 1 && k < 64; k++) {
+		bar = (int)((counts[k] * 40 + st->count / 2) / (st->count ? st->count : 1));
+		fprintf(f, "  %16llu |%-40.*s %llu\n", k ? 1ull << k : 0ull, bar,
+			"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@", counts[k]);
+	}
+}
+
+static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
+{
+	int i, unfired = 0;
+
+	fprintf(f, "probes:\n");
+	for (i = 0; i < tr->nprobes; i++)
+		if (t->counts[i])
+			fprintf(f, "  %-40s %llu\n", tr->probes[i].label_text, t->counts[i]);
+	for (i = 0; i < tr->npairs; i++) {
+		const struct trace_pair_stats *st = &t->pairs[i];
+
+		fprintf(f, "\n%s (%s): %llu timed", tr->pairs[i].stem,
+			tr->pairs[i].label, st->count);
+		if (st->unmatched)
+			fprintf(f, ", %llu ends without a start", st->unmatched);
+		fputc('\n', f);
+		if (!st->count)
+			continue;
+		fputs("  min ", f);
+		put_duration(f, st->min_ns);
+		fputs("  p50 ", f);
+		put_duration(f, percentile(st, 0.50));
+		fputs("  p90 ", f);
+		put_duration(f, percentile(st, 0.90));
+		fputs("  p99 ", f);
+		put_duration(f, percentile(st, 0.99));
+		fputs("  max ", f);
+		put_duration(f, st->max_ns);
+		fputs("\n\n", f);
+		quantize(f, st);
+	}
+	for (i = 0; i < tr->nprobes; i++)
+		if (!t->counts[i])
+			fprintf(f, "%s  %s\n", unfired++ ? "" : "\nnever fired:\n",
+				tr->probes[i].label_text);
+	for (i = 0; i < tr->nsiteless; i++)
+		fprintf(f, "%s  %s (declared, no site)\n",
+			unfired++ ? "" : "\nnever fired:\n", tr->siteless[i]);
+}
+
+static void json_name(FILE *f, const char *s)
+{
+	struct buf b = { 0 };
+
+	buf_lit(&b, "\"");
+	buf_escaped(&b, s, strlen(s), 1);
+	buf_lit(&b, "\"");
+	fwrite(b.data, 1, b.len, f);
+	buf_free(&b);
+}
+
+static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
+{
+	unsigned long long counts[64];
+	int i, k, n = 0;
+
+	fputs("{\"probes\": {", f);
+	for (i = 0; i < tr->nprobes; i++) {
+		if (!t->counts[i])
+			continue;
+		fputs(n++ ? ", " : "", f);
+		json_name(f, tr->probes[i].label);
+		fprintf(f, ": {\"count\": %llu}", t->counts[i]);
+	}
+	fputs("}, \"pairs\": [", f);
+	for (i = 0; i < tr->npairs; i++) {
+		const struct trace_pair_stats *st = &t->pairs[i];
+
+		fputs(i ? ", {\"start\": " : "{\"start\": ", f);
+		json_name(f, tr->probes[tr->pairs[i].start].label);
+		fputs(", \"end\": ", f);
+		json_name(f, tr->probes[tr->pairs[i].end].label);
+		fputs(", \"work\": ", f);
+		json_name(f, tr->pairs[i].stem);
+		fprintf(f, ", \"count\": %llu, \"unmatched_ends\": %llu", st->count,
+			st->unmatched);
+		if (st->count)
+			fprintf(f, ", \"min_ns\": %llu, \"p50_ns\": %llu, \"p90_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu",
+				st->min_ns, percentile(st, 0.50), percentile(st, 0.90),
+				percentile(st, 0.99), st->max_ns);
+		fputs(", \"histogram\": [", f);
+		powers_of_two(st, counts);
+		for (k = 0, n = 0; k < 64; k++)
+			if (counts[k])
+				fprintf(f, "%s[%llu, %llu]", n++ ? ", " : "",
+					k ? 1ull << k : 0ull, counts[k]);
+		fputs("]}", f);
+	}
+	fputs("], \"unfired\": [", f);
+	for (i = 0, n = 0; i < tr->nprobes; i++) {
+		if (t->counts[i])
+			continue;
+		fputs(n++ ? ", " : "", f);
+		json_name(f, tr->probes[i].label);
+	}
+	for (i = 0; i < tr->nsiteless; i++) {
+		fputs(n++ ? ", " : "", f);
+		json_name(f, tr->siteless[i]);
+	}
+	fputs("]}\n", f);
+}
+
+void summary_print(const struct tracer *tr, const struct tally *t)
+{
+	if (tr->opt->json)
+		print_json(tr->out, tr, t);
+	else
+		print_text(tr->out, tr, t);
+	fflush(tr->out);
+}
+
+int summary_unfired(const struct tracer *tr, const struct tally *t)
+{
+	int i, n = 0;
+
+	for (i = 0; i < tr->nprobes; i++)
+		if (!t->counts[i]) {
+			error_input("probe %s never fired", tr->probes[i].label_text);
+			n++;
+		}
+	for (i = 0; i < tr->nsiteless; i++) {
+		error_input("probe %s never fired (it has no site)", tr->siteless[i]);
+		n++;
+	}
+	return n > 0;
+}

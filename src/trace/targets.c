@@ -1,0 +1,417 @@
+/*
+ * src/trace/targets.c - what --trace attaches to: the BINARY operands,
+ * the executable and shared objects process -p has mapped, or the
+ * command's program (found as execvp would) and the shared libraries
+ * ldd lists for it, attached by path before they are loaded.  Each
+ * probe selected by -n is described for printing: argument names and
+ * how to read each, from the binary's recorded declarations, else -s
+ * FILE.d's, else the note's sizes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "tracer.h"
+
+extern char **environ;
+
+static int matches(const struct trace_options *opt, const char *provider,
+		   const char *name)
+{
+	int i;
+
+	if (!opt->nfilters)
+		return 1;
+	for (i = 0; i < opt->nfilters; i++) {
+		const char *f = opt->filters[i], *colon = strchr(f, ':');
+		char pv[256];
+
+		if (!colon || (size_t)(colon - f) >= sizeof(pv))
+			continue;
+		memcpy(pv, f, (size_t)(colon - f));
+		pv[colon - f] = '\0';
+		if (fnmatch(pv, provider, 0) == 0 &&
+		    fnmatch(colon + 1, name, 0) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* How to print each argument of a probe: from its declaration (the
+ * binary's, else -s FILE.d's), else from the note's sizes and signs. */
+static void describe(struct traced *t, const struct bin_probe *p,
+		     const struct program *recorded,
+		     const struct program *from_file)
+{
+	const struct probe *pr = binary_declared(p);
+	const struct program *prog = recorded;
+	const char *spec = p->sites->args;
+	struct arg_spec a;
+	const struct param *q;
+	struct buf name = { 0 };
+	int i = 0;
+
+	if (!pr) {
+		pr = program_probe(from_file, p->provider, p->name);
+		prog = from_file;
+	}
+	if (pr && pr->nnative != spec_count(spec))
+		pr = NULL; /* not the declaration of what the binary fires */
+	q = pr ? pr->native : NULL;
+	while ((spec = spec_next(spec, &a)) && i < TRACE_MAX_ARGS) {
+		name.len = 0;
+		if (pr)
+			arg_display_name(&name, pr, i);
+		else
+			buf_printf(&name, "arg%d", i);
+		t->arg_names[i] = xstrdup(name.data);
+		if (q) {
+			t->read[i] = type_tracer_read(prog, q->type, target_host());
+			q = q->next;
+		}
+		/* No declaration, or a type of the user's headers: as the
+		   note records it. */
+		if (!pr || t->read[i].how == READ_AS_NOTED) {
+			t->read[i].how = READ_INTEGER;
+			t->read[i].size = a.size;
+			t->read[i].is_signed = a.is_signed;
+		}
+		i++;
+	}
+	t->nargs = i;
+	buf_free(&name);
+}
+
+static void add_probes(struct tracer *tr, int b, const struct program *from_file)
+{
+	const struct bin_probe *p;
+
+	for (p = tr->binaries[b].probes; p; p = p->next) {
+		struct traced *t;
+
+		struct buf label = { 0 };
+
+		if (!matches(tr->opt, p->provider, p->name))
+			continue;
+		buf_printf(&label, "%s:%s", p->provider, p->name);
+		if (!p->sites) {
+			/* Declared (a -G object records every probe) and
+			   compiled nowhere: it can never fire. */
+			tr->siteless = xrealloc(tr->siteless, sizeof(char *) *
+						((size_t)tr->nsiteless + 1));
+			tr->siteless[tr->nsiteless++] = label.data;
+			continue;
+		}
+		tr->probes = xrealloc(tr->probes, sizeof(*t) * ((size_t)tr->nprobes + 1));
+		t = &tr->probes[tr->nprobes++];
+		memset(t, 0, sizeof(*t));
+		t->binary = tr->binaries[b].path;
+		t->provider = p->provider;
+		t->name = p->name;
+		t->label = label.data;
+		label = (struct buf){ 0 };
+		buf_escaped(&label, t->label, strlen(t->label), 0);
+		t->label_text = label.data;
+		describe(t, p, tr->programs[b], from_file);
+	}
+}
+
+/* Read one binary: 1 if it carries probes, 0 if not, -1 on error. */
+static int add_binary(struct tracer *tr, const char *path)
+{
+	struct binary *b;
+	const struct bin_probe *p;
+	int i, any = 0;
+
+	for (i = 0; i < tr->nbinaries; i++)
+		if (strcmp(tr->binaries[i].path, path) == 0)
+			return 1;
+	tr->binaries = xrealloc(tr->binaries, sizeof(*b) * ((size_t)tr->nbinaries + 1));
+	tr->programs = xrealloc(tr->programs, sizeof(*tr->programs) * ((size_t)tr->nbinaries + 1));
+	b = &tr->binaries[tr->nbinaries];
+	if (binary_read(path, b) != 0)
+		return -1;
+	b->path = xstrdup(path); /* the caller's may not last */
+	for (p = b->probes; p; p = p->next)
+		any |= p->nsites > 0;
+	tr->programs[tr->nbinaries] = any ? binary_program(b) : NULL;
+	if (!any) {
+		free((char *)b->path);
+		binary_free(b);
+		return 0;
+	}
+	tr->nbinaries++;
+	return 1;
+}
+
+/* The executable and the shared objects a process has mapped. */
+static int add_process(struct tracer *tr, int pid)
+{
+	char path[64], line[PATH_MAX + 256], exe[PATH_MAX];
+	FILE *maps;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n < 0) {
+		error_plain("no process with PID %d (%s)", pid, strerror(errno));
+		return -1;
+	}
+	exe[n] = '\0';
+	if (add_binary(tr, exe) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(maps = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), maps)) {
+		char *file = strchr(line, '/');
+		struct target elf;
+		struct stat st;
+
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		/* Shared libraries by absolute path, as libbpf needs them. */
+
+		if (strstr(file, " (deleted)") || stat(file, &st) != 0 ||
+		    !S_ISREG(st.st_mode) || target_from_elf(file, &elf) != 0)
+			continue; /* locale archives, caches: not ELF */
+		if (add_binary(tr, file) < 0)
+			warning_plain("the probes of '%s' are not traced", file);
+	}
+	fclose(maps);
+	return 0;
+}
+
+/* The shared libraries a program will load, as ldd lists them (none for
+ * a static program): their probes are attached by path before they are
+ * loaded.  ldd runs with the path as its argument: no shell. */
+static void add_libraries(struct tracer *tr, const char *exe)
+{
+	char *argv[] = { (char *)"ldd", (char *)exe, NULL }, line[PATH_MAX + 128];
+	posix_spawn_file_actions_t fa;
+	int fds[2];
+	pid_t pid;
+	FILE *p;
+
+	if (pipe(fds) != 0)
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "ldd", &fa, NULL, argv, environ) != 0)
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	p = fdopen(fds[0], "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		char *arrow = strstr(line, "=> /"), *end;
+		struct target elf;
+
+		if (!arrow)
+			continue;
+		end = arrow + 3 + strcspn(arrow + 3, " \n(");
+		*end = '\0';
+		if (target_from_elf(arrow + 3, &elf) == 0 &&
+		    add_binary(tr, arrow + 3) < 0)
+			warning_plain("the probes of '%s' are not traced", arrow + 3);
+	}
+	if (p)
+		fclose(p);
+	else
+		close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+/* The command's executable, found as execvp would. */
+static char *command_path(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(cmd, '/'))
+		return realpath(cmd, NULL);
+	dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(dirs, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *full = xasprintf("%s/%s", *dir ? dir : ".", cmd);
+
+		if (access(full, X_OK) == 0)
+			found = realpath(full, NULL);
+		free(full);
+	}
+	free(dirs);
+	return found;
+}
+
+/* What opt names, in order: binaries, the process, the command. */
+static int find_binaries(struct tracer *tr)
+{
+	const struct trace_options *opt = tr->opt;
+	int i, r;
+
+	for (i = 0; i < opt->nbinaries; i++) {
+		r = add_binary(tr, opt->binaries[i]);
+		if (r == 0)
+			error_input("'%s' has no probes", opt->binaries[i]);
+		if (r <= 0)
+			return r < 0 ? EXIT_SYSTEM : EXIT_INPUT;
+	}
+	if (opt->pid) {
+		if (kill(opt->pid, 0) != 0 && errno == ESRCH) {
+			error_plain("no process with PID %d", opt->pid);
+			return EXIT_SYSTEM;
+		}
+		if (add_process(tr, opt->pid) != 0)
+			return EXIT_SYSTEM;
+	}
+	if (opt->command) {
+		tr->exe = command_path(opt->command[0]);
+		if (!tr->exe) {
+			error_plain("cannot find the command '%s'", opt->command[0]);
+			return EXIT_SYSTEM;
+		}
+		if (add_binary(tr, tr->exe) < 0)
+			return EXIT_SYSTEM;
+		add_libraries(tr, tr->exe);
+	}
+	return EXIT_OK;
+}
+
+/* The traced probe of binary b named like pr, or -1. */
+static int traced_index(const struct tracer *tr, int b, const struct probe *pr)
+{
+	int i;
+
+	for (i = 0; i < tr->nprobes; i++)
+		if (tr->probes[i].binary == tr->binaries[b].path &&
+		    strcmp(tr->probes[i].provider, pr->provider->name) == 0 &&
+		    strcmp(tr->probes[i].name, pr->name) == 0)
+			return i;
+	return -1;
+}
+
+/* Keep the pairs of list whose probes binary b traces. */
+static void keep_pairs(struct tracer *tr, int b, const struct pair *list)
+{
+	const struct pair *p;
+
+	for (p = list; p; p = p->next) {
+		int s = traced_index(tr, b, p->start), e = traced_index(tr, b, p->end);
+		struct traced_pair *tp;
+
+		if (s < 0 || e < 0 || tr->npairs >= TRACE_MAX_PAIRS)
+			continue;
+		tr->pairs = xrealloc(tr->pairs, sizeof(*tp) * ((size_t)tr->npairs + 1));
+		tp = &tr->pairs[tr->npairs++];
+		tp->start = s;
+		tp->end = e;
+		tp->start_arg = p->start_arg;
+		tp->end_arg = p->end_arg;
+		tp->stem = xstrdup(*p->stem ? p->stem : p->start->name);
+		tp->label = xasprintf("%s, %s", tr->probes[s].label, tr->probes[e].label);
+	}
+}
+
+/* Those --pair names (found in the -s declarations, else in the first
+ * binary that traces both probes), and those the names give. */
+static int find_pairs(struct tracer *tr)
+{
+	const struct trace_options *opt = tr->opt;
+	int b, i, before;
+
+	for (i = 0; i < opt->npair_specs; i++) {
+		char *why = NULL;
+
+		before = tr->npairs;
+		for (b = 0; b < tr->nbinaries && tr->npairs == before; b++) {
+			const struct program *prog = opt->declarations ?
+				opt->declarations : tr->programs[b];
+			struct pair *p;
+
+			free(why);
+			why = pair_parse(prog, opt->pair_specs[i], &p);
+			keep_pairs(tr, b, p);
+			pairs_free(p);
+		}
+		if (tr->npairs == before) {
+			error_input("%s", why ? why : "--pair: its probes are not traced");
+			free(why);
+			return EXIT_INPUT;
+		}
+		free(why);
+	}
+	for (b = 0; b < tr->nbinaries; b++) {
+		struct pair *list = pairs_of(tr->programs[b]);
+
+		keep_pairs(tr, b, list);
+		pairs_free(list);
+	}
+	return EXIT_OK;
+}
+
+int targets_find(struct tracer *tr)
+{
+	const struct trace_options *opt = tr->opt;
+	int i, status = find_binaries(tr);
+
+	if (status != EXIT_OK)
+		return status;
+	for (i = 0; i < tr->nbinaries; i++)
+		add_probes(tr, i, opt->declarations);
+	if (!tr->nbinaries) {
+		error_input("no probes in %s", opt->command ? "the command" :
+			    opt->pid ? "the process or its libraries" : "the binaries");
+		return EXIT_INPUT;
+	}
+	if (!tr->nprobes) {
+		error_input("no probe matches %s%s", opt->filters[0],
+			    opt->nfilters > 1 ? " or the other -n patterns" : "");
+		return EXIT_INPUT;
+	}
+	if (tr->nprobes > TRACE_MAX_PROBES) {
+		error_input("%d probes: at most %d can be traced at once",
+			    tr->nprobes, TRACE_MAX_PROBES);
+		return EXIT_INPUT;
+	}
+	return find_pairs(tr);
+}
+
+void targets_free(struct tracer *tr)
+{
+	int i, a;
+
+	for (i = 0; i < tr->nprobes; i++) {
+		for (a = 0; a < tr->probes[i].nargs; a++)
+			free(tr->probes[i].arg_names[a]);
+		free(tr->probes[i].label);
+		free(tr->probes[i].label_text);
+	}
+	free(tr->probes);
+	for (i = 0; i < tr->npairs; i++) {
+		free(tr->pairs[i].label);
+		free(tr->pairs[i].stem);
+	}
+	free(tr->pairs);
+	for (i = 0; i < tr->nsiteless; i++)
+		free(tr->siteless[i]);
+	free(tr->siteless);
+	for (i = 0; i < tr->nbinaries; i++) {
+		program_free(tr->programs[i]);
+		free((char *)tr->binaries[i].path);
+		binary_free(&tr->binaries[i]);
+	}
+	free(tr->binaries);
+	free(tr->programs);
+	free(tr->exe);
+}

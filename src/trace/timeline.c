@@ -1,0 +1,231 @@
+/*
+ * src/trace/timeline.c - --trace --timeline FILE.json: the events in the
+ * Chrome Trace Event Format, which Perfetto's UI, chrome://tracing and
+ * speedscope open.  Each matched pair becomes a slice ("X": its start's
+ * time and its duration) on the thread that started it, nested as it
+ * happened, with the start's and the end's arguments; every other
+ * firing an instant ("i") on its thread; each process and thread named
+ * ("M") from /proc the first time it is seen.  Times are microseconds
+ * from the first event.  Written through output.c: all or nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+
+/* A start waiting for its end. */
+struct open_slice {
+	struct open_slice *next;
+	int pair;
+	unsigned pid, tid;
+	unsigned long long value;   /* the matching argument's, or 0 */
+	unsigned long long start_ns;
+	char *args;                 /* the start's arguments, a JSON object */
+};
+
+struct timeline {
+	struct output out;
+	const struct tracer *tr;
+	struct open_slice *open;    /* the latest first */
+	unsigned *seen;             /* pids and tids named so far */
+	size_t nseen;
+	unsigned long long last_ns;
+	int events;
+};
+
+struct timeline *timeline_open(const struct tracer *tr, const char *path)
+{
+	struct timeline *tl = xcalloc(1, sizeof(*tl));
+
+	tl->tr = tr;
+	if (output_open(&tl->out, path) != 0) {
+		free(tl);
+		return NULL;
+	}
+	buf_lit(&tl->out.buf, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [");
+	return tl;
+}
+
+static void comma(struct timeline *tl)
+{
+	buf_puts(&tl->out.buf, tl->events++ ? ",\n" : "\n");
+}
+
+static void json_text(struct buf *b, const char *s)
+{
+	buf_lit(b, "\"");
+	buf_escaped(b, s, strlen(s), 1);
+	buf_lit(b, "\"");
+}
+
+/* Microseconds from the first event. */
+static void put_us(struct buf *b, unsigned long long ns)
+{
+	buf_printf(b, "%llu.%03llu", ns / 1000, ns % 1000);
+}
+
+/* "process_name" or "thread_name" of id, from /proc, once each. */
+static void name_once(struct timeline *tl, unsigned pid, unsigned tid, int thread)
+{
+	unsigned id = thread ? tid : pid;
+	char path[64], comm[64] = "?";
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < tl->nseen; i++)
+		if (tl->seen[i] == (id << 1 | (unsigned)thread))
+			return;
+	tl->seen = xrealloc(tl->seen, sizeof(*tl->seen) * (tl->nseen + 1));
+	tl->seen[tl->nseen++] = id << 1 | (unsigned)thread;
+	if (thread)
+		snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	if ((f = fopen(path, "r"))) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	comma(tl);
+	buf_printf(&tl->out.buf, "{\"name\": \"%s\", \"ph\": \"M\", \"pid\": %u, \"tid\": %u, \"args\": {\"name\": ",
+		   thread ? "thread_name" : "process_name", pid, tid);
+	json_text(&tl->out.buf, comm);
+	buf_lit(&tl->out.buf, "}}");
+}
+
+/* The pair probe i starts (*ends: that it ends), as an index, or -1. */
+static void roles(const struct tracer *tr, int i, int *starts, int *ends)
+{
+	int p;
+
+	*starts = *ends = -1;
+	for (p = 0; p < tr->npairs; p++) {
+		if (tr->pairs[p].start == i)
+			*starts = p;
+		if (tr->pairs[p].end == i)
+			*ends = p;
+	}
+}
+
+static void slice(struct timeline *tl, const struct open_slice *o,
+		  unsigned long long end_ns, const char *end_args)
+{
+	const struct traced_pair *p = &tl->tr->pairs[o->pair];
+	struct buf *b = &tl->out.buf;
+
+	comma(tl);
+	buf_lit(b, "{\"name\": ");
+	json_text(b, p->stem);
+	buf_lit(b, ", \"cat\": ");
+	json_text(b, p->label);
+	buf_lit(b, ", \"ph\": \"X\", \"ts\": ");
+	put_us(b, o->start_ns - tl->tr->start_ns);
+	buf_lit(b, ", \"dur\": ");
+	put_us(b, end_ns - o->start_ns);
+	buf_printf(b, ", \"pid\": %u, \"tid\": %u, \"args\": {\"start\": %s, \"end\": %s}}",
+		   o->pid, o->tid, o->args, end_args ? end_args : "null");
+}
+
+/* The open start an end of pair matches: the latest on its thread, or
+ * the latest with its argument's value. */
+static struct open_slice **matching(struct timeline *tl, int pair,
+				    unsigned tid, int by_value,
+				    unsigned long long value)
+{
+	struct open_slice **o;
+
+	for (o = &tl->open; *o; o = &(*o)->next)
+		if ((*o)->pair == pair &&
+		    (by_value ? (*o)->value == value : (*o)->tid == tid))
+			return o;
+	return NULL;
+}
+
+void timeline_event(struct timeline *tl, const struct trace_event *e,
+		    const char *args)
+{
+	const struct tracer *tr = tl->tr;
+	const struct traced *t = &tr->probes[e->probe];
+	int starts, ends;
+	struct buf *b = &tl->out.buf;
+
+	tl->last_ns = e->time_ns;
+	name_once(tl, e->pid, e->pid, 0);
+	name_once(tl, e->pid, e->tid, 1);
+	roles(tr, (int)e->probe, &starts, &ends);
+	if (ends >= 0) {
+		int arg = tr->pairs[ends].end_arg;
+		struct open_slice **o = matching(tl, ends, e->tid, arg >= 0,
+						 arg >= 0 ? e->args[arg] : 0), *done;
+
+		if (o) {
+			done = *o;
+			*o = done->next;
+			slice(tl, done, e->time_ns, args);
+			free(done->args);
+			free(done);
+			ends = -2; /* drawn */
+		}
+	}
+	if (starts >= 0) {
+		struct open_slice *o = xcalloc(1, sizeof(*o));
+		int arg = tr->pairs[starts].start_arg;
+
+		o->pair = starts;
+		o->pid = e->pid;
+		o->tid = e->tid;
+		o->value = arg >= 0 ? e->args[arg] : 0;
+		o->start_ns = e->time_ns;
+		o->args = xstrdup(args);
+		o->next = tl->open;
+		tl->open = o;
+		return;
+	}
+	if (ends == -2)
+		return;
+	comma(tl);
+	buf_lit(b, "{\"name\": ");
+	json_text(b, t->label);
+	buf_lit(b, ", \"ph\": \"i\", \"s\": \"t\", \"ts\": ");
+	put_us(b, e->time_ns - tr->start_ns);
+	buf_printf(b, ", \"pid\": %u, \"tid\": %u, \"args\": %s}", e->pid, e->tid, args);
+	output_flush(&tl->out);
+}
+
+int timeline_close(struct timeline *tl)
+{
+	struct open_slice *o, *next;
+	int rc;
+
+	if (!tl)
+		return 0;
+	/* Starts never ended: slices to the last event, marked so. */
+	for (o = tl->open; o; o = next) {
+		next = o->next;
+		slice(tl, o, tl->last_ns, "{\"unfinished\": true}");
+		free(o->args);
+		free(o);
+	}
+	buf_lit(&tl->out.buf, "\n]}\n");
+	rc = output_commit(&tl->out);
+	free(tl->seen);
+	free(tl);
+	return rc;
+}
+
+void timeline_abort(struct timeline *tl)
+{
+	struct open_slice *o, *next;
+
+	if (!tl)
+		return;
+	for (o = tl->open; o; o = next) {
+		next = o->next;
+		free(o->args);
+		free(o);
+	}
+	output_abort(&tl->out);
+	free(tl->seen);
+	free(tl);
+}

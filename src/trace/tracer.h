@@ -1,0 +1,113 @@
+/*
+ * src/trace/tracer.h - what the rooms of probegen --trace share (the
+ * BPF side's view is trace.h):
+ *
+ *   targets.c  what to attach: binaries, a process's mappings, a
+ *              command's program and libraries; their probes, described
+ *   events.c   what is done with an event: one line of text or JSON
+ *   session.c  the BPF lifecycle: load, attach, poll the ring, detach
+ *   trace.c    trace_run(): those steps in order, and the command it runs
+ */
+#ifndef PROBEGEN_TRACER_H
+#define PROBEGEN_TRACER_H
+
+#include <signal.h>
+
+#include "probegen.h"
+#include "trace.h"
+
+/* One limit for every layer: the BPF side reads this many arguments. */
+_Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
+	       "the BPF side and the compiler must agree on the argument limit");
+
+/* One traced probe: its cookie is its index in struct tracer's array. */
+struct traced {
+	const char *binary;
+	char *provider, *name;
+	char *label, *label_text; /* "P:N"; escaped for text output */
+	int nargs;
+	char *arg_names[TRACE_MAX_ARGS];
+	struct tracer_read read[TRACE_MAX_ARGS];
+};
+
+/* A pair of traced probes (pairs.c's, by index into probes). */
+struct traced_pair {
+	int start, end;        /* indexes into struct tracer's probes */
+	int start_arg, end_arg; /* the argument matching them, or -1 */
+	char *label;           /* "P:START, P:END" */
+	char *stem;
+};
+
+struct tracer {
+	const struct trace_options *opt;
+	struct traced *probes;
+	int nprobes;
+	struct traced_pair *pairs;
+	int npairs;
+	char **siteless;           /* "P:N" declared with no site: never fire */
+	int nsiteless;
+	struct binary *binaries;
+	struct program **programs; /* each binary's declarations */
+	int nbinaries;
+	char *exe;                 /* the command's program, found in $PATH */
+	struct timeline *timeline; /* --timeline, or NULL */
+	unsigned long long start_ns, events;
+	FILE *out;
+};
+
+/* Set by a signal or --limit: the loop ends, the rest is not printed. */
+extern volatile sig_atomic_t trace_stopping;
+
+/* ---- targets.c ---- */
+
+/* Find what opt names (binaries, -p's process, the command's program
+ * and libraries) and every probe to trace, described for printing.
+ * Returns EXIT_OK, or the status after reporting why. */
+int targets_find(struct tracer *tr);
+void targets_free(struct tracer *tr);
+
+/* ---- events.c ---- */
+
+/* The ring buffer's callback: print one event (ctx: the tracer). */
+int events_print(void *ctx, void *data, size_t size);
+
+/* ---- summary.c ---- */
+
+/* The counts (per probe) and pair times the BPF side kept. */
+struct tally {
+	unsigned long long *counts;          /* tr->nprobes */
+	struct trace_pair_stats *pairs;      /* tr->npairs */
+};
+/* Print them: text, or one JSON object with --json. */
+void summary_print(const struct tracer *tr, const struct tally *t);
+/* With --expect-all: name each probe that never fired; 1 if any. */
+int summary_unfired(const struct tracer *tr, const struct tally *t);
+
+/* ---- timeline.c ---- */
+
+struct timeline;
+/* --timeline FILE.json, written only if the trace succeeds; NULL after
+ * saying why. */
+struct timeline *timeline_open(const struct tracer *tr, const char *path);
+/* One event, with its arguments as a JSON object. */
+void timeline_event(struct timeline *tl, const struct trace_event *e,
+		    const char *args);
+int timeline_close(struct timeline *tl);
+void timeline_abort(struct timeline *tl);
+
+/* ---- session.c ---- */
+
+struct session;
+/* Load the BPF program and attach it to every probe, in process pid
+ * (-1: every process).  NULL with *status set after reporting why. */
+struct session *session_start(struct tracer *tr, int pid, int *status);
+/* Read and print what the ring holds, waiting at most timeout_ms. */
+int session_poll(struct session *s, int timeout_ms);
+/* Read the counts and pair times into t (allocated; free with
+ * tally_free). */
+void session_tally(struct session *s, struct tally *t);
+void tally_free(struct tally *t);
+/* Detach (the kernel clears the semaphores), say what was dropped. */
+void session_end(struct session *s);
+
+#endif

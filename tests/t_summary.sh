@@ -1,0 +1,202 @@
+# t_summary.sh - what users look at: the provider's own start/done pairs
+# (from the names, or --pair), --trace --summary's counts, percentiles
+# and histograms against a program with known sleeps, --expect-all, and
+# the same summary as a bpftrace script.
+
+# The naming rules: every form pairs, and nothing else does.
+t_summary_pair_names() {
+	cat > n.d <<-'D'
+	provider n {
+		probe query__start(int id);
+		probe query__done(int id);
+		probe load__start();
+		probe load__end();
+		probe start();
+		probe done();
+		probe txn__begin();
+		probe txn__end();
+		probe function__entry();
+		probe function__return();
+		probe lock__enter();
+		probe lock__exit();
+		probe alone__start();
+		probe other__done();
+	};
+	D
+	"$PROBEGEN" --bpftrace --summary -s n.d -o n.bt || fail "--bpftrace --summary"
+	grep '^/\* ' n.bt | sed 's/, per thread, nested \*\///' > got
+	cat > want <<-'W'
+	/* query: n:query__start to n:query__done
+	/* load: n:load__start to n:load__end
+	/* start: n:start to n:done
+	/* txn: n:txn__begin to n:txn__end
+	/* function: n:function__entry to n:function__return
+	/* lock: n:lock__enter to n:lock__exit
+	W
+	diff -u want got || fail "pairs from names"
+	ok
+}
+
+# --summary in text: counts, each pair's percentiles and histogram, the
+# probes never fired; in JSON, read by a JSON parser, against what the
+# program did: 5 queries of 10 ms and 5 of 40 ms, 15 nested entries of
+# a recursive function, 4 requests finished on another thread.
+t_summary_counts_and_percentiles() {
+	need_trace
+	pairs_program
+	"$PROBEGEN" --trace --summary -c ./pairs > out 2> err || { cat err; fail "--summary"; }
+	cat out
+	grep -Eq '^  work:query__start +10$' out && grep -Eq '^  work:tick +3$' out ||
+		fail "counts"
+	grep -q '^query (work:query__start, work:query__done): 10 timed$' out || fail "query pair"
+	grep -q '^function (work:function__entry, work:function__return): 15 timed$' out ||
+		fail "nested, recursive pairs per thread"
+	grep -q -- '------------- Distribution ------------- count' out || fail "quantize"
+	grep -q '^  work:never (declared, no site)$' out || fail "never fired"
+	"$PROBEGEN" --trace --summary --json -c ./pairs > out.json 2> err || { cat err; fail "--json"; }
+	python3 - out.json <<-'PY' || fail "--summary --json"
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert d["probes"]["work:query__start"]["count"] == 10, d["probes"]
+	assert d["probes"]["work:function__entry"]["count"] == 15
+	pairs = {p["work"]: p for p in d["pairs"]}
+	q = pairs["query"]
+	assert q["start"] == "work:query__start" and q["end"] == "work:query__done"
+	assert q["count"] == 10 and q["unmatched_ends"] == 0, q
+	assert 10e6 <= q["min_ns"] < 20e6, q
+	assert 40e6 <= q["max_ns"] < 80e6, q
+	assert 8.75e6 <= q["p50_ns"] < 20e6, q   # the 5th: a 10 ms sleep
+	assert 35e6 <= q["p90_ns"] <= q["max_ns"], q  # the 9th: a 40 ms sleep
+	assert q["p50_ns"] <= q["p90_ns"] <= q["p99_ns"] <= q["max_ns"]
+	assert sum(c for _, c in q["histogram"]) == 10, q["histogram"]
+	assert [lo for lo, _ in q["histogram"]] == [1 << 23, 1 << 25], q["histogram"]
+	f = pairs["function"]
+	assert f["count"] == 15 and f["unmatched_ends"] == 0, f
+	assert "request" not in pairs  # begin goes with end, not finished
+	assert d["unfired"] == ["work:never"], d["unfired"]
+	PY
+	ok
+}
+
+# --pair with an argument: starts and ends matched by its value across
+# threads (the requests finish on another thread, 20 ms later).
+t_summary_pair_by_argument() {
+	need_trace
+	pairs_program
+	"$PROBEGEN" --trace --summary --json --pair work:request__begin,work:request__finished,req \
+		-c ./pairs > out.json 2> err || { cat err; fail "--pair"; }
+	python3 - out.json <<-'PY' || fail "--pair by argument"
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = [p for p in d["pairs"] if p["work"] == "request"][0]
+	assert r["count"] == 4 and r["unmatched_ends"] == 0, r
+	assert 20e6 <= r["min_ns"] < 60e6, r
+	PY
+	"$PROBEGEN" --trace --summary --pair work:request__begin,work:request__finished,nope \
+		-c ./pairs > out 2> err
+	expect_eq $? 1 "an argument neither probe has"
+	expect_grep "'nope' is not a named argument of both probes" err
+	ok
+}
+
+# --expect-all: the one-line CI check of probe coverage.
+t_summary_expect_all() {
+	need_trace
+	pairs_program
+	"$PROBEGEN" --trace --expect-all -c ./pairs > out 2> err
+	expect_eq $? 1 "a probe never fired"
+	expect_grep 'probegen: error: probe work:never never fired' err
+	"$PROBEGEN" --trace --expect-all -n 'work:[fqrt]*' -c ./pairs > out 2> err ||
+		{ cat err; fail "every selected probe fired, yet exit $?"; }
+	ok
+}
+
+# The same summary as a bpftrace script, run under bpftrace.
+t_summary_bpftrace_script() {
+	need_bpftrace
+	pairs_program
+	"$PROBEGEN" --bpftrace --summary -s "$ROOT/tests/src/pairs.d" -o s.bt || fail "--bpftrace --summary"
+	ulimit -l unlimited 2> /dev/null
+	timeout 60 bpftrace s.bt ./pairs -c ./pairs > out 2> err || { cat err; fail "bpftrace"; }
+	grep -q '^@count\[work:query__start\]: 10$' out && grep -q '^@count\[work:function__entry\]: 15$' out ||
+		{ cat out err; fail "counts"; }
+	grep -A3 '^@query_ns:' out | grep -Eq '^\[8M, 16M\) +5 ' &&
+		grep -A4 '^@query_ns:' out | grep -Eq '^\[32M, 64M\) +5 ' || { cat out; fail "@query_ns"; }
+	expect_eq "$(awk '/^@function_ns:/ { on = 1; next } on && /^$/ { on = 0 }
+		on && /^\[/ { s += $3 } END { print s }' out)" 15 "@function_ns"
+	ok
+}
+
+# --list names the pairs a binary's probes give.
+t_summary_list_pairs() {
+	pairs_program
+	"$PROBEGEN" --list pairs > out || fail "--list"
+	expect_grep '^    query: query__start -> query__done, per thread$' out
+	"$PROBEGEN" --list --json pairs | python3 -c '
+import json, sys
+p = json.load(sys.stdin)[0]["pairs"]
+assert {x["work"] for x in p} == {"query", "function"}, p
+assert {"work": "query", "start": "work:query__start", "end": "work:query__done"} in p, p
+' || fail "--list --json pairs"
+	ok
+}
+
+# --timeline: the Chrome Trace Event Format, checked by a JSON parser
+# (slices per pair, nested as they ran; instants; names), then loaded by
+# a real viewer (speedscope, from npm) in a real browser (headless
+# Chromium), which must show the program's thread; a broken file must
+# not load, so the check can fail.
+t_summary_timeline_in_viewer() {
+	need_trace
+	need chromium
+	need npm
+	pairs_program
+	"$PROBEGEN" --trace --timeline tl.json -c ./pairs > out 2> err || { cat err; fail "--timeline"; }
+	[ ! -s out ] || fail "--timeline also printed events"
+	python3 - tl.json <<-'PY' || fail "the timeline's events"
+	import json, sys
+	ev = json.load(open(sys.argv[1]))["traceEvents"]
+	x = [e for e in ev if e["ph"] == "X"]
+	q = [e for e in x if e["name"] == "query"]
+	assert len(q) == 10, len(q)
+	assert all(10000 <= e["dur"] < 80000 for e in q), [e["dur"] for e in q]
+	assert q[0]["args"]["start"] == {"id": 0, "sql": "select 1"}, q[0]
+	f = sorted((e for e in x if e["name"] == "function"), key=lambda e: e["ts"])
+	assert len(f) == 15, len(f)
+	# Nested as they ran: each call of depth 2..5 inside the one before.
+	for outer, inner in zip(f[0:5], f[1:5]):
+	    assert outer["ts"] <= inner["ts"] and inner["ts"] + inner["dur"] <= outer["ts"] + outer["dur"], (outer, inner)
+	assert [e["args"]["start"]["depth"] for e in f[:5]] == [1, 2, 3, 4, 5]
+	inst = [e for e in ev if e["ph"] == "i"]
+	assert sum(e["name"] == "work:tick" for e in inst) == 3
+	assert sum(e["name"] == "work:request__begin" for e in inst) == 4
+	names = {e["args"]["name"] for e in ev if e["ph"] == "M"}
+	assert "pairs" in names, names
+	assert all(e["ts"] >= 0 for e in ev if "ts" in e)
+	PY
+	# The viewer, from the npm registry at test time (kept for reruns).
+	local cache=${XDG_CACHE_HOME:-$HOME/.cache}/probegen-tests/speedscope-1.25
+	local port=$((20000 + RANDOM % 20000)) url
+	if [ ! -f "$cache/node_modules/speedscope/dist/release/index.html" ]; then
+		mkdir -p "$cache"
+		(cd "$cache" && timeout 300 npm install --silent speedscope@1.25) > npm.log 2>&1 ||
+			skip "speedscope cannot be installed from npm: $(tail -n 1 npm.log)"
+	fi
+	mkdir view && cp -r "$cache/node_modules/speedscope/dist/release/." view/ && cp tl.json view/
+	head -c 300 tl.json > view/broken.json
+	(cd view && exec python3 -m http.server $port --bind 127.0.0.1) > http.log 2>&1 &
+	local server=$!
+	trap 'kill $server 2>/dev/null' EXIT
+	sleep 1
+	for f in tl broken; do
+		url="http://127.0.0.1:$port/index.html#profileURL=http%3A%2F%2F127.0.0.1%3A$port%2F$f.json"
+		timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+			--disable-background-networking --disable-component-update --disable-sync \
+			--user-data-dir="$PWD/profile-$f" --virtual-time-budget=15000 \
+			--dump-dom "$url" > $f.html 2> chromium-$f.log
+	done
+	grep -q '>Time Order<' tl.html && grep -q '>pairs (pid [0-9]*), pairs (tid [0-9]*)<' tl.html ||
+		{ head -c 2000 tl.html; fail "speedscope did not show the timeline"; }
+	grep -q '>Time Order<' broken.html && fail "speedscope showed a broken file: the check cannot fail"
+	ok
+}
