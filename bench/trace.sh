@@ -38,6 +38,18 @@ name_pattern='^probegen '
 run bpftrace bpftrace -e 'usdt:./loop:bench:event { printf("probegen %s %d %d %u %d %d\n", str(arg0), arg1, arg2, arg3, arg4, arg5); }' -c "./loop $N"
 name_pattern=.
 run floor bpftrace -e 'usdt:./loop:bench:event { @c = count(); } END { print(@c); clear(@c); }' -c "./loop $N"
+# --summary: counted in the kernel, like the floor.
+name_pattern='^  bench:event '
+run summary "$PROBEGEN" --trace --summary -n 'bench:event' -c "./loop $N"
+# A start/done pair, N times: --summary against a hand-written hist().
+name_pattern=.
+run pairs_untraced ./loop $N pairs
+name_pattern='timed'
+run pairs_summary "$PROBEGEN" --trace --summary -c "./loop $N pairs"
+name_pattern='^\['
+run pairs_bpftrace bpftrace -e 'usdt:./loop:bench:work__start { @s[tid] = nsecs; }
+	usdt:./loop:bench:work__done /@s[tid]/ { @ns = hist(nsecs - @s[tid]); @n = count(); delete(@s[tid]); }
+	END { clear(@s); }' -c "./loop $N pairs"
 python3 - "$N" <<'PY' | tee trace.md
 import statistics, sys
 n = int(sys.argv[1])
@@ -55,4 +67,28 @@ for name, label, counted in (("probegen", "probegen --trace (all 6 fields)", Tru
     got = lines if counted else n
     print("| %s | %.3f | %s | %s | %.0f | %.1fx |" % (label, t, got if counted else "(counted)",
           "%.1f%%" % (100.0 * (n - got) / n) if counted else "-", got / t, t / base))
+floor, _ = runs("floor")
+summ, _ = runs("summary")
+print("| probegen --trace --summary (counts in the kernel) | %.3f | (counted) | - | %.0f | %.1fx |" % (summ, n / summ, summ / base))
+print()
+print("--summary against the count-only floor: %.2fx its time (goal: at most 1.2x)." % (summ / floor))
+print()
+# The timed pairs each tool reports: probegen's "N timed", bpftrace's @n.
+def pairs_done(name):
+    import re
+    best = []
+    for l in open(name + ".out"):
+        m = re.search(r"(\d+) timed", l) or re.match(r"@n: (\d+)", l)
+        if m:
+            best.append(int(m.group(1)))
+    return max(best) if best else 0
+pbase, _ = runs("pairs_untraced")
+print("| %d start/done pairs | seconds | pairs timed | lost | slowdown |" % n)
+print("|---|---:|---:|---:|---:|")
+print("| untraced | %.3f | - | - | 1.0x |" % pbase)
+for name, label in (("pairs_summary", "probegen --trace --summary"),
+                    ("pairs_bpftrace", "bpftrace 0.17 hist() by hand")):
+    t, _ = runs(name)
+    got = pairs_done(name)
+    print("| %s | %.3f | %d | %.1f%% | %.1fx |" % (label, t, got, 100.0 * (n - got) / n, t / pbase))
 PY

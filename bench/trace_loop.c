@@ -1,5 +1,8 @@
-/* Fires bench:event N times (default 1,000,000) as fast as it can. */
+/* Fires bench:event N times (default 1,000,000) as fast as it can; with
+ * "pairs" as its second argument, N bench:work__start/work__done pairs
+ * instead. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "trace_loop.h"
 
@@ -11,6 +14,13 @@ int main(int argc, char **argv)
 	volatile char touch = *(volatile const char *)name;
 
 	(void)touch;
+	if (argc > 2 && strcmp(argv[2], "pairs") == 0) {
+		for (i = 0; i < n; i++) {
+			trace_bench_work_start((int)i);
+			trace_bench_work_done((int)i);
+		}
+		return 0;
+	}
 	for (i = 0; i < n; i++)
 		trace_bench_event(name, (int)i, i * 2, (unsigned int)i, (short)i, -i);
 	return 0;

@@ -38,52 +38,6 @@ if name == 'arena':
     edit('src/util.c', 'if (!a->chunks && first < HUGE_PAGE / 2 &&', 'if (1 || (!a->chunks && first < HUGE_PAGE / 2 &&')
     edit('src/util.c', '\t\t    n + sizeof(*c) <= first) {\n\t\t\tc = xcalloc(1, first);\n\t\t\tc->size = first - sizeof(*c);',
          '\t\t    n + sizeof(*c) <= first)) {\n\t\t\tfirst = n + sizeof(*c) > ARENA_FIRST_CHUNK ? n + sizeof(*c) : ARENA_FIRST_CHUNK;\n\t\t\tc = xcalloc(1, first);\n\t\t\tc->size = first - sizeof(*c);')
-elif name == 'memfd':
-    # libelf writes to an unnamed file in /tmp, copied with read/write.
-    edit('src/emit_object.c', 'fd = memfd_create("probegen-object", MFD_CLOEXEC);', 'fd = fileno(tmpfile());')
-    edit('src/output.c', 'n = sendfile(o->fd, fd, &off, (size_t)(st.st_size - off));', 'n = -1; errno = EINVAL;')
-elif name == 'rename_exchange':
-    edit('src/output.c', 'if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dest, RENAME_EXCHANGE) == 0) {', 'if (0) {')
-elif name == 'name_block':
-    # Each generated name its own allocation.
-    s = open(t + '/src/names.c').read()
-    a = s.index('/* All five names of a probe in one block')
-    b = s.index('void names_assign(struct program *prog)')
-    plain = '''static void add_cased(struct buf *b, const char *s, int upper, int squeeze);
-static char *kept(struct program *prog, struct buf *b, size_t *len)
-{
-	char *s = arena_strndup(&prog->arena, b->data, b->len);
-
-	*len = b->len;
-	b->len = 0;
-	return s;
-}
-
-static const struct probe_names *probe_names(struct program *prog,
-					     const struct probe *pr)
-{
-	struct probe_names *n = arena_alloc(&prog->arena, sizeof(*n));
-	struct buf b = { 0 };
-
-	add_cased(&b, pr->provider->name, 1, 0);
-	buf_lit(&b, "_");
-	add_cased(&b, pr->name, 1, 1);
-	n->macro = kept(prog, &b, &n->macro_len);
-	buf_printf(&b, "%s_ENABLED", n->macro);
-	n->enabled = kept(prog, &b, &n->enabled_len);
-	buf_printf(&b, "%s_LAZY", n->macro);
-	n->lazy = kept(prog, &b, &n->lazy_len);
-	buf_lit(&b, "trace_");
-	add_cased(&b, n->macro, 0, 0);
-	n->typed = kept(prog, &b, &n->typed_len);
-	buf_printf(&b, "%s_%s_semaphore", pr->provider->name, pr->name);
-	n->semaphore = kept(prog, &b, &n->semaphore_len);
-	buf_free(&b);
-	return n;
-}
-
-'''
-    open(t + '/src/names.c', 'w').write(s[:a] + plain + s[b:])
 PY
 	make -s -C "$t" TRACE=no > "$OUT/build-$1.log" 2>&1
 	echo "$t/probegen"
@@ -116,7 +70,7 @@ cd "$OUT"
 	echo "|---|---|---:|---:|---:|"
 	for t in arena; do
 		p=$(plain $t)
-		case $t in memfd) mode=-G ext=o ;; *) mode=-h ext=h ;; esac
+		mode=-h ext=h
 		for f in p2000 p20000; do
 			"$ROOT/probegen" $mode -s $f.d -o out.$ext # an output to replace
 			set -- $(ratio "$ROOT/probegen" "$p" $mode -s $f.d -o out.$ext)

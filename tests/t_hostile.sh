@@ -310,3 +310,26 @@ t_hostile_binary_foreign() {
 	[ $n -gt 0 ] || skip "no cross compiler (tests/packages installs them)"
 	ok
 }
+
+# What the fuzzer of binaries kept (fuzz/fuzz_binary.c; make fuzz):
+# small inputs that reached new code, and any that broke probegen once.
+# Each is listed and written as a script without a crash, and its JSON
+# parses.
+t_hostile_fuzz_binary_regressions() {
+	local f n=0
+	for f in "$ROOT"/tests/fuzz-binary/*; do
+		[ -e "$f" ] && [ "${f##*/}" != README ] || continue
+		n=$((n + 1))
+		timeout 20 "$PROBEGEN" --list --json "$f" > out.json 2> err
+		case $? in 0) python3 -m json.tool out.json > /dev/null || fail "${f##*/}: invalid JSON" ;;
+		1|2) ;; *) cat err; fail "${f##*/}: --list exit $?" ;; esac
+		timeout 20 "$PROBEGEN" --list "$f" > /dev/null 2>&1
+		[ $? -le 2 ] || fail "${f##*/}: --list crashed"
+		timeout 20 "$PROBEGEN" --bpftrace "$f" -o f.bt > /dev/null 2>&1
+		[ $? -le 2 ] || fail "${f##*/}: --bpftrace crashed"
+		grep -q ':[0-9]*:[0-9]*: error:' err && fail "${f##*/}: a compiler diagnostic"
+	done
+	[ $n -ge 20 ] || fail "only $n inputs in tests/fuzz-binary"
+	echo "$n inputs"
+	ok
+}

@@ -6,8 +6,10 @@ int main(void)
 	int id;
 
 	for (id = 0; id < 3; id++) {
-		MYAPP_REQUEST_START(id, "/index.html");
-		trace_myapp_request_done(id, 1500);
+		/* The typed call: checked against myapp.d, and its string
+		   is readable by every tracer, even a literal. */
+		trace_myapp_request_start(id, "/index.html");
+		MYAPP_REQUEST_DONE(id, 1500);
 	}
 	puts("done");
 	return 0;

@@ -62,4 +62,39 @@ timeout 60 bpftrace -e "usdt:./python:python:function__entry {
 	-c "./python $WORK/script.py" > "$WORK/trace" 2>&1
 [ "$(grep -c '^entry probegen_function line 2$' "$WORK/trace")" -ge 3 ] ||
 	{ tail "$WORK/trace"; fail "function__entry not traced"; }
-ok "$VERSION, $(wc -l < "$WORK/notes") probes, traced '$(grep -m1 '^entry probegen_function' "$WORK/trace")', $(( $(date +%s) - start )) s"
+# --summary of the function pair on a recursive script: every entry
+# timed, the script's 1,973 calls of fib(15) among them.
+cat > "$WORK/recurse.py" <<'PY'
+import sys
+calls = 0
+def fib(n):
+    global calls
+    calls += 1
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+sys.setprofile(lambda frame, event, arg: None)
+fib(15)
+sys.setprofile(None)
+print("calls", calls)
+PY
+"$PROBEGEN" --trace --summary --json -n 'python:function__*' -c "./python $WORK/recurse.py" \
+	> "$WORK/summary.json" 2> "$WORK/summary.err" || { cat "$WORK/summary.err"; fail "--summary"; }
+grep '^calls ' "$WORK/summary.json"
+python3 - "$WORK/summary.json" > "$WORK/summary.check" <<'PY' || { cat "$WORK/summary.check"; fail "--summary: function pair"; }
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+calls = int([l for l in lines if l.startswith("calls ")][0].split()[1])
+d = json.loads([l for l in lines if l.startswith("{")][0])
+f = [p for p in d["pairs"] if p["work"] == "function"][0]
+assert calls == 1973, calls
+# Every entry is timed; besides fib's, CPython fires a few for its own
+# code while the profile function is set.
+assert f["count"] == d["probes"]["python:function__entry"]["count"], f
+assert calls <= f["count"] <= calls + 10, (f["count"], calls)
+print("function pair: %d timed, %d of them fib's" % (f["count"], calls))
+PY
+# A real program's timeline, in a real viewer.
+"$PROBEGEN" --trace --timeline "$WORK/timeline.json" -n 'python:function__*' -c "./python $WORK/recurse.py" \
+	> /dev/null 2> "$WORK/timeline.err" || { cat "$WORK/timeline.err"; fail "--timeline"; }
+"$ROOT/tests/view_timeline.sh" "$WORK/timeline.json" > "$WORK/view.out" ||
+	{ cat "$WORK/view.out"; fail "the timeline in speedscope"; }
+ok "$VERSION, $(wc -l < "$WORK/notes") probes, timeline in speedscope: $(cat "$WORK/view.out"); --summary: $(grep '^function pair' "$WORK/summary.check"), traced '$(grep -m1 '^entry probegen_function' "$WORK/trace")', $(( $(date +%s) - start )) s"

@@ -75,4 +75,18 @@ done
 kill -INT $pt 2>/dev/null; wait $pt
 grep -q "postgresql:query__start arg0=\"select 'probegen' as traced\"$" "$WORK/ptrace" ||
 	{ cat "$WORK/ptrace" "$WORK/ptrace.err"; fail "--trace: query__start"; }
-ok "$VERSION, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) probes, traced '$(grep -m1 '^query__start' "$WORK/trace")', --trace '$(grep -m1 -o "postgresql:query__start.*" "$WORK/ptrace")', $(( $(date +%s) - start )) s"
+# --summary over a few hundred queries in one session: the query pair's
+# histogram, and the probes the server never fired.
+"$PROBEGEN" --trace --summary "$inst/bin/postgres" > "$WORK/summary" 2> "$WORK/summary.err" &
+pt=$!
+sleep 3
+for i in $(seq 300); do echo "select $i, pg_sleep(0.001);"; done |
+	runuser -u nobody -- "$inst/bin/psql" -q -h "$WORK/sock" -d postgres > /dev/null 2>&1
+sleep 1
+kill -INT $pt 2>/dev/null; wait $pt
+cat "$WORK/summary"
+grep -Eq '^query \(postgresql:query__start, postgresql:query__done\): 3[0-9][0-9] timed' "$WORK/summary" ||
+	{ cat "$WORK/summary.err"; fail "--summary: the query pair"; }
+grep -q -- '------------- Distribution -------------' "$WORK/summary" || fail "--summary: histogram"
+grep -q '^never fired:' "$WORK/summary" || fail "--summary: never fired"
+ok "$VERSION, $(cut -d' ' -f1 "$WORK/notes" | sort -u | wc -l) probes, --summary '$(grep -m1 '^query (' "$WORK/summary")', $(grep -A1 '^query (' "$WORK/summary" | tail -n 1 | sed 's/^ *//'), traced '$(grep -m1 '^query__start' "$WORK/trace")', --trace '$(grep -m1 -o "postgresql:query__start.*" "$WORK/ptrace")', $(( $(date +%s) - start )) s"
