@@ -176,25 +176,17 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
-$(FZ)/fuzzer: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
+# Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
+$(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)
 	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_pipeline.c $(B)/parser.c $(B)/lexer.c \
-		$(B)/header_text.c $(LIBS)
-
-# The reader of binaries, fed ELF files.
-$(FZ)/fuzz_binary: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_binary.c $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
-	$(msg) FUZZCC $@
-	$(Q)mkdir -p $(FZ)
-	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_binary.c $(B)/parser.c $(B)/lexer.c \
+		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_$*.c $(B)/parser.c $(B)/lexer.c \
 		$(B)/header_text.c $(LIBS)
 
 # make fuzz: both harnesses, FUZZ_SECONDS each.
-fuzz: $(FZ)/fuzzer $(FZ)/fuzz_binary
+fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) pipeline
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) binary
 

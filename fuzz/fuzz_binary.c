@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "probegen.h"
+#include "fuzz_common.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -22,20 +23,9 @@ static char script_path[256];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char dir[] = "/dev/shm/probegen-fuzzbin.XXXXXX";
-	char alt[] = "/tmp/probegen-fuzzbin.XXXXXX";
-	const char *d = mkdtemp(dir);
-
 	(void)argc;
 	(void)argv;
-	if (!d)
-		d = mkdtemp(alt);
-	if (!d)
-		abort();
-	snprintf(script_path, sizeof(script_path), "%s/fuzz.bt", d);
-	if (!getenv("FUZZ_SHOW_DIAGNOSTICS"))
-		diag.stream = fopen("/dev/null", "w");
-	diag.progname = "probegen";
+	fuzz_setup(script_path, sizeof(script_path), "fuzz.bt");
 	/* --list writes to stdout: away with it. */
 	if (!freopen("/dev/null", "w", stdout))
 		abort();

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "probegen.h"
+#include "fuzz_common.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -21,23 +22,14 @@ static char header_path[256], object_path[256], rust_path[256];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char dir[] = "/dev/shm/probegen-fuzz.XXXXXX";
-	char alt[] = "/tmp/probegen-fuzz.XXXXXX";
-	const char *d = mkdtemp(dir);
+	size_t n;
 
 	(void)argc;
 	(void)argv;
-	if (!d)
-		d = mkdtemp(alt);
-	if (!d)
-		abort();
-	snprintf(header_path, sizeof(header_path), "%s/fuzz.h", d);
-	snprintf(object_path, sizeof(object_path), "%s/fuzz.o", d);
-	snprintf(rust_path, sizeof(rust_path), "%s/fuzz.rs", d);
-	/* Diagnostics are the point of bad inputs; keep the log readable. */
-	if (!getenv("FUZZ_SHOW_DIAGNOSTICS"))
-		diag.stream = fopen("/dev/null", "w");
-	diag.progname = "probegen";
+	fuzz_setup(header_path, sizeof(header_path), "fuzz.h");
+	n = strlen(header_path) - strlen("fuzz.h");
+	snprintf(object_path, sizeof(object_path), "%.*sfuzz.o", (int)n, header_path);
+	snprintf(rust_path, sizeof(rust_path), "%.*sfuzz.rs", (int)n, header_path);
 	return 0;
 }
 

@@ -18,7 +18,7 @@ pipeline)
 	cp tests/good/*.d tests/errors/*.d tests/cpp/*.d tests/src/*.d \
 		examples/*/*.d fuzz/out/corpus/ 2>/dev/null || true
 	[ -d tests/fuzz ] && cp tests/fuzz/*.d fuzz/out/corpus/ 2>/dev/null || true
-	exec build-fuzz/fuzzer -max_total_time="$seconds" -timeout=10 \
+	exec build-fuzz/fuzz_pipeline -max_total_time="$seconds" -timeout=10 \
 		-rss_limit_mb=2048 -max_len=65536 -dict=fuzz/d.dict \
 		-artifact_prefix=fuzz/out/findings/ fuzz/out/corpus ;;
 binary)

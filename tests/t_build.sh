@@ -45,8 +45,8 @@ t_build_fuzz_harness() {
 	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' > probe.c
 	clang -fsanitize=fuzzer probe.c -o probe > /dev/null 2>&1 ||
 		skip "clang cannot build libFuzzer programs here"
-	make -s -C "$ROOT" build-fuzz/fuzzer > log 2>&1 || { cat log; fail "building the harness"; }
-	"$ROOT/build-fuzz/fuzzer" -runs=0 "$ROOT"/tests/good/*.d "$ROOT"/tests/errors/*.d \
+	make -s -C "$ROOT" build-fuzz/fuzz_pipeline > log 2>&1 || { cat log; fail "building the harness"; }
+	"$ROOT/build-fuzz/fuzz_pipeline" -runs=0 "$ROOT"/tests/good/*.d "$ROOT"/tests/errors/*.d \
 		"$ROOT"/tests/fuzz/*.d > log 2>&1 || { tail -n 30 log; fail "harness on the test inputs"; }
 	ok
 }
