@@ -185,8 +185,7 @@ static void typed_call(struct buf *b, const struct program *prog,
 	for_each_param(pr->native, p) {
 		type_print_c(&types, prog, p->type, "", 1);
 		if (!castable(prog, p->type) ||
-		    type_spelled_with_comma(prog, p->type) ||
-		    touched_string(p->type))
+		    type_spelled_with_comma(prog, p->type))
 			plain = 0;
 		if (p->next)
 			buf_lit(&types, ", ");

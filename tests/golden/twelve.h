@@ -36,33 +36,48 @@
 #define PROBEGEN_CHECK(call) ((void)sizeof((call), 0))
 #define PROBEGEN_TYPED(f, types, args, m, casts) \
 	do { __extension__ void f types; PROBEGEN_CHECK(f args); m casts; } while (0)
-#define PROBEGEN_C(t, a) __extension__ (t)(a)
+#define PROBEGEN_C(m, t, a) PROBEGEN_CAST(m, t, a)
 #define PROBEGEN_TYPED0(f, m) PROBEGEN_TYPED(f, (void), (), m, ())
 #define PROBEGEN_TYPED1(f, m, t1, a1) \
-	PROBEGEN_TYPED(f, (t1), (a1), m, (PROBEGEN_C(t1, a1)))
+	PROBEGEN_TYPED(f, (t1), (a1), m, (PROBEGEN_C(m, t1, a1)))
 #define PROBEGEN_TYPED2(f, m, t1, t2, a1, a2) \
-	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2)))
+	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2)))
 #define PROBEGEN_TYPED3(f, m, t1, t2, t3, a1, a2, a3) \
-	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3)))
+	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3)))
 #define PROBEGEN_TYPED4(f, m, t1, t2, t3, t4, a1, a2, a3, a4) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4)))
 #define PROBEGEN_TYPED5(f, m, t1, t2, t3, t4, t5, a1, a2, a3, a4, a5) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5)))
 #define PROBEGEN_TYPED6(f, m, t1, t2, t3, t4, t5, t6, a1, a2, a3, a4, a5, a6) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6)))
 #define PROBEGEN_TYPED7(f, m, t1, t2, t3, t4, t5, t6, t7, a1, a2, a3, a4, a5, a6, a7) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7)))
 #define PROBEGEN_TYPED8(f, m, t1, t2, t3, t4, t5, t6, t7, t8, a1, a2, a3, a4, a5, a6, a7, a8) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8)))
 #define PROBEGEN_TYPED9(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9)))
 #define PROBEGEN_TYPED10(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10)))
 #define PROBEGEN_TYPED11(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(t1, a1), PROBEGEN_C(t2, a2), PROBEGEN_C(t3, a3), PROBEGEN_C(t4, a4), PROBEGEN_C(t5, a5), PROBEGEN_C(t6, a6), PROBEGEN_C(t7, a7), PROBEGEN_C(t8, a8), PROBEGEN_C(t9, a9), PROBEGEN_C(t10, a10), PROBEGEN_C(t11, a11), PROBEGEN_C(t12, a12)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
 #define PROBEGEN_TOUCHED(enabled, s) ((enabled) ? probegen_touch(s) : (s))
+#if !defined(PROBEGEN_ELF)
+#define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
+#elif defined(__cplusplus)
+#define PROBEGEN_CAST(m, t, a) \
+	(__extension__ probegen_touched(m##_ENABLED(), (t)(a)))
+#else
+#define PROBEGEN_IS_STRING(t) (__builtin_types_compatible_p(t, char const *) || \
+	__builtin_types_compatible_p(t, signed char const *) || \
+	__builtin_types_compatible_p(t, unsigned char const *))
+#define PROBEGEN_CAST(m, t, a) __extension__ __builtin_choose_expr( \
+	PROBEGEN_IS_STRING(t), \
+	(t)(__UINTPTR_TYPE__)PROBEGEN_TOUCHED(m##_ENABLED(), \
+		(void const *)(__UINTPTR_TYPE__)(a)), \
+	(t)(a))
+#endif
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
 #define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
@@ -74,6 +89,15 @@ static __inline__ void const *probegen_touch(void const *s)
 		;
 	return s;
 }
+#ifdef __cplusplus
+template <class T> inline T probegen_touched(bool, T v) { return v; }
+inline char const *probegen_touched(bool on, char const *s)
+{ return on ? (char const *)probegen_touch(s) : s; }
+inline signed char const *probegen_touched(bool on, signed char const *s)
+{ return on ? (signed char const *)probegen_touch(s) : s; }
+inline unsigned char const *probegen_touched(bool on, unsigned char const *s)
+{ return on ? (unsigned char const *)probegen_touch(s) : s; }
+#endif
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
@@ -153,8 +177,8 @@ extern unsigned short wide_twelve_semaphore;
 #define WIDE_TWELVE_ENABLED() PROBEGEN_ENABLED(wide, twelve)
 #define WIDE_TWELVE(...) \
 	PROBEGEN_SITE12(wide, twelve, __VA_ARGS__)
-#define trace_wide_twelve(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_TYPED(trace_wide_twelve, (char, unsigned char, short, unsigned short, int, unsigned int, long, unsigned long, long long, unsigned long long, char const *, void const *), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), WIDE_TWELVE, ((char)(a1), (unsigned char)(a2), (short)(a3), (unsigned short)(a4), (int)(a5), (unsigned int)(a6), (long)(a7), (unsigned long)(a8), __extension__ (long long)(a9), __extension__ (unsigned long long)(a10), (char const *)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(wide, twelve), (char const *)(a11)), (void const *)(a12)))
+#define trace_wide_twelve(...) \
+	PROBEGEN_TYPED12(trace_wide_twelve, WIDE_TWELVE, char, unsigned char, short, unsigned short, int, unsigned int, long, unsigned long, long long, unsigned long long, char const *, void const *, __VA_ARGS__)
 #define WIDE_TWELVE_LAZY(...) \
 	PROBEGEN_LAZY(WIDE_TWELVE, trace_wide_twelve, (__VA_ARGS__))
 
