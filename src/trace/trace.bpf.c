@@ -61,27 +61,31 @@ struct {
 	__type(value, struct trace_pair_stats);
 } pair_stats SEC(".maps");
 
-/* Per thread and pair, how deep the starts nest; and each open start's
- * time, by thread, pair and depth (recursion and nesting come right). */
+/* Per thread and pair, the open starts' times, a stack (recursion and
+ * nesting come right): one lookup a firing.  Deeper than MAX_NEST, a
+ * start is counted but not timed. */
+#define MAX_NEST 32
 struct nest_key {
 	__u32 tid, pair;
 };
-struct open_key {
-	__u32 tid, pair, depth, pad;
+struct nest {
+	__u32 depth, pad;
+	__u64 start_ns[MAX_NEST];
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, struct nest_key);
-	__type(value, __u32);
-} depths SEC(".maps");
+	__type(value, struct nest);
+} nests SEC(".maps");
 
+/* The zeroed stack a thread's first start of a pair copies. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct open_key);
-	__type(value, __u64);
-} opened SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct nest);
+} empty_nest SEC(".maps");
 
 /* Starts of pairs matched by an argument's value, across threads. */
 struct value_key {
@@ -165,17 +169,13 @@ static __always_inline void pair_firing(struct pt_regs *ctx,
 			}
 		} else {
 			struct nest_key nk = { tid, pair };
-			__u32 *depth = bpf_map_lookup_elem(&depths, &nk);
+			struct nest *n = bpf_map_lookup_elem(&nests, &nk);
 
-			if (depth && *depth) {
-				struct open_key ok = { tid, pair, *depth - 1, 0 };
-				__u64 *t = bpf_map_lookup_elem(&opened, &ok);
+			if (n && n->depth) {
+				__u32 d = --n->depth;
 
-				*depth -= 1;
-				if (t) {
-					record(pair, now - *t);
-					bpf_map_delete_elem(&opened, &ok);
-				}
+				if (d < MAX_NEST)
+					record(pair, now - n->start_ns[d & (MAX_NEST - 1)]);
 			} else {
 				unmatched(pair);
 			}
@@ -192,17 +192,20 @@ static __always_inline void pair_firing(struct pt_regs *ctx,
 			bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
 		} else {
 			struct nest_key nk = { tid, pair };
-			__u32 zero = 0, *depth = bpf_map_lookup_elem(&depths, &nk);
+			struct nest *n = bpf_map_lookup_elem(&nests, &nk);
+			__u32 zero = 0;
 
-			if (!depth) {
-				bpf_map_update_elem(&depths, &nk, &zero, BPF_NOEXIST);
-				depth = bpf_map_lookup_elem(&depths, &nk);
+			if (!n) {
+				struct nest *e = bpf_map_lookup_elem(&empty_nest, &zero);
+
+				if (e)
+					bpf_map_update_elem(&nests, &nk, e, BPF_NOEXIST);
+				n = bpf_map_lookup_elem(&nests, &nk);
 			}
-			if (depth) {
-				struct open_key ok = { tid, pair, *depth, 0 };
-
-				bpf_map_update_elem(&opened, &ok, &now, BPF_ANY);
-				*depth += 1;
+			if (n) {
+				if (n->depth < MAX_NEST)
+					n->start_ns[n->depth & (MAX_NEST - 1)] = now;
+				n->depth++;
 			}
 		}
 	}
