@@ -16,9 +16,7 @@
 static void json_string(FILE *f, struct buf *scratch, const char *s)
 {
 	scratch->len = 0;
-	buf_lit(scratch, "\"");
-	buf_escaped(scratch, s, strlen(s), 1);
-	buf_lit(scratch, "\"");
+	buf_json_string(scratch, s);
 	fwrite(scratch->data, 1, scratch->len, f);
 }
 

@@ -87,6 +87,8 @@ char **split_words(const char *s, char **error);
 void words_free(char **argv);
 char *escape_to(char *out, const char *s, size_t n, int json);
 void buf_escaped(struct buf *b, const char *s, size_t n, int json);
+/* s, NUL-terminated, as a quoted JSON string. */
+void buf_json_string(struct buf *b, const char *s);
 
 /* A set of names, to find duplicates in linear time; each name has an
  * owner (the node that added it), and is kept by the caller while the

@@ -424,3 +424,10 @@ void words_free(char **argv)
 		free(*p);
 	free(argv);
 }
+
+void buf_json_string(struct buf *b, const char *s)
+{
+	buf_lit(b, "\"");
+	buf_escaped(b, s, strlen(s), 1);
+	buf_lit(b, "\"");
+}

@@ -47,21 +47,40 @@ plain:
 	return skel;
 }
 
+/* Each CPU's value of a per-CPU map at key, size bytes each (*ncpus of
+ * them); NULL when they cannot be read. */
+static void *per_cpu_values(struct bpf_map *map, unsigned key, size_t size,
+			    int *ncpus)
+{
+	void *all;
+
+	*ncpus = libbpf_num_possible_cpus();
+	if (*ncpus <= 0)
+		return NULL;
+	all = xcalloc((size_t)*ncpus, size);
+	if (bpf_map__lookup_elem(map, &key, sizeof(key), all,
+				 size * (size_t)*ncpus, 0) != 0) {
+		free(all);
+		return NULL;
+	}
+	return all;
+}
+
+/* The sum over CPUs of a per-CPU counter. */
+static unsigned long long per_cpu_sum(struct bpf_map *map, unsigned key)
+{
+	int ncpus, c;
+	unsigned long long *v = per_cpu_values(map, key, sizeof(*v), &ncpus), sum = 0;
+
+	for (c = 0; v && c < ncpus; c++)
+		sum += v[c];
+	free(v);
+	return sum;
+}
+
 static unsigned long long dropped(struct trace_bpf *skel)
 {
-	int ncpus = libbpf_num_possible_cpus(), i;
-	unsigned long long *per_cpu, sum = 0;
-	unsigned int zero = 0;
-
-	if (ncpus <= 0)
-		return 0;
-	per_cpu = xcalloc((size_t)ncpus, sizeof(*per_cpu));
-	if (bpf_map__lookup_elem(skel->maps.drops, &zero, sizeof(zero), per_cpu,
-				 sizeof(*per_cpu) * (size_t)ncpus, 0) == 0)
-		for (i = 0; i < ncpus; i++)
-			sum += per_cpu[i];
-	free(per_cpu);
-	return sum;
+	return per_cpu_sum(skel->maps.drops, 0);
 }
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -176,60 +195,39 @@ int session_poll(struct session *s, int timeout_ms)
 	return r == -EINTR ? 0 : r;
 }
 
-/* Sum a per-CPU map's values of size bytes each at key into out. */
-static void sum_per_cpu(struct bpf_map *map, unsigned key, void *out,
-			size_t size)
+/* One pair's times over every CPU: sums, and the least min and most
+ * max of the CPUs that timed it. */
+static void pair_tally(struct bpf_map *map, unsigned key,
+		       struct trace_pair_stats *sum)
 {
-	int ncpus = libbpf_num_possible_cpus(), c;
-	unsigned long long *all, *sum = out;
-	size_t i, n = size / sizeof(*sum);
+	int ncpus, c, b;
+	struct trace_pair_stats *v = per_cpu_values(map, key, sizeof(*v), &ncpus);
 
-	memset(out, 0, size);
-	if (ncpus <= 0)
-		return;
-	all = xcalloc((size_t)ncpus, size);
-	if (bpf_map__lookup_elem(map, &key, sizeof(key), all,
-				 size * (size_t)ncpus, 0) == 0)
-		for (c = 0; c < ncpus; c++)
-			for (i = 0; i < n; i++)
-				sum[i] += all[(size_t)c * n + i];
-	free(all);
+	for (c = 0; v && c < ncpus; c++) {
+		if (!v[c].count && !v[c].unmatched)
+			continue;
+		if (v[c].count && (!sum->count || v[c].min_ns < sum->min_ns))
+			sum->min_ns = v[c].min_ns;
+		if (v[c].max_ns > sum->max_ns)
+			sum->max_ns = v[c].max_ns;
+		sum->count += v[c].count;
+		sum->unmatched += v[c].unmatched;
+		for (b = 0; b < TRACE_LAT_BUCKETS; b++)
+			sum->buckets[b] += v[c].buckets[b];
+	}
+	free(v);
 }
 
 void session_tally(struct session *s, struct tally *t)
 {
-	int i, c, ncpus = libbpf_num_possible_cpus();
-	struct trace_pair_stats *per_cpu;
+	int i;
 
 	t->counts = xcalloc((size_t)s->tr->nprobes + 1, sizeof(*t->counts));
 	t->pairs = xcalloc((size_t)s->tr->npairs + 1, sizeof(*t->pairs));
 	for (i = 0; i < s->tr->nprobes; i++)
-		sum_per_cpu(s->skel->maps.counts, (unsigned)i, &t->counts[i],
-			    sizeof(t->counts[i]));
-	if (ncpus <= 0)
-		return;
-	per_cpu = xcalloc((size_t)ncpus, sizeof(*per_cpu));
-	for (i = 0; i < s->tr->npairs; i++) {
-		struct trace_pair_stats *sum = &t->pairs[i];
-		unsigned key = (unsigned)i;
-
-		sum_per_cpu(s->skel->maps.pair_stats, key, sum, sizeof(*sum));
-		/* min and max are no sums: read each CPU's. */
-		sum->min_ns = sum->max_ns = 0;
-		if (bpf_map__lookup_elem(s->skel->maps.pair_stats, &key,
-					 sizeof(key), per_cpu,
-					 sizeof(*per_cpu) * (size_t)ncpus, 0) != 0)
-			continue;
-		for (c = 0; c < ncpus; c++) {
-			if (!per_cpu[c].count)
-				continue;
-			if (!sum->min_ns || per_cpu[c].min_ns < sum->min_ns)
-				sum->min_ns = per_cpu[c].min_ns;
-			if (per_cpu[c].max_ns > sum->max_ns)
-				sum->max_ns = per_cpu[c].max_ns;
-		}
-	}
-	free(per_cpu);
+		t->counts[i] = per_cpu_sum(s->skel->maps.counts, (unsigned)i);
+	for (i = 0; i < s->tr->npairs; i++)
+		pair_tally(s->skel->maps.pair_stats, (unsigned)i, &t->pairs[i]);
 }
 
 void tally_free(struct tally *t)

@@ -135,9 +135,7 @@ static void json_name(FILE *f, const char *s)
 {
 	struct buf b = { 0 };
 
-	buf_lit(&b, "\"");
-	buf_escaped(&b, s, strlen(s), 1);
-	buf_lit(&b, "\"");
+	buf_json_string(&b, s);
 	fwrite(b.data, 1, b.len, f);
 	buf_free(&b);
 }

@@ -52,13 +52,6 @@ static void comma(struct timeline *tl)
 	buf_puts(&tl->out.buf, tl->events++ ? ",\n" : "\n");
 }
 
-static void json_text(struct buf *b, const char *s)
-{
-	buf_lit(b, "\"");
-	buf_escaped(b, s, strlen(s), 1);
-	buf_lit(b, "\"");
-}
-
 /* Microseconds from the first event. */
 static void put_us(struct buf *b, unsigned long long ns)
 {
@@ -90,7 +83,7 @@ static void name_once(struct timeline *tl, unsigned pid, unsigned tid, int threa
 	comma(tl);
 	buf_printf(&tl->out.buf, "{\"name\": \"%s\", \"ph\": \"M\", \"pid\": %u, \"tid\": %u, \"args\": {\"name\": ",
 		   thread ? "thread_name" : "process_name", pid, tid);
-	json_text(&tl->out.buf, comm);
+	buf_json_string(&tl->out.buf, comm);
 	buf_lit(&tl->out.buf, "}}");
 }
 
@@ -116,9 +109,9 @@ static void slice(struct timeline *tl, const struct open_slice *o,
 
 	comma(tl);
 	buf_lit(b, "{\"name\": ");
-	json_text(b, p->stem);
+	buf_json_string(b, p->stem);
 	buf_lit(b, ", \"cat\": ");
-	json_text(b, p->label);
+	buf_json_string(b, p->label);
 	buf_lit(b, ", \"ph\": \"X\", \"ts\": ");
 	put_us(b, o->start_ns - tl->tr->start_ns);
 	buf_lit(b, ", \"dur\": ");
@@ -186,7 +179,7 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 		return;
 	comma(tl);
 	buf_lit(b, "{\"name\": ");
-	json_text(b, t->label);
+	buf_json_string(b, t->label);
 	buf_lit(b, ", \"ph\": \"i\", \"s\": \"t\", \"ts\": ");
 	put_us(b, e->time_ns - tr->start_ns);
 	buf_printf(b, ", \"pid\": %u, \"tid\": %u, \"args\": %s}", e->pid, e->tid, args);
