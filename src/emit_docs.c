@@ -10,39 +10,6 @@
 
 #include "probegen.h"
 
-/* A doc comment's text without its decoration: the leading blanks and
- * "*" of each line of a block comment, and blank first and last lines. */
-static void doc_text(struct buf *b, const char *doc)
-{
-	struct buf out = { 0 };
-	const char *line = doc;
-
-	while (*line) {
-		const char *end = line + strcspn(line, "\n");
-		const char *p = line;
-
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p < end && *p == '*' && (p + 1 == end || p[1] != '*'))
-			p++;
-		if (p < end && *p == ' ')
-			p++;
-		if (out.len || p < end) {
-			buf_add(&out, p, (size_t)(end - p));
-			buf_lit(&out, "\n");
-		}
-		line = *end ? end + 1 : end;
-	}
-	while (out.len && (out.data[out.len - 1] == '\n' ||
-			   out.data[out.len - 1] == ' '))
-		out.len--;
-	if (out.len) {
-		buf_add(b, out.data, out.len);
-		buf_lit(b, "\n\n");
-	}
-	buf_free(&out);
-}
-
 static void stability(struct buf *b, const struct program *prog,
 		      const struct provider *pv)
 {
@@ -91,8 +58,13 @@ static void probe_section(struct buf *b, const struct program *prog,
 		params_print_d(b, pr->mapping);
 	}
 	buf_lit(b, ";\n```\n\n");
-	if (pr->doc)
-		doc_text(b, pr->doc);
+	if (pr->doc) {
+		size_t before = b->len;
+
+		probe_doc_text(b, pr->doc);
+		if (b->len > before)
+			buf_lit(b, "\n\n");
+	}
 	if (!pr->native) {
 		buf_lit(b, "No arguments.\n\n");
 		return;

@@ -6,7 +6,14 @@
  *   n(args)             fire the probe (a nop while not traced)
  *   n_enabled() -> bool whether a tracer is attached (the semaphore)
  *   n_lazy(|| args)     fire it, the closure called only while enabled
- * where n is the probe name lower-cased with "__" made "_".
+ * where n is the probe name lower-cased with "__" made "_" and the
+ * arguments keep the .d's names (rust_param_name), and the .d's doc
+ * comment above the probe becomes the functions' `///` docs.
+ *
+ * The machinery is written once, as macro_rules! at the top of the
+ * module; each probe is one probegen_probe! invocation of a few lines.
+ * Rustc pays per token it parses, so a 1,000-probe provider stays a
+ * module of a few hundred KB that compiles in a fraction of a second.
  *
  * The probe site is core::arch::asm! laid out as sys/sdt.h lays it out: a
  * nop, a .note.stapsdt entry (pc, _.stapsdt.base, semaphore, provider,
@@ -22,27 +29,6 @@
 
 #include "probegen.h"
 #include "header/stapsdt_base.h"
-
-/* The note's argument string for one target: "-4@{a0} 8@{a1}". */
-static void note_args(struct buf *b, const struct program *prog,
-		      const struct probe *pr, const struct target *tg)
-{
-	const struct param *p;
-	int i = 0;
-
-	for_each_param(pr->native, p) {
-		struct type_info ti = type_info(prog, p->type, tg);
-		struct rust_type a = type_rust(prog, p->type, tg);
-		int size = ti.size >= 1 && ti.size <= 8 ? ti.size : 8;
-		int sign = a.kind == R_INT && a.is_signed;
-
-		if (a.kind == R_FLOAT)
-			sign = 0; /* read as its bits: tracers want integers */
-		buf_printf(b, "%s%s%d@{a%d}", i ? " " : "", sign ? "-" : "",
-			   size, i);
-		i++;
-	}
-}
 
 /* Each line of asm text as a Rust string argument of asm!, quotes
  * escaped. */
@@ -63,12 +49,10 @@ static void rust_asm_lines(struct buf *b, const char *text, const char *indent)
 	}
 }
 
-static void site_asm(struct buf *b, const struct program *prog,
-		     const struct probe *pr, const struct target *tg,
-		     const char *arch, const char *sem)
+/* One architecture's probe site in probegen_site!, its note's strings
+ * (one .asciz line) in the macro variable note. */
+static void site_asm(struct buf *b, const char *arch, const char *note)
 {
-	int i, n = pr->nnative;
-
 	buf_printf(b, "\t\t#[cfg(target_arch = \"%s\")]\n", arch);
 	buf_puts(b, "\t\tunsafe {\n\t\t\t::core::arch::asm!(\n"
 		    "\t\t\t\t\"990: nop\",\n"
@@ -80,20 +64,268 @@ static void site_asm(struct buf *b, const struct program *prog,
 		    "\t\t\t\t\"993: .8byte 990b\",\n"
 		    "\t\t\t\t\".8byte _.stapsdt.base\",\n"
 		    "\t\t\t\t\".8byte {sem}\",\n");
-	buf_printf(b, "\t\t\t\t\".asciz \\\"%s\\\"\",\n", pr->provider->name);
-	buf_printf(b, "\t\t\t\t\".asciz \\\"%s\\\"\",\n", pr->name);
-	buf_puts(b, "\t\t\t\t\".asciz \\\"");
-	note_args(b, prog, pr, tg);
-	buf_puts(b, "\\\"\",\n"
-		    "\t\t\t\t\"994: .balign 4\",\n"
+	buf_printf(b, "\t\t\t\t$%s,\n", note);
+	buf_puts(b, "\t\t\t\t\"994: .balign 4\",\n"
 		    "\t\t\t\t\".popsection\",\n");
 	rust_asm_lines(b, PROBEGEN_STAPSDT_BASE("aGR"), "\t\t\t\t");
-	buf_printf(b, "\t\t\t\tsem = sym %s,\n", sem);
-	for (i = 0; i < n; i++)
-		buf_printf(b, "\t\t\t\ta%d = in(reg) v%d,\n", i, i);
-	buf_printf(b, "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
+	buf_printf(b, "\t\t\t\t$(in(reg) $string.0 as u64,)*\n"
+		      "\t\t\t\t$(in(reg) $value,)*\n"
+		      "\t\t\t\tsem = sym $semaphore,\n"
+		      "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
 		      "\t\t\t);\n\t\t}\n",
 		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");
+}
+
+/* What every probe shares, written once: the string copy, the
+ * semaphore read, and the probe site as a macro.  Each probe's function
+ * invokes probegen_site! with its semaphore, its note's strings (one
+ * line of .asciz; two when x86_64's and aarch64's differ), its string
+ * arguments, copied here, and its other values as u64; the strings are
+ * the note's first operands, {0}, {1}..., the values the next.
+ *
+ * Rustc's cost, not the module's size, decided this shape: each item
+ * and each macro expansion costs it tens of KB, so the site is one
+ * expansion, with no concat! and no nested macros (Erlang's 1,015
+ * probes: 342 MB and 2.8 s with a macro a probe, BENCHMARKS.md). */
+static void machinery(struct buf *b)
+{
+	buf_puts(b,
+		 "/// A NUL-terminated copy of a string argument (up to its first NUL),\n"
+		 "/// made only while its probe is traced, freed when dropped.\n"
+		 "#[doc(hidden)]\n"
+		 "pub struct ProbegenString(*mut ::core::ffi::c_char);\n\n"
+		 "impl Drop for ProbegenString {\n"
+		 "\tfn drop(&mut self) {\n"
+		 "\t\tdrop(unsafe { ::std::ffi::CString::from_raw(self.0) });\n"
+		 "\t}\n"
+		 "}\n\n"
+		 "#[allow(dead_code)]\n"
+		 "#[inline(never)]\n"
+		 "fn probegen_string(s: &str) -> ProbegenString {\n"
+		 "\tlet bytes = s.as_bytes();\n"
+		 "\tlet end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());\n"
+		 "\tProbegenString(::std::ffi::CString::new(&bytes[..end]).unwrap_or_default().into_raw())\n"
+		 "}\n\n"
+		 "/// Whether the semaphore at `p` is set: a tracer is attached.\n"
+		 "#[allow(dead_code)]\n"
+		 "#[inline(always)]\n"
+		 "fn probegen_enabled(p: *const u16) -> bool {\n"
+		 "\tunsafe { ::core::ptr::read_volatile(p) != 0 }\n"
+		 "}\n\n"
+		 "// A probe site: a nop, its .note.stapsdt entry, and the\n"
+		 "// _.stapsdt.base the notes refer to.\n"
+		 "#[allow(unused_macros)]\n"
+		 "macro_rules! probegen_site {\n"
+		 "\t($semaphore:ident $note:literal [$($string:ident),*] $($value:expr),*) => {\n"
+		 "\t\t$(let $string = super::probegen_string($string);)*\n");
+	site_asm(b, "x86_64", "note");
+	site_asm(b, "aarch64", "note");
+	buf_puts(b, "\t};\n"
+		    "\t($semaphore:ident $x86_64_note:literal $aarch64_note:literal [$($string:ident),*] $($value:expr),*) => {\n"
+		    "\t\t$(let $string = super::probegen_string($string);)*\n");
+	site_asm(b, "x86_64", "x86_64_note");
+	site_asm(b, "aarch64", "aarch64_note");
+	buf_puts(b, "\t};\n}\n\n");
+}
+
+/* The note's strings for one target, as one line of assembly:
+ * .asciz "provider", "name", "-4@{4} 8@{0}".  Arguments are read as
+ * probegen_site! passes them: the strings first, then the rest. */
+static void note_line(struct buf *b, const struct program *prog,
+		      const struct probe *pr, const struct target *tg)
+{
+	const struct target *x86 = target_by_name("x86_64");
+	const struct param *p;
+	int i = 0, strings = 0, others = 0, nstrings = 0;
+
+	for_each_param(pr->native, p)
+		nstrings += type_rust(prog, p->type, x86).kind == R_STRING;
+	buf_printf(b, "\".asciz \\\"%s\\\", \\\"%s\\\", \\\"", pr->provider->name,
+		   pr->name);
+	for_each_param(pr->native, p) {
+		struct type_info ti = type_info(prog, p->type, tg);
+		struct rust_type a = type_rust(prog, p->type, tg);
+		int size = ti.size >= 1 && ti.size <= 8 ? ti.size : 8;
+		int sign = a.kind == R_INT && a.is_signed;
+		int operand = type_rust(prog, p->type, x86).kind == R_STRING
+				      ? strings++
+				      : nstrings + others++;
+
+		if (a.kind == R_FLOAT)
+			sign = 0; /* read as its bits: tracers want integers */
+		buf_printf(b, "%s%s%d@{%d}", i++ ? " " : "", sign ? "-" : "",
+			   size, operand);
+	}
+	buf_lit(b, "\\\"\"");
+}
+
+/* Rust's keywords, strict and reserved (2015 to 2024 editions): a
+ * parameter so named is written as a raw identifier. */
+static const char *const rust_keywords[] = {
+	"abstract", "as", "async", "await", "become", "box", "break",
+	"const", "continue", "do", "dyn", "else", "enum", "extern", "false",
+	"final", "fn", "for", "gen", "if", "impl", "in", "let", "loop",
+	"macro", "match", "mod", "move", "mut", "override", "priv", "pub",
+	"ref", "return", "static", "struct", "trait", "true", "try", "type",
+	"typeof", "unsafe", "unsized", "use", "virtual", "where", "while",
+	"yield",
+};
+
+/* Names no parameter can take even raw (keywords of paths, the
+ * wildcard), and the prelude's variants, which a parameter pattern
+ * would match instead of binding: given a "_" suffix, as is a name
+ * ending in _SEMAPHORE, which could be one of the module's statics. */
+static const char *const rust_unbindable[] = {
+	"self", "Self", "super", "crate", "_", "None", "Some", "Ok", "Err",
+};
+
+/* The .d's name of argument i as a Rust parameter: as displayed
+ * elsewhere (argN when unnamed, value_2 for a repeated value), raw
+ * (r#type) when a keyword, with a suffix when not even that can be. */
+static void rust_param_name(struct buf *b, const struct probe *pr, int i)
+{
+	struct buf name = { 0 };
+	size_t k;
+
+	arg_display_name(&name, pr, i);
+	for (k = 0; k < sizeof(rust_keywords) / sizeof(*rust_keywords); k++)
+		if (strcmp(name.data, rust_keywords[k]) == 0)
+			buf_lit(b, "r#");
+	buf_puts(b, name.data);
+	for (k = 0; k < sizeof(rust_unbindable) / sizeof(*rust_unbindable); k++)
+		if (strcmp(name.data, rust_unbindable[k]) == 0)
+			buf_lit(b, "_");
+	if (name.len >= 10 && strcmp(name.data + name.len - 10, "_SEMAPHORE") == 0)
+		buf_lit(b, "_");
+	buf_free(&name);
+}
+
+/* The .d's doc comment as `///` lines; a code fence is made a `text`
+ * one, so that rustdoc never runs it as a doctest. */
+static void doc_lines(struct buf *b, const struct probe *pr)
+{
+	struct buf text = { 0 };
+	const char *line;
+	int in_code = 0;
+
+	buf_cat(b, "\t/// `probe ", pr->name, NULL);
+	params_print_d(b, pr->native);
+	buf_puts(b, "`\n");
+	if (!pr->doc)
+		return;
+	probe_doc_text(&text, pr->doc);
+	buf_puts(b, "\t///\n");
+	for (line = text.data; line && *line;) {
+		size_t n = strcspn(line, "\n");
+		int fence = n >= 3 && strncmp(line, "```", 3) == 0;
+
+		buf_puts(b, "\t///");
+		if (n)
+			buf_lit(b, " ");
+		buf_add(b, line, n);
+		if (fence && !in_code && n == 3)
+			buf_lit(b, "text");
+		in_code ^= fence;
+		buf_lit(b, "\n");
+		line += n + (line[n] == '\n');
+	}
+	buf_free(&text);
+}
+
+/* The three functions of a probe and its semaphore. */
+static void probe_functions(struct buf *b, const struct program *prog,
+			    const struct probe *pr)
+{
+	const struct target *x86 = target_by_name("x86_64");
+	const struct target *arm = target_by_name("aarch64");
+	char *fn = name_rust_fn(pr);
+	char *sem = name_rust_semaphore(pr);
+	const struct param *p;
+	struct buf params = { 0 }, names = { 0 }, pass = { 0 }, tuple = { 0 };
+	struct buf hold = { 0 }, values = { 0 }, generics = { 0 };
+	struct buf x86_note = { 0 }, arm_note = { 0 };
+	int i = 0, strings = 0, n = pr->nnative;
+
+	for_each_param(pr->native, p) {
+		struct rust_type a = type_rust(prog, p->type, x86);
+		const char *sep = i ? ", " : "";
+		struct buf name = { 0 };
+
+		rust_param_name(&name, pr, i);
+		buf_cat(&params, sep, name.data, ": ", a.name, NULL);
+		buf_cat(&names, sep, name.data, NULL);
+		buf_cat(&pass, sep, name.data, a.kind == R_STRING ? ".as_ref()" : "", NULL);
+		if (a.kind == R_STRING) {
+			buf_printf(&tuple, "%sS%d", sep, strings);
+			buf_printf(&generics, "%sS%d: AsRef<str>", strings ? ", " : "", strings);
+			strings++;
+			buf_cat(&hold, hold.len ? ", " : "", name.data, NULL);
+		} else {
+			buf_cat(&tuple, sep, a.name, NULL);
+			buf_cat(&values, values.len ? ", " : " ", name.data,
+				a.kind == R_FLOAT ? ".to_bits() as u64" : " as u64", NULL);
+		}
+		buf_free(&name);
+		i++;
+	}
+
+	/* n(args): the site; strings copied only while enabled. */
+	doc_lines(b, pr);
+	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "(", params.data ? params.data : "",
+		") {\n", NULL);
+	if (strings)
+		buf_cat(b, "\t\tif !self::", fn, "_enabled() {\n\t\t\treturn;\n\t\t}\n", NULL);
+	buf_cat(b, "\t\tprobegen_site!(", sem, " ", NULL);
+	x86_note.len = arm_note.len = 0;
+	note_line(&x86_note, prog, pr, x86);
+	note_line(&arm_note, prog, pr, arm);
+	buf_puts(b, x86_note.data);
+	if (strcmp(x86_note.data, arm_note.data) != 0)
+		buf_cat(b, " ", arm_note.data, NULL);
+	buf_cat(b, " [", hold.data ? hold.data : "", "]", values.data ? values.data : "",
+		");\n\t}\n\n", NULL);
+
+	/* Its semaphore, which tracers increment, and n_enabled. */
+	buf_cat(b, "\t#[unsafe(link_section = \".probes\")]\n\tstatic mut ", sem,
+		": u16 = 0;\n\n", NULL);
+	buf_printf(b, "\t/// Whether a tracer is attached to `%s:%s`.\n",
+		   pr->provider->name, pr->name);
+	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "_enabled() -> bool {\n"
+		   "\t\tsuper::probegen_enabled(&raw const ", sem, ")\n\t}\n\n", NULL);
+
+	/* n_lazy(|| args): the closure is called only while enabled; it
+	 * returns nothing, the value, or a tuple, by the probe's arity. */
+	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
+		      "\t/// while a tracer is attached.\n",
+		   pr->provider->name, pr->name);
+	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "_lazy", NULL);
+	if (strings)
+		buf_cat(b, "<", generics.data, ">", NULL);
+	buf_puts(b, "(f: impl FnOnce()");
+	if (n == 1)
+		buf_cat(b, " -> ", tuple.data, NULL);
+	else if (n > 1)
+		buf_cat(b, " -> (", tuple.data, ")", NULL);
+	buf_cat(b, ") {\n\t\tif self::", fn, "_enabled() {\n", NULL);
+	if (n == 0)
+		buf_puts(b, "\t\t\tf();\n");
+	else
+		buf_cat(b, "\t\t\tlet ", n > 1 ? "(" : "", names.data, n > 1 ? ")" : "",
+			" = f();\n", NULL);
+	buf_cat(b, "\t\t\tself::", fn, "(", pass.data ? pass.data : "", ");\n\t\t}\n\t}\n\n",
+		NULL);
+
+	buf_free(&params);
+	buf_free(&names);
+	buf_free(&pass);
+	buf_free(&tuple);
+	buf_free(&hold);
+	buf_free(&values);
+	buf_free(&generics);
+	buf_free(&x86_note);
+	buf_free(&arm_note);
+	free(fn);
+	free(sem);
 }
 
 /* The probes' declaration notes (man probegen(1), DECLARATION NOTES),
@@ -118,150 +350,6 @@ static void declaration_notes(struct buf *b, const struct provider *pv)
 	buf_free(&decl);
 }
 
-/* Each argument as a 64-bit integer v0, v1, ... for the site. */
-static void argument_values(struct buf *b, const struct program *prog,
-			    const struct probe *pr, const struct target *tg)
-{
-	const struct param *p;
-	int i = 0;
-
-	for_each_param(pr->native, p) {
-		struct rust_type a = type_rust(prog, p->type, tg);
-
-		switch (a.kind) {
-		case R_STRING:
-			buf_printf(b, "\t\tlet s%d = super::probegen_cstring(a%d);\n"
-				      "\t\tlet v%d = s%d.as_ptr() as usize as u64;\n",
-				   i, i, i, i);
-			break;
-		case R_POINTER:
-			buf_printf(b, "\t\tlet v%d = a%d as usize as u64;\n", i, i);
-			break;
-		case R_BOOL:
-			buf_printf(b, "\t\tlet v%d = a%d as u64;\n", i, i);
-			break;
-		case R_FLOAT:
-			buf_printf(b, "\t\tlet v%d = a%d.to_bits() as u64;\n", i, i);
-			break;
-		case R_INT:
-			buf_printf(b, "\t\tlet v%d = a%d as %s;\n", i, i,
-				   a.is_signed ? "i64" : "u64");
-			break;
-		}
-		i++;
-	}
-}
-
-/* The lazy form: the closure computes the arguments (a tuple of the
- * types in tuple, bound as call) only while enabled. */
-static void lazy_function(struct buf *b, const struct program *prog,
-			  const struct probe *pr, const char *fn,
-			  const char *tuple, const char *call, int strings)
-{
-	const struct target *x86 = target_by_name("x86_64");
-	const struct param *p;
-	struct buf bind = { 0 };
-	int i, n = pr->nnative;
-
-	/* Lazy: the closure computes the arguments only while enabled. */
-	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
-		      "\t/// while a tracer is attached.\n"
-		      "\t#[inline(always)]\n"
-		      "\tpub fn %s_lazy",
-		   pr->provider->name, pr->name, fn);
-	if (strings) {
-		buf_puts(b, "<");
-		for (i = 0; i < strings; i++)
-			buf_printf(b, "%sS%d: AsRef<str>", i ? ", " : "", i);
-		buf_puts(b, ">");
-	}
-	if (n == 0)
-		buf_puts(b, "(f: impl FnOnce()) {\n");
-	else if (n == 1)
-		buf_printf(b, "(f: impl FnOnce() -> %s) {\n", tuple);
-	else
-		buf_printf(b, "(f: impl FnOnce() -> (%s)) {\n", tuple);
-	buf_printf(b, "\t\tif %s_enabled() {\n", fn);
-	if (n == 0) {
-		buf_printf(b, "\t\t\tf();\n\t\t\t%s();\n", fn);
-	} else {
-		i = 0;
-		for_each_param(pr->native, p) {
-			struct rust_type a = type_rust(prog, p->type, x86);
-
-			buf_printf(&bind, "%sa%d%s", i ? ", " : "", i,
-				   a.kind == R_STRING ? ".as_ref()" : "");
-			i++;
-		}
-		buf_printf(b, "\t\t\tlet %s%s%s = f();\n", n > 1 ? "(" : "",
-			   call, n > 1 ? ")" : "");
-		buf_printf(b, "\t\t\t%s(%s);\n", fn, bind.data);
-	}
-	buf_puts(b, "\t\t}\n\t}\n\n");
-	buf_free(&bind);
-}
-
-static void probe_functions(struct buf *b, const struct program *prog,
-			    const struct probe *pr)
-{
-	const struct target *x86 = target_by_name("x86_64");
-	const struct target *arm = target_by_name("aarch64");
-	char *fn = name_rust_fn(pr);
-	char *sem = name_rust_semaphore(pr);
-	const struct param *p;
-	struct buf params = { 0 }, call = { 0 }, tuple = { 0 };
-	int i = 0, strings = 0;
-
-	for_each_param(pr->native, p) {
-		struct rust_type a = type_rust(prog, p->type, x86);
-
-		buf_printf(&params, "%sa%d: %s", i ? ", " : "", i,
-			   a.name);
-		buf_printf(&call, "%sa%d", i ? ", " : "", i);
-		if (a.kind == R_STRING)
-			buf_printf(&tuple, "%sS%d", i ? ", " : "", strings++);
-		else
-			buf_printf(&tuple, "%s%s", i ? ", " : "", a.name);
-		i++;
-	}
-
-	buf_cat(b, "\t/// `probe ", pr->name, NULL);
-	params_print_d(b, pr->native);
-	buf_puts(b, "`\n");
-	buf_printf(b, "\t#[link_section = \".probes\"]\n"
-		      "\tstatic %s: ::core::sync::atomic::AtomicU16 = ::core::sync::atomic::AtomicU16::new(0);\n\n",
-		   sem);
-	buf_printf(b, "\t/// Whether a tracer is attached to `%s:%s`.\n"
-		      "\t#[inline(always)]\n"
-		      "\tpub fn %s_enabled() -> bool {\n"
-		      "\t\t%s.load(::core::sync::atomic::Ordering::Relaxed) != 0\n"
-		      "\t}\n\n",
-		   pr->provider->name, pr->name, fn, sem);
-
-	/* The site, with every argument as a 64-bit integer v0, v1, ... */
-	buf_printf(b, "\t/// Fire `%s:%s`%s.\n"
-		      "\t#[inline(always)]\n"
-		      "\t#[allow(named_asm_labels, unused_variables, clippy::too_many_arguments)]\n"
-		      "\tpub fn %s(%s) {\n",
-		   pr->provider->name, pr->name,
-		   strings ? " (its strings are copied only while traced)" : "",
-		   fn, params.data ? params.data : "");
-	if (strings)
-		buf_printf(b, "\t\tif !%s_enabled() {\n\t\t\treturn;\n\t\t}\n",
-			   fn);
-	argument_values(b, prog, pr, x86);
-	site_asm(b, prog, pr, x86, "x86_64", sem);
-	site_asm(b, prog, pr, arm, "aarch64", sem);
-	buf_puts(b, "\t}\n\n");
-
-	lazy_function(b, prog, pr, fn, tuple.data, call.data, strings);
-	buf_free(&params);
-	buf_free(&call);
-	buf_free(&tuple);
-	free(fn);
-	free(sem);
-}
-
 int emit_rust(struct output *o, const struct program *prog,
 	      const struct emit_options *opt)
 {
@@ -274,15 +362,7 @@ int emit_rust(struct output *o, const struct program *prog,
 		   "// Include it with include!(concat!(env!(\"OUT_DIR\"), \"/...\")).\n"
 		   "// USDT probe sites on x86_64 and aarch64; no-ops elsewhere.\n\n",
 		   PROBEGEN_VERSION, opt->input_name);
-	buf_puts(out,
-		 "/// A NUL-terminated copy of `s` (up to its first NUL), made only\n"
-		 "/// while a probe that takes it is traced.\n"
-		 "#[allow(dead_code)]\n"
-		 "fn probegen_cstring(s: &str) -> ::std::ffi::CString {\n"
-		 "\tlet bytes = s.as_bytes();\n"
-		 "\tlet end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());\n"
-		 "\t::std::ffi::CString::new(&bytes[..end]).unwrap_or_default()\n"
-		 "}\n\n");
+	machinery(out);
 	for_each_provider(prog, pv) {
 		buf_printf(out,
 			   "/// Probes of provider `%s`.\n"

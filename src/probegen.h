@@ -383,6 +383,8 @@ void params_print_d(struct buf *b, const struct param *list);
 /* "myapp:request__start(int id, char const *path)": the probe's native
  * declaration, as the declaration note records it (see DECL_NOTE_*). */
 void probe_declaration(struct buf *b, const struct probe *pr);
+/* The doc comment above a probe, its decoration taken off. */
+void probe_doc_text(struct buf *b, const char *doc);
 
 /* The declaration note: what -G, --rust and --header-only record in the
  * linked binary so that it describes its own probes (man probegen(1),

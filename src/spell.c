@@ -281,6 +281,41 @@ void type_forward_declarations(struct buf *b, const struct program *prog)
 	free(tags);
 }
 
+/* A doc comment's text without its decoration: the leading blanks and
+ * "*" of each line of a block comment, the third "/" of a "///" line,
+ * and blank first and last lines;
+ * nothing when only decoration.  --docs and --rust show it. */
+void probe_doc_text(struct buf *b, const char *doc)
+{
+	struct buf out = { 0 };
+	const char *line = doc;
+
+	while (*line) {
+		const char *end = line + strcspn(line, "\n");
+		const char *p = line;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && *p == '*' && (p + 1 == end || p[1] != '*'))
+			p++;
+		/* "/// text" arrives as "/ text". */
+		else if (p < end && *p == '/' && (p + 1 == end || p[1] == ' '))
+			p++;
+		if (p < end && *p == ' ')
+			p++;
+		if (out.len || p < end) {
+			buf_add(&out, p, (size_t)(end - p));
+			buf_lit(&out, "\n");
+		}
+		line = *end ? end + 1 : end;
+	}
+	while (out.len && (out.data[out.len - 1] == '\n' ||
+			   out.data[out.len - 1] == ' '))
+		out.len--;
+	buf_add(b, out.data, out.len);
+	buf_free(&out);
+}
+
 /* ---- Rust ---- */
 
 struct rust_type type_rust(const struct program *prog, const struct type *t,

@@ -95,3 +95,48 @@ t_rust_build_helper() {
 		fail "the module was not made again after probes.d changed"
 	ok
 }
+
+# The module keeps the .d's names and docs: keywords made raw
+# identifiers, names no identifier can take given a suffix, repeats and
+# unnamed arguments as the other outputs name them; it compiles without
+# a warning in editions 2018, 2021 and 2024, rustdoc shows the docs, and
+# a code block in them is never run as a doctest.
+t_rust_names_and_docs() {
+	need rustc
+	"$PROBEGEN" --rust -s "$ROOT/tests/src/rust_names.d" -o names.rs 2> /dev/null || fail "--rust"
+	grep -F 'pub fn keywords(r#type: i32, r#fn: &str, self_: i64, Self_: i32, None_: i32)' names.rs &&
+	grep -F 'pub fn repeats(value: i32, value_2: i32, arg2: i32, arg3: &str)' names.rs &&
+	grep -F 'pub fn statics(KEYWORDS_SEMAPHORE_: i32, __: f64, f: f32)' names.rs > /dev/null ||
+		{ grep 'pub fn' names.rs; fail "signatures"; }
+	echo 'include!("names.rs");' > lib.rs
+	for edition in 2018 2021 2024; do
+		rustc --edition $edition --crate-type lib --crate-name names -D warnings lib.rs > rustc.log 2>&1 ||
+			{ cat rustc.log; fail "edition $edition"; }
+	done
+	rustdoc --edition 2021 --crate-name names lib.rs -o doc > rustdoc.log 2>&1 || { cat rustdoc.log; fail rustdoc; }
+	html=doc/names/names/fn.keywords.html
+	grep -q 'A request arrived.' $html || fail "the doc comment is not in $html"
+	grep -q '(type: <a class="primitive" href="[^"]*">i32</a>' $html || fail "no named argument in $html"
+	grep -q 'Repeated and unnamed arguments.' doc/names/names/fn.repeats.html ||
+		fail "the /// comment is not in fn.repeats.html"
+	rustdoc --edition 2021 --crate-name names --test lib.rs > doctest.log 2>&1 || { cat doctest.log; fail "doctests"; }
+	grep -q 'running 0 tests' doctest.log || { cat doctest.log; fail "the docs' code block ran as a doctest"; }
+	ok
+}
+
+# `cargo doc` on the example shows each probe with the .d's argument
+# names and its doc comment.
+t_rust_cargo_doc() {
+	need cargo
+	cp -r "$ROOT/examples/rust" crate
+	rm -rf crate/target
+	sed -i "s|path = \"../../build-systems|path = \"$ROOT/build-systems|" crate/Cargo.toml
+	(cd crate && PROBEGEN=$PROBEGEN cargo doc --offline -q --document-private-items) > cargo.log 2>&1 ||
+		{ cat cargo.log; fail "cargo doc"; }
+	html=crate/target/doc/rustapp/rustapp/fn.request_start.html
+	[ -f $html ] || fail "no $html"
+	grep -q 'A request arrived: its number and the path asked for.' $html || fail "doc comment missing"
+	grep -q 'id: <a class="primitive"[^>]*>i32</a>, path: &amp;<a class="primitive"[^>]*>str</a>' $html ||
+		{ grep -o 'pub fn request_start[^<]*<[^;]*' $html | head -3; fail "argument names missing"; }
+	ok
+}
