@@ -170,6 +170,9 @@ PY
 # What including the header costs a translation unit (bench/compile.sh).
 bench/compile.sh | tee "$OUT/compile.md"
 
+# What the Rust module costs a crate (bench/rust.sh).
+bench/rust.sh | tee "$OUT/rust.md"
+
 # probegen --trace against bpftrace on a million firings (bench/trace.sh).
 bench/trace.sh
 

@@ -3,8 +3,13 @@
  *
  * The object holds what the header's semaphore declarations need: one
  * 2-byte zero semaphore per probe, in .d order, each a GLOBAL HIDDEN
- * (under STAP_SDT_V1/V2: DEFAULT) OBJECT in a writable PROGBITS .probes section aligned to 2 (file-backed:
- * the kernel's reference counters refuse .bss), plus an empty
+ * (under STAP_SDT_V1/V2: DEFAULT) OBJECT in a writable PROGBITS .probes
+ * section (file-backed: the kernel's reference counters refuse .bss),
+ * aligned to the target's largest page so that it starts a file page of
+ * its own: lld lets the RELRO segment's last page share a file page with
+ * the next segment, and a kernel setting a semaphore for a tracer that
+ * attached before the program ran then sets the copy in RELRO, which
+ * the program never reads.  Plus an empty
  * .note.GNU-stack, and the probes' declaration notes in .note.probegen
  * (not allocated: they cost nothing at run time, and strip and eu-strip
  * keep them).  libelf computes the layout; nothing depends on time,
@@ -196,10 +201,11 @@ static int object_build(Elf *elf, const struct program *prog,
 
 	*zeros = xcalloc(nsem ? nsem * 2 : 1, 1);
 	/* Retained: the notes are the semaphores' only users when no code
-	   calls _ENABLED(), and notes do not keep sections from --gc-sections. */
+	   calls _ENABLED(), and notes do not keep sections from --gc-sections.
+	   Page-aligned: on a page no other segment maps (see the top). */
 	if (!add_section(elf, ".probes", SHT_PROGBITS,
 			 SHF_WRITE | SHF_ALLOC | SHF_GNU_RETAIN,
-			 2, *zeros, nsem * 2, ELF_T_BYTE) ||
+			 tg->page, *zeros, nsem * 2, ELF_T_BYTE) ||
 	    !add_section(elf, ".note.GNU-stack", SHT_PROGBITS, 0, 1, "", 0,
 			 ELF_T_BYTE))
 		return libelf_error("sections");

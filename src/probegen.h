@@ -445,6 +445,7 @@ struct target {
 	int machine;         /* EM_* */
 	unsigned flags;      /* e_flags */
 	int char_signed;
+	unsigned page;       /* the largest page its kernels use (ld's max-page-size) */
 };
 const struct target *target_by_name(const char *name);
 const struct target *target_host(void);

@@ -18,16 +18,16 @@
 /* Flags are the ones Debian's toolchains write: ARM EABI5 hard-float,
  * RISC-V RVC with the double-float ABI, ELFv2 for ppc64le, ELFv1 ppc64. */
 static const struct target targets[] = {
-	{ "x86_64", ELFCLASS64, ELFDATA2LSB, EM_X86_64, 0, 1 },
-	{ "i386", ELFCLASS32, ELFDATA2LSB, EM_386, 0, 1 },
-	{ "aarch64", ELFCLASS64, ELFDATA2LSB, EM_AARCH64, 0, 0 },
-	{ "arm", ELFCLASS32, ELFDATA2LSB, EM_ARM, 0x05000400, 0 },
-	{ "riscv64", ELFCLASS64, ELFDATA2LSB, EM_RISCV, 0x5, 0 },
-	{ "ppc64le", ELFCLASS64, ELFDATA2LSB, EM_PPC64, 0x2, 0 },
-	{ "ppc64", ELFCLASS64, ELFDATA2MSB, EM_PPC64, 0x1, 0 },
-	{ "ppc", ELFCLASS32, ELFDATA2MSB, EM_PPC, 0, 0 },
-	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0 },
-	{ "s390", ELFCLASS32, ELFDATA2MSB, EM_S390, 0, 0 },
+	{ "x86_64", ELFCLASS64, ELFDATA2LSB, EM_X86_64, 0, 1, 4096 },
+	{ "i386", ELFCLASS32, ELFDATA2LSB, EM_386, 0, 1, 4096 },
+	{ "aarch64", ELFCLASS64, ELFDATA2LSB, EM_AARCH64, 0, 0, 65536 },
+	{ "arm", ELFCLASS32, ELFDATA2LSB, EM_ARM, 0x05000400, 0, 65536 },
+	{ "riscv64", ELFCLASS64, ELFDATA2LSB, EM_RISCV, 0x5, 0, 4096 },
+	{ "ppc64le", ELFCLASS64, ELFDATA2LSB, EM_PPC64, 0x2, 0, 65536 },
+	{ "ppc64", ELFCLASS64, ELFDATA2MSB, EM_PPC64, 0x1, 0, 65536 },
+	{ "ppc", ELFCLASS32, ELFDATA2MSB, EM_PPC, 0, 0, 65536 },
+	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0, 4096 },
+	{ "s390", ELFCLASS32, ELFDATA2MSB, EM_S390, 0, 0, 4096 },
 };
 
 /* Other spellings: GNU triplet prefixes and uname -m names. */
@@ -130,6 +130,7 @@ int target_from_elf(const char *path, struct target *out)
 	if (elf && gelf_getehdr(elf, &eh)) {
 		memset(out, 0, sizeof(*out));
 		out->name = "?";
+		out->page = 65536; /* unknown machine: the largest in use */
 		out->elfclass = eh.e_ident[EI_CLASS];
 		out->data = eh.e_ident[EI_DATA];
 		out->machine = eh.e_machine;
@@ -139,6 +140,7 @@ int target_from_elf(const char *path, struct target *out)
 		if (known) {
 			out->name = known->name;
 			out->char_signed = known->char_signed;
+			out->page = known->page;
 		}
 		ok = 0;
 	}

@@ -11,7 +11,7 @@ t_object_layout() {
 	readelf -hW o.o | grep -q 'REL (Relocatable file)' || fail "not ET_REL"
 	read -r type flags align size addr < <(section_info o.o .probes)
 	# o: SHF_GNU_RETAIN, shown as OS-specific by this readelf.
-	expect_eq "$type $flags $align $size" "PROGBITS WAo 2 000006" ".probes"
+	expect_eq "$type $flags $align $size" "PROGBITS WAo 4096 000006" ".probes"
 	readelf -SW o.o | grep -q '\.note\.GNU-stack *PROGBITS' || fail "no .note.GNU-stack"
 	readelf -sW o.o | awk '$8 ~ /_semaphore$/ { print $2, $3, $4, $5, $6, $8 }' > syms
 	cat > want <<-'W'
