@@ -80,6 +80,10 @@ probe (that form made the module 0.8 MB but cost 0.7 s and 50 MB more).
 A probe nobody calls puts nothing in the binary: its cost is the
 compile's only.
 
+The second table is \`UsdtLayer\` (build-systems/cargo/probegen-tracing)
+while nothing traces, from bench/tracing-layer: nanoseconds a call, best
+of 7 alternating rounds of a million.
+
 ## probegen --trace against bpftrace (bench/trace.sh)
 
 A program fires \`bench:event(const char *name, int, long, unsigned int,

@@ -76,3 +76,26 @@ for opt in -O0 -O2; do
 	echo "| empty C unit, gcc $opt | | $te s | 1.0x | $((ke / 1024)) MB | |"
 	echo "| C unit including Erlang's header, gcc $opt | $(( $(stat -c %s "$OUT/erlang.h") / 1024 )) KB | $th s | $(python3 -c "print('%.1fx' % ($th / $te))") | $((kh / 1024)) MB | |"
 done
+
+# UsdtLayer while nothing traces (bench/tracing-layer), built offline
+# against Debian's tracing crates as the tests build the example.
+if ls -d /usr/share/cargo/registry/tracing-subscriber-* > /dev/null 2>&1; then
+	mkdir -p "$OUT/cargo-home"
+	printf '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n[net]\noffline = true\n' \
+		> "$OUT/cargo-home/config.toml"
+	rm -rf "$OUT/layer" && cp -r bench/tracing-layer "$OUT/layer"
+	sed -i "s|path = \"../../build-systems|path = \"$ROOT/build-systems|" "$OUT/layer/Cargo.toml"
+	(cd "$OUT/layer" && CARGO_HOME=$OUT/cargo-home PROBEGEN=$PROBEGEN cargo build --release -q) > "$OUT/layer.log" 2>&1 ||
+		{ cat "$OUT/layer.log" >&2; exit 1; }
+	echo
+	echo "| nothing traces | no subscriber | registry() | with a layer that does nothing | with UsdtLayer | UsdtLayer adds |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	"$OUT/layer/target/release/tracing-layer-bench" | while read -r what none plain identity layer; do
+		printf '| %s | %s ns | %s ns | %s ns | %s ns | %s ns |\n' \
+			"$([ $what = span ] && echo 'an #[instrument]ed call' || echo 'an info! event')" \
+			"$none" "$plain" "$identity" "$layer" "$(python3 -c "print('%+.1f' % ($layer - $identity))")"
+	done
+else
+	echo
+	echo "(UsdtLayer not measured: librust-tracing-subscriber-dev is not installed)"
+fi

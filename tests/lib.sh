@@ -151,3 +151,26 @@ pairs_program() {
 	"$PROBEGEN" -G -s "$ROOT/tests/src/pairs.d" -o pairs_probes.o || fail "-G pairs.d"
 	gcc -O2 -I. "$ROOT/tests/src/pairs.c" pairs_probes.o -o pairs -lpthread || fail "building pairs"
 }
+
+# Cargo offline against Debian's packaged crates (librust-*-dev put them
+# in /usr/share/cargo/registry): a CARGO_HOME of the test's own whose
+# config replaces crates.io by that directory.  Never committed where a
+# user's build would inherit it.  Sets CARGO_HOME.
+cargo_debian_registry() { # CRATE... that must be there
+	local c
+	need cargo
+	for c in "$@"; do
+		ls -d /usr/share/cargo/registry/$c-[0-9]* > /dev/null 2>&1 ||
+			skip "Debian's $c crate is not installed (apt-get install librust-$c-dev)"
+	done
+	mkdir -p cargo-home
+	cat > cargo-home/config.toml <<-'TOML'
+	[source.crates-io]
+	replace-with = "debian"
+	[source.debian]
+	directory = "/usr/share/cargo/registry"
+	[net]
+	offline = true
+	TOML
+	export CARGO_HOME=$PWD/cargo-home
+}

@@ -185,3 +185,68 @@ t_rust_lld_semaphores() {
 	grep -q 'rustapp:request__start' out-b || { cat out-b; fail "--trace BINARY: no request__start"; }
 	ok
 }
+
+# build_tracing_example [gnu-ld]: examples/rust-tracing, a release
+# build offline against Debian's tracing crates; sets bin.
+build_tracing_example() {
+	cargo_debian_registry tracing tracing-subscriber
+	rm -rf tcrate
+	cp -r "$ROOT/examples/rust-tracing" tcrate
+	rm -rf tcrate/target
+	sed -i "s|path = \"../../build-systems|path = \"$ROOT/build-systems|" tcrate/Cargo.toml
+	(cd tcrate && PROBEGEN=$PROBEGEN RUSTFLAGS="${1:+-C linker-features=-lld}" cargo build --release -q) \
+		> cargo.log 2>&1 || { cat cargo.log; fail "cargo build (examples/rust-tracing)"; }
+	[ ! -s cargo.log ] || { cat cargo.log; fail "cargo printed warnings"; }
+	bin=tcrate/target/release/rust-tracing
+}
+
+# UsdtLayer: the example's #[instrument]ed spans and its events, under
+# --trace with the values the program passed; its spans as timeline
+# slices named after them, nested as they ran; nothing printed untraced.
+t_rust_tracing_layer() {
+	build_tracing_example
+	[ -z "$(./$bin 3)" ] || fail "the example printed something untraced"
+	timeout 60 "$PROBEGEN" --trace -c "./$bin 4" > out 2>&1 || { cat out; fail "--trace -c"; }
+	local id path
+	for id in 0 1 2 3; do
+		path=/index.html
+		[ $id = 3 ] && path=/missing
+		grep -q "tracing:span__enter id=[0-9]* name=\"handle\" target=\"rust_tracing\" fields=\"id=$id path=\\\\\"$path\\\\\"\"" out ||
+			{ cat out; fail "no span__enter of handle($id, $path)"; }
+		grep -q "tracing:span__exit id=[0-9]* name=\"lookup\" target=\"rust_tracing\" fields=\"path=\\\\\"$path\\\\\"\"" out ||
+			fail "no span__exit of lookup($path)"
+	done
+	grep -q 'tracing:event level="INFO" target="rust_tracing" message="served /index.html" fields="id=2 bytes=1024"' out ||
+		fail "no INFO event for id 2"
+	grep -q 'tracing:event level="WARN" target="rust_tracing" message="not found: /missing" fields="id=3"' out ||
+		fail "no WARN event for id 3"
+	[ "$(grep -c 'tracing:span__enter' out)" = 8 ] || fail "expected 8 span entries"
+	timeout 60 "$PROBEGEN" --trace --timeline t.json -c "./$bin 4" > /dev/null 2>&1 || fail "--timeline"
+	python3 - t.json <<-'PY' || fail "timeline"
+	import json, sys
+	ev = json.load(open(sys.argv[1]))["traceEvents"]
+	x = [e for e in ev if e["ph"] == "X"]
+	handle = [e for e in x if e["name"] == "handle"]
+	lookup = [e for e in x if e["name"] == "lookup"]
+	assert len(handle) == 4 and len(lookup) == 4, [e["name"] for e in x]
+	for h, l in zip(sorted(handle, key=lambda e: e["ts"]), sorted(lookup, key=lambda e: e["ts"])):
+	    assert h["ts"] <= l["ts"] and l["ts"] + l["dur"] <= h["ts"] + h["dur"], (h, l)
+	    assert l["dur"] >= 2000, l  # lookup sleeps 2 ms
+	assert sum(1 for e in ev if e["ph"] == "i" and e["name"] == "tracing:event") == 4
+	PY
+	ok
+}
+
+# The same probes under bpftrace (a GNU ld build: bpftrace 0.17 misreads
+# rust-lld's layout, README).
+t_rust_tracing_bpftrace() {
+	need_bpftrace
+	build_tracing_example gnu-ld
+	timeout 60 bpftrace -e "
+	usdt:./$bin:tracing:event { printf(\"event %s %s %s\\n\", str(arg0), str(arg2), str(arg3)); }
+	usdt:./$bin:tracing:span__enter { printf(\"enter %s %s\\n\", str(arg1), str(arg3)); }" \
+		-c "./$bin 4" > out 2> err
+	grep -qx 'event WARN not found: /missing id=3' out || { cat out err; fail "no WARN event"; }
+	grep -qx 'enter handle id=1 path="/index.html"' out || { cat out; fail "no span entry of handle(1)"; }
+	ok
+}

@@ -3,7 +3,9 @@
  * Chrome Trace Event Format, which Perfetto's UI, chrome://tracing and
  * speedscope open.  Each matched pair becomes a slice ("X": its start's
  * time and its duration) on the thread that started it, nested as it
- * happened, with the start's and the end's arguments; every other
+ * happened, with the start's and the end's arguments, named after the
+ * pair's work (X of X__start), or after the start's string argument
+ * `name` when it has one (a `tracing` span's name); every other
  * firing an instant ("i") on its thread; each process and thread named
  * ("M") from /proc the first time it is seen.  Times are microseconds
  * from the first event.  Written through output.c: all or nothing.
@@ -22,6 +24,7 @@ struct open_slice {
 	unsigned long long value;   /* the matching argument's, or 0 */
 	unsigned long long start_ns;
 	char *args;                 /* the start's arguments, a JSON object */
+	char *name;                 /* the start's `name` string, or NULL */
 };
 
 struct timeline {
@@ -109,7 +112,7 @@ static void slice(struct timeline *tl, const struct open_slice *o,
 
 	comma(tl);
 	buf_lit(b, "{\"name\": ");
-	buf_json_string(b, p->stem);
+	buf_json_string(b, o->name ? o->name : p->stem);
 	buf_lit(b, ", \"cat\": ");
 	buf_json_string(b, p->label);
 	buf_lit(b, ", \"ph\": \"X\", \"ts\": ");
@@ -118,6 +121,24 @@ static void slice(struct timeline *tl, const struct open_slice *o,
 	put_us(b, end_ns - o->start_ns);
 	buf_printf(b, ", \"pid\": %u, \"tid\": %u, \"args\": {\"start\": %s, \"end\": %s}}",
 		   o->pid, o->tid, o->args, end_args ? end_args : "null");
+}
+
+/* The value of a start's string argument called `name`, if it has
+ * one and it was read: the slice's name (tracing:span__enter's span
+ * name), so that each kind of span has its own. */
+static char *start_name(const struct traced *t, const struct trace_event *e)
+{
+	int i, s = 0;
+
+	for (i = 0; i < t->nargs && i < (int)e->nargs; i++) {
+		if (t->read[i].how != READ_STRING)
+			continue;
+		if (strcmp(t->arg_names[i], "name") == 0 &&
+		    !(e->fault_mask & (1u << i)) && s < (int)e->nstrings)
+			return xstrndup(e->strings[s], TRACE_STR_LEN - 1);
+		s++;
+	}
+	return NULL;
 }
 
 /* The open start an end of pair matches: the latest on its thread, or
@@ -157,6 +178,7 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 			*o = done->next;
 			slice(tl, done, e->time_ns, args);
 			free(done->args);
+			free(done->name);
 			free(done);
 			ends = -2; /* drawn */
 		}
@@ -171,6 +193,7 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 		o->value = arg >= 0 ? e->args[arg] : 0;
 		o->start_ns = e->time_ns;
 		o->args = xstrdup(args);
+		o->name = start_name(t, e);
 		o->next = tl->open;
 		tl->open = o;
 		return;
@@ -198,6 +221,7 @@ int timeline_close(struct timeline *tl)
 		next = o->next;
 		slice(tl, o, tl->last_ns, "{\"unfinished\": true}");
 		free(o->args);
+		free(o->name);
 		free(o);
 	}
 	buf_lit(&tl->out.buf, "\n]}\n");
@@ -216,6 +240,7 @@ void timeline_abort(struct timeline *tl)
 	for (o = tl->open; o; o = next) {
 		next = o->next;
 		free(o->args);
+		free(o->name);
 		free(o);
 	}
 	output_abort(&tl->out);
