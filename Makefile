@@ -46,7 +46,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 SRCS = main.c options.c util.c diag.c parse.c ast.c program.c pairs.c check.c type.c spell.c names.c \
        target.c input.c output.c defines.c notes.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c inspect_list.c \
-       inspect_check.c
+       inspect_check.c srclines.c
 # --trace needs libbpf, clang's BPF target and bpftool; without them the
 # compiler builds the same and --trace says how to get it (TRACE=no
 # forces that).
@@ -62,6 +62,15 @@ TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_events.o $(B)/trace_ses
 LIBS += -lbpf
 else
 TRACE_OBJ = $(B)/trace_none.o
+endif
+# Source lines of probe sites in --list and --check come from libdw
+# (libdw-dev) when it is there; LIBDW=no leaves them out.
+ifndef LIBDW
+LIBDW := $(shell echo '\#include <elfutils/libdwfl.h>' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
+endif
+ifeq ($(LIBDW),yes)
+ALL_CFLAGS += -DHAVE_LIBDW
+LIBS += -ldw
 endif
 BPF_ARCH = $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/')
 

@@ -57,17 +57,38 @@ static void problem(struct checker *c, int is_error, const char *where,
 	c->errors += is_error;
 }
 
-/* Sizes and signs the notes record against the declared types. */
-static void check_types(struct checker *c, const struct binary *b,
-			const struct program *prog, const struct probe *pr,
-			const struct bin_probe *p, const struct target *tg)
+/* "site 0x1139 (t.c:12)": where a problem is, for its message. */
+static void site_name(struct buf *out, struct srclines *lines,
+		      const struct bin_site *s)
+{
+	struct buf line = { 0 };
+
+	out->len = 0;
+	buf_printf(out, "site 0x%llx", s->pc);
+	if (srclines_find(lines, s->pc, &line) == 0)
+		buf_cat(out, " (", line.data, ")", NULL);
+	buf_free(&line);
+}
+
+/* One site's argument count, sizes and signs against the declaration:
+ * every site is judged, so that moving a call cannot change the
+ * verdict. */
+static void check_site(struct checker *c, const struct binary *b,
+		       const struct program *prog, const struct probe *pr,
+		       const struct bin_probe *p, const struct bin_site *s,
+		       const char *where, const struct target *tg)
 {
 	const struct param *q = pr->native;
-	const char *spec = p->sites->args;
+	const char *spec = s->args;
 	struct arg_spec a;
-	int i = 0;
+	int i = 0, nargs = spec_count(s->args);
 
-	for (; q && (spec = spec_next(spec, &a)); q = q->next, i++) {
+	if (nargs != pr->nnative) {
+		problem(c, 1, b->path, p, "%s: the note has %d argument%s, the declaration %d",
+			where, nargs, nargs == 1 ? "" : "s", pr->nnative);
+		return;
+	}
+	for (; tg && q && (spec = spec_next(spec, &a)); q = q->next, i++) {
 		struct tracer_read r = type_tracer_read(prog, q->type, tg);
 
 		/* Nothing to compare: the user's types, or ones no tracer
@@ -77,43 +98,43 @@ static void check_types(struct checker *c, const struct binary *b,
 		if (r.size == a.size && (r.how != READ_INTEGER || r.is_signed == a.is_signed))
 			continue;
 		problem(c, c->strict, b->path, p,
-			"argument %d is recorded as %d bytes %s, declared %d bytes %s",
-			i, a.size, a.is_signed ? "signed" : "unsigned", r.size,
+			"%s: argument %d is recorded as %d bytes %s, declared %d bytes %s",
+			where, i, a.size, a.is_signed ? "signed" : "unsigned", r.size,
 			r.is_signed ? "signed" : "unsigned");
 	}
 }
 
+/* What libbpf can read of a site. */
 static void check_specs(struct checker *c, const struct binary *b,
-			const struct bin_probe *p, regex_t *re)
+			const struct bin_probe *p, const struct bin_site *s,
+			const char *where, regex_t *re)
 {
-	const struct bin_site *s;
+	const char *spec = s->args;
+	struct arg_spec a;
+	struct buf one = { 0 };
 
-	for (s = p->sites; s; s = s->next) {
-		const char *spec = s->args;
-		struct arg_spec a;
-		struct buf one = { 0 };
-
-		if (spec_count(spec) > MAX_PROBE_ARGS)
+	if (spec_count(spec) > MAX_PROBE_ARGS)
+		problem(c, 1, b->path, p, "%s has %d arguments; libbpf reads at most %d",
+			where, spec_count(spec), MAX_PROBE_ARGS);
+	while (re && (spec = spec_next(spec, &a))) {
+		one.len = 0;
+		buf_add(&one, a.text, a.text_len);
+		if (regexec(re, one.data, 0, NULL, 0) != 0)
 			problem(c, 1, b->path, p,
-				"site 0x%llx has %d arguments; libbpf reads at most %d",
-				s->pc, spec_count(spec), MAX_PROBE_ARGS);
-		while (re && (spec = spec_next(spec, &a))) {
-			one.len = 0;
-			buf_add(&one, a.text, a.text_len);
-			if (regexec(re, one.data, 0, NULL, 0) != 0)
-				problem(c, 1, b->path, p,
-					"site 0x%llx: libbpf cannot parse argument '%s' (%s)",
-					s->pc, one.data, b->arch);
-		}
-		buf_free(&one);
+				"%s: libbpf cannot parse argument '%s' (%s)",
+				where, one.data, b->arch);
 	}
+	buf_free(&one);
 }
 
 static void check_binary(struct checker *c, const struct binary *b,
 			 const struct program *prog, char *found)
 {
 	const struct bin_probe *p;
+	const struct bin_site *s;
 	const struct target *tg = target_by_name(b->arch);
+	struct srclines *lines = srclines_open(b);
+	struct buf where = { 0 };
 	regex_t re;
 	int have_re = 0, mine = 0;
 	size_t i;
@@ -124,7 +145,6 @@ static void check_binary(struct checker *c, const struct binary *b,
 					  REG_EXTENDED | REG_NOSUB) == 0;
 	for (p = b->probes; p; p = p->next) {
 		const struct probe *pr = program_probe(prog, p->provider, p->name);
-		int nargs;
 
 		if (!program_provider(prog, p->provider) || !p->sites)
 			continue; /* another provider's, or only declared */
@@ -135,25 +155,24 @@ static void check_binary(struct checker *c, const struct binary *b,
 			continue;
 		}
 		found[pr->index] = 1;
-		nargs = spec_count(p->sites->args);
-		if (nargs != pr->nnative)
-			problem(c, 1, b->path, p,
-				"the note has %d argument%s, the declaration %d",
-				nargs, nargs == 1 ? "" : "s", pr->nnative);
-		else if (tg)
-			check_types(c, b, prog, pr, p, tg);
+		for (s = p->sites; s; s = s->next) {
+			site_name(&where, lines, s);
+			check_site(c, b, prog, pr, p, s, where.data, tg);
+			check_specs(c, b, p, s, where.data, have_re ? &re : NULL);
+		}
 		if (p->semaphore && !b->is_object &&
 		    (!b->has_probes_section || p->semaphore < b->probes_addr ||
 		     p->semaphore >= b->probes_addr + b->probes_size))
 			problem(c, 1, b->path, p,
 				"semaphore 0x%llx is outside .probes", p->semaphore);
-		check_specs(c, b, p, have_re ? &re : NULL);
 	}
 	if (mine && !b->has_base && !b->is_object)
 		problem(c, 1, b->path, NULL,
 			"no .stapsdt.base section: gdb ignores every probe");
 	if (have_re)
 		regfree(&re);
+	buf_free(&where);
+	srclines_close(lines);
 }
 
 int inspect_check(const struct program *prog, const char *const *files,

@@ -1,9 +1,11 @@
 /*
  * inspect_list.c - --list [--json] BINARY...: every probe a binary
  * carries (executables, shared libraries, objects), read by notes.c:
- * provider:name, its semaphore, each site's address and argument specs,
- * and where the binary records declarations (.note.probegen), each
- * argument's name and type.  Binaries built with SystemTap's dtrace list
+ * provider:name, its semaphore, each site's address, argument specs and
+ * source line (with debug info and libdw), and where the binary records
+ * declarations (.note.probegen), each argument's name and type; an
+ * argument whose sites record different sizes or signs lists each with
+ * its sites (moving a call must not change what is shown).  Binaries built with SystemTap's dtrace list
  * too, without names.
  */
 #include <stdlib.h>
@@ -70,9 +72,59 @@ static void pairs_json(FILE *f, struct buf *t, const struct program *prog)
 	pairs_free(pairs);
 }
 
+/* "signed, 8 bytes", "4 bytes, float", or "none" for a site that
+ * records fewer arguments. */
+static void spec_words(struct buf *b, const struct arg_spec *a)
+{
+	if (!a) {
+		buf_lit(b, "none");
+		return;
+	}
+	buf_printf(b, "%s%d bytes%s", a->is_signed ? "signed, " : "", a->size,
+		   a->is_float ? ", float" : "");
+}
+
+/* An argument whose sites disagree: each size and sign with the sites
+ * that record it, "signed, 8 bytes at 0x1139, 0x1150; 4 bytes at 0x1161". */
+static void disagreeing_arg(FILE *f, const struct bin_probe *p, int i,
+			    const char *what)
+{
+	const struct bin_site *s, *r;
+	struct buf line = { 0 }, kind = { 0 }, other = { 0 };
+	struct arg_spec a, b;
+
+	for (s = p->sites; s; s = s->next) {
+		int have = spec_at(s->args, i, &a);
+
+		/* Listed already with an earlier site of the same kind? */
+		kind.len = 0;
+		spec_words(&kind, have ? &a : NULL);
+		for (r = p->sites; r != s; r = r->next) {
+			other.len = 0;
+			spec_words(&other, spec_at(r->args, i, &b) ? &b : NULL);
+			if (strcmp(other.data, kind.data) == 0)
+				break;
+		}
+		if (r != s)
+			continue;
+		buf_cat(&line, line.len ? "; " : "", kind.data, " at", NULL);
+		for (r = s; r; r = r->next) {
+			other.len = 0;
+			spec_words(&other, spec_at(r->args, i, &b) ? &b : NULL);
+			if (strcmp(other.data, kind.data) == 0)
+				buf_printf(&line, "%s 0x%llx", r == s ? "" : ",", r->pc);
+		}
+	}
+	fprintf(f, "    arg%d  %-30s sites disagree: %s\n", i, what, line.data);
+	buf_free(&line);
+	buf_free(&kind);
+	buf_free(&other);
+}
+
 static void list_text(FILE *f, const struct binary *b,
 		      const struct program *prog)
 {
+	struct srclines *lines = srclines_open(b);
 	const struct bin_probe *p;
 	const struct bin_site *s;
 	struct buf t = { 0 };
@@ -105,6 +157,9 @@ static void list_text(FILE *f, const struct binary *b,
 		for (s = p->sites; s; s = s->next) {
 			fprintf(f, "    site 0x%llx  ", s->pc);
 			text_string(f, &t, s->args);
+			t.len = 0;
+			if (srclines_find(lines, s->pc, &t) == 0)
+				fprintf(f, "  (%s)", t.data);
 			fputc('\n', f);
 		}
 		q = pr ? pr->native : NULL;
@@ -116,10 +171,13 @@ static void list_text(FILE *f, const struct binary *b,
 				if (q)
 					type_print_d(&t, q->type, NULL);
 			}
-			fprintf(f, "    arg%d  %-30s %s%d bytes%s\n", i,
-				pr ? t.data : "(not declared)",
-				a.is_signed ? "signed, " : "", a.size,
-				a.is_float ? ", float" : "");
+			if (specs_agree(p, i))
+				fprintf(f, "    arg%d  %-30s %s%d bytes%s\n", i,
+					pr ? t.data : "(not declared)",
+					a.is_signed ? "signed, " : "", a.size,
+					a.is_float ? ", float" : "");
+			else
+				disagreeing_arg(f, p, i, pr ? t.data : "(not declared)");
 			if (q)
 				q = q->next;
 			i++;
@@ -127,6 +185,7 @@ static void list_text(FILE *f, const struct binary *b,
 	}
 	pairs_text(f, &t, prog);
 	buf_free(&t);
+	srclines_close(lines);
 }
 
 static void list_json(FILE *f, const struct binary *b,
@@ -134,7 +193,8 @@ static void list_json(FILE *f, const struct binary *b,
 {
 	const struct bin_probe *p;
 	const struct bin_site *s;
-	struct buf t = { 0 };
+	struct buf t = { 0 }, src = { 0 };
+	struct srclines *lines = srclines_open(b);
 	int first = 1;
 
 	fputs("{\"binary\": ", f);
@@ -157,16 +217,31 @@ static void list_json(FILE *f, const struct binary *b,
 		fprintf(f, ", \"semaphore\": \"0x%llx\", \"sites\": [", p->semaphore);
 		first = 0;
 		for (s = p->sites; s; s = s->next) {
+			const char *sp = s->args;
+			int k = 0;
+
 			fprintf(f, "%s{\"address\": \"0x%llx\", \"args\": ",
 				s == p->sites ? "" : ", ", s->pc);
 			json_string(f, &t, s->args);
-			fputc('}', f);
+			src.len = 0;
+			if (srclines_find(lines, s->pc, &src) == 0) {
+				fputs(", \"source\": ", f);
+				json_string(f, &t, src.data);
+			}
+			fputs(", \"arguments\": [", f);
+			while ((sp = spec_next(sp, &a)))
+				fprintf(f, "%s{\"size\": %d, \"signed\": %s, \"float\": %s}",
+					k++ ? ", " : "", a.size,
+					a.is_signed ? "true" : "false",
+					a.is_float ? "true" : "false");
+			fputs("]}", f);
 		}
 		fputs("], \"arguments\": [", f);
 		while ((spec = spec_next(spec, &a))) {
-			fprintf(f, "%s{\"index\": %d, \"size\": %d, \"signed\": %s",
+			fprintf(f, "%s{\"index\": %d, \"size\": %d, \"signed\": %s, \"sites_agree\": %s",
 				i ? ", " : "", i, a.size,
-				a.is_signed ? "true" : "false");
+				a.is_signed ? "true" : "false",
+				specs_agree(p, i) ? "true" : "false");
 			if (pr && q) {
 				struct buf v = { 0 };
 
@@ -189,6 +264,8 @@ static void list_json(FILE *f, const struct binary *b,
 	pairs_json(f, &t, prog);
 	fputc('}', f);
 	buf_free(&t);
+	buf_free(&src);
+	srclines_close(lines);
 }
 
 int inspect_list(const char *const *files, int nfiles, int json)

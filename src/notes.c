@@ -283,6 +283,31 @@ int spec_count(const char *args)
 	return n;
 }
 
+int spec_at(const char *args, int i, struct arg_spec *out)
+{
+	while ((args = spec_next(args, out)))
+		if (i-- == 0)
+			return 1;
+	return 0;
+}
+
+int specs_agree(const struct bin_probe *p, int i)
+{
+	const struct bin_site *s;
+	struct arg_spec first, a;
+	int have = p->sites && spec_at(p->sites->args, i, &first);
+
+	for (s = p->sites; s; s = s->next) {
+		int here = spec_at(s->args, i, &a);
+
+		if (here != have || (here && (a.size != first.size ||
+					      a.is_signed != first.is_signed ||
+					      a.is_float != first.is_float)))
+			return 0;
+	}
+	return 1;
+}
+
 /* The D type named for a spec's size and sign, for probes with no
  * readable declaration. */
 static const char *spec_type(const struct arg_spec *a)

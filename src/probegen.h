@@ -566,6 +566,19 @@ struct arg_spec {
  * NULL when there is none. */
 const char *spec_next(const char *args, struct arg_spec *out);
 int spec_count(const char *args);
+/* The i-th spec of args into out; 0 when it has fewer. */
+int spec_at(const char *args, int i, struct arg_spec *out);
+/* Whether every site of p records argument i with one size and sign. */
+int specs_agree(const struct bin_probe *p, int i);
+
+/* ---- srclines.c: a site's source line (libdw, when built with it) ---- */
+
+struct srclines;
+/* The binary's line table, or NULL: an object, no debug info, no libdw. */
+struct srclines *srclines_open(const struct binary *b);
+/* Append "file.c:12" for pc; 0, or -1 when unknown (s may be NULL). */
+int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out);
+void srclines_close(struct srclines *s);
 
 /* ---- emit_*.c: the output formats, one file each ---- */
 

@@ -217,3 +217,26 @@ t_trace_command_forms() {
 	grep -qF 'id=2 driver="$HOME" ' e.out || { cat e.out; fail "-c expanded a variable"; }
 	ok
 }
+
+# Sites that disagree (a literal 0 passed as 4 bytes, a long in a
+# register as 8) are each read by their own specs: --trace and the
+# --bpftrace script made from the binary print both values.
+t_trace_sites_disagree() {
+	need_trace
+	printf 'provider t {\n\tprobe p(long x);\n};\n' > t.d
+	expect "$PROBEGEN" -h -s t.d -o t.h
+	expect "$PROBEGEN" -G -s t.d -o t.o
+	printf '#include "t.h"\nlong v = -5000000000;\nint main(void)\n{\n\tT_P(0);\n\tT_P(v);\n\treturn 0;\n}\n' > t.c
+	expect gcc -O2 t.c t.o -o t
+	[ "$(readelf -nW t | grep -c 'Name: p$')" = 2 ] || fail "not two sites"
+	"$PROBEGEN" --trace -c ./t > out 2>&1 || { cat out; fail "--trace"; }
+	grep -q ' t:p x=0$' out && grep -q ' t:p x=-5000000000$' out || { cat out; fail "--trace values"; }
+	if have bpftrace; then
+		"$PROBEGEN" --bpftrace t -o t.bt || fail "--bpftrace t"
+		timeout 60 bpftrace t.bt ./t -c ./t > bt.out 2>&1
+		grep -q 'x=0\b' bt.out && grep -q 'x=-5000000000\b' bt.out || { cat t.bt bt.out; fail "bpftrace values"; }
+	else
+		skip_part "bpftrace is not installed"
+	fi
+	ok
+}

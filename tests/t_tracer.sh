@@ -116,7 +116,8 @@ t_tracer_check() {
 	expect gcc -O2 -I. extra.c values.o -o extra
 	"$PROBEGEN" --check -s declared.d values extra > out
 	expect_eq $? 1 "exit status"
-	expect_grep '^values: vals:ints: the note has 10 arguments, the declaration 11$' out
+	grep -Eq '^values: vals:ints: site 0x[0-9a-f]+( \([^)]*\))?: the note has 10 arguments, the declaration 11$' out ||
+		{ cat out; fail "arity"; }
 	expect_grep '^extra: vals:extra: not declared in declared.d$' out
 	expect_grep '^declared.d: vals:ghost: in none of the binaries$' out
 	"$PROBEGEN" --check --allow-missing -s declared.d values > out2
@@ -143,7 +144,7 @@ t_tracer_check() {
 	expect gcc -O2 rip.c -o rip
 	"$PROBEGEN" --check -s s.d rip > out
 	expect_eq $? 1 "exit status (libbpf)"
-	grep -Eq "^rip: s:p: site 0x[0-9a-f]+: libbpf cannot parse argument '-4@g\(%rip\)' \(x86_64\)$" out ||
+	grep -Eq "^rip: s:p: site 0x[0-9a-f]+( \([^)]*\))?: libbpf cannot parse argument '-4@g\(%rip\)' \(x86_64\)$" out ||
 		{ cat out; fail "libbpf check"; }
 	# Sizes that differ from the declaration: a warning, or an error
 	# with --strict (memcached passes a uint8_t for an int).
@@ -152,7 +153,8 @@ t_tracer_check() {
 	expect gcc -O2 narrow.c s.o -o narrow
 	"$PROBEGEN" --check -s s.d narrow > out
 	expect_eq $? 0 "exit status (a warning)"
-	expect_grep '^narrow: s:p: warning: argument 0 is recorded as 1 bytes unsigned, declared 4 bytes signed$' out
+	grep -Eq '^narrow: s:p: warning: site 0x[0-9a-f]+( \([^)]*\))?: argument 0 is recorded as 1 bytes unsigned, declared 4 bytes signed$' out ||
+		{ cat out; fail "narrow"; }
 	"$PROBEGEN" --check --strict -s s.d narrow > out
 	expect_eq $? 1 "exit status (--strict)"
 	ok
@@ -182,5 +184,44 @@ t_tracer_one_reading() {
 		{ cat r.md; fail "--docs"; }
 	grep -qF 'printf("r:p d=(not readable: floating) by_value=(not readable: passed by value) n=%d s=\"%s\" m=%d ptr=0x%lx\n", arg2, str(arg3), arg4, arg5);' r.bt ||
 		{ cat r.bt; fail "--bpftrace"; }
+	ok
+}
+
+# A probe fired from several places: --list shows every site, with its
+# source line, and where they disagree each argument's sizes with their
+# sites (text and JSON); --check judges every site, so the literal 0's
+# site is named whether it comes first or last.
+t_tracer_sites_disagree() {
+	printf 'provider t {\n\tprobe p(long x);\n};\n' > t.d
+	expect "$PROBEGEN" -h -s t.d -o t.h
+	expect "$PROBEGEN" -G -s t.d -o t.o
+	local order
+	for order in first last; do
+		if [ $order = first ]; then
+			printf '#include "t.h"\nlong v = 5;\nint main(void)\n{\n\tT_P(0);\n\tT_P(v);\n\treturn 0;\n}\n' > t.c
+		else
+			printf '#include "t.h"\nlong v = 5;\nint main(void)\n{\n\tT_P(v);\n\tT_P(0);\n\treturn 0;\n}\n' > t.c
+		fi
+		expect gcc -g -O2 t.c t.o -o t
+		"$PROBEGEN" --list t > list || fail "--list"
+		[ "$(grep -c '^    site 0x' list)" = 2 ] || { cat list; fail "$order: not two sites"; }
+		grep -Eq '^    site 0x[0-9a-f]+  -4@\$0  \(.*t\.c:[56]\)$' list || { cat list; fail "$order: the literal's site"; }
+		grep -Eq '^    arg0  x: long +sites disagree: (signed, 4 bytes at 0x[0-9a-f]+; signed, 8 bytes at 0x[0-9a-f]+|signed, 8 bytes at 0x[0-9a-f]+; signed, 4 bytes at 0x[0-9a-f]+)$' list ||
+			{ cat list; fail "$order: the disagreeing argument"; }
+		"$PROBEGEN" --list --json t | python3 -c '
+import json, sys
+p = json.load(sys.stdin)[0]["probes"][0]
+sizes = sorted(s["arguments"][0]["size"] for s in p["sites"])
+assert sizes == [4, 8], sizes
+assert all(s["source"].endswith(("t.c:5", "t.c:6")) for s in p["sites"]), p["sites"]
+assert p["arguments"][0]["sites_agree"] is False
+' || fail "$order: --list --json"
+		"$PROBEGEN" --check -s t.d t > out
+		expect_eq $? 0 "exit status ($order)"
+		[ "$(wc -l < out)" = 1 ] || { cat out; fail "$order: one warning expected"; }
+		line=$([ $order = first ] && echo 5 || echo 6)
+		grep -Eq "^t: t:p: warning: site 0x[0-9a-f]+ \(.*t\.c:$line\): argument 0 is recorded as 4 bytes signed, declared 8 bytes signed$" out ||
+			{ cat out; fail "$order: the warning does not name the literal's site"; }
+	done
 	ok
 }

@@ -95,3 +95,13 @@ need_root_bpftrace() {
 		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
 	[ -e /sys/kernel/tracing/uprobe_events ] || skip "no tracefs"
 }
+
+# Every site's note as "provider:name SIZES" (signed sizes, operands
+# dropped), sorted with repeats: two builds agree site by site.
+sites_of() {
+	readelf -nW "$1" | awk '
+		/Provider:/ { p = $NF } /Name:/ { n = $2 }
+		/Arguments:/ { sub(/^[ \t]*Arguments:[ \t]*/, ""); s = ""
+			for (i = 1; i <= NF; i++) { a = $i; sub(/@.*/, "", a); s = s " " a }
+			print p ":" n s }' | sort
+}
