@@ -132,11 +132,13 @@ $(B)/trace_none.o: src/trace/trace_none.c src/probegen.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
 
-$(B)/parser.c $(B)/parser.h: grammar/parser.y | $(B)
+# Grouped targets (&:, GNU make 4.3): one bison run makes both files,
+# under any -j; a plain two-target rule would run it twice at once.
+$(B)/parser.c $(B)/parser.h &: grammar/parser.y | $(B)
 	$(msg) BISON $<
 	$(Q)$(BISON) -Wall -Werror --defines=$(B)/parser.h -o $(B)/parser.c $<
 
-$(B)/lexer.c $(B)/lexer.h: grammar/lexer.l | $(B)
+$(B)/lexer.c $(B)/lexer.h &: grammar/lexer.l | $(B)
 	$(msg) FLEX $<
 	$(Q)$(FLEX) --header-file=$(B)/lexer.h -o $(B)/lexer.c $<
 

@@ -7,7 +7,8 @@
  * the file does not declare, a semaphore outside .probes, no
  * .stapsdt.base, an argument spec libbpf's parser for the binary's
  * architecture rejects, a declared probe in none of the binaries (a
- * warning with --allow-missing).  Warnings: sizes or signs that differ
+ * warning with --allow-missing; its line names them all, and where the
+ * probe is declared).  Warnings: sizes or signs that differ
  * from the declared types (SystemTap's macro records the size of the
  * expression passed), errors with --strict.
  */
@@ -182,6 +183,7 @@ int inspect_check(const struct program *prog, const char *const *files,
 	const struct provider *pv;
 	const struct probe *pr;
 	char *found = xcalloc((size_t)prog->nprobes + 1, 1);
+	struct buf binaries = { 0 };
 	int i, status = EXIT_OK;
 
 	for (i = 0; i < nfiles; i++) {
@@ -194,16 +196,22 @@ int inspect_check(const struct program *prog, const char *const *files,
 		check_binary(&c, &b, prog, found);
 		binary_free(&b);
 	}
+	/* "BINARY: provider:name: what", as every other line: the
+	   binaries, joined, are where the probe is missing. */
+	for (i = 0; i < nfiles; i++)
+		buf_cat(&binaries, i ? ", " : "", files[i], NULL);
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
 			if (found[pr->index])
 				continue;
-			printf("%s: %s:%s: %sin none of the binaries\n",
-			       pv->loc.file, pv->name, pr->name,
-			       allow_missing ? "warning: " : "");
+			printf("%s: %s:%s: %sin none of the binaries (declared at %s:%d)\n",
+			       binaries.data ? binaries.data : "", pv->name, pr->name,
+			       allow_missing ? "warning: " : "", pr->loc.file,
+			       pr->loc.line);
 			c.errors += !allow_missing;
 		}
 	}
+	buf_free(&binaries);
 	free(found);
 	if (status != EXIT_OK)
 		return status;

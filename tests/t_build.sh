@@ -16,6 +16,7 @@ t_build_install() {
 t_build_configure() {
 	need autoconf
 	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
+	# As the README says: configure.ac ships, autoconf makes configure.
 	autoconf > log 2>&1 || { cat log; fail "autoconf"; }
 	./configure CFLAGS="-O1 -DPROBEGEN_CONFIGURED" > log 2>&1 || { cat log; fail "configure"; }
 	expect_grep 'CFLAGS = -O1 -DPROBEGEN_CONFIGURED' config.mak
@@ -23,6 +24,15 @@ t_build_configure() {
 	MAKEFLAGS= MAKELEVEL= make V=1 SANITIZE= > log 2>&1 || { cat log; fail "make after configure"; }
 	grep -q 'DPROBEGEN_CONFIGURED' log || fail "config.mak not read"
 	./probegen --version > /dev/null || fail "configured build does not run"
+	ok
+}
+
+# From clean under any -j, bison and flex run once each: each makes two
+# files, and a rule run twice at once could leave a corrupt parser.
+t_build_parser_once() {
+	MAKEFLAGS= MAKELEVEL= make -C "$ROOT" -j8 B="$PWD/b" PROG="$PWD/b/probegen" SANITIZE= > log 2>&1 ||
+		{ cat log; fail "make -j8"; }
+	expect_eq "$(grep -c '^  BISON ' log) $(grep -c '^  FLEX ' log)" "1 1" "bison and flex runs"
 	ok
 }
 

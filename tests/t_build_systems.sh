@@ -97,11 +97,12 @@ t_build_systems_cmake_not_found() {
 t_build_systems_cmake_cross() {
 	need cmake
 	need aarch64-linux-gnu-gcc
-	sdt_for_cross || skip "sys/sdt.h not found"
 	install_prefix
 	cp -r "$ROOT/examples/cmake" src
+	# As the README shows: nothing but the toolchain file (the cross
+	# compiler has no sys/sdt.h; the headers made are self-contained).
 	cmake -S src -B build -DCMAKE_TOOLCHAIN_FILE="$PWD/src/aarch64-linux-gnu.cmake" \
-		-DCMAKE_PREFIX_PATH="$PWD/prefix" -DCMAKE_C_FLAGS="-I$PWD/cross-include" > cmake.log 2>&1 ||
+		-DCMAKE_PREFIX_PATH="$PWD/prefix" > cmake.log 2>&1 ||
 		{ cat cmake.log; fail "cmake"; }
 	cmake --build build > build.log 2>&1 || { cat build.log; fail "build"; }
 	readelf -h build/probegen/shop/shop_probes.o | grep -q AArch64 || fail "probes object not for aarch64"
@@ -128,11 +129,11 @@ t_build_systems_meson_cross() {
 	need meson
 	need ninja
 	need aarch64-linux-gnu-gcc
-	sdt_for_cross || skip "sys/sdt.h not found"
 	install_prefix
 	cp -r "$ROOT/examples/meson" src
+	# As the README shows: nothing but the cross file.
 	meson setup build src --cross-file src/aarch64-linux-gnu.ini \
-		-Dbuild.pkg_config_path="$PWD/prefix/lib/pkgconfig" -Dc_args="-I$PWD/cross-include" \
+		-Dbuild.pkg_config_path="$PWD/prefix/lib/pkgconfig" \
 		> meson.log 2>&1 || { cat meson.log; fail "meson setup"; }
 	ninja -C build > build.log 2>&1 || { cat build.log; fail "build"; }
 	example_qemu build

@@ -36,7 +36,7 @@ diff -u "$WORK/notes-stap" "$WORK/notes" || fail "notes differ from the SystemTa
 # fires, and nothing else.
 "$PROBEGEN" --check -s "$SRC/Include/pydtrace.d" "$bin" > "$WORK/check"
 [ $? -eq 1 ] || { cat "$WORK/check"; fail "--check: exit status"; }
-grep -v ': warning: ' "$WORK/check" | sed 's/^[^ ]*: //' | sort > "$WORK/check-errors"
+grep -v ': warning: ' "$WORK/check" | sed -e 's/^[^ ]*: //' -e 's/ (declared at [^)]*)$//' | sort > "$WORK/check-errors"
 printf '%s\n' 'python:instance__delete__done: in none of the binaries' \
 	'python:instance__delete__start: in none of the binaries' \
 	'python:instance__new__done: in none of the binaries' \
