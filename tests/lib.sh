@@ -11,7 +11,7 @@ run_test() {
 	RESULT=$(cat "$dir/.result" 2>/dev/null)
 	case $RESULT in
 	ok) passed=$((passed + 1)); printf 'ok   %s\n' "$name"
-	    grep '^SKIP (part)' "$dir/log" | sed 's/^/     /' ;;
+	    grep -E '^(SKIP \(part\)|NOTE)' "$dir/log" | sed 's/^/     /' ;;
 	skip*) skipped=$((skipped + 1)); printf 'SKIP %s: %s\n' "$name" "${RESULT#skip }" ;;
 	*) failed=$((failed + 1))
 	   printf 'FAIL %s: %s\n' "$name" "${RESULT#fail }"
@@ -27,6 +27,8 @@ skip() {
 	[ -z "${PROBEGEN_STRICT_SKIPS:-}" ] || fail "skipped with tests/packages installed: $*"
 	echo "skip $*" > .result; exit 0
 }
+# note TEXT: a figure the test measured, printed under its line.
+note() { echo "NOTE $*"; }
 # A part of a test that cannot run here: said, never silent (run_test
 # prints it under the test's line), and a failure under
 # PROBEGEN_STRICT_SKIPS.
