@@ -105,3 +105,12 @@ sites_of() {
 			for (i = 1; i <= NF; i++) { a = $i; sub(/@.*/, "", a); s = s " " a }
 			print p ":" n s }' | sort
 }
+
+# same_sites PROGRAM: the probegen build's and the SystemTap build's
+# PROGRAM carry the same notes, site by site (sizes and signs).
+same_sites() {
+	sites_of "$WORK/build-probegen/$1" > "$WORK/sites"
+	sites_of "$WORK/build-systemtap/$1" > "$WORK/sites-stap"
+	[ -s "$WORK/sites" ] || fail "no probes in $1"
+	diff -u "$WORK/sites-stap" "$WORK/sites" || fail "$1: sites differ from the SystemTap build"
+}

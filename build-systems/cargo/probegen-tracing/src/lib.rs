@@ -98,6 +98,20 @@ impl Visit for FieldText<'_> {
     }
 }
 
+/// Fire span__enter or span__exit for the span `id`, with the fields
+/// kept when it was made.
+fn fire_span<S>(id: &Id, ctx: &Context<'_, S>, probe: fn(u64, &str, &str, &str))
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+{
+    if let Some(span) = ctx.span(id) {
+        let ext = span.extensions();
+        let fields = ext.get::<SpanFields>().map_or("", |f| f.0.as_str());
+        let meta = span.metadata();
+        probe(id.into_u64(), meta.name(), meta.target(), fields);
+    }
+}
+
 fn span_traced() -> bool {
     usdt::span_enter_enabled() || usdt::span_exit_enabled()
 }
@@ -135,26 +149,14 @@ where
     }
 
     fn on_enter(&self, id: &Id, ctx: Context<'_, S>) {
-        if !usdt::span_enter_enabled() {
-            return;
-        }
-        if let Some(span) = ctx.span(id) {
-            let ext = span.extensions();
-            let fields = ext.get::<SpanFields>().map_or("", |f| f.0.as_str());
-            let meta = span.metadata();
-            usdt::span_enter(id.into_u64(), meta.name(), meta.target(), fields);
+        if usdt::span_enter_enabled() {
+            fire_span(id, &ctx, usdt::span_enter);
         }
     }
 
     fn on_exit(&self, id: &Id, ctx: Context<'_, S>) {
-        if !usdt::span_exit_enabled() {
-            return;
-        }
-        if let Some(span) = ctx.span(id) {
-            let ext = span.extensions();
-            let fields = ext.get::<SpanFields>().map_or("", |f| f.0.as_str());
-            let meta = span.metadata();
-            usdt::span_exit(id.into_u64(), meta.name(), meta.target(), fields);
+        if usdt::span_exit_enabled() {
+            fire_span(id, &ctx, usdt::span_exit);
         }
     }
 
