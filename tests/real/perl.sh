@@ -47,7 +47,10 @@ grep -Eq 'perl:sub__entry [a-z_0-9]+="greet" [a-z_0-9]+="-e" [a-z_0-9]+=1 [a-z_0
 
 need_root_bpftrace
 "$PROBEGEN" --bpftrace "$bin" -o "$WORK/perl.bt" || fail "--bpftrace BINARY"
-timeout 120 bpftrace "$WORK/perl.bt" "$bin" -c "$bin -e 'sub f {} f()'" > "$WORK/bt" 2>&1 ||
+# bpftrace's -c splits on blanks, quotes and all: the program in a file.
+echo 'sub f {} f();' > "$WORK/f.pl"
+timeout 120 bpftrace "$WORK/perl.bt" "$bin" -c "$bin $WORK/f.pl" > "$WORK/bt" 2>&1 ||
 	{ tail "$WORK/bt"; fail "the generated bpftrace script"; }
-grep -q 'perl:sub__entry' "$WORK/bt" || { tail "$WORK/bt"; fail "the script printed no sub__entry"; }
+grep -q 'perl:sub__entry arg0="f" arg1=".*/f.pl" arg2=1 arg3="main"' "$WORK/bt" ||
+	{ tail "$WORK/bt"; fail "the script printed no sub__entry of f"; }
 ok "$VERSION, $(wc -l < "$WORK/sites") sites, $warned size warnings, builds: probegen ${time_probegen} s, systemtap ${time_systemtap} s; traced '$(grep -m1 '="greet"' "$WORK/trace" | cut -d' ' -f3-)'; $(( $(date +%s) - start )) s"
