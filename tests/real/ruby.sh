@@ -63,7 +63,10 @@ grep -Eq 'ruby:method__entry [a-z_0-9]+="Object" [a-z_0-9]+="fib" [a-z_0-9]+="-e
 
 need_root_bpftrace
 "$PROBEGEN" --bpftrace "$bin" -o "$WORK/ruby.bt" || fail "--bpftrace BINARY"
-timeout 120 bpftrace "$WORK/ruby.bt" "$bin" -c "$bin --disable-gems -e 'def f; end; f'" > "$WORK/bt" 2>&1 ||
+# bpftrace's -c splits on blanks, quotes and all: the program in a file.
+echo 'TracePoint.new(:call) {}.enable; def f; end; f' > "$WORK/f.rb"
+timeout 120 bpftrace "$WORK/ruby.bt" "$bin" -c "$bin --disable-gems $WORK/f.rb" > "$WORK/bt" 2>&1 ||
 	{ tail "$WORK/bt"; fail "the generated bpftrace script"; }
-grep -q 'ruby:cmethod__entry' "$WORK/bt" || { tail "$WORK/bt"; fail "the script printed no cmethod__entry"; }
+grep -q 'ruby:method__entry classname="Object" methodname="f" filename=".*/f.rb" lineno=1' "$WORK/bt" ||
+	{ tail "$WORK/bt"; fail "the script printed no method__entry of f"; }
 ok "$VERSION, $(wc -l < "$WORK/sites") sites, warnings for $(tr '\n' ' ' < "$WORK/warned")(expected), builds: probegen ${time_probegen} s, systemtap ${time_systemtap} s; traced '$(grep -m1 '="fib"' "$WORK/trace" | cut -d' ' -f3-)'; $(( $(date +%s) - start )) s"
