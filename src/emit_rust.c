@@ -290,7 +290,6 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	if (strings)
 		buf_cat(b, "\t\tif !self::", fn, "_enabled() {\n\t\t\treturn;\n\t\t}\n", NULL);
 	buf_cat(b, "\t\tprobegen_site!(", sem, " ", NULL);
-	x86_note.len = arm_note.len = 0;
 	note_line(&x86_note, prog, pr, x86);
 	note_line(&arm_note, prog, pr, arm);
 	buf_puts(b, x86_note.data);

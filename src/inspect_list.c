@@ -127,7 +127,7 @@ static void list_text(FILE *f, const struct binary *b,
 	struct srclines *lines = srclines_open(b);
 	const struct bin_probe *p;
 	const struct bin_site *s;
-	struct buf t = { 0 };
+	struct buf t = { 0 }, kind = { 0 };
 	int n = 0;
 
 	for (p = b->probes; p; p = p->next)
@@ -171,13 +171,14 @@ static void list_text(FILE *f, const struct binary *b,
 				if (q)
 					type_print_d(&t, q->type, NULL);
 			}
-			if (specs_agree(p, i))
-				fprintf(f, "    arg%d  %-30s %s%d bytes%s\n", i,
-					pr ? t.data : "(not declared)",
-					a.is_signed ? "signed, " : "", a.size,
-					a.is_float ? ", float" : "");
-			else
+			if (specs_agree(p, i)) {
+				kind.len = 0;
+				spec_words(&kind, &a);
+				fprintf(f, "    arg%d  %-30s %s\n", i,
+					pr ? t.data : "(not declared)", kind.data);
+			} else {
 				disagreeing_arg(f, p, i, pr ? t.data : "(not declared)");
+			}
 			if (q)
 				q = q->next;
 			i++;
@@ -185,6 +186,7 @@ static void list_text(FILE *f, const struct binary *b,
 	}
 	pairs_text(f, &t, prog);
 	buf_free(&t);
+	buf_free(&kind);
 	srclines_close(lines);
 }
 

@@ -16,6 +16,7 @@
 struct srclines {
 	Dwfl *dwfl;
 	Dwfl_Module *module;
+	Dwarf_Addr bias; /* where the module sits against the file's addresses */
 };
 
 static const Dwfl_Callbacks offline = {
@@ -33,27 +34,25 @@ struct srclines *srclines_open(const struct binary *b)
 	s->dwfl = dwfl_begin(&offline);
 	if (s->dwfl)
 		s->module = dwfl_report_offline(s->dwfl, "", b->path, -1);
-	if (!s->module) {
+	if (s->module)
+		dwfl_report_end(s->dwfl, NULL, NULL);
+	/* No DWARF, no lines: nothing to look up later. */
+	if (!s->module || !dwfl_module_getdwarf(s->module, &s->bias)) {
 		srclines_close(s);
 		return NULL;
 	}
-	dwfl_report_end(s->dwfl, NULL, NULL);
 	return s;
 }
 
 int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out)
 {
-	Dwarf_Addr bias = 0;
 	Dwfl_Line *line;
 	const char *file;
 	int lineno = 0;
 
 	if (!s)
 		return -1;
-	/* The module sits where the file says, offset by any bias. */
-	if (!dwfl_module_getdwarf(s->module, &bias))
-		return -1;
-	line = dwfl_module_getsrc(s->module, pc + bias);
+	line = dwfl_module_getsrc(s->module, pc + s->bias);
 	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 	if (!file || lineno <= 0)
 		return -1;
