@@ -81,8 +81,7 @@ done
 # against Debian's tracing crates as the tests build the example.
 if ls -d /usr/share/cargo/registry/tracing-subscriber-* > /dev/null 2>&1; then
 	mkdir -p "$OUT/cargo-home"
-	printf '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n[net]\noffline = true\n' \
-		> "$OUT/cargo-home/config.toml"
+	cp tests/cargo-debian.toml "$OUT/cargo-home/config.toml"
 	rm -rf "$OUT/layer" && cp -r bench/tracing-layer "$OUT/layer"
 	sed -i "s|path = \"../../build-systems|path = \"$ROOT/build-systems|" "$OUT/layer/Cargo.toml"
 	(cd "$OUT/layer" && CARGO_HOME=$OUT/cargo-home PROBEGEN=$PROBEGEN cargo build --release -q) > "$OUT/layer.log" 2>&1 ||

@@ -71,9 +71,7 @@ def setup_rust_tracing(d):
     """examples/rust-tracing, built offline against Debian's crates."""
     home = os.path.join(d, "cargo-home")
     os.makedirs(home)
-    with open(os.path.join(home, "config.toml"), "w") as f:
-        f.write('[source.crates-io]\nreplace-with = "debian"\n[source.debian]\n'
-                'directory = "/usr/share/cargo/registry"\n[net]\noffline = true\n')
+    shutil.copy(os.path.join(ROOT, "tests/cargo-debian.toml"), os.path.join(home, "config.toml"))
     shutil.copytree(os.path.join(ROOT, "examples/rust-tracing"), d, dirs_exist_ok=True)
     subprocess.run(["sed", "-i", 's|path = "../../build-systems|path = "%s/build-systems|' % ROOT,
                     os.path.join(d, "Cargo.toml")], check=True)

@@ -154,10 +154,8 @@ pairs_program() {
 	gcc -O2 -I. "$ROOT/tests/src/pairs.c" pairs_probes.o -o pairs -lpthread || fail "building pairs"
 }
 
-# Cargo offline against Debian's packaged crates (librust-*-dev put them
-# in /usr/share/cargo/registry): a CARGO_HOME of the test's own whose
-# config replaces crates.io by that directory.  Never committed where a
-# user's build would inherit it.  Sets CARGO_HOME.
+# Cargo offline against Debian's packaged crates: a CARGO_HOME of the
+# test's own with tests/cargo-debian.toml as its config.  Sets CARGO_HOME.
 cargo_debian_registry() { # CRATE... that must be there
 	local c
 	need cargo
@@ -166,13 +164,6 @@ cargo_debian_registry() { # CRATE... that must be there
 			skip "Debian's $c crate is not installed (apt-get install librust-$c-dev)"
 	done
 	mkdir -p cargo-home
-	cat > cargo-home/config.toml <<-'TOML'
-	[source.crates-io]
-	replace-with = "debian"
-	[source.debian]
-	directory = "/usr/share/cargo/registry"
-	[net]
-	offline = true
-	TOML
+	cp "$ROOT/tests/cargo-debian.toml" cargo-home/config.toml
 	export CARGO_HOME=$PWD/cargo-home
 }
