@@ -404,12 +404,11 @@ void provider_add(struct parse_state *ps, char *name, struct loc loc,
 	struct probe *pr, *next, *list = NULL, **tail;
 	int n = 0;
 
-	for (pv = ps->prog->providers; pv; pv = pv->next)
-		if (strcmp(pv->name, name) == 0)
-			break;
+	pv = (struct provider *)name_set_find(&ps->providers, name);
 	if (!pv) {
 		pv = arena_alloc(&ps->prog->arena, sizeof(*pv));
 		pv->name = name;
+		name_set_add(&ps->providers, name, strlen(name), pv);
 		pv->loc = loc;
 		*ps->provider_tail = pv;
 		ps->provider_tail = &pv->next;
@@ -469,5 +468,10 @@ void typedef_add(struct parse_state *ps, struct type *base,
 		td->loc = p->loc;
 		*ps->typedef_tail = td;
 		ps->typedef_tail = &td->next;
+		if (!ps->prog->typedef_names.slots)
+			name_set_init(&ps->prog->typedef_names, 16);
+		if (td->name) /* the first of a name is the one used */
+			name_set_add(&ps->prog->typedef_names, td->name,
+				     strlen(td->name), td);
 	}
 }

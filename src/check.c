@@ -24,10 +24,14 @@ static void check_params(const struct program *prog, const struct probe *pr,
 	const struct param *p, *q;
 	int i = 0;
 
-	if (count > MAX_PROBE_ARGS)
+	if (count > MAX_PROBE_ARGS) {
+		/* Judging each of them would say nothing more, and the name
+		 * check below is quadratic: hostile input stops here. */
 		error_at(pr->loc,
 			 "probe '%s' has %d %sarguments; at most %d are supported",
 			 pr->name, count, which, MAX_PROBE_ARGS);
+		return;
+	}
 	for_each_param(list, p) {
 		i++;
 		if (type_depth(prog, p->type) > MAX_TYPE_DEPTH)
@@ -178,7 +182,10 @@ void check_program(const struct program *prog, const struct target *tg)
 				/* (i, j) : (j, i, i, j) may repeat names. */
 				check_params(prog, pr, pr->mapping, pr->nmapping,
 					     "translated ", 0);
-				check_mapping(pr);
+				/* Quadratic: only within the limit. */
+				if (pr->nmapping <= MAX_PROBE_ARGS &&
+				    pr->nnative <= MAX_PROBE_ARGS)
+					check_mapping(pr);
 			}
 			check_readable(prog, pr, tg);
 			check_collisions(&names, pr);

@@ -23,7 +23,14 @@ struct source {
 	const char *text; /* NULL when the file could not be read */
 	size_t len;
 	int loaded, owned; /* owned: read here, freed here */
+	/* Where the last quoted line starts: messages come mostly in
+	 * order, so the next search starts here, not at line 1. */
+	const char *mark;
+	int mark_line;
 };
+
+/* Set when a message was left out: the notes under it go too. */
+static int notes_left_out;
 
 static struct source *sources;
 
@@ -62,6 +69,7 @@ void diag_add_source(const char *file, const char *text, size_t len)
 	s->len = len;
 	s->loaded = 1;
 	s->owned = 1;
+	s->mark = NULL;
 }
 
 static void source_load(struct source *s)
@@ -99,12 +107,19 @@ static void show_line(struct loc loc)
 	if (!s->text)
 		return;
 	p = s->text;
+	line = 1;
+	if (s->mark && s->mark_line <= loc.line) {
+		p = s->mark;
+		line = s->mark_line;
+	}
 	lim = s->text + s->len;
-	for (line = 1; line < loc.line && p < lim; p++)
+	for (; line < loc.line && p < lim; p++)
 		if (*p == '\n')
 			line++;
 	if (line != loc.line || p >= lim)
 		return;
+	s->mark = p;
+	s->mark_line = line;
 	for (end = p; end < lim && *end != '\n' && *end != '\r'; end++)
 		;
 	if (end - p > 500)
@@ -134,21 +149,27 @@ static void print_diagnostic(struct loc loc, const char *kind,
 	show_line(loc);
 }
 
-/* Past this many errors, count but stay quiet: a binary file fed in by
- * mistake should not print a million lines. */
-#define MAX_REPORTED_ERRORS 50
+/* Past this many errors or warnings, count but stay quiet: a binary
+ * file fed in by mistake, or a generated file with a slip repeated in
+ * every probe, should not print a million lines. */
+#define MAX_REPORTED 50
+
+/* Count one message of a kind; 0 when it is one too many to print. */
+static int reported(int *count, const char *kind)
+{
+	notes_left_out = ++*count > MAX_REPORTED;
+	if (*count == MAX_REPORTED + 1)
+		fprintf(diag_stream(), "%s: too many %s; the rest are not shown\n",
+			diag.progname, kind);
+	return !notes_left_out;
+}
 
 void error_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (++diag.errors > MAX_REPORTED_ERRORS) {
-		if (diag.errors == MAX_REPORTED_ERRORS + 1)
-			fprintf(diag_stream(),
-				"%s: too many errors; the rest are not shown\n",
-				diag.progname);
+	if (!reported(&diag.errors, "errors"))
 		return;
-	}
 	va_start(ap, fmt);
 	print_diagnostic(loc, "error", fmt, ap);
 	va_end(ap);
@@ -158,6 +179,8 @@ void warning_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!reported(&diag.warnings, "warnings"))
+		return;
 	va_start(ap, fmt);
 	print_diagnostic(loc, "warning", fmt, ap);
 	va_end(ap);
@@ -167,7 +190,7 @@ void note_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (diag.errors > MAX_REPORTED_ERRORS)
+	if (notes_left_out)
 		return;
 	va_start(ap, fmt);
 	print_diagnostic(loc, "note", fmt, ap);

@@ -98,7 +98,9 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 {
 	const char *cmd = getenv("CPP");
 	char *words = xstrdup(cmd && *cmd ? cmd : "cpp");
-	char **argv = xcalloc((size_t)cpp->nargs + 64, sizeof(char *));
+	/* At most one word for every two bytes of $CPP, then ours. */
+	char **argv = xcalloc(strlen(words) / 2 + 1 + (size_t)cpp->nargs + 5,
+			      sizeof(char *));
 	int argc = 0, pipefd[2], status, i;
 	posix_spawn_file_actions_t fa;
 	char *w, *save = NULL, *text;
@@ -112,7 +114,7 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 		free(argv);
 		return NULL;
 	}
-	for (w = strtok_r(words, " \t", &save); w && argc < 32;
+	for (w = strtok_r(words, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save))
 		argv[argc++] = w;
 	argv[argc++] = (char *)"-x";

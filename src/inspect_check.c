@@ -33,6 +33,8 @@ static const struct {
 	{ "s390x", "^-?[1248]@(-?[0-9]+\\(%r[0-9]+\\)|%r[0-9]+|-?[0-9]+)$" },
 };
 
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 struct checker {
 	int strict, errors;
 };
@@ -44,11 +46,17 @@ static void problem(struct checker *c, int is_error, const char *where,
 static void problem(struct checker *c, int is_error, const char *where,
 		    const struct bin_probe *p, const char *fmt, ...)
 {
+	struct buf name = { 0 };
 	va_list ap;
 
 	printf("%s: ", where);
-	if (p)
-		printf("%s:%s: ", p->provider, p->name);
+	if (p) { /* a binary's bytes: escaped */
+		buf_escaped(&name, p->provider, strlen(p->provider), 0);
+		buf_lit(&name, ":");
+		buf_escaped(&name, p->name, strlen(p->name), 0);
+		printf("%s: ", name.data);
+		buf_free(&name);
+	}
 	if (!is_error)
 		printf("warning: ");
 	va_start(ap, fmt);
@@ -108,11 +116,11 @@ static void check_site(struct checker *c, const struct binary *b,
 /* What libbpf can read of a site. */
 static void check_specs(struct checker *c, const struct binary *b,
 			const struct bin_probe *p, const struct bin_site *s,
-			const char *where, regex_t *re)
+			const char *where, const regex_t *re)
 {
 	const char *spec = s->args;
 	struct arg_spec a;
-	struct buf one = { 0 };
+	struct buf one = { 0 }, shown = { 0 };
 
 	if (spec_count(spec) > MAX_PROBE_ARGS)
 		problem(c, 1, b->path, p, "%s has %d arguments; libbpf reads at most %d",
@@ -120,12 +128,40 @@ static void check_specs(struct checker *c, const struct binary *b,
 	while (re && (spec = spec_next(spec, &a))) {
 		one.len = 0;
 		buf_add(&one, a.text, a.text_len);
-		if (regexec(re, one.data, 0, NULL, 0) != 0)
-			problem(c, 1, b->path, p,
-				"%s: libbpf cannot parse argument '%s' (%s)",
-				where, one.data, b->arch);
+		if (regexec(re, one.data, 0, NULL, 0) == 0)
+			continue;
+		shown.len = 0;
+		buf_escaped(&shown, a.text, a.text_len, 0);
+		problem(c, 1, b->path, p,
+			"%s: libbpf cannot parse argument '%s' (%s)",
+			where, shown.data, b->arch);
 	}
 	buf_free(&one);
+	buf_free(&shown);
+}
+
+/* The argument forms libbpf reads on arch, compiled into re: 1, or 0
+ * when probegen knows none for arch.  They are probegen's own text, so
+ * one that does not compile is a bug to stop at, never a check to skip
+ * in silence. */
+static int libbpf_form(const char *arch, regex_t *re)
+{
+	size_t i;
+	int err;
+	char why[128];
+
+	for (i = 0; i < COUNT(libbpf_forms); i++) {
+		if (strcmp(libbpf_forms[i].arch, arch) != 0)
+			continue;
+		err = regcomp(re, libbpf_forms[i].pattern, REG_EXTENDED | REG_NOSUB);
+		if (err) {
+			regerror(err, re, why, sizeof(why));
+			die("internal error: libbpf's argument forms for %s do not compile: %s",
+			    arch, why);
+		}
+		return 1;
+	}
+	return 0;
 }
 
 static void check_binary(struct checker *c, const struct binary *b,
@@ -137,13 +173,8 @@ static void check_binary(struct checker *c, const struct binary *b,
 	struct srclines *lines = srclines_open(b);
 	struct buf where = { 0 };
 	regex_t re;
-	int have_re = 0, mine = 0;
-	size_t i;
+	int have_re = libbpf_form(b->arch, &re), mine = 0;
 
-	for (i = 0; i < sizeof(libbpf_forms) / sizeof(libbpf_forms[0]); i++)
-		if (strcmp(libbpf_forms[i].arch, b->arch) == 0)
-			have_re = regcomp(&re, libbpf_forms[i].pattern,
-					  REG_EXTENDED | REG_NOSUB) == 0;
 	for (p = b->probes; p; p = p->next) {
 		const struct probe *pr = program_probe(prog, p->provider, p->name);
 

@@ -354,6 +354,7 @@ static int params_from_declaration(struct program *prog, struct probe *pr,
 	const char *decl = p->declaration, *params = decl + pv + 1 + nm;
 	struct provider *saved_providers = prog->providers, *got;
 	struct typedef_decl *saved_typedefs = prog->typedefs;
+	struct name_set saved_typedef_names = prog->typedef_names;
 	struct stability *saved_stabilities = prog->stabilities;
 	int saved_counts[3] = { prog->nproviders, prog->nprobes, prog->ntags };
 	struct diag saved_diag = diag;
@@ -372,6 +373,7 @@ static int params_from_declaration(struct program *prog, struct probe *pr,
 	diag.errors = 0;
 	prog->providers = NULL;
 	prog->typedefs = NULL;
+	prog->typedef_names = (struct name_set){ 0 };
 	prog->stabilities = NULL;
 	parse_text(prog, "(recorded declaration)", text.data, text.len - 2, NULL);
 	got = prog->providers;
@@ -392,6 +394,8 @@ static int params_from_declaration(struct program *prog, struct probe *pr,
 	diag = saved_diag;
 	prog->providers = saved_providers;
 	prog->typedefs = saved_typedefs;
+	name_set_free(&prog->typedef_names);
+	prog->typedef_names = saved_typedef_names;
 	prog->stabilities = saved_stabilities;
 	prog->nproviders = saved_counts[0];
 	prog->nprobes = saved_counts[1];

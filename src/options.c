@@ -5,6 +5,8 @@
  * belongs to a group (O_*); the mode's row says which groups it takes
  * and what it reads, and every usage message is made from that row.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +168,33 @@ static int flag_option(struct options *o, const char *a)
 	return 0;
 }
 
+/* v as a whole number above 0 and at most max, every byte of it read
+ * ("10x" and " 10" are not 10); 0 when it is not one. */
+static long long positive_whole(const char *v, long long max)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (*v < '0' || *v > '9' || errno || *end || n <= 0 || n > max)
+		return 0;
+	return n;
+}
+
+/* v as a finite number of seconds above 0, every byte read; else 0. */
+static double positive_seconds(const char *v)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (!strchr("0123456789.", *v) || errno || *end || !(d > 0) || d > 1e9)
+		return 0;
+	return d;
+}
+
 /* -c, -p, -n and --limit; returns 1 if a was one, -1 on a usage error. */
 static int trace_option(struct options *o, int argc, char **argv, int *i)
 {
@@ -191,7 +220,7 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 			return -1;
 		}
 	} else if (a[1] == 'p') {
-		o->trace_pid = atoi(v);
+		o->trace_pid = (int)positive_whole(v, INT_MAX);
 		if (o->trace_pid <= 0) {
 			usage_error("-p takes a process ID, not '%s'", v);
 			return -1;
@@ -203,7 +232,7 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 		}
 		o->filters[o->nfilters++] = v;
 	} else if (strcmp(a, "--duration") == 0) {
-		o->duration = atof(v);
+		o->duration = positive_seconds(v);
 		if (!(o->duration > 0)) {
 			usage_error("--duration takes a number of seconds, not '%s'", v);
 			return -1;
@@ -213,7 +242,7 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 	} else if (strcmp(a, "--timeline") == 0) {
 		o->timeline = v;
 	} else {
-		o->limit = atoll(v);
+		o->limit = positive_whole(v, LLONG_MAX);
 		if (o->limit <= 0) {
 			usage_error("--limit takes a number of events, not '%s'", v);
 			return -1;

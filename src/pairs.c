@@ -27,26 +27,19 @@ static const struct {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The probe of pv named stem + "__" + suffix (or suffix alone when the
- * stem is empty), or NULL. */
-static const struct probe *probe_with(const struct provider *pv,
-				      const char *stem, size_t stem_len,
-				      const char *suffix)
+/* The probe of pv (its names in set) named stem + "__" + suffix, or
+ * suffix alone when the stem is empty; NULL when there is none. */
+static const struct probe *probe_with(const struct name_set *set,
+				      struct buf *name, const char *stem,
+				      size_t stem_len, const char *suffix)
 {
-	const struct probe *pr;
-	size_t n = strlen(suffix);
-
-	for_each_probe(pv, pr) {
-		const char *s = pr->name;
-
-		if (stem_len && (strncmp(s, stem, stem_len) != 0 ||
-				 strncmp(s + stem_len, "__", 2) != 0))
-			continue;
-		s += stem_len ? stem_len + 2 : 0;
-		if (strlen(s) == n && strcmp(s, suffix) == 0)
-			return pr;
+	name->len = 0;
+	if (stem_len) {
+		buf_add(name, stem, stem_len);
+		buf_lit(name, "__");
 	}
-	return NULL;
+	buf_puts(name, suffix);
+	return name_set_find(set, name->data);
 }
 
 /* The stem of a start probe by rule r ("query" of "query__start"), or
@@ -81,19 +74,25 @@ struct pair *pairs_of(const struct program *prog)
 	struct pair *list = NULL, **tail = &list;
 	const struct provider *pv;
 	const struct probe *pr, *end;
+	struct buf name = { 0 };
 	size_t r, e;
 	long stem;
 
 	if (!prog)
 		return NULL;
 	for_each_provider(prog, pv) {
+		struct name_set set; /* the provider's probes by name */
+
+		name_set_init(&set, (size_t)pv->nprobes);
+		for_each_probe(pv, pr) /* the first of a name stays */
+			name_set_add(&set, pr->name, strlen(pr->name), pr);
 		for_each_probe(pv, pr) {
 			for (r = 0; r < COUNT(pair_rules); r++) {
 				if ((stem = start_stem(pr->name, r)) < 0)
 					continue;
 				end = NULL;
 				for (e = 0; !end && e < 4 && pair_rules[r].ends[e]; e++)
-					end = probe_with(pv, pr->name, (size_t)stem,
+					end = probe_with(&set, &name, pr->name, (size_t)stem,
 							 pair_rules[r].ends[e]);
 				if (!end)
 					continue;
@@ -102,7 +101,9 @@ struct pair *pairs_of(const struct program *prog)
 				break;
 			}
 		}
+		name_set_free(&set);
 	}
+	buf_free(&name);
 	return list;
 }
 

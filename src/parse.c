@@ -205,9 +205,11 @@ struct program *parse_text(struct program *into, const char *file,
 		arena_expect(&ps.prog->arena, len * 16);
 	}
 	/* A later file's declarations go after the earlier ones'. */
+	name_set_init(&ps.providers, (size_t)ps.prog->nproviders);
 	for (ps.provider_tail = &ps.prog->providers; *ps.provider_tail;
 	     ps.provider_tail = &(*ps.provider_tail)->next)
-		;
+		name_set_add(&ps.providers, (*ps.provider_tail)->name,
+			     strlen((*ps.provider_tail)->name), *ps.provider_tail);
 	for (ps.typedef_tail = &ps.prog->typedefs; *ps.typedef_tail;
 	     ps.typedef_tail = &(*ps.typedef_tail)->next)
 		;
@@ -231,5 +233,6 @@ struct program *parse_text(struct program *into, const char *file,
 	yy_delete_buffer(buffer, scanner);
 	yylex_destroy(scanner);
 	buf_free(&ps.comment);
+	name_set_free(&ps.providers);
 	return ps.prog;
 }

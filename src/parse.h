@@ -35,6 +35,7 @@ struct parse_state {
 	char *probe_doc;           /* for the probe being parsed */
 	struct program *prog;
 	struct provider **provider_tail;
+	struct name_set providers; /* by name, to add a block to its own */
 	struct typedef_decl **typedef_tail;
 	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
 };

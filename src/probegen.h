@@ -99,13 +99,15 @@ struct name_entry {
 };
 struct name_set {
 	struct name_entry *slots;
-	size_t cap;
+	size_t cap, count;
 };
 /* Room for n names. */
 void name_set_init(struct name_set *set, size_t n);
 /* Add name of len bytes; return whoever already owns it, if anyone. */
 const void *name_set_add(struct name_set *set, const char *name, size_t len,
 			 const void *owner);
+/* The owner of name, or NULL. */
+const void *name_set_find(const struct name_set *set, const char *name);
 void name_set_free(struct name_set *set);
 
 /* Memory that lives as long as the tree: allocations are zeroed, and
@@ -134,6 +136,7 @@ struct diag {
 	FILE *stream; /* where messages go; NULL: stderr */
 	const char *progname;
 	int errors; /* in the input: each makes the run fail with EXIT_INPUT */
+	int warnings; /* in the input: past 50, counted and not shown */
 };
 extern struct diag diag;
 
@@ -191,6 +194,9 @@ struct type {
 	unsigned char varargs;
 	short d_type;        /* T_NAMED: d_type_lookup(name) */
 	char *name;          /* tag or typedef name */
+	/* T_NAMED: the file's typedef of that name, once found (the first
+	 * of a name never changes): a chain is walked without hashing. */
+	const struct type *typedef_type;
 	struct type *inner;
 	struct param *params;
 };
@@ -251,6 +257,7 @@ struct program {
 	struct provider *providers;
 	struct stability *stabilities; /* in file order */
 	struct typedef_decl *typedefs;
+	struct name_set typedef_names; /* the first of each name, for lookups */
 	int nproviders, nprobes;
 	int ntags; /* named struct and union types: forward-declared */
 };
@@ -331,6 +338,9 @@ int type_needs_extension(const struct program *prog, const struct type *t);
 int type_spelled_with_comma(const struct program *prog, const struct type *t);
 /* The file's typedef of that name, or NULL. */
 const struct type *file_typedef(const struct program *prog, const char *name);
+/* The same for the name T_NAMED t gives, remembered in t. */
+const struct type *named_typedef(const struct program *prog,
+				 const struct type *t);
 /* Follow the file's own typedefs down to the type they name. */
 const struct type *type_resolve(const struct program *prog,
 				const struct type *t);

@@ -1,7 +1,8 @@
 /*
  * program.c - the program as a whole, once parsed: finding a provider
  * or probe, completing it (a probe declared again with the same types
- * is one probe), and freeing it.  The nodes are built by ast.c (from
+ * is one probe, with a warning when both are in one file), and freeing
+ * it.  The nodes are built by ast.c (from
  * the grammar) or notes.c (from a binary).
  */
 #include <stdlib.h>
@@ -89,7 +90,18 @@ void program_complete(struct program *prog)
 				name_set_add(&seen, pr->name, strlen(pr->name), pr);
 
 			if (first && probe_same_types(prog, first, pr)) {
-				*link = pr->next; /* one probe, declared twice */
+				/* One probe, declared twice.  QEMU declares
+				 * probes again in other files on purpose; in
+				 * one file it is most likely a slip. */
+				if (first->loc.file == pr->loc.file) {
+					warning_at(pr->loc,
+						   "probe '%s' declared again",
+						   pr->name);
+					note_at(first->loc,
+						"previous declaration of '%s' was here",
+						pr->name);
+				}
+				*link = pr->next;
 				pv->nprobes--;
 				prog->nprobes--;
 				continue;
@@ -107,5 +119,6 @@ void program_free(struct program *prog)
 	if (!prog)
 		return;
 	arena_free(&prog->arena);
+	name_set_free(&prog->typedef_names);
 	free(prog);
 }

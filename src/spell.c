@@ -131,7 +131,7 @@ static void print_decl(struct buf *out, const struct printer *pp,
 		}
 		quals[k] = t->quals | extra;
 		if (t->kind == T_NAMED && pp->prog && t->d_type < 0 &&
-		    (td = file_typedef(pp->prog, t->name))) {
+		    (td = named_typedef(pp->prog, t))) {
 			extra = quals[k];
 			t = td;
 			continue;

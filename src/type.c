@@ -59,14 +59,20 @@ int d_type_lookup(const char *name)
 	return -1;
 }
 
+const struct type *named_typedef(const struct program *prog,
+				 const struct type *t)
+{
+	if (!t->typedef_type)
+		((struct type *)t)->typedef_type = file_typedef(prog, t->name);
+	return t->typedef_type;
+}
+
 const struct type *file_typedef(const struct program *prog, const char *name)
 {
-	const struct typedef_decl *td;
+	const struct typedef_decl *td = prog->typedef_names.slots ?
+		name_set_find(&prog->typedef_names, name) : NULL;
 
-	for (td = prog->typedefs; td; td = td->next)
-		if (td->name && strcmp(td->name, name) == 0)
-			return td->type;
-	return NULL;
+	return td ? td->type : NULL;
 }
 
 const struct type *type_resolve(const struct program *prog,
@@ -76,7 +82,7 @@ const struct type *type_resolve(const struct program *prog,
 	int depth = 0;
 
 	while (t->kind == T_NAMED && t->d_type < 0 &&
-	       (td = file_typedef(prog, t->name)) && depth++ < MAX_TYPE_DEPTH)
+	       (td = named_typedef(prog, t)) && depth++ < MAX_TYPE_DEPTH)
 		t = td;
 	return t;
 }
@@ -141,7 +147,7 @@ static int spellable(const struct program *prog, const struct type *t,
 	case T_NAMED:
 		if (t->d_type >= 0)
 			return 1;
-		td = file_typedef(prog, t->name);
+		td = named_typedef(prog, t);
 		return td && spellable(prog, td, depth + 1);
 	case T_STRUCT: case T_UNION:
 		return 0; /* by value: the definition is the user's */
@@ -190,7 +196,7 @@ static struct type_info info_of(const struct program *prog,
 			ti.is_signed = d_types[i].is_signed;
 			return ti;
 		}
-		td = file_typedef(prog, t->name);
+		td = named_typedef(prog, t);
 		if (td)
 			return info_of(prog, td, tg, depth + 1);
 		return ti; /* the user's: size unknown here */

@@ -256,12 +256,14 @@ void arena_free(struct arena *a)
 }
 
 /* A set of names, to find duplicates and collisions in linear time:
- * open addressing, at most half full. */
+ * open addressing, at most half full (it doubles when it would be
+ * more). */
 void name_set_init(struct name_set *set, size_t n)
 {
 	set->cap = 16;
 	while (set->cap < 2 * n)
 		set->cap *= 2;
+	set->count = 0;
 	set->slots = xcalloc(set->cap, sizeof(*set->slots));
 }
 
@@ -271,17 +273,49 @@ void name_set_free(struct name_set *set)
 	set->slots = NULL;
 }
 
-const void *name_set_add(struct name_set *set, const char *name, size_t len,
-			 const void *owner)
+static struct name_entry *name_slot(const struct name_set *set,
+				    const char *name, size_t len)
 {
 	size_t i = hash_bytes(name, len) & (set->cap - 1);
 	struct name_entry *e;
 
 	for (; (e = &set->slots[i])->name; i = (i + 1) & (set->cap - 1))
 		if (strcmp(e->name, name) == 0)
-			return e->owner;
+			break;
+	return e;
+}
+
+const void *name_set_find(const struct name_set *set, const char *name)
+{
+	return name_slot(set, name, strlen(name))->owner;
+}
+
+static void name_set_grow(struct name_set *set)
+{
+	struct name_set bigger;
+	size_t i;
+
+	name_set_init(&bigger, set->cap);
+	for (i = 0; i < set->cap; i++)
+		if (set->slots[i].name)
+			*name_slot(&bigger, set->slots[i].name,
+				   strlen(set->slots[i].name)) = set->slots[i];
+	bigger.count = set->count;
+	free(set->slots);
+	*set = bigger;
+}
+
+const void *name_set_add(struct name_set *set, const char *name, size_t len,
+			 const void *owner)
+{
+	struct name_entry *e = name_slot(set, name, len);
+
+	if (e->name)
+		return e->owner;
 	e->name = name;
 	e->owner = owner;
+	if (++set->count * 2 > set->cap)
+		name_set_grow(set);
 	return NULL;
 }
 
@@ -379,6 +413,12 @@ char **split_words(const char *s, char **error)
 			}
 			continue;
 		}
+		/* \newline outside single quotes joins lines; alone
+		 * between blanks it starts no word. */
+		if (c == '\\' && s[1] == '\n' && quote != '\'') {
+			s++;
+			continue;
+		}
 		if (!w)
 			w = word;
 		if (quote == '\'') {
@@ -387,9 +427,8 @@ char **split_words(const char *s, char **error)
 			else
 				*w++ = c;
 		} else if (c == '\\' && s[1] &&
-			   (!quote || strchr("\"\\$`\n", s[1]))) {
-			if (s[1] != '\n')
-				*w++ = s[1]; /* \newline joins lines */
+			   (!quote || strchr("\"\\$`", s[1]))) {
+			*w++ = s[1];
 			s++;
 		} else if (c == '"' && quote) {
 			quote = 0;

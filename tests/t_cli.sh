@@ -48,6 +48,13 @@ t_cli_usage_errors() {
 	--trace -c "'a"|-c ''a': unterminated single quote
 	-h -s cli.d -s cli.d|'-h' takes one provider file; '-s cli.d' is a second
 	-G -32 --target=riscv64 -s cli.d|no 32-bit variant of target 'riscv64'
+	--trace --limit 10x -c true|--limit takes a number of events, not '10x'
+	--trace --limit 0 -c true|--limit takes a number of events, not '0'
+	--trace --limit 99999999999999999999 -c true|--limit takes a number of events, not '99999999999999999999'
+	--trace --duration 3s -c true|--duration takes a number of seconds, not '3s'
+	--trace --duration nan -c true|--duration takes a number of seconds, not 'nan'
+	--trace -p 12x|-p takes a process ID, not '12x'
+	--trace -p ' 1'|-p takes a process ID, not ' 1'
 	A
 	ls *.h *.o 2>/dev/null && fail "something was written"
 	ok
@@ -190,6 +197,14 @@ t_cli_cpp() {
 	"$PROBEGEN" -C -h -s inc.d -o inc.h 2> err
 	expect_eq $? 1 "cpp error"
 	[ ! -e inc.h ] || fail "output written after cpp failed"
+	# $CPP may be any number of words: all of them reach cpp (the 40th
+	# defines what the file needs).
+	local words= i
+	for i in $(seq 39); do words="$words -DW$i"; done
+	CPP="gcc -E$words -DT=short" "$PROBEGEN" -C -h -s d.d -o w.h 2> err || { cat err; fail "CPP of 41 words"; }
+	printf 'provider d { probe b(T x); };\n' > t.d
+	CPP="gcc -E$words -DT=short" "$PROBEGEN" -C -h -s t.d -o t.h 2> err || { cat err; fail "CPP of 41 words"; }
+	expect_grep 'probe d:b(short x)' t.h
 	# Without -C a #define is ignored with a warning that says why.
 	printf '#define Oid unsigned int\nprovider x { probe a(Oid o); };\n' > nocpp.d
 	expect "$PROBEGEN" -h -s nocpp.d -o nocpp.h 2> err

@@ -96,3 +96,26 @@ t_errors_quote_file_and_pipe() {
 	expect_eq "$(sed -n 2,3p pipe.err)" "$(sed -n 2,3p file.err)" "quoted line (pipe)"
 	ok
 }
+
+# A probe declared twice with the same types in one file is one probe,
+# with a warning at the second naming the first; in two files (QEMU's
+# blocks, one file a group) it is quiet; other types stay an error.
+t_errors_declared_twice() {
+	printf 'provider p {\n\tprobe a(int x);\n\tprobe b(int);\n\tprobe a(int y);\n};\n' > twice.d
+	"$PROBEGEN" -h -s twice.d -o twice.h 2> err
+	expect_eq $? 0 "exit status"
+	expect_eq "$(grep -c '^#define P_A(' twice.h)" 1 "one probe a"
+	expect_eq "$(grep -c ': warning: ' err)" 1 "warnings"
+	expect_grep "^twice.d:4:8: warning: probe 'a' declared again$" err
+	expect_grep "^twice.d:2:8: note: previous declaration of 'a' was here$" err
+	printf 'provider p {\n\tprobe a(int x);\n};\n' > one.d
+	printf 'provider p {\n\tprobe a(int x);\n\tprobe c(int x);\n};\n' > two.d
+	"$PROBEGEN" --docs -s one.d -s two.d -o both.md 2> err
+	expect_eq $? 0 "exit status (two files)"
+	[ -s err ] && { cat err; fail "a warning for a probe declared in two files"; }
+	printf 'provider p {\n\tprobe a(int x);\n\tprobe a(long x);\n};\n' > other.d
+	"$PROBEGEN" -h -s other.d -o other.h 2> err
+	expect_eq $? 1 "exit status (other types)"
+	expect_grep "declared again with other argument types" err
+	ok
+}

@@ -88,6 +88,32 @@ t_hostile_nesting() {
 	ok
 }
 
+# No input of about 2 MB takes more than a second of CPU in any mode
+# (shapes in tests/hostile_inputs.py: each once took quadratic time, or
+# could).  CPU time, not wall time, so that a loaded machine cannot fail
+# it; ten times the bound under the sanitizers.
+t_hostile_two_megabytes() {
+	need python3
+	python3 "$ROOT/tests/hostile_inputs.py" . || fail "generating the inputs"
+	local f m secs n=0 limit=1 worst=0 worst_run=
+	[ -z "${PROBEGEN_SANITIZED:-}" ] || limit=10
+	for f in *.d; do
+		for m in -h -G --rust --docs --bpftrace "--bpftrace --summary" "-h --header-only" "-h --self-contained"; do
+			secs=$( { TIMEFORMAT='%U %S'; time timeout 60 "$PROBEGEN" $m -s "$f" -o out > /dev/null 2> err; } 2>&1 |
+				awk '{ print $1 + $2 }')
+			awk -v s="$secs" -v l=$limit 'BEGIN { exit !(s + 0 <= l) }' ||
+				fail "$f $m: ${secs} s of CPU (at most $limit)"
+			awk -v s="$secs" -v w=$worst 'BEGIN { exit !(s + 0 > w) }' && { worst=$secs; worst_run="$f $m"; }
+			# 50 errors and 50 warnings, each quoted with a note.
+			[ $(wc -l < err) -le 400 ] || fail "$f $m: $(wc -l < err) lines of diagnostics"
+			n=$((n + 1))
+		done
+	done
+	[ $n -ge 100 ] || fail "only $n runs"
+	note "$n runs of 2 MB inputs; the slowest $worst s of CPU ($worst_run)"
+	ok
+}
+
 # Long chains of declarators must stay linear: each of these took
 # minutes when every '[1]' walked the whole chain before it.
 t_hostile_long_declarators() {
@@ -263,6 +289,49 @@ t_hostile_binary_names() {
 	else
 		skip_part "--trace: needs root and a probegen built with libbpf"
 	fi
+	ok
+}
+
+# A terminal escape in a probe's name and in an argument spec (patched
+# into a real binary): no command that reads the binary lets the byte
+# reach the terminal, --check included.
+t_hostile_binary_escapes() {
+	need python3
+	printf 'provider hostil {\n\tprobe name__one(int x, const char *s);\n\tprobe plain(int x);\n};\n' > h.d
+	"$PROBEGEN" -h -s h.d -o h.h && "$PROBEGEN" -G -s h.d -o h_probes.o || fail "probegen"
+	printf '#include "h.h"\nint main(int c, char **v) { HOSTIL_NAME_ONE(c, v[0]); HOSTIL_PLAIN(c); return 0; }\n' > h.c
+	gcc -O2 h.c h_probes.o -o h || fail "build"
+	python3 - <<-'PY' || fail "patching the notes"
+	import re
+	data = open('h', 'rb').read()
+	# name__one's name, and plain's spec (the last "-4@%REG"), same lengths
+	data = data.replace(b'name__one', b'n\x1b[2Jo_ee')
+	m = list(re.finditer(rb'-4@%[a-z]{3}', data))[-1]
+	data = data[:m.start()] + b'-4@\x1b[1m' + data[m.end():]
+	open('h2', 'wb').write(data)
+	PY
+	chmod +x h2
+	local m n=0
+	for m in "--list" "--list --json" "--check -s h.d" "--bpftrace" "--bpftrace --summary"; do
+		"$PROBEGEN" $m h2 > out 2>&1
+		grep -q $'\x1b' out && { cat -v out; fail "$m: an escape byte reached the output"; }
+		n=$((n + 1))
+	done
+	"$PROBEGEN" --check -s h.d h2 > out 2>&1
+	expect_eq "$?" 1 "--check's exit status"
+	expect_grep 'hostil:n\\x1b\[2Jo_ee: not declared in h.d' out
+	expect_grep "libbpf cannot parse argument '-4@\\\\x1b\[1m'" out
+	if [ "$(id -u)" = 0 ] && ! "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without'; then
+		for m in "" "--json" "--summary"; do
+			"$PROBEGEN" --trace $m -c ./h2 > out 2>&1
+			grep -q $'\x1b' out && { cat -v out; fail "--trace $m: an escape byte reached the output"; }
+			n=$((n + 1))
+		done
+		expect_grep 'cannot attach to hostil:plain' out
+	else
+		skip_part "--trace: needs root and a probegen built with libbpf"
+	fi
+	echo "$n commands, no escape byte"
 	ok
 }
 

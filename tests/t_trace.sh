@@ -215,6 +215,13 @@ t_trace_command_forms() {
 	grep -qF 'id=3 driver="say \"hi\"" ' d.out || { cat d.out; fail "-c: double quotes and backslashes"; }
 	"$PROBEGEN" --trace -c './args $HOME' > e.out 2> err || { cat err; fail "-c with \$"; }
 	grep -qF 'id=2 driver="$HOME" ' e.out || { cat e.out; fail "-c expanded a variable"; }
+	# A backslash-newline joins lines, as in sh: no empty argument.
+	"$PROBEGEN" --trace -c "./args \\
+ hi" > f.out 2> err || { cat err; fail "-c with backslash-newline"; }
+	grep -qF 'id=2 driver="hi" ' f.out || { cat f.out; fail "-c: backslash-newline made an argument"; }
+	"$PROBEGEN" --trace -c "./args h\\
+i" > g.out 2> err || { cat err; fail "-c with backslash-newline in a word"; }
+	grep -qF 'id=2 driver="hi" ' g.out || { cat g.out; fail "-c: backslash-newline inside a word"; }
 	ok
 }
 

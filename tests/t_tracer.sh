@@ -225,3 +225,37 @@ assert p["arguments"][0]["sites_agree"] is False
 	done
 	ok
 }
+
+# Each architecture's libbpf forms are compiled and used: a site whose
+# spec is turned into one no parser reads (patched into an object built
+# by that architecture's compiler) is reported for it.  A form that did
+# not compile once skipped the check without a word.
+t_tracer_libbpf_forms_every_arch() {
+	need python3
+	local cc arch n=0
+	printf 'provider s {\n\tprobe p(int x);\n};\n' > s.d
+	expect "$PROBEGEN" -h --self-contained -s s.d -o s.h
+	printf '#include "s.h"\nint f(int x) { S_P(x); return x; }\n' > f.c
+	for cc in gcc:x86_64 i686-linux-gnu-gcc:i386 aarch64-linux-gnu-gcc:aarch64 \
+		  riscv64-linux-gnu-gcc:riscv64 arm-linux-gnueabihf-gcc:arm s390x-linux-gnu-gcc:s390x; do
+		arch=${cc#*:} cc=${cc%%:*}
+		have $cc || { skip_part "$cc is not installed"; continue; }
+		$cc -O2 -I. -c f.c -o f.$arch.o || fail "$cc"
+		"$PROBEGEN" --check -s s.d f.$arch.o > out 2>&1 || { cat out; fail "$arch: --check of a good object"; }
+		python3 - f.$arch.o <<-'PY' || fail "$arch: patching the spec"
+		import re, sys
+		data = open(sys.argv[1], 'rb').read()
+		m = re.search(rb'-4@[^\0]+\0', data)
+		assert m, 'no spec'
+		bad = (b'-4@' + b'?' * (len(m.group(0)) - 4) + b'\0')
+		open(sys.argv[1], 'wb').write(data[:m.start()] + bad + data[m.end():])
+		PY
+		"$PROBEGEN" --check -s s.d f.$arch.o > out 2>&1
+		expect_eq $? 1 "$arch: exit status"
+		grep -q "libbpf cannot parse argument '-4@?*' ($arch)" out || { cat out; fail "$arch: not reported"; }
+		n=$((n + 1))
+	done
+	echo "$n architectures"
+	ok
+}
+

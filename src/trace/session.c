@@ -143,8 +143,8 @@ static int attach_all(struct session *s, struct bpf_program *prog, int pid)
 		if (s->links[i])
 			attached++;
 		else
-			warning_plain("cannot attach to %s:%s in %s: %s", t->provider,
-				      t->name, t->binary, strerror(errno));
+			warning_plain("cannot attach to %s in %s: %s", t->label_text,
+				      t->binary, strerror(errno));
 	}
 	return attached;
 }

@@ -96,13 +96,15 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 
 	for (p = tr->binaries[b].probes; p; p = p->next) {
 		struct traced *t;
-
 		struct buf label = { 0 };
 
 		if (!matches(tr->opt, p->provider, p->name))
 			continue;
-		buf_printf(&label, "%s:%s", p->provider, p->name);
 		if (!p->sites) {
+			/* A binary's bytes, printed as text: escaped. */
+			buf_escaped(&label, p->provider, strlen(p->provider), 0);
+			buf_lit(&label, ":");
+			buf_escaped(&label, p->name, strlen(p->name), 0);
 			/* Declared (a -G object records every probe) and
 			   compiled nowhere: it can never fire. */
 			tr->siteless = xrealloc(tr->siteless, sizeof(char *) *
@@ -110,6 +112,7 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 			tr->siteless[tr->nsiteless++] = label.data;
 			continue;
 		}
+		buf_printf(&label, "%s:%s", p->provider, p->name);
 		tr->probes = xrealloc(tr->probes, sizeof(*t) * ((size_t)tr->nprobes + 1));
 		t = &tr->probes[tr->nprobes++];
 		memset(t, 0, sizeof(*t));
