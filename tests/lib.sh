@@ -11,15 +11,31 @@ run_test() {
 	RESULT=$(cat "$dir/.result" 2>/dev/null)
 	case $RESULT in
 	ok) passed=$((passed + 1)); printf 'ok   %s\n' "$name"
-	    grep -E '^(SKIP \(part\)|NOTE)' "$dir/log" | sed 's/^/     /' ;;
+	    grep -E '^(SKIP \(part\)|NOTE|case )' "$dir/log" | sed 's/^/     /' ;;
 	skip*) skipped=$((skipped + 1)); printf 'SKIP %s: %s\n' "$name" "${RESULT#skip }" ;;
 	*) failed=$((failed + 1))
 	   printf 'FAIL %s: %s\n' "$name" "${RESULT#fail }"
-	   sed 's/^/     | /' "$dir/log" | tail -n 25 ;;
+	   grep -E '^case ' "$dir/log" | sed 's/^/     /'
+	   grep -vE '^case ' "$dir/log" | sed 's/^/     | /' | tail -n 25 ;;
 	esac
 }
 
 ok() { echo ok > .result; exit 0; }
+# A test of many cases reports each on its own line and goes on after
+# one fails: case_ok NAME, case_fail NAME WHY; cases_end then ends the
+# test (ok, or a failure counting the failed cases).
+cases_failed=0 cases_run=0
+case_ok() { cases_run=$((cases_run + 1)); echo "case ok   $1"; }
+case_fail() {
+	cases_run=$((cases_run + 1)) cases_failed=$((cases_failed + 1))
+	echo "case FAIL $1: ${*:2}"
+}
+cases_end() {
+	[ $cases_run -gt 0 ] || fail "no case ran"
+	[ $cases_failed -eq 0 ] || fail "$cases_failed of $cases_run cases failed"
+	note "$cases_run cases"
+	ok
+}
 fail() { echo "fail $*" > .result; echo "FAIL: $*"; exit 1; }
 # A test that cannot run here says why.  Where everything tests/packages
 # names is installed (CI sets PROBEGEN_STRICT_SKIPS), that is a failure.

@@ -2,22 +2,24 @@
 # stderr), exit status 1, and writes nothing, for -h and for -G.
 
 t_errors_golden() {
-	local d n=0 mode ext
+	local d mode ext name why
 	for d in "$ROOT"/tests/errors/*.d; do
-		n=$((n + 1))
+		name=${d##*/} why=
 		for mode in h G; do
 			ext=$([ $mode = h ] && echo h || echo o)
 			# Run from tests/ so messages name "errors/NAME.d".
-			(cd "$ROOT/tests" && "$PROBEGEN" -$mode -s "errors/${d##*/}" \
+			(cd "$ROOT/tests" && "$PROBEGEN" -$mode -s "errors/$name" \
 				-o "$OLDPWD/out.$ext") 2> got.err
 			status=$?
-			[ $status -eq 1 ] || fail "${d##*/} -$mode: exit $status, expected 1"
-			[ ! -e out.$ext ] || fail "${d##*/} -$mode: wrote out.$ext"
-			diff -u "${d%.d}.err" got.err || fail "${d##*/}: stderr differs from ${d%.d}.err"
+			[ $status -eq 1 ] || why="$why -$mode: exit $status, expected 1;"
+			[ ! -e out.$ext ] || why="$why -$mode: wrote out.$ext;"
+			rm -f out.$ext
+			diff -u "${d%.d}.err" got.err > diff.out || { cat diff.out; why="$why -$mode: stderr differs from ${d%.d}.err;"; }
 		done
+		if [ -z "$why" ]; then case_ok "$name"; else case_fail "$name" "$why"; fi
 	done
-	[ $n -ge 20 ] || fail "only $n error cases"
-	ok
+	[ $cases_run -ge 20 ] || fail "only $cases_run error cases"
+	cases_end
 }
 
 # Every error in a file is reported in one run.

@@ -217,6 +217,7 @@ t_hostile_valgrind() {
 	valgrind -q --error-exitcode=99 --leak-check=full "$PROBEGEN" -C -I "$ROOT/tests/cpp" \
 		-h -s "$ROOT/tests/cpp/postgres_like.d" -o pg.h 2> vg.log ||
 		{ cat vg.log; fail "valgrind: -C"; }
+	[ $n -ge 40 ] || fail "only $n runs"
 	echo "$n runs clean"
 	ok
 }
@@ -230,7 +231,9 @@ t_hostile_fuzz_regressions() {
 		run_bounded 10 512 "$(cat "$f.status" 2>/dev/null || echo 0)" -G -s "$f" -o out.o
 		n=$((n + 1))
 	done
-	echo "$n regression inputs"
+	# An empty or mistyped folder must not pass as a clean run.
+	[ $n -ge 1 ] || fail "no inputs in tests/fuzz"
+	note "$n regression inputs"
 	ok
 }
 
