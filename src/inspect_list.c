@@ -87,7 +87,7 @@ static void spec_words(struct buf *b, const struct arg_spec *a)
 /* An argument whose sites disagree: each size and sign with the sites
  * that record it, "signed, 8 bytes at 0x1139, 0x1150; 4 bytes at 0x1161". */
 static void disagreeing_arg(FILE *f, const struct bin_probe *p, int i,
-			    const char *what)
+			    const char *what, int width)
 {
 	const struct bin_site *s, *r;
 	struct buf line = { 0 }, kind = { 0 }, other = { 0 };
@@ -115,10 +115,62 @@ static void disagreeing_arg(FILE *f, const struct bin_probe *p, int i,
 				buf_printf(&line, "%s 0x%llx", r == s ? "" : ",", r->pc);
 		}
 	}
-	fprintf(f, "    arg%d  %-30s sites disagree: %s\n", i, what, line.data);
+	fprintf(f, "    %-*s sites disagree: %s\n", width, what, line.data);
 	buf_free(&line);
 	buf_free(&kind);
 	buf_free(&other);
+}
+
+/* Argument i's left column: "argI  name: type", "argI: type" when the
+ * declaration names none, "argI  (not declared)" with no declaration. */
+static void arg_column(struct buf *t, const struct probe *pr,
+		       const struct param *q, int i)
+{
+	t->len = 0;
+	buf_printf(t, "arg%d", i);
+	if (!pr) {
+		buf_lit(t, "  (not declared)");
+		return;
+	}
+	if (q && q->name) {
+		buf_lit(t, "  ");
+		arg_display_name(t, pr, i);
+	}
+	buf_lit(t, ": ");
+	if (q)
+		type_print_d(t, q->type, NULL);
+}
+
+/* A probe's arguments, one a line: the left column as wide as its
+ * longest (at least 36, as it always was), then what the sites record. */
+static void args_text(FILE *f, const struct bin_probe *p,
+		      const struct probe *pr)
+{
+	const char *spec;
+	const struct param *q;
+	struct arg_spec a;
+	struct buf t = { 0 }, kind = { 0 };
+	int i, width = 36;
+
+	for (q = pr ? pr->native : NULL, i = 0, spec = p->sites->args;
+	     (spec = spec_next(spec, &a)); i++, q = q ? q->next : NULL) {
+		arg_column(&t, pr, q, i);
+		if ((int)t.len + 1 > width)
+			width = (int)t.len + 1;
+	}
+	for (q = pr ? pr->native : NULL, i = 0, spec = p->sites->args;
+	     (spec = spec_next(spec, &a)); i++, q = q ? q->next : NULL) {
+		arg_column(&t, pr, q, i);
+		if (specs_agree(p, i)) {
+			kind.len = 0;
+			spec_words(&kind, &a);
+			fprintf(f, "    %-*s %s\n", width, t.data, kind.data);
+		} else {
+			disagreeing_arg(f, p, i, t.data, width);
+		}
+	}
+	buf_free(&t);
+	buf_free(&kind);
 }
 
 static void list_text(FILE *f, const struct binary *b,
@@ -134,19 +186,11 @@ static void list_text(FILE *f, const struct binary *b,
 		n += p->nsites > 0;
 	text_string(f, &t, b->path);
 	fprintf(f, ": %d probe%s%s\n", n, n == 1 ? "" : "s",
-		b->nprobes && !b->has_base && !b->is_object
+		n && !b->has_base && !b->is_object
 			? " (no .stapsdt.base: gdb ignores them)" : "");
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = binary_declared(p);
-		const struct param *q;
-		const char *spec;
-		struct arg_spec a;
-		int i = 0;
-
 		if (!p->sites)
 			continue; /* declared by the -G object, never fired */
-		spec = p->sites->args;
-
 		fputs("  ", f);
 		text_string(f, &t, p->provider);
 		fputc(':', f);
@@ -162,27 +206,7 @@ static void list_text(FILE *f, const struct binary *b,
 				fprintf(f, "  (%s)", t.data);
 			fputc('\n', f);
 		}
-		q = pr ? pr->native : NULL;
-		while ((spec = spec_next(spec, &a))) {
-			t.len = 0;
-			if (pr) {
-				arg_display_name(&t, pr, i);
-				buf_lit(&t, ": ");
-				if (q)
-					type_print_d(&t, q->type, NULL);
-			}
-			if (specs_agree(p, i)) {
-				kind.len = 0;
-				spec_words(&kind, &a);
-				fprintf(f, "    arg%d  %-30s %s\n", i,
-					pr ? t.data : "(not declared)", kind.data);
-			} else {
-				disagreeing_arg(f, p, i, pr ? t.data : "(not declared)");
-			}
-			if (q)
-				q = q->next;
-			i++;
-		}
+		args_text(f, p, binary_declared(p));
 	}
 	pairs_text(f, &t, prog);
 	buf_free(&t);

@@ -247,3 +247,31 @@ t_trace_sites_disagree() {
 	fi
 	ok
 }
+
+# A string that cannot be read (PHP passes ZSTR_VAL(NULL), 0x18) takes a
+# shape no string the program passes can take: unquoted in text, an
+# object in JSON (--trace --json and --timeline's args alike).
+t_trace_unreadable_string() {
+	need_trace
+	printf 'provider u {\n\tprobe s(int n, const char *p);\n\tprobe s__start(int n, const char *p);\n\tprobe s__done(int n);\n};\n' > u.d
+	expect "$PROBEGEN" -h -s u.d -o u.h
+	expect "$PROBEGEN" -G -s u.d -o u.o
+	printf '#include "u.h"\nint main(void)\n{\n\tU_S(1, (const char *)0x18);\n\tU_S(2, "0x18 (unreadable)");\n\tU_S_START(3, (const char *)0x18);\n\tU_S_DONE(3);\n\treturn 0;\n}\n' > u.c
+	expect gcc -O2 u.c u.o -o u
+	"$PROBEGEN" --trace -c ./u > out 2> err || { cat err; fail "--trace"; }
+	grep -q ' u:s n=1 p=0x18(unreadable)$' out || { cat out; fail "text: the unreadable string"; }
+	grep -qF ' u:s n=2 p="0x18 (unreadable)"' out || { cat out; fail "text: the program's own string"; }
+	"$PROBEGEN" --trace --json -c ./u > out.json 2> err || { cat err; fail "--trace --json"; }
+	"$PROBEGEN" --trace --timeline tl.json -c ./u > /dev/null 2> err || { cat err; fail "--timeline"; }
+	python3 - out.json tl.json <<-'PY' || fail "JSON shapes"
+	import json, sys
+	ev = [json.loads(l) for l in open(sys.argv[1])]
+	s = [e['args'] for e in ev if e['probe'] == 'u:s']
+	assert s[0]['p'] == {'address': '0x18', 'unreadable': True}, s[0]
+	assert s[1]['p'] == '0x18 (unreadable)', s[1]
+	tl = json.load(open(sys.argv[2]))['traceEvents']
+	starts = [e['args']['start'] for e in tl if e.get('ph') == 'X']
+	assert starts and starts[0]['p'] == {'address': '0x18', 'unreadable': True}, starts
+	PY
+	ok
+}

@@ -303,3 +303,27 @@ t_tracer_round_trip_every_good_file() {
 	done
 	cases_end
 }
+
+# --list's columns stay aligned whatever the names' length (PHP's
+# compile_file_translated), an unnamed argument is named once
+# ("arg1: int"), and a binary with no probes says nothing of gdb.
+t_tracer_list_columns() {
+	printf 'provider php {\n\tprobe compile__file__return(const char *compile_file, const char *compile_file_translated, unsigned long long a_very_long_argument_name_indeed);\n\tprobe un(int, long);\n};\n' > php.d
+	expect "$PROBEGEN" -h -s php.d -o php.h
+	expect "$PROBEGEN" -G -s php.d -o php.o
+	printf '#include "php.h"\nint main(int c, char **v) { PHP_COMPILE_FILE_RETURN(v[0], v[0], (unsigned long long)c); PHP_UN(c, (long)c); return 0; }\n' > php.c
+	expect gcc -O2 php.c php.o -o php
+	"$PROBEGEN" --list php > list || fail "--list"
+	cat list
+	# The size column starts at one place within a probe.
+	awk '/^  php:/ { probe = $1 } /^    arg/ { match($0, /(signed, )?[0-9]+ bytes$/); if (probe in start && start[probe] != RSTART) bad = 1; start[probe] = RSTART } END { exit bad }' list ||
+		fail "columns not aligned"
+	expect_grep '^    arg2  a_very_long_argument_name_indeed: unsigned long long  8 bytes$' list
+	expect_grep '^    arg0: int  *signed, 4 bytes$' list
+	expect_grep '^    arg1: long  *signed, 8 bytes$' list
+	grep -q 'arg0  arg0' list && fail "an unnamed argument named twice"
+	printf 'int main(void) { return 0; }\n' > none.c
+	expect gcc -O2 none.c -o none
+	expect_eq "$("$PROBEGEN" --list none)" "none: 0 probes" "a binary with no probes"
+	ok
+}

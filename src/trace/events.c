@@ -187,12 +187,13 @@ static void put_args(struct line *l, const struct traced *t,
 			*l->p++ = '=';
 		}
 		if (t->read[i].how == READ_STRING && (e->fault_mask & (1u << i))) {
-			/* The page was not there to read: the address. */
+			/* The page was not there to read: the address, in a
+			 * shape no string the program passes can take (in
+			 * text, unquoted; in JSON, an object). */
 			s++;
-			if (json)
-				*l->p++ = '"';
+			put_str(l, json ? "{\"address\": \"" : "");
 			put_hex(l, e->args[i]);
-			put_str(l, json ? " (unreadable)\"" : "(unreadable)");
+			put_str(l, json ? "\", \"unreadable\": true}" : "(unreadable)");
 		} else if (t->read[i].how == READ_STRING && s < (int)e->nstrings) {
 			int cut = e->cut_mask & (1u << i);
 			char str[TRACE_STR_LEN];
