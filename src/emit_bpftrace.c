@@ -121,14 +121,20 @@ static void summary_script(struct output *o, const struct program *prog)
 	}
 	for (p = pairs; p; p = p->next, i++) {
 		const char *pv_name = p->start->provider->name;
+		const struct pair *q;
+		const char *hist = *p->stem ? p->stem : p->start->name;
 
 		if (!name_is_identifier(pv_name) ||
 		    !name_is_identifier(p->start->name) ||
 		    !name_is_identifier(p->end->name))
 			continue;
+		/* X__start and X__begin both end at X__end: two pairs of
+		   one work, each its own histogram, named by its start. */
+		for (q = pairs; q != p; q = q->next)
+			if (strcmp(q->stem, p->stem) == 0)
+				hist = p->start->name;
 		buf_printf(b, "\n/* %s: %s:%s to %s:%s, per thread, nested */\n",
-			   *p->stem ? p->stem : p->start->name, pv_name,
-			   p->start->name, pv_name, p->end->name);
+			   hist, pv_name, p->start->name, pv_name, p->end->name);
 		buf_printf(b, "usdt:$1:%s:%s\n{\n\t@depth%d[tid]++;\n"
 			      "\t@start%d[tid, @depth%d[tid]] = nsecs;\n}\n",
 			   pv_name, p->start->name, i, i, i);
@@ -136,8 +142,7 @@ static void summary_script(struct output *o, const struct program *prog)
 			      "\t@%s_ns = hist(nsecs - @start%d[tid, @depth%d[tid]]);\n"
 			      "\tdelete(@start%d[tid, @depth%d[tid]]);\n"
 			      "\t@depth%d[tid]--;\n}\n",
-			   pv_name, p->end->name, i,
-			   *p->stem ? p->stem : p->start->name, i, i, i, i, i);
+			   pv_name, p->end->name, i, hist, i, i, i, i, i);
 	}
 	buf_lit(b, "\nEND\n{\n");
 	for (p = pairs, i = 0; p; p = p->next, i++)

@@ -184,3 +184,61 @@ t_summary_timeline_in_viewer() {
 		fail "speedscope showed a broken file: the check cannot fail"
 	ok
 }
+
+# Pairs that share a probe: a name pair and a --pair of the same probes
+# by an argument, a --pair the names already make (listed once), two
+# --pairs sharing a start, and X__start and X__begin sharing X__end.
+# Each is timed in --summary (text and JSON), --timeline and the
+# --bpftrace --summary script.
+t_summary_overlapping_pairs() {
+	need_trace
+	pairs_program
+	local pairs="--pair work:query__start,work:query__done,id --pair work:query__start,work:query__done --pair work:query__start,work:tick"
+	"$PROBEGEN" --trace --summary $pairs -c ./pairs > out 2> err || { cat err; fail "--summary"; }
+	expect_grep '^query (work:query__start, work:query__done, by id): 10 timed$' out
+	expect_grep '^query (work:query__start, work:query__done): 10 timed$' out
+	expect_eq "$(grep -c '^query (work:query__start, work:query__done): ' out)" 1 "the name pair given again is listed once"
+	expect_grep '^query (work:query__start, work:tick): 3 timed$' out
+	expect_grep '^function (work:function__entry, work:function__return): 15 timed$' out
+	"$PROBEGEN" --trace --summary --json $pairs -c ./pairs > out.json 2> err || { cat err; fail "--summary --json"; }
+	"$PROBEGEN" --trace --timeline tl.json $pairs -c ./pairs > /dev/null 2> err || { cat err; fail "--timeline"; }
+	python3 - out.json tl.json <<-'PY' || fail "JSON and timeline"
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	got = sorted((p['start'], p['end'], p['by'] or '', p['count']) for p in d['pairs'])
+	want = sorted([('work:query__start', 'work:query__done', 'id', 10),
+	               ('work:query__start', 'work:query__done', '', 10),
+	               ('work:query__start', 'work:tick', '', 3),
+	               ('work:function__entry', 'work:function__return', '', 15)])
+	assert got == want, got
+	tl = json.load(open(sys.argv[2]))['traceEvents']
+	cats = {}
+	for e in tl:  # ended slices; starts never ended are marked unfinished
+	    if e.get('ph') == 'X' and e['args']['end'] != {'unfinished': True}:
+	        cats[e['cat']] = cats.get(e['cat'], 0) + 1
+	assert cats.get('work:query__start, work:query__done, by id') == 10, cats
+	assert cats.get('work:query__start, work:query__done') == 10, cats
+	assert cats.get('work:query__start, work:tick') == 3, cats
+	PY
+	# Names alone: op__start and op__begin both end at op__end.
+	printf 'provider sh {\n\tprobe op__start();\n\tprobe op__begin();\n\tprobe op__end();\n};\n' > sh.d
+	expect "$PROBEGEN" -h -s sh.d -o sh.h
+	expect "$PROBEGEN" -G -s sh.d -o sh.o
+	printf '#include <unistd.h>\n#include "sh.h"\nint main(void)\n{\n\tusleep(300000);\n\tfor (int i = 0; i < 3; i++) {\n\t\tSH_OP_START();\n\t\tSH_OP_BEGIN();\n\t\tusleep(1000);\n\t\tSH_OP_END();\n\t}\n\treturn 0;\n}\n' > sh.c
+	expect gcc -O2 sh.c sh.o -o sh
+	"$PROBEGEN" --trace --summary -c ./sh > out 2> err || { cat err; fail "--summary (shared end)"; }
+	expect_grep '^op (sh:op__start, sh:op__end): 3 timed$' out
+	expect_grep '^op (sh:op__begin, sh:op__end): 3 timed$' out
+	if have bpftrace; then
+		"$PROBEGEN" --bpftrace --summary -s sh.d -o sh.bt || fail "--bpftrace --summary"
+		ulimit -l unlimited 2> /dev/null
+		timeout 60 bpftrace sh.bt ./sh -c ./sh > bt.out 2> err || { cat err sh.bt; fail "bpftrace"; }
+		for h in op_ns op__begin_ns; do
+			expect_eq "$(awk -v h="@$h:" '$1 == h { on = 1; next } on && /^$/ { on = 0 }
+				on && /^\[/ { s += $3 } END { print s + 0 }' bt.out)" 3 "bpftrace @$h"
+		done
+	else
+		skip_part "bpftrace is not installed"
+	fi
+	ok
+}

@@ -97,31 +97,30 @@ struct session {
 	struct bpf_link **links;
 };
 
-/* Tell the BPF side which arguments of probe i are C strings. */
+/* Tell the BPF side which arguments of probe i are C strings, and the
+ * pairs it ends and starts. */
 static void describe_probes(struct session *s)
 {
 	int i, a;
 
 	for (i = 0; i < s->tr->nprobes; i++) {
+		const struct traced *t = &s->tr->probes[i];
 		struct trace_probe_info info = { 0 };
 		unsigned int key = (unsigned int)i;
 
-		info.match_arg = -1;
-		for (a = 0; a < s->tr->probes[i].nargs; a++)
-			if (s->tr->probes[i].read[a].how == READ_STRING)
+		for (a = 0; a < t->nargs; a++)
+			if (t->read[a].how == READ_STRING)
 				info.string_mask |= 1u << a;
-		for (a = 0; a < s->tr->npairs; a++) {
-			const struct traced_pair *p = &s->tr->pairs[a];
-
-			if (p->start == i) {
-				info.starts = (unsigned)a + 1;
-				info.match_arg = p->start_arg;
-			}
-			if (p->end == i) {
-				info.ends = (unsigned)a + 1;
-				info.match_arg = p->end_arg;
-			}
+		for (a = 0; a < t->nends; a++) {
+			info.ends[a].pair = (unsigned)t->ends[a];
+			info.ends[a].match_arg = s->tr->pairs[t->ends[a]].end_arg;
 		}
+		for (a = 0; a < t->nstarts; a++) {
+			info.starts[a].pair = (unsigned)t->starts[a];
+			info.starts[a].match_arg = s->tr->pairs[t->starts[a]].start_arg;
+		}
+		info.nends = (unsigned)t->nends;
+		info.nstarts = (unsigned)t->nstarts;
 		bpf_map__update_elem(s->skel->maps.probes, &key, sizeof(key),
 				     &info, sizeof(info), 0);
 	}

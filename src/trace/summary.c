@@ -93,6 +93,7 @@ static void quantize(FILE *f, const struct trace_pair_stats *st)
 
 static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 {
+	struct buf name = { 0 };
 	int i, unfired = 0;
 
 	fprintf(f, "probes:\n");
@@ -102,8 +103,12 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 	for (i = 0; i < tr->npairs; i++) {
 		const struct trace_pair_stats *st = &t->pairs[i];
 
-		fprintf(f, "\n%s (%s): %llu timed", tr->pairs[i].stem,
-			tr->pairs[i].label, st->count);
+		/* A binary's names: escaped. */
+		name.len = 0;
+		buf_escaped(&name, tr->pairs[i].stem, strlen(tr->pairs[i].stem), 0);
+		buf_lit(&name, " (");
+		buf_escaped(&name, tr->pairs[i].label, strlen(tr->pairs[i].label), 0);
+		fprintf(f, "\n%s): %llu timed", name.data, st->count);
 		if (st->unmatched)
 			fprintf(f, ", %llu ends without a start", st->unmatched);
 		fputc('\n', f);
@@ -126,9 +131,13 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		if (!t->counts[i])
 			fprintf(f, "%s  %s\n", unfired++ ? "" : "\nnever fired:\n",
 				tr->probes[i].label_text);
-	for (i = 0; i < tr->nsiteless; i++)
+	for (i = 0; i < tr->nsiteless; i++) {
+		name.len = 0;
+		buf_escaped(&name, tr->siteless[i], strlen(tr->siteless[i]), 0);
 		fprintf(f, "%s  %s (declared, no site)\n",
-			unfired++ ? "" : "\nnever fired:\n", tr->siteless[i]);
+			unfired++ ? "" : "\nnever fired:\n", name.data);
+	}
+	buf_free(&name);
 }
 
 static void json_name(FILE *f, const char *s)
@@ -163,6 +172,11 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 		json_name(f, tr->probes[tr->pairs[i].end].label);
 		fputs(", \"work\": ", f);
 		json_name(f, tr->pairs[i].stem);
+		fputs(", \"by\": ", f);
+		if (tr->pairs[i].by)
+			json_name(f, tr->pairs[i].by);
+		else
+			fputs("null", f);
 		fprintf(f, ", \"count\": %llu, \"unmatched_ends\": %llu", st->count,
 			st->unmatched);
 		if (st->count)
@@ -202,6 +216,7 @@ void summary_print(const struct tracer *tr, const struct tally *t)
 
 int summary_unfired(const struct tracer *tr, const struct tally *t)
 {
+	struct buf name = { 0 };
 	int i, n = 0;
 
 	for (i = 0; i < tr->nprobes; i++)
@@ -210,8 +225,11 @@ int summary_unfired(const struct tracer *tr, const struct tally *t)
 			n++;
 		}
 	for (i = 0; i < tr->nsiteless; i++) {
-		error_input("probe %s never fired (it has no site)", tr->siteless[i]);
+		name.len = 0;
+		buf_escaped(&name, tr->siteless[i], strlen(tr->siteless[i]), 0);
+		error_input("probe %s never fired (it has no site)", name.data);
 		n++;
 	}
+	buf_free(&name);
 	return n > 0;
 }

@@ -100,11 +100,8 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 
 		if (!matches(tr->opt, p->provider, p->name))
 			continue;
+		buf_printf(&label, "%s:%s", p->provider, p->name);
 		if (!p->sites) {
-			/* A binary's bytes, printed as text: escaped. */
-			buf_escaped(&label, p->provider, strlen(p->provider), 0);
-			buf_lit(&label, ":");
-			buf_escaped(&label, p->name, strlen(p->name), 0);
 			/* Declared (a -G object records every probe) and
 			   compiled nowhere: it can never fire. */
 			tr->siteless = xrealloc(tr->siteless, sizeof(char *) *
@@ -112,7 +109,6 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 			tr->siteless[tr->nsiteless++] = label.data;
 			continue;
 		}
-		buf_printf(&label, "%s:%s", p->provider, p->name);
 		tr->probes = xrealloc(tr->probes, sizeof(*t) * ((size_t)tr->nprobes + 1));
 		t = &tr->probes[tr->nprobes++];
 		memset(t, 0, sizeof(*t));
@@ -304,17 +300,45 @@ static int traced_index(const struct tracer *tr, int b, const struct probe *pr)
 	return -1;
 }
 
-/* Keep the pairs of list whose probes binary b traces. */
+/* Is the pair from s to e, matched by those arguments, kept already? */
+static int kept_already(const struct tracer *tr, int s, int e,
+			const struct pair *p)
+{
+	int i;
+
+	for (i = 0; i < tr->npairs; i++)
+		if (tr->pairs[i].start == s && tr->pairs[i].end == e &&
+		    tr->pairs[i].start_arg == p->start_arg &&
+		    tr->pairs[i].end_arg == p->end_arg)
+			return 1;
+	return 0;
+}
+
+/* Keep the pairs of list whose probes binary b traces, each once (a
+ * --pair the probes' names already make is that pair), and give each
+ * probe its roles: a probe may start or end several pairs. */
 static void keep_pairs(struct tracer *tr, int b, const struct pair *list)
 {
 	const struct pair *p;
 
 	for (p = list; p; p = p->next) {
 		int s = traced_index(tr, b, p->start), e = traced_index(tr, b, p->end);
+		struct traced *start, *end;
 		struct traced_pair *tp;
 
-		if (s < 0 || e < 0 || tr->npairs >= TRACE_MAX_PAIRS)
+		if (s < 0 || e < 0 || kept_already(tr, s, e, p))
 			continue;
+		start = &tr->probes[s];
+		end = &tr->probes[e];
+		if (tr->npairs >= TRACE_MAX_PAIRS || start->nstarts >= TRACE_MAX_ROLES ||
+		    end->nends >= TRACE_MAX_ROLES) {
+			warning_plain("pair %s, %s not timed: at most %d pairs, and %d a probe",
+				      start->label_text, end->label_text,
+				      TRACE_MAX_PAIRS, TRACE_MAX_ROLES);
+			continue;
+		}
+		start->starts[start->nstarts++] = tr->npairs;
+		end->ends[end->nends++] = tr->npairs;
 		tr->pairs = xrealloc(tr->pairs, sizeof(*tp) * ((size_t)tr->npairs + 1));
 		tp = &tr->pairs[tr->npairs++];
 		tp->start = s;
@@ -322,7 +346,9 @@ static void keep_pairs(struct tracer *tr, int b, const struct pair *list)
 		tp->start_arg = p->start_arg;
 		tp->end_arg = p->end_arg;
 		tp->stem = xstrdup(*p->stem ? p->stem : p->start->name);
-		tp->label = xasprintf("%s, %s", tr->probes[s].label, tr->probes[e].label);
+		tp->by = p->arg ? xstrdup(p->arg) : NULL;
+		tp->label = xasprintf("%s, %s%s%s", start->label, end->label,
+				      p->arg ? ", by " : "", p->arg ? p->arg : "");
 	}
 }
 
@@ -404,6 +430,7 @@ void targets_free(struct tracer *tr)
 	for (i = 0; i < tr->npairs; i++) {
 		free(tr->pairs[i].label);
 		free(tr->pairs[i].stem);
+		free(tr->pairs[i].by);
 	}
 	free(tr->pairs);
 	for (i = 0; i < tr->nsiteless; i++)

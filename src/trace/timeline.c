@@ -90,20 +90,6 @@ static void name_once(struct timeline *tl, unsigned pid, unsigned tid, int threa
 	buf_lit(&tl->out.buf, "}}");
 }
 
-/* The pair probe i starts (*ends: that it ends), as an index, or -1. */
-static void roles(const struct tracer *tr, int i, int *starts, int *ends)
-{
-	int p;
-
-	*starts = *ends = -1;
-	for (p = 0; p < tr->npairs; p++) {
-		if (tr->pairs[p].start == i)
-			*starts = p;
-		if (tr->pairs[p].end == i)
-			*ends = p;
-	}
-}
-
 static void slice(struct timeline *tl, const struct open_slice *o,
 		  unsigned long long end_ns, const char *end_args)
 {
@@ -161,33 +147,33 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 {
 	const struct tracer *tr = tl->tr;
 	const struct traced *t = &tr->probes[e->probe];
-	int starts, ends;
+	int r, drawn = 0;
 	struct buf *b = &tl->out.buf;
 
 	tl->last_ns = e->time_ns;
 	name_once(tl, e->pid, e->pid, 0);
 	name_once(tl, e->pid, e->tid, 1);
-	roles(tr, (int)e->probe, &starts, &ends);
-	if (ends >= 0) {
-		int arg = tr->pairs[ends].end_arg;
-		struct open_slice **o = matching(tl, ends, e->tid, arg >= 0,
+	/* The pairs it ends are drawn, then those it starts opened. */
+	for (r = 0; r < t->nends; r++) {
+		int pair = t->ends[r], arg = tr->pairs[pair].end_arg;
+		struct open_slice **o = matching(tl, pair, e->tid, arg >= 0,
 						 arg >= 0 ? e->args[arg] : 0), *done;
 
-		if (o) {
-			done = *o;
-			*o = done->next;
-			slice(tl, done, e->time_ns, args);
-			free(done->args);
-			free(done->name);
-			free(done);
-			ends = -2; /* drawn */
-		}
+		if (!o)
+			continue;
+		done = *o;
+		*o = done->next;
+		slice(tl, done, e->time_ns, args);
+		free(done->args);
+		free(done->name);
+		free(done);
+		drawn = 1;
 	}
-	if (starts >= 0) {
+	for (r = 0; r < t->nstarts; r++) {
 		struct open_slice *o = xcalloc(1, sizeof(*o));
-		int arg = tr->pairs[starts].start_arg;
+		int arg = tr->pairs[t->starts[r]].start_arg;
 
-		o->pair = starts;
+		o->pair = t->starts[r];
 		o->pid = e->pid;
 		o->tid = e->tid;
 		o->value = arg >= 0 ? e->args[arg] : 0;
@@ -196,9 +182,9 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 		o->name = start_name(t, e);
 		o->next = tl->open;
 		tl->open = o;
-		return;
+		drawn = 1;
 	}
-	if (ends == -2)
+	if (drawn)
 		return;
 	comma(tl);
 	buf_lit(b, "{\"name\": ");

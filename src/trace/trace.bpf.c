@@ -144,70 +144,92 @@ static __always_inline void unmatched(__u32 pair)
 		st->unmatched++;
 }
 
-/* A start or an end of probe info's pairs, at time now. */
+/* The end of a pair, at time now: timed against its start. */
+static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
+				     int match_arg, __u32 tid, __u64 now)
+{
+	long v = 0;
+
+	if (pair >= TRACE_MAX_PAIRS)
+		return;
+	if (match_arg >= 0) {
+		struct value_key k = { 0, pair, 0 };
+		__u64 *t;
+
+		bpf_usdt_arg(ctx, match_arg, &v);
+		k.value = v;
+		t = bpf_map_lookup_elem(&opened_by_value, &k);
+		if (t) {
+			record(pair, now - *t);
+			bpf_map_delete_elem(&opened_by_value, &k);
+		} else {
+			unmatched(pair);
+		}
+	} else {
+		struct nest_key nk = { tid, pair };
+		struct nest *n = bpf_map_lookup_elem(&nests, &nk);
+
+		if (n && n->depth) {
+			__u32 d = --n->depth;
+
+			if (d < MAX_NEST)
+				record(pair, now - n->start_ns[d & (MAX_NEST - 1)]);
+		} else {
+			unmatched(pair);
+		}
+	}
+}
+
+/* The start of a pair, at time now. */
+static __always_inline void pair_start(struct pt_regs *ctx, __u32 pair,
+				       int match_arg, __u32 tid, __u64 now)
+{
+	long v = 0;
+
+	if (pair >= TRACE_MAX_PAIRS)
+		return;
+	if (match_arg >= 0) {
+		struct value_key k = { 0, pair, 0 };
+
+		bpf_usdt_arg(ctx, match_arg, &v);
+		k.value = v;
+		bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
+	} else {
+		struct nest_key nk = { tid, pair };
+		struct nest *n = bpf_map_lookup_elem(&nests, &nk);
+		__u32 zero = 0;
+
+		if (!n) {
+			struct nest *e = bpf_map_lookup_elem(&empty_nest, &zero);
+
+			if (e)
+				bpf_map_update_elem(&nests, &nk, e, BPF_NOEXIST);
+			n = bpf_map_lookup_elem(&nests, &nk);
+		}
+		if (n) {
+			if (n->depth < MAX_NEST)
+				n->start_ns[n->depth & (MAX_NEST - 1)] = now;
+			n->depth++;
+		}
+	}
+}
+
+/* Every pair probe info ends, then every pair it starts. */
 static __always_inline void pair_firing(struct pt_regs *ctx,
 					struct trace_probe_info *info,
 					__u32 tid, __u64 now)
 {
-	long v = 0;
+	int r;
 
-	if (info->ends && info->ends <= TRACE_MAX_PAIRS) {
-		__u32 pair = info->ends - 1;
-
-		if (info->match_arg >= 0) {
-			struct value_key k = { 0, pair, 0 };
-			__u64 *t;
-
-			bpf_usdt_arg(ctx, info->match_arg, &v);
-			k.value = v;
-			t = bpf_map_lookup_elem(&opened_by_value, &k);
-			if (t) {
-				record(pair, now - *t);
-				bpf_map_delete_elem(&opened_by_value, &k);
-			} else {
-				unmatched(pair);
-			}
-		} else {
-			struct nest_key nk = { tid, pair };
-			struct nest *n = bpf_map_lookup_elem(&nests, &nk);
-
-			if (n && n->depth) {
-				__u32 d = --n->depth;
-
-				if (d < MAX_NEST)
-					record(pair, now - n->start_ns[d & (MAX_NEST - 1)]);
-			} else {
-				unmatched(pair);
-			}
-		}
+	for (r = 0; r < TRACE_MAX_ROLES; r++) {
+		if (r >= info->nends)
+			break;
+		pair_end(ctx, info->ends[r].pair, info->ends[r].match_arg, tid, now);
 	}
-	if (info->starts && info->starts <= TRACE_MAX_PAIRS) {
-		__u32 pair = info->starts - 1;
-
-		if (info->match_arg >= 0) {
-			struct value_key k = { 0, pair, 0 };
-
-			bpf_usdt_arg(ctx, info->match_arg, &v);
-			k.value = v;
-			bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
-		} else {
-			struct nest_key nk = { tid, pair };
-			struct nest *n = bpf_map_lookup_elem(&nests, &nk);
-			__u32 zero = 0;
-
-			if (!n) {
-				struct nest *e = bpf_map_lookup_elem(&empty_nest, &zero);
-
-				if (e)
-					bpf_map_update_elem(&nests, &nk, e, BPF_NOEXIST);
-				n = bpf_map_lookup_elem(&nests, &nk);
-			}
-			if (n) {
-				if (n->depth < MAX_NEST)
-					n->start_ns[n->depth & (MAX_NEST - 1)] = now;
-				n->depth++;
-			}
-		}
+	for (r = 0; r < TRACE_MAX_ROLES; r++) {
+		if (r >= info->nstarts)
+			break;
+		pair_start(ctx, info->starts[r].pair, info->starts[r].match_arg, tid, now);
 	}
 }
 
@@ -249,7 +271,7 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	now = bpf_ktime_get_ns();
 	if (count)
 		*count += 1;
-	if (info->starts || info->ends)
+	if (info->nstarts || info->nends)
 		pair_firing(ctx, info, (__u32)id, now);
 	if (summary_only)
 		return 0;

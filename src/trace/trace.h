@@ -16,13 +16,23 @@
 #define TRACE_SUB_BITS 3
 #define TRACE_LAT_BUCKETS (64 << TRACE_SUB_BITS)
 
+/* A probe may start or end several pairs (a name pair and a --pair by
+ * argument, two --pairs sharing a start): at most this many of each. */
+#define TRACE_MAX_ROLES 4
+
+/* One pair a probe starts or ends. */
+struct trace_role {
+	unsigned int pair;        /* its index */
+	int match_arg;            /* the argument matching it, or -1: per
+				     thread, nested */
+};
+
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
-	unsigned int starts;      /* pair index + 1 this probe starts, or 0 */
-	unsigned int ends;        /* pair index + 1 this probe ends, or 0 */
-	int match_arg;            /* the argument matching its pair, or -1:
-				     per thread, nested */
+	unsigned int nends, nstarts;
+	struct trace_role ends[TRACE_MAX_ROLES];   /* done first */
+	struct trace_role starts[TRACE_MAX_ROLES];
 };
 
 /* One pair's times, per CPU (summed by probegen). */

@@ -28,14 +28,19 @@ struct traced {
 	int nargs;
 	char *arg_names[TRACE_MAX_ARGS];
 	struct tracer_read read[TRACE_MAX_ARGS];
+	/* The pairs it ends and starts (indexes into struct tracer's
+	 * pairs), worked out once when the pairs are chosen. */
+	int ends[TRACE_MAX_ROLES], starts[TRACE_MAX_ROLES];
+	int nends, nstarts;
 };
 
 /* A pair of traced probes (pairs.c's, by index into probes). */
 struct traced_pair {
 	int start, end;        /* indexes into struct tracer's probes */
 	int start_arg, end_arg; /* the argument matching them, or -1 */
-	char *label;           /* "P:START, P:END" */
+	char *label;           /* "P:START, P:END[, by ARG]" */
 	char *stem;
+	char *by;              /* ARG, when matched by its value; or NULL */
 };
 
 struct tracer {
