@@ -95,7 +95,8 @@ static const struct target *target_for(const struct options *o,
 
 /* A binary's recorded declarations, unchecked: its names may be
  * anything, and what it holds never speaks as a compiler error. */
-static struct program *binary_declarations(const char *path, int *status)
+static struct program *binary_declarations(const char *path, int *status,
+					   int *is_library)
 {
 	struct program *prog;
 	struct binary b;
@@ -104,6 +105,7 @@ static struct program *binary_declarations(const char *path, int *status)
 		*status = EXIT_SYSTEM;
 		return NULL;
 	}
+	*is_library = b.is_library;
 	prog = binary_program(&b);
 	binary_free(&b);
 	*status = EXIT_OK;
@@ -113,7 +115,8 @@ static struct program *binary_declarations(const char *path, int *status)
 /* The .d files read, parsed into one program and checked.  NULL with
  * *status set. */
 static struct program *load_program(const struct options *o,
-				    const struct target *tg, int *status)
+				    const struct target *tg, int *status,
+				    struct emit_options *eopt)
 {
 	struct parse_options popt = { o->cpp.enabled };
 	const char *const *paths;
@@ -125,8 +128,12 @@ static struct program *load_program(const struct options *o,
 
 	paths = options_d_files(o, &n);
 	if (o->mode->reads == READS_D_OR_BINARY && n == 1 &&
-	    target_from_elf(paths[0], &elf) == 0)
-		return binary_declarations(paths[0], status);
+	    target_from_elf(paths[0], &elf) == 0) {
+		/* A script for the binary: its target, its probes. */
+		eopt->target = target_by_name(elf.name);
+		eopt->for_binaries = path_base_name(paths[0]);
+		return binary_declarations(paths[0], status, &eopt->for_library);
+	}
 	for (i = 0; i < n; i++) {
 		*status = input_read(paths[i], &o->cpp, &text, &len, &regular);
 		if (*status != EXIT_OK) {
@@ -151,6 +158,90 @@ static struct program *load_program(const struct options *o,
 	return prog;
 }
 
+/* The probes the binaries carry at a site, as "provider:name". */
+struct carried {
+	struct name_set names;
+	struct buf text;   /* every name, NUL-separated, owned here */
+	struct buf dropped; /* those left out, for the warning */
+	int ndropped;
+};
+
+static int is_carried(const struct probe *pr, void *ctx)
+{
+	struct carried *c = ctx;
+	char *name = xasprintf("%s:%s", pr->provider->name, pr->name);
+	int found = name_set_find(&c->names, name) != NULL;
+
+	if (!found && c->ndropped++ < 10)
+		buf_cat(&c->dropped, c->dropped.len ? ", " : "", name, NULL);
+	free(name);
+	return found;
+}
+
+/* --bpftrace -s FILE.d BINARY...: a script of the probes the binaries
+ * carry (bpftrace refuses a whole script when one is missing), for the
+ * first binary's target; eopt says for which.  0, or the exit status
+ * after saying why. */
+static int fit_to_binaries(const struct options *o, struct program *prog,
+			   struct emit_options *eopt, struct target *tg)
+{
+	const char *const *paths;
+	struct carried c = { 0 };
+	struct buf names = { 0 };
+	int i, n, libraries = 0, dropped;
+	size_t at;
+
+	paths = options_after_d_files(o, &n);
+	name_set_init(&c.names, 64);
+	for (i = 0; i < n; i++) {
+		struct binary b;
+		const struct bin_probe *p;
+
+		if (binary_read(paths[i], &b) != 0) {
+			name_set_free(&c.names);
+			buf_free(&c.text);
+			buf_free(&names);
+			return EXIT_SYSTEM;
+		}
+		if (i == 0)
+			target_from_elf(paths[i], tg);
+		libraries += b.is_library;
+		for (p = b.probes; p; p = p->next) {
+			if (!p->sites)
+				continue;
+			at = c.text.len;
+			buf_cat(&c.text, p->provider, ":", p->name, NULL);
+			buf_add(&c.text, "", 1);
+		}
+		buf_cat(&names, names.len ? ", " : "", path_base_name(paths[i]), NULL);
+		binary_free(&b);
+	}
+	/* The names are in place now that the buffer has stopped moving. */
+	for (at = 0; at < c.text.len; at += strlen(c.text.data + at) + 1)
+		name_set_add(&c.names, c.text.data + at, strlen(c.text.data + at), prog);
+	dropped = program_keep_probes(prog, is_carried, &c);
+	if (dropped && !prog->nprobes) {
+		error_input("none of the probes of %s are in %s", eopt->input_name,
+			    names.data);
+		name_set_free(&c.names);
+		buf_free(&c.text);
+		buf_free(&c.dropped);
+		buf_free(&names);
+		return EXIT_INPUT;
+	}
+	if (dropped)
+		warning_plain("%d probe%s of %s left out, not in %s: %s%s", dropped,
+			      dropped == 1 ? "" : "s", eopt->input_name, names.data,
+			      c.dropped.data, dropped > 10 ? ", ..." : "");
+	eopt->target = tg;
+	eopt->for_binaries = names.data; /* freed by the caller */
+	eopt->for_library = libraries == n;
+	name_set_free(&c.names);
+	buf_free(&c.text);
+	buf_free(&c.dropped);
+	return EXIT_OK;
+}
+
 /* Write prog through emit into output, atomically. */
 static int emit_to(const struct options *o, const char *output,
 		   const struct program *prog, const struct emit_options *eopt)
@@ -173,7 +264,7 @@ static int compile(const struct options *o)
 	const char *const *paths;
 	struct target scratch;
 	struct program *prog;
-	char *output, *name;
+	char *output, *name, *for_binaries = NULL;
 	int status = EXIT_OK, n;
 
 	paths = options_d_files(o, &n);
@@ -198,10 +289,17 @@ static int compile(const struct options *o)
 	   without -C it reads none, and the header decides at compile time. */
 	if (eopt.target && (o->mode->takes & O_TARGET))
 		eopt.sdt_version = defines_sdt_version(&o->cpp, !o->cpp.enabled);
-	prog = eopt.target ? load_program(o, eopt.target, &status) : NULL;
-	if (prog)
+	prog = eopt.target ? load_program(o, eopt.target, &status, &eopt) : NULL;
+	options_after_d_files(o, &n);
+	if (prog && o->mode->reads == READS_D_OR_BINARY && n > 0 &&
+	    !eopt.for_binaries) {
+		status = fit_to_binaries(o, prog, &eopt, &scratch);
+		for_binaries = (char *)eopt.for_binaries;
+	}
+	if (prog && status == EXIT_OK)
 		status = emit_to(o, output, prog, &eopt);
 	program_free(prog);
+	free(for_binaries);
 	free(name);
 	free(output);
 	return status;
@@ -227,7 +325,7 @@ static int trace(const struct options *o)
 	struct program *decls = NULL;
 	int status;
 
-	if (o->nfiles && !(decls = load_program(o, target_host(), &status)))
+	if (o->nfiles && !(decls = load_program(o, target_host(), &status, NULL)))
 		return status;
 	t.command = o->command;
 	t.pid = o->trace_pid;
@@ -256,7 +354,7 @@ static int check_binaries(const struct options *o)
 	struct program *prog;
 	int status, n;
 
-	prog = load_program(o, target_host(), &status);
+	prog = load_program(o, target_host(), &status, NULL);
 	if (!prog)
 		return status;
 	binaries = options_after_d_files(o, &n);

@@ -163,6 +163,19 @@ static void read_notes(struct binary *b, struct probe_table *t,
 	}
 }
 
+static int has_interpreter(Elf *elf)
+{
+	size_t n, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n) != 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			return 1;
+	return 0;
+}
+
 int binary_read(const char *path, struct binary *b)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -193,6 +206,7 @@ int binary_read(const char *path, struct binary *b)
 	b->data = eh.e_ident[EI_DATA];
 	b->machine = eh.e_machine;
 	b->is_object = eh.e_type == ET_REL;
+	b->is_library = eh.e_type == ET_DYN && !has_interpreter(elf);
 	tg = target_of_elf_header(b->elfclass, b->data, b->machine);
 	b->arch = tg ? tg->name : "?";
 	while ((scn = elf_nextscn(elf, scn))) {

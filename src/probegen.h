@@ -274,6 +274,9 @@ struct program {
  * again with other types stays, for the checker to report), then give
  * every probe its names (names_assign). */
 void program_complete(struct program *prog);
+/* Keep the probes keep() says yes to; the number dropped. */
+int program_keep_probes(struct program *prog,
+			int (*keep)(const struct probe *pr, void *ctx), void *ctx);
 /* Do probes a and b declare the same argument types? */
 int probe_same_types(const struct program *prog, const struct probe *a,
 		     const struct probe *b);
@@ -546,6 +549,7 @@ struct binary {
 	const char *path;
 	const char *arch;                 /* target name, "?" if unknown */
 	int elfclass, data, machine, is_object;
+	int is_library;  /* a shared object with no interpreter */
 	int has_base, has_probes_section;
 	unsigned long long probes_addr, probes_size;
 	struct bin_probe *probes;         /* in the order first seen */
@@ -600,6 +604,11 @@ struct emit_options {
 	int header_only;         /* -h: define the semaphores in the header */
 	int self_contained;      /* -h: write the notes without sys/sdt.h */
 	int summary;             /* --bpftrace: counts and pair latencies */
+	/* --bpftrace: the script is for these binaries (their probes
+	 * only), each a shared library when for_library; from -s files
+	 * alone when NULL. */
+	const char *for_binaries;
+	int for_library;
 	/* -G: STAP_SDT_V1 or STAP_SDT_V2 among the -D flags (1 or 2), else
 	 * 0.  Either gives the semaphores default visibility, so that a
 	 * module's probes can use its executable's; V1 also drops the

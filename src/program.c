@@ -114,6 +114,30 @@ void program_complete(struct program *prog)
 	names_assign(prog);
 }
 
+int program_keep_probes(struct program *prog,
+			int (*keep)(const struct probe *pr, void *ctx), void *ctx)
+{
+	struct provider *pv;
+	struct probe **link;
+	int dropped = 0;
+
+	for_each_provider(prog, pv) {
+		pv->last = NULL;
+		for (link = &pv->probes; *link;) {
+			if (keep(*link, ctx)) {
+				pv->last = *link;
+				link = &(*link)->next;
+				continue;
+			}
+			*link = (*link)->next;
+			pv->nprobes--;
+			prog->nprobes--;
+			dropped++;
+		}
+	}
+	return dropped;
+}
+
 void program_free(struct program *prog)
 {
 	if (!prog)
