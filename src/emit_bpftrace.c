@@ -20,9 +20,10 @@
  * and the expression, e.g. "%s" and str(arg1); for a type no tracer
  * reads (type_tracer_read), the reason in its place and no expression. */
 static void format_of(const struct program *prog, const struct type *t,
-		      int index, struct buf *fmt, struct buf *expr)
+		      int index, struct buf *fmt, struct buf *expr,
+		      const struct target *tg)
 {
-	struct tracer_read r = type_tracer_read(prog, t, target_host());
+	struct tracer_read r = type_tracer_read(prog, t, tg);
 	const char *why = tracer_read_unreadable(&r);
 
 	if (why) {
@@ -46,7 +47,8 @@ static void format_of(const struct program *prog, const struct type *t,
 }
 
 static void probe_block(struct buf *b, const struct program *prog,
-			const struct probe *pr)
+			const struct probe *pr,
+			const struct target *tg)
 {
 	struct buf fmt = { 0 }, exprs = { 0 }, later = { 0 }, name = { 0 };
 	const struct param *p;
@@ -60,7 +62,7 @@ static void probe_block(struct buf *b, const struct program *prog,
 		arg_display_name(&name, pr, i);
 		if (i < BPFTRACE_MAX_ARGS) {
 			buf_printf(&fmt, " %s=", name.data);
-			format_of(prog, p->type, i, &fmt, &exprs);
+			format_of(prog, p->type, i, &fmt, &exprs, tg);
 		} else {
 			buf_printf(&later, "%s%s (", later.len ? ", " : "", name.data);
 			type_print_d(&later, p->type, NULL);
@@ -201,7 +203,7 @@ int emit_bpftrace(struct output *o, const struct program *prog,
 				skipped(pr);
 				continue;
 			}
-			probe_block(&o->buf, prog, pr);
+			probe_block(&o->buf, prog, pr, opt->target);
 			output_flush(o);
 		}
 	}

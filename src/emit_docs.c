@@ -28,9 +28,9 @@ static void stability(struct buf *b, const struct program *prog,
 
 /* How bpftrace reads argument i, for the table. */
 static void bpftrace_read(struct buf *b, const struct program *prog,
-			  const struct type *t, int i)
+			  const struct type *t, int i, const struct target *tg)
 {
-	struct tracer_read r = type_tracer_read(prog, t, target_host());
+	struct tracer_read r = type_tracer_read(prog, t, tg);
 	const char *why = tracer_read_unreadable(&r);
 
 	if (why)
@@ -44,7 +44,8 @@ static void bpftrace_read(struct buf *b, const struct program *prog,
 }
 
 static void probe_section(struct buf *b, const struct program *prog,
-			  const struct probe *pr)
+			  const struct probe *pr,
+			  const struct target *tg)
 {
 	const struct param *p;
 	struct buf name = { 0 };
@@ -76,7 +77,7 @@ static void probe_section(struct buf *b, const struct program *prog,
 		buf_printf(b, "| %d | `%s` | `", i, name.data);
 		type_print_d(b, p->type, NULL);
 		buf_lit(b, "` | ");
-		bpftrace_read(b, prog, p->type, i);
+		bpftrace_read(b, prog, p->type, i, tg);
 		buf_lit(b, " |\n");
 		i++;
 	}
@@ -108,7 +109,7 @@ int emit_docs(struct output *o, const struct program *prog,
 		buf_printf(&o->buf, "## Provider %s\n\n", pv->name);
 		stability(&o->buf, prog, pv);
 		for_each_probe(pv, pr) {
-			probe_section(&o->buf, prog, pr);
+			probe_section(&o->buf, prog, pr, opt->target);
 			output_flush(o);
 		}
 	}

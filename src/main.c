@@ -21,9 +21,9 @@ static const struct mode modes[] = {
 	{ "-h", READS_D, O_OUTPUT | O_CPP | O_HEADER, "h", emit_header, compile },
 	{ "-G", READS_D, O_OUTPUT | O_CPP | O_TARGET, "o", emit_object, compile },
 	{ "--rust", READS_D, O_OUTPUT | O_CPP, "rs", emit_rust, compile },
-	{ "--bpftrace", READS_D_OR_BINARY, O_OUTPUT | O_CPP | O_FILES | O_SUMMARY, "bt",
-	  emit_bpftrace, compile },
-	{ "--docs", READS_D, O_OUTPUT | O_CPP | O_FILES, "md", emit_docs, compile },
+	{ "--bpftrace", READS_D_OR_BINARY, O_OUTPUT | O_CPP | O_FILES | O_SUMMARY | O_TARGET,
+	  "bt", emit_bpftrace, compile },
+	{ "--docs", READS_D, O_OUTPUT | O_CPP | O_FILES | O_TARGET, "md", emit_docs, compile },
 	{ "--list-targets", READS_NOTHING, 0, NULL, NULL, list_targets },
 	{ "--list", READS_BINARIES, O_JSON, NULL, NULL, list_probes },
 	{ "--check", READS_D_BINARIES, O_CPP | O_CHECK | O_FILES, NULL, NULL,
@@ -287,7 +287,7 @@ static int compile(const struct options *o)
 						: target_host();
 	/* SystemTap hands -D to the compiler of -G, -C or not; for -h
 	   without -C it reads none, and the header decides at compile time. */
-	if (eopt.target && (o->mode->takes & O_TARGET))
+	if (eopt.target && o->mode->emit == emit_object)
 		eopt.sdt_version = defines_sdt_version(&o->cpp, !o->cpp.enabled);
 	prog = eopt.target ? load_program(o, eopt.target, &status, &eopt) : NULL;
 	options_after_d_files(o, &n);

@@ -113,6 +113,7 @@ static void stapsdt_note(struct binary *b, struct probe_table *t,
 	pr = probe_for(b, t, provider, name);
 	s = xcalloc(1, sizeof(*s));
 	s->pc = read_addr((const unsigned char *)desc, asz, big);
+	s->base = read_addr((const unsigned char *)desc + asz, asz, big);
 	s->semaphore = read_addr((const unsigned char *)desc + 2 * asz, asz, big);
 	s->args = xstrdup(args);
 	*pr->site_tail = s;
@@ -163,17 +164,29 @@ static void read_notes(struct binary *b, struct probe_table *t,
 	}
 }
 
-static int has_interpreter(Elf *elf)
+/* The program headers: whether there is an interpreter (a program,
+ * not a shared library), and the loadable segments. */
+static int read_segments(Elf *elf, struct binary *b)
 {
 	size_t n, i;
 	GElf_Phdr ph;
+	int interp = 0;
 
 	if (elf_getphdrnum(elf, &n) != 0)
 		return 0;
-	for (i = 0; i < n; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
-			return 1;
-	return 0;
+	b->segments = xcalloc(n + 1, sizeof(*b->segments));
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			continue;
+		interp |= ph.p_type == PT_INTERP;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		b->segments[b->nsegments].vaddr = ph.p_vaddr;
+		b->segments[b->nsegments].filesz = ph.p_filesz;
+		b->segments[b->nsegments].offset = ph.p_offset;
+		b->nsegments++;
+	}
+	return interp;
 }
 
 int binary_read(const char *path, struct binary *b)
@@ -206,7 +219,7 @@ int binary_read(const char *path, struct binary *b)
 	b->data = eh.e_ident[EI_DATA];
 	b->machine = eh.e_machine;
 	b->is_object = eh.e_type == ET_REL;
-	b->is_library = eh.e_type == ET_DYN && !has_interpreter(elf);
+	b->is_library = read_segments(elf, b) == 0 && eh.e_type == ET_DYN;
 	tg = target_of_elf_header(b->elfclass, b->data, b->machine);
 	b->arch = tg ? tg->name : "?";
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -217,8 +230,10 @@ int binary_read(const char *path, struct binary *b)
 		if (!gelf_getshdr(scn, &sh) ||
 		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		if (strcmp(name, ".stapsdt.base") == 0)
+		if (strcmp(name, ".stapsdt.base") == 0) {
 			b->has_base = 1;
+			b->base_addr = sh.sh_addr;
+		}
 		if (strcmp(name, ".probes") == 0) {
 			b->has_probes_section = 1;
 			b->probes_addr = sh.sh_addr;
@@ -255,6 +270,8 @@ void binary_free(struct binary *b)
 		free(p);
 	}
 	b->probes = NULL;
+	free(b->segments);
+	b->segments = NULL;
 }
 
 const char *spec_next(const char *args, struct arg_spec *out)

@@ -531,6 +531,7 @@ int defines_sdt_version(const struct cpp_options *cpp, int warn);
 struct bin_site {
 	struct bin_site *next;
 	unsigned long long pc, semaphore; /* as recorded: 0 in objects */
+	unsigned long long base;          /* .stapsdt.base, as recorded */
 	char *args;                       /* "-4@%edi 8@%rsi" */
 };
 struct bin_probe {
@@ -551,7 +552,14 @@ struct binary {
 	int elfclass, data, machine, is_object;
 	int is_library;  /* a shared object with no interpreter */
 	int has_base, has_probes_section;
+	unsigned long long base_addr;     /* .stapsdt.base's address */
 	unsigned long long probes_addr, probes_size;
+	/* The loadable segments, to find where an address is in the file
+	 * (what a uprobe is attached by). */
+	struct bin_segment {
+		unsigned long long vaddr, filesz, offset;
+	} *segments;
+	int nsegments;
 	struct bin_probe *probes;         /* in the order first seen */
 	int nprobes;
 };

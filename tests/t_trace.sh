@@ -275,3 +275,46 @@ t_trace_unreadable_string() {
 	PY
 	ok
 }
+
+# A 32-bit program (i686, static: it runs on this kernel) is traced:
+# libbpf 1.1's own USDT attach refused it ("Bad file descriptor"); its
+# arguments are read with its own sizes (long and pointers of 4
+# bytes), and the --bpftrace script made from it formats them so.
+t_trace_foreign_32bit() {
+	need_trace
+	need i686-linux-gnu-gcc
+	printf 'provider m32 {\n\tprobe v(int i, long l, void *p, const char *s, unsigned int u, unsigned long ul);\n};\n' > m.d
+	expect "$PROBEGEN" -h --self-contained -s m.d -o m.h
+	expect "$PROBEGEN" -G --target=i386 -s m.d -o m.o
+	cat > m.c <<-'C'
+	#include <stdio.h>
+	#include "m.h"
+	static char text[] = "hello 32";
+	static volatile int k = 1;
+	int main(void)
+	{
+		printf("p=%p\n", (void *)text);
+		fflush(stdout);
+		M32_V(-7 * k, -70000L * k, text, text, 4000000000u * (unsigned)k, 4000000001ul * (unsigned long)k);
+		trace_m32_v(-8, -80000L, text, "literal 32", 7u, 4000000002ul);
+		return 0;
+	}
+	C
+	i686-linux-gnu-gcc -static -O2 -I. m.c m.o -o m32 || fail "i686 build"
+	file m32 | grep -q 'ELF 32-bit' || fail "not a 32-bit program"
+	"$PROBEGEN" --trace -c ./m32 > out 2> err || { cat err; fail "--trace of a 32-bit program"; }
+	cat out
+	local p
+	p=$(sed -n 's/^p=\(0x[0-9a-f]*\)$/\1/p' out)
+	[ -n "$p" ] || fail "the program printed no pointer"
+	grep -qF " m32:v i=-7 l=-70000 p=$p s=\"hello 32\" u=4000000000 ul=4000000001" out ||
+		fail "first firing's values"
+	grep -qF " m32:v i=-8 l=-80000 p=$p s=\"literal 32\" u=7 ul=4000000002" out ||
+		fail "second firing's values"
+	"$PROBEGEN" --trace --json -c ./m32 > out.json 2> err || { cat err; fail "--trace --json"; }
+	grep -qF '"args": {"i": -7, "l": -70000, ' out.json || { cat out.json; fail "JSON values"; }
+	# The script made from the binary formats a long as 4 bytes.
+	"$PROBEGEN" --bpftrace m32 -o m32.bt || fail "--bpftrace m32"
+	expect_grep 'printf("m32:v i=%d l=%d p=0x%lx s=\\"%s\\" u=%u ul=%u\\n"' m32.bt
+	ok
+}

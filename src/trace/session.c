@@ -2,8 +2,9 @@
  * src/trace/session.c - the BPF side's lifecycle for --trace: load the
  * program of trace.bpf.c through its bpftool skeleton (sleepable where
  * the kernel allows, so that strings are read whatever their page),
- * tell it which arguments are strings, attach it to every probe with the
- * probe's index as USDT cookie, poll the ring buffer, and detach.
+ * tell it which arguments are strings and which pairs each probe is in,
+ * attach it to every site of every probe (attach.c; the probe's index
+ * is its USDT cookie), poll the ring buffer, and detach.
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -94,7 +95,7 @@ struct session {
 	struct tracer *tr;
 	struct trace_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_link **links;
+	struct attacher *attacher;
 };
 
 /* Tell the BPF side which arguments of probe i are C strings, and the
@@ -131,19 +132,19 @@ static int attach_all(struct session *s, struct bpf_program *prog, int pid)
 {
 	struct tracer *tr = s->tr;
 	int i, attached = 0;
+	char *why;
 
-	s->links = xcalloc((size_t)tr->nprobes, sizeof(*s->links));
+	s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs, pid);
 	for (i = 0; i < tr->nprobes; i++) {
-		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = (unsigned long long)i);
 		const struct traced *t = &tr->probes[i];
 
-		s->links[i] = bpf_program__attach_usdt(prog, pid, t->binary,
-						       t->provider, t->name, &uo);
-		if (s->links[i])
+		if (attacher_add(s->attacher, t, i, &why) == 0) {
 			attached++;
-		else
-			warning_plain("cannot attach to %s in %s: %s", t->label_text,
-				      t->binary, strerror(errno));
+			continue;
+		}
+		warning_plain("cannot attach to %s in %s: %s", t->label_text,
+			      t->binary, why);
+		free(why);
 	}
 	return attached;
 }
@@ -237,7 +238,6 @@ void tally_free(struct tally *t)
 
 void session_end(struct session *s)
 {
-	int i;
 
 	if (!s)
 		return;
@@ -252,10 +252,7 @@ void session_end(struct session *s)
 				   d, d == 1 ? "" : "s");
 	}
 	ring_buffer__free(s->rb);
-	/* Detached here: the kernel clears the semaphores. */
-	for (i = 0; s->links && i < s->tr->nprobes; i++)
-		bpf_link__destroy(s->links[i]);
-	free(s->links);
+	attacher_free(s->attacher);
 	trace_bpf__destroy(s->skel);
 	free(s);
 }

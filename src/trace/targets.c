@@ -49,7 +49,7 @@ static int matches(const struct trace_options *opt, const char *provider,
  * binary's, else -s FILE.d's), else from the note's sizes and signs. */
 static void describe(struct traced *t, const struct bin_probe *p,
 		     const struct program *recorded,
-		     const struct program *from_file)
+		     const struct program *from_file, const struct target *tg)
 {
 	const struct probe *pr = binary_declared(p);
 	const struct program *prog = recorded;
@@ -74,7 +74,7 @@ static void describe(struct traced *t, const struct bin_probe *p,
 			buf_printf(&name, "arg%d", i);
 		t->arg_names[i] = xstrdup(name.data);
 		if (q) {
-			t->read[i] = type_tracer_read(prog, q->type, target_host());
+			t->read[i] = type_tracer_read(prog, q->type, tg);
 			q = q->next;
 		}
 		/* No declaration, or a type of the user's headers: as the
@@ -95,6 +95,7 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 	const struct bin_probe *p;
 
 	for (p = tr->binaries[b].probes; p; p = p->next) {
+		const struct target *tg;
 		struct traced *t;
 		struct buf label = { 0 };
 
@@ -119,7 +120,11 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 		label = (struct buf){ 0 };
 		buf_escaped(&label, t->label, strlen(t->label), 0);
 		t->label_text = label.data;
-		describe(t, p, tr->programs[b], from_file);
+		t->bin = &tr->binaries[b];
+		t->notes = p;
+		/* Sizes are the binary's: a 32-bit program's long is 4. */
+		tg = target_by_name(tr->binaries[b].arch);
+		describe(t, p, tr->programs[b], from_file, tg ? tg : target_host());
 	}
 }
 

@@ -11,9 +11,15 @@
 #include <linux/bpf.h>
 #include <linux/ptrace.h> /* struct pt_regs, for the USDT helpers */
 #include <bpf/bpf_helpers.h>
-#include <bpf/usdt.bpf.h>
 
 #include "trace.h"
+
+/* probegen fills libbpf's spec map itself (attach.c), as many as it
+ * traces; each site's BPF cookie names its spec, so the map from
+ * addresses (for kernels without cookies) is not used. */
+#define BPF_USDT_MAX_SPEC_CNT TRACE_MAX_SPECS
+#define BPF_USDT_MAX_IP_CNT 1
+#include <bpf/usdt.bpf.h>
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

@@ -8,7 +8,10 @@
 
 #define TRACE_MAX_ARGS 12   /* sys/sdt.h's and libbpf's limit */
 #define TRACE_STR_LEN 128   /* bytes of a string argument, NUL included */
-#define TRACE_MAX_PROBES 4096
+#define TRACE_MAX_PROBES 16384
+/* Argument specs held at once: one for each site whose specs differ
+ * from its probe's site before (attach.c). */
+#define TRACE_MAX_SPECS 32768
 
 #define TRACE_MAX_PAIRS 64
 /* A pair's latencies: log-linear buckets, 8 to each power of two (so a

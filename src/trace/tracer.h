@@ -3,9 +3,13 @@
  * BPF side's view is trace.h):
  *
  *   targets.c  what to attach: binaries, a process's mappings, a
- *              command's program and libraries; their probes, described
- *   events.c   what is done with an event: one line of text or JSON
+ *              command's program and libraries; their probes, described;
+ *              the pairs to time, and each probe's part in them
+ *   attach.c   a uprobe at every site, from notes.c's reading
  *   session.c  the BPF lifecycle: load, attach, poll the ring, detach
+ *   events.c   what is done with an event: one line of text or JSON
+ *   summary.c  --summary: the counts and pair times, text or JSON
+ *   timeline.c --timeline: the Chrome Trace Event Format
  *   trace.c    trace_run(): those steps in order, and the command it runs
  */
 #ifndef PROBEGEN_TRACER_H
@@ -23,6 +27,8 @@ _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
 /* One traced probe: its cookie is its index in struct tracer's array. */
 struct traced {
 	const char *binary;
+	const struct binary *bin;        /* its notes, sites and segments */
+	const struct bin_probe *notes;
 	char *provider, *name;
 	char *label, *label_text; /* "P:N"; escaped for text output */
 	int nargs;
@@ -99,6 +105,22 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 		    const char *args);
 int timeline_close(struct timeline *tl);
 void timeline_abort(struct timeline *tl);
+
+/* ---- attach.c ---- */
+
+struct attacher;
+struct bpf_program;
+struct bpf_map;
+/* An attacher of prog to sites, their specs kept in the map specs
+ * (libbpf's __bpf_usdt_specs), in process pid (-1: every process). */
+struct attacher *attacher_new(struct bpf_program *prog, struct bpf_map *specs,
+			      int pid);
+/* Attach to every site of probe t, cookie its index: 0, or -1 and why
+ * (allocated) with none of its sites attached. */
+int attacher_add(struct attacher *a, const struct traced *t, int cookie,
+		 char **why);
+/* Detach every site (the kernel clears the semaphores). */
+void attacher_free(struct attacher *a);
 
 /* ---- session.c ---- */
 

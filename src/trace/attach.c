@@ -1,0 +1,304 @@
+/*
+ * src/trace/attach.c - the BPF program attached to every site of every
+ * traced probe, from probegen's own reading of the notes (notes.c), not
+ * libbpf's: libbpf 1.1 reads 64-bit binaries only ("Bad file
+ * descriptor" on a 32-bit program), holds 256 argument specs and frees
+ * a link twice when one attach fails.  Each site is a uprobe at its
+ * place in the file, with the probe's semaphore as the uprobe's
+ * reference counter (the kernel sets it while attached) and, as its BPF
+ * cookie, the number of its argument specs in the map that libbpf's
+ * usdt.bpf.h reads on the BPF side (bpf_usdt_arg and the rest work
+ * unchanged).  Sites of a probe that share their specs share one entry.
+ *
+ * The specs are turned into that map's form for x86 (x86-64 and i386
+ * programs: a 32-bit process's registers sit in the kernel's 64-bit
+ * pt_regs); other hosts attach through libbpf's USDT support.
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/ptrace.h>
+
+#include "tracer.h"
+
+/* usdt.bpf.h's struct __bpf_usdt_spec, as the map holds it (its size is
+ * checked against the map's at start). */
+enum { USDT_CONST, USDT_REG, USDT_REG_DEREF };
+struct usdt_arg {
+	unsigned long long val_off;
+	int type;
+	short reg_off;
+	_Bool is_signed;
+	char bitshift;
+};
+struct usdt_spec {
+	struct usdt_arg args[TRACE_MAX_ARGS];
+	unsigned long long cookie;
+	short nargs;
+};
+
+struct attacher {
+	struct bpf_program *prog;
+	struct bpf_map *specs;
+	int pid, nspecs;
+	struct bpf_link **links;
+	int nlinks, cap;
+};
+
+#if defined(__x86_64__)
+#define NATIVE_SPECS 1
+/* A register by any of its names (rax, eax, ax, al), as its slot in
+ * struct pt_regs; -1 when there is none. */
+static int register_offset(const char *name, size_t len)
+{
+	static const struct {
+		const char *names[4];
+		int offset;
+	} regs[] = {
+		{ { "rax", "eax", "ax", "al" }, offsetof(struct pt_regs, rax) },
+		{ { "rbx", "ebx", "bx", "bl" }, offsetof(struct pt_regs, rbx) },
+		{ { "rcx", "ecx", "cx", "cl" }, offsetof(struct pt_regs, rcx) },
+		{ { "rdx", "edx", "dx", "dl" }, offsetof(struct pt_regs, rdx) },
+		{ { "rsi", "esi", "si", "sil" }, offsetof(struct pt_regs, rsi) },
+		{ { "rdi", "edi", "di", "dil" }, offsetof(struct pt_regs, rdi) },
+		{ { "rbp", "ebp", "bp", "bpl" }, offsetof(struct pt_regs, rbp) },
+		{ { "rsp", "esp", "sp", "spl" }, offsetof(struct pt_regs, rsp) },
+		{ { "r8", "r8d", "r8w", "r8b" }, offsetof(struct pt_regs, r8) },
+		{ { "r9", "r9d", "r9w", "r9b" }, offsetof(struct pt_regs, r9) },
+		{ { "r10", "r10d", "r10w", "r10b" }, offsetof(struct pt_regs, r10) },
+		{ { "r11", "r11d", "r11w", "r11b" }, offsetof(struct pt_regs, r11) },
+		{ { "r12", "r12d", "r12w", "r12b" }, offsetof(struct pt_regs, r12) },
+		{ { "r13", "r13d", "r13w", "r13b" }, offsetof(struct pt_regs, r13) },
+		{ { "r14", "r14d", "r14w", "r14b" }, offsetof(struct pt_regs, r14) },
+		{ { "r15", "r15d", "r15w", "r15b" }, offsetof(struct pt_regs, r15) },
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		for (k = 0; k < 4; k++)
+			if (strlen(regs[i].names[k]) == len &&
+			    memcmp(regs[i].names[k], name, len) == 0)
+				return regs[i].offset;
+	return -1;
+}
+
+/* An AT&T operand: $N, %REG, N(%REG) or (%REG).  0, or -1 for any
+ * other (sym(%rip), an index register), which no spec can say. */
+static int operand_of(const struct arg_spec *a, struct usdt_arg *out)
+{
+	const char *p = a->operand, *end = a->operand + a->operand_len;
+	char *num_end;
+	long long n = 0;
+	int reg;
+
+	if (p < end && *p == '$') {
+		out->type = USDT_CONST;
+		out->val_off = (unsigned long long)strtoll(p + 1, &num_end, 0);
+		return num_end == end ? 0 : -1;
+	}
+	if (p < end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
+		n = strtoll(p, &num_end, 0);
+		p = num_end;
+	}
+	if (p < end && *p == '(') {
+		if (end - p < 3 || end[-1] != ')' || p[1] != '%')
+			return -1;
+		reg = register_offset(p + 2, (size_t)(end - p - 3));
+		out->type = USDT_REG_DEREF;
+		out->val_off = (unsigned long long)n;
+	} else if (p < end && *p == '%' && p == a->operand) {
+		reg = register_offset(p + 1, (size_t)(end - p - 1));
+		out->type = USDT_REG;
+	} else {
+		return -1;
+	}
+	if (reg < 0)
+		return -1;
+	out->reg_off = (short)reg;
+	return 0;
+}
+
+/* A site's specs in the map's form; 0, or -1 naming the one in *bad. */
+static int spec_of(const char *args, unsigned long long cookie,
+		   struct usdt_spec *out, struct arg_spec *bad)
+{
+	struct arg_spec a;
+
+	memset(out, 0, sizeof(*out));
+	out->cookie = cookie;
+	while ((args = spec_next(args, &a))) {
+		struct usdt_arg *u;
+
+		if (out->nargs >= TRACE_MAX_ARGS ||
+		    (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8)) {
+			*bad = a;
+			return -1;
+		}
+		u = &out->args[out->nargs++];
+		if (operand_of(&a, u) != 0) {
+			*bad = a;
+			return -1;
+		}
+		u->is_signed = a.is_signed;
+		u->bitshift = (char)(64 - a.size * 8);
+	}
+	return 0;
+}
+#else
+#define NATIVE_SPECS 0
+#endif
+
+/* Where addr is in b's file: the loadable segment that holds it. */
+static int file_offset(const struct binary *b, unsigned long long addr,
+		       unsigned long long *off)
+{
+	int i;
+
+	for (i = 0; i < b->nsegments; i++) {
+		const struct bin_segment *s = &b->segments[i];
+
+		if (addr >= s->vaddr && addr - s->vaddr < s->filesz) {
+			*off = addr - s->vaddr + s->offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct attacher *attacher_new(struct bpf_program *prog, struct bpf_map *specs,
+			      int pid)
+{
+	struct attacher *a = xcalloc(1, sizeof(*a));
+
+	a->prog = prog;
+	a->specs = specs;
+	a->pid = pid;
+	if (NATIVE_SPECS && bpf_map__value_size(specs) != sizeof(struct usdt_spec))
+		die("internal error: libbpf's USDT spec is %u bytes, not %zu",
+		    bpf_map__value_size(specs), sizeof(struct usdt_spec));
+	return a;
+}
+
+static void keep_link(struct attacher *a, struct bpf_link *link)
+{
+	if (a->nlinks == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 64;
+		a->links = xrealloc(a->links, sizeof(*a->links) * (size_t)a->cap);
+	}
+	a->links[a->nlinks++] = link;
+}
+
+#if NATIVE_SPECS
+/* One site: its spec (the previous site's when equal), then the uprobe. */
+static int attach_site(struct attacher *a, const struct traced *t,
+		       const struct bin_site *s, int cookie, char **why,
+		       const char **last_args, int *last_spec)
+{
+	const struct binary *b = t->bin;
+	unsigned long long pc = s->pc, off, sem_off = 0;
+	struct bpf_link *link;
+	struct usdt_spec spec;
+	struct arg_spec bad;
+	struct buf text = { 0 };
+
+	/* A prelinked binary moved .stapsdt.base: the sites moved with it. */
+	if (b->has_base && s->base)
+		pc += b->base_addr - s->base;
+	if (file_offset(b, pc, &off) != 0) {
+		*why = xasprintf("site 0x%llx is in no loadable segment", s->pc);
+		return -1;
+	}
+	if (s->semaphore && file_offset(b, s->semaphore, &sem_off) != 0) {
+		*why = xasprintf("semaphore 0x%llx is in no loadable segment",
+				 s->semaphore);
+		return -1;
+	}
+	if (!*last_args || strcmp(*last_args, s->args) != 0) {
+		if (spec_of(s->args, (unsigned long long)cookie, &spec, &bad) != 0) {
+			buf_escaped(&text, bad.text, bad.text_len, 0);
+			*why = xasprintf("site 0x%llx: argument '%s' cannot be read",
+					 s->pc, text.data);
+			buf_free(&text);
+			return -1;
+		}
+		if (a->nspecs >= TRACE_MAX_SPECS) {
+			*why = xasprintf("more than %d kinds of site traced at once",
+					 TRACE_MAX_SPECS);
+			return -1;
+		}
+		if (bpf_map__update_elem(a->specs, &a->nspecs, sizeof(a->nspecs),
+					 &spec, sizeof(spec), 0) != 0) {
+			*why = xasprintf("cannot store its argument specs: %s",
+					 strerror(errno));
+			return -1;
+		}
+		*last_spec = a->nspecs++;
+		*last_args = s->args;
+	}
+	{
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .ref_ctr_offset = (size_t)sem_off,
+			    .bpf_cookie = (unsigned long long)*last_spec);
+
+		link = bpf_program__attach_uprobe_opts(a->prog, a->pid, t->binary,
+						       (size_t)off, &uo);
+	}
+	if (!link) {
+		*why = xstrdup(strerror(errno));
+		return -1;
+	}
+	keep_link(a, link);
+	return 0;
+}
+#endif
+
+int attacher_add(struct attacher *a, const struct traced *t, int cookie,
+		 char **why)
+{
+	*why = NULL;
+#if NATIVE_SPECS
+	{
+		const struct bin_site *s;
+		const char *last_args = NULL;
+		int last_spec = -1, before = a->nlinks;
+
+		for (s = t->notes->sites; s; s = s->next) {
+			if (attach_site(a, t, s, cookie, why, &last_args, &last_spec) == 0)
+				continue;
+			/* A probe is traced at all its sites or none. */
+			while (a->nlinks > before)
+				bpf_link__destroy(a->links[--a->nlinks]);
+			return -1;
+		}
+		return 0;
+	}
+#else
+	{
+		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = (unsigned long long)cookie);
+		struct bpf_link *link = bpf_program__attach_usdt(a->prog, a->pid,
+								 t->binary, t->provider,
+								 t->name, &uo);
+
+		if (!link) {
+			*why = xstrdup(strerror(errno));
+			return -1;
+		}
+		keep_link(a, link);
+		return 0;
+	}
+#endif
+}
+
+void attacher_free(struct attacher *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	/* Detached here: the kernel clears the semaphores. */
+	for (i = 0; i < a->nlinks; i++)
+		bpf_link__destroy(a->links[i]);
+	free(a->links);
+	free(a);
+}
