@@ -1,5 +1,7 @@
 /* bench/site.c - the cost of a disabled probe site.  Built once per
- * form (-DFORM=...): the loop is the same, only the probe differs.
+ * form (-DFORM=...) and per string argument (-DLITERAL=1: a string
+ * literal, else one the program passes in): the loop is the same, only
+ * the probe differs.
  * callgrind counts the instructions; nobody traces, so every probe is
  * disabled. */
 #include <stdio.h>
@@ -19,19 +21,26 @@ __attribute__((noinline)) static unsigned expensive(unsigned i)
 	return h;
 }
 
+#if LITERAL
+#define S "probe"
+#else
+#define S s
+#endif
+
 __attribute__((noinline)) void run_loop(const char *s);
 __attribute__((noinline)) void run_loop(const char *s)
 {
 	unsigned i;
 
+	(void)s;
 	for (i = 0; i < N; i++) {
 		sink = i;
 #if FORM == 1
-		SITE_HIT(i, s);
+		SITE_HIT(i, S);
 #elif FORM == 2
-		trace_site_hit(i, s);
+		trace_site_hit(i, S);
 #elif FORM == 3
-		SITE_HIT_LAZY(expensive(i), s);
+		SITE_HIT_LAZY(expensive(i), S);
 #endif
 	}
 }

@@ -120,17 +120,9 @@ static int castable(const struct program *prog, const struct type *t)
 	return r->kind != T_STRUCT && r->kind != T_UNION && r->kind != T_FUNC;
 }
 
-/* A C string argument, which the typed call touches while traced. */
-static int touched_string(const struct type *t)
-{
-	return type_is_string(t) && t->kind != T_ARRAY;
-}
-
 /* "MACRO, ((int)(a1), ...)": the SystemTap macro, and each argument
- * converted to its declared type, so the note records that type.  A C
- * string goes through PROBEGEN_TOUCHED, which reads its bytes while a
- * tracer is attached (the plain semaphore test even with --header-only:
- * the site it is passed to defines the semaphore). */
+ * converted to its declared type, so the note records that type (the
+ * site touches string literals, common.h). */
 static void typed_site(struct buf *b, const struct program *prog,
 		       const struct probe *pr)
 {
@@ -150,13 +142,6 @@ static void typed_site(struct buf *b, const struct program *prog,
 			struct buf c = { 0 };
 
 			type_print_c(&c, prog, p->type, "", 1);
-			if (touched_string(p->type)) {
-				buf_printf(b, "(%s)PROBEGEN_TOUCHED(PROBEGEN_ENABLED(%s, %s), (%s)(a%d))",
-					   c.data, pr->provider->name, pr->name,
-					   c.data, i);
-				buf_free(&c);
-				continue;
-			}
 			/* The cast expands in the user's code: C90 has neither. */
 			buf_printf(b, "%s(%s)(a%d)",
 				   type_needs_extension(prog, p->type)

@@ -65,3 +65,33 @@ t_bpftrace_literal_strings() {
 		{ cat out err; fail "the generated script"; }
 	ok
 }
+
+# A string literal passed to each form (the SystemTap-style macro, the
+# typed call, the lazy form), in a .rodata page the program never read:
+# bpftrace, which cannot fault a page in, prints every one, in C and in
+# C++; and a site with no literal is the nop alone (no semaphore test).
+t_bpftrace_literals_every_form() {
+	need_bpftrace
+	literals_program
+	ulimit -l unlimited 2> /dev/null
+	local lang
+	for lang in c c++; do
+		if [ $lang = c++ ]; then
+			g++ -O2 -I. -x c++ "$ROOT/tests/src/literals.c" -x none literals_probes.o -o literals ||
+				fail "building literals as C++"
+		fi
+		timeout 60 bpftrace -e 'usdt:./literals:fleet:truck__departed { printf("%d %s\n", arg0, str(arg1)); }' \
+			-c ./literals > out 2> err || { cat err; fail "bpftrace ($lang)"; }
+		grep -v '^Attaching' out | grep . > got
+		printf '17 marta\n18 jonas\n19 ines\n' > want
+		diff -u want got || fail "bpftrace read a literal as empty ($lang)"
+	done
+	# Untraced, a site with no literal is one nop: no load of the
+	# semaphore before it.
+	printf '#include "literals.h"\nvoid f(int i, const char *s);\nvoid f(int i, const char *s) { FLEET_TRUCK_DEPARTED(i, s, 1ULL); trace_fleet_truck_departed(i, s, 2ULL); }\n' > nolit.c
+	gcc -O2 -I. -c nolit.c -o nolit.o || fail "nolit.c"
+	objdump -dr --no-show-raw-insn nolit.o > nolit.asm
+	grep -q 'semaphore' nolit.asm && { cat nolit.asm; fail "a site with no literal tests the semaphore"; }
+	expect_eq "$(grep -c 'nop$' nolit.asm)" 2 "nops"
+	ok
+}

@@ -70,31 +70,10 @@
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
 
-/* A C string argument of the typed call (and so of the lazy form):
-   while a tracer is attached (m_ENABLED()), its bytes are read first.
-   bpftrace, bcc and perf read strings without faulting pages in, so a
-   literal in a .rodata page the program never touched would read as
-   empty; untraced, this costs the semaphore test.  Which arguments are
-   strings is decided here from the type at compile time (C: a builtin;
-   C++: overloads), so the per-probe macros stay short.  In C++ with
-   --header-only, m_ENABLED() is a statement expression, which
-   sys/sdt.h's templates cannot take: there the cast is plain. */
-#define PROBEGEN_TOUCHED(enabled, s) ((enabled) ? probegen_touch(s) : (s))
-#if !defined(PROBEGEN_ELF)
+/* The typed call converts each argument to its declared type; a site
+   of any form reads the bytes of its string literals (PROBEGEN_LITERAL,
+   below). */
 #define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
-#elif defined(__cplusplus)
-#define PROBEGEN_CAST(m, t, a) \
-	(__extension__ probegen_touched(m##_ENABLED(), (t)(a)))
-#else
-#define PROBEGEN_IS_STRING(t) (__builtin_types_compatible_p(t, char const *) || \
-	__builtin_types_compatible_p(t, signed char const *) || \
-	__builtin_types_compatible_p(t, unsigned char const *))
-#define PROBEGEN_CAST(m, t, a) __extension__ __builtin_choose_expr( \
-	PROBEGEN_IS_STRING(t), \
-	(t)(__UINTPTR_TYPE__)PROBEGEN_TOUCHED(m##_ENABLED(), \
-		(void const *)(__UINTPTR_TYPE__)(a)), \
-	(t)(a))
-#endif
 
 /* The lazy form: f, and so its arguments, only while m_ENABLED() (the
    probe's own, which --header-only defines at the site).  f and its
@@ -124,14 +103,40 @@ static __inline__ void const *probegen_touch(void const *s)
 		;
 	return s;
 }
-#ifdef __cplusplus
-template <class T> inline T probegen_touched(bool, T v) { return v; }
-inline char const *probegen_touched(bool on, char const *s)
-{ return on ? (char const *)probegen_touch(s) : s; }
-inline signed char const *probegen_touched(bool on, signed char const *s)
-{ return on ? (signed char const *)probegen_touch(s) : s; }
-inline unsigned char const *probegen_touched(bool on, unsigned char const *s)
-{ return on ? (unsigned char const *)probegen_touch(s) : s; }
+
+/* A string literal among a site's arguments, while a tracer is attached
+   (the semaphore is set): its bytes are read first.  bpftrace, bcc and
+   perf read strings without faulting pages in, and a literal's .rodata
+   page may be one the program never touched, so it would read as
+   empty; a string the program computed is in a page it has touched.
+   Only a literal is a compile-time constant (gcc and clang, -O0 and
+   -O2, C and C++): for any other argument __builtin_constant_p is 0
+   before anything runs, so its site costs the nop alone and the
+   argument is evaluated once, by the site itself.  Strings are told
+   from other types at compile time: __builtin_choose_expr in C, an
+   overload in C++; any other constant touches nothing.  A build that
+   turns the semaphores off (GLib's) defines none to test: nothing is
+   touched there. */
+#ifndef _SDT_HAS_SEMAPHORES
+#define PROBEGEN_LITERAL(p, n, a) ((void)0)
+#elif defined(__cplusplus)
+template <class T> inline void probegen_touch_literal(T const &) {}
+inline void probegen_touch_literal(char const *s) { probegen_touch(s); }
+inline void probegen_touch_literal(signed char const *s) { probegen_touch(s); }
+inline void probegen_touch_literal(unsigned char const *s) { probegen_touch(s); }
+#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
+	PROBEGEN_ENABLED(p, n) ? probegen_touch_literal(a) : (void)0)
+#else
+#define PROBEGEN_STRING_TYPE(t) (__builtin_types_compatible_p(t, char *) || \
+	__builtin_types_compatible_p(t, char const *) || \
+	__builtin_types_compatible_p(t, signed char const *) || \
+	__builtin_types_compatible_p(t, unsigned char const *))
+/* The argument when it is a string (0 ? a : a: an array as a pointer),
+   else a null pointer. */
+#define PROBEGEN_STRING_OR_NULL(a) __builtin_choose_expr( \
+	PROBEGEN_STRING_TYPE(__typeof__(0 ? (a) : (a))), (a), (char const *)0)
+#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
+	PROBEGEN_ENABLED(p, n) ? (void)probegen_touch(PROBEGEN_STRING_OR_NULL(a)) : (void)0)
 #endif
 
 /* gdb ignores every probe of a binary without _.stapsdt.base, which

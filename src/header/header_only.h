@@ -37,11 +37,6 @@
 	"\"\n.balign 4\n.asciz \"" decl "\"\n.balign 4\n.popsection\n")
 #define PROBEGEN_ENABLED_HERE(p, n) (__extension__({ \
 	PROBEGEN_DEFINE(p, n); __builtin_expect(p##_##n##_semaphore, 0); }))
-/* See PROBEGEN_CAST in common.h. */
-#if defined(__cplusplus)
-#undef PROBEGEN_CAST
-#define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
-#endif
 
 #else /* no probes */
 

@@ -62,22 +62,7 @@
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
-#define PROBEGEN_TOUCHED(enabled, s) ((enabled) ? probegen_touch(s) : (s))
-#if !defined(PROBEGEN_ELF)
 #define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
-#elif defined(__cplusplus)
-#define PROBEGEN_CAST(m, t, a) \
-	(__extension__ probegen_touched(m##_ENABLED(), (t)(a)))
-#else
-#define PROBEGEN_IS_STRING(t) (__builtin_types_compatible_p(t, char const *) || \
-	__builtin_types_compatible_p(t, signed char const *) || \
-	__builtin_types_compatible_p(t, unsigned char const *))
-#define PROBEGEN_CAST(m, t, a) __extension__ __builtin_choose_expr( \
-	PROBEGEN_IS_STRING(t), \
-	(t)(__UINTPTR_TYPE__)PROBEGEN_TOUCHED(m##_ENABLED(), \
-		(void const *)(__UINTPTR_TYPE__)(a)), \
-	(t)(a))
-#endif
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
 #define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
@@ -89,14 +74,24 @@ static __inline__ void const *probegen_touch(void const *s)
 		;
 	return s;
 }
-#ifdef __cplusplus
-template <class T> inline T probegen_touched(bool, T v) { return v; }
-inline char const *probegen_touched(bool on, char const *s)
-{ return on ? (char const *)probegen_touch(s) : s; }
-inline signed char const *probegen_touched(bool on, signed char const *s)
-{ return on ? (signed char const *)probegen_touch(s) : s; }
-inline unsigned char const *probegen_touched(bool on, unsigned char const *s)
-{ return on ? (unsigned char const *)probegen_touch(s) : s; }
+#ifndef _SDT_HAS_SEMAPHORES
+#define PROBEGEN_LITERAL(p, n, a) ((void)0)
+#elif defined(__cplusplus)
+template <class T> inline void probegen_touch_literal(T const &) {}
+inline void probegen_touch_literal(char const *s) { probegen_touch(s); }
+inline void probegen_touch_literal(signed char const *s) { probegen_touch(s); }
+inline void probegen_touch_literal(unsigned char const *s) { probegen_touch(s); }
+#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
+	PROBEGEN_ENABLED(p, n) ? probegen_touch_literal(a) : (void)0)
+#else
+#define PROBEGEN_STRING_TYPE(t) (__builtin_types_compatible_p(t, char *) || \
+	__builtin_types_compatible_p(t, char const *) || \
+	__builtin_types_compatible_p(t, signed char const *) || \
+	__builtin_types_compatible_p(t, unsigned char const *))
+#define PROBEGEN_STRING_OR_NULL(a) __builtin_choose_expr( \
+	PROBEGEN_STRING_TYPE(__typeof__(0 ? (a) : (a))), (a), (char const *)0)
+#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
+	PROBEGEN_ENABLED(p, n) ? (void)probegen_touch(PROBEGEN_STRING_OR_NULL(a)) : (void)0)
 #endif
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
@@ -149,18 +144,42 @@ void const *probegen_touch(void const *);
 #define PROBEGEN_SDT(m, args) \
 	do { PROBEGEN_QUIET_BEGIN m args; PROBEGEN_QUIET_END } while (0)
 #define PROBEGEN_SITE0(p, n) PROBEGEN_SDT(DTRACE_PROBE, (p, n))
-#define PROBEGEN_SITE1(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE1, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE2(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE2, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE3(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE3, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE4(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE4, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE5(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE5, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE6(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE6, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE7(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE7, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE8(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE8, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE9(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE9, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE10(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE10, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE11(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE11, (p, n, __VA_ARGS__))
-#define PROBEGEN_SITE12(p, n, ...) PROBEGEN_SDT(DTRACE_PROBE12, (p, n, __VA_ARGS__))
+#define PROBEGEN_SITE1(p, n, a1) \
+	do { PROBEGEN_LITERAL(p, n, a1); \
+		PROBEGEN_SDT(DTRACE_PROBE1, (p, n, a1)); } while (0)
+#define PROBEGEN_SITE2(p, n, a1, a2) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); \
+		PROBEGEN_SDT(DTRACE_PROBE2, (p, n, a1, a2)); } while (0)
+#define PROBEGEN_SITE3(p, n, a1, a2, a3) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); \
+		PROBEGEN_SDT(DTRACE_PROBE3, (p, n, a1, a2, a3)); } while (0)
+#define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); \
+		PROBEGEN_SDT(DTRACE_PROBE4, (p, n, a1, a2, a3, a4)); } while (0)
+#define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); \
+		PROBEGEN_SDT(DTRACE_PROBE5, (p, n, a1, a2, a3, a4, a5)); } while (0)
+#define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); \
+		PROBEGEN_SDT(DTRACE_PROBE6, (p, n, a1, a2, a3, a4, a5, a6)); } while (0)
+#define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); \
+		PROBEGEN_SDT(DTRACE_PROBE7, (p, n, a1, a2, a3, a4, a5, a6, a7)); } while (0)
+#define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); \
+		PROBEGEN_SDT(DTRACE_PROBE8, (p, n, a1, a2, a3, a4, a5, a6, a7, a8)); } while (0)
+#define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); \
+		PROBEGEN_SDT(DTRACE_PROBE9, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9)); } while (0)
+#define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); \
+		PROBEGEN_SDT(DTRACE_PROBE10, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)); } while (0)
+#define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); PROBEGEN_LITERAL(p, n, a11); \
+		PROBEGEN_SDT(DTRACE_PROBE11, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)); } while (0)
+#define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); PROBEGEN_LITERAL(p, n, a11); PROBEGEN_LITERAL(p, n, a12); \
+		PROBEGEN_SDT(DTRACE_PROBE12, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)); } while (0)
 #endif /* PROBEGEN_ELF */
 #endif /* PROBEGEN_SITE_1 */
 
