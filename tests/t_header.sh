@@ -485,3 +485,42 @@ t_header_same_probes_as_systemtap() {
 	echo "$n files: the same probes as SystemTap's"
 	ok
 }
+
+# Each argument is evaluated once, in every form, traced or not (the
+# semaphore set by hand stands for a tracer), whether the site has a
+# string literal (which is then read) or not: C and C++, gcc and clang,
+# -O0 and -O2.
+t_header_arguments_evaluated_once() {
+	printf 'provider once {\n\tprobe p(int n, const char *s, const char *t);\n};\n' > once.d
+	expect "$PROBEGEN" -h -s once.d -o once.h
+	expect "$PROBEGEN" -G -s once.d -o once_probes.o
+	cat > once.c <<-'C'
+	#include <stdio.h>
+	#include "once.h"
+	static int calls;
+	static const char *name(void) { calls++; return "computed"; }
+	int main(void)
+	{
+		int i = 0, on;
+		for (on = 0; on < 2; on++) {
+			once_p_semaphore = (unsigned short)on;
+			ONCE_P(i++, "literal", name());
+			trace_once_p(i++, "literal", name());
+			ONCE_P_LAZY(i++, "literal", name());
+		}
+		/* lazy: only while enabled (on = 1) */
+		printf("%d %d\n", i, calls);
+		return !(i == 5 && calls == 5);
+	}
+	C
+	local cc o x
+	for cc in gcc clang g++ clang++; do
+		have $cc || { skip_part "$cc is not installed"; continue; }
+		for o in -O0 -O2; do
+			case $cc in *++) x="-x c++" ;; *) x= ;; esac
+			$cc $o $x once.c -x none once_probes.o -o once 2> err || { cat err; fail "$cc $o"; }
+			./once > out || fail "$cc $o: evaluated $(cat out) (i, calls), expected 5 5"
+		done
+	done
+	ok
+}
