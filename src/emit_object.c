@@ -27,15 +27,16 @@
 #define SHF_GNU_RETAIN (1u << 21)
 #endif
 
-/* Section indexes, in the order they are created. */
+/* Section indexes, in the order they are created; .note.gnu.property
+ * last, on the targets that have one. */
 enum {
 	SEC_PROBES = 1, SEC_GNU_STACK, SEC_DECLS, SEC_SYMTAB, SEC_STRTAB,
-	SEC_SHSTRTAB
+	SEC_SHSTRTAB, SEC_PROPERTY
 };
 
 static const char shstrtab[] =
 	"\0.probes\0.note.GNU-stack\0" DECL_NOTE_SECTION
-	"\0.symtab\0.strtab\0.shstrtab";
+	"\0.symtab\0.strtab\0.shstrtab\0.note.gnu.property";
 
 static size_t shstr_offset(const char *name)
 {
@@ -129,6 +130,54 @@ static void symbols_add(struct symbols *s, Elf *elf, const char *name,
 	s->count++;
 }
 
+/* The hardening an object with no code keeps: x86's IBT and SHSTK
+ * (GNU_PROPERTY_X86_FEATURE_1_AND), aarch64's BTI and PAC
+ * (GNU_PROPERTY_AARCH64_FEATURE_1_AND).  The linker keeps a feature only
+ * when every input object has it, so an object that says nothing turns
+ * CET or BTI off for the whole program; this one has no code, so it is
+ * compatible with each.  0 on targets without such a property. */
+static unsigned property_features(const struct target *tg, unsigned *type)
+{
+	switch (tg->machine) {
+	case EM_X86_64: case EM_386:
+		*type = 0xc0000002u;
+		return 0x3; /* IBT, SHSTK */
+	case EM_AARCH64:
+		*type = 0xc0000000u;
+		return 0x3; /* BTI, PAC */
+	}
+	return 0;
+}
+
+static void put32(struct buf *b, unsigned v, int big_endian)
+{
+	unsigned char c[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		c[big_endian ? 3 - i : i] = (unsigned char)(v >> (8 * i));
+	buf_add(b, c, 4);
+}
+
+/* The .note.gnu.property note: one NT_GNU_PROPERTY_TYPE_0 note of owner
+ * "GNU" holding one property, padded to the class's alignment.  Written
+ * as bytes in the target's order (libelf converts only note headers). */
+static void property_note(struct buf *note, const struct target *tg,
+			  unsigned type, unsigned features)
+{
+	int big = tg->data == ELFDATA2MSB, wide = tg->elfclass == ELFCLASS64;
+
+	put32(note, 4, big);             /* namesz: "GNU" */
+	put32(note, wide ? 16 : 12, big); /* descsz */
+	put32(note, 5, big);             /* NT_GNU_PROPERTY_TYPE_0 */
+	buf_add(note, "GNU", 4);
+	put32(note, type, big);
+	put32(note, 4, big);             /* the property's data size */
+	put32(note, features, big);
+	if (wide)
+		put32(note, 0, big);     /* to 8 bytes */
+}
+
 static int libelf_error(const char *what)
 {
 	error_plain("cannot write the object: %s: %s", what, elf_errmsg(-1));
@@ -178,10 +227,12 @@ static void semaphore_symbols(struct symbols *syms, Elf *elf,
 
 static int object_build(Elf *elf, const struct program *prog,
 			const struct emit_options *opt, struct symbols *syms,
-			unsigned char **zeros, struct buf *notes)
+			unsigned char **zeros, struct buf *notes,
+			struct buf *property)
 {
 	const struct target *tg = opt->target;
 	int sdt_version = opt->sdt_version;
+	unsigned type = 0, features = property_features(tg, &type);
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
 	GElf_Shdr sh;
@@ -233,6 +284,13 @@ static int object_build(Elf *elf, const struct program *prog,
 	    !add_section(elf, ".shstrtab", SHT_STRTAB, 0, 1, shstrtab,
 			 sizeof(shstrtab), ELF_T_BYTE))
 		return libelf_error("string tables");
+	if (features) {
+		property_note(property, tg, type, features);
+		if (!add_section(elf, ".note.gnu.property", SHT_NOTE, SHF_ALLOC,
+				 tg->elfclass == ELFCLASS64 ? 8 : 4, property->data,
+				 property->len, ELF_T_BYTE))
+			return libelf_error("property note");
+	}
 	if (elf_update(elf, ELF_C_WRITE) < 0)
 		return libelf_error("layout");
 	return 0;
@@ -242,7 +300,7 @@ int emit_object(struct output *out, const struct program *prog,
 		const struct emit_options *opt)
 {
 	struct symbols syms = { 0 };
-	struct buf notes = { 0 };
+	struct buf notes = { 0 }, property = { 0 };
 	unsigned char *zeros = NULL;
 	Elf *elf;
 	FILE *tmp;
@@ -266,7 +324,7 @@ int emit_object(struct output *out, const struct program *prog,
 	}
 	/* The symbol and string buffers start with their first entries. */
 	buf_add(&syms.strs, "", 1);
-	rc = object_build(elf, prog, opt, &syms, &zeros, &notes);
+	rc = object_build(elf, prog, opt, &syms, &zeros, &notes, &property);
 	elf_end(elf);
 	if (rc == 0)
 		rc = output_copy_fd(out, fd);
@@ -274,6 +332,7 @@ int emit_object(struct output *out, const struct program *prog,
 	buf_free(&syms.syms);
 	buf_free(&syms.strs);
 	buf_free(&notes);
+	buf_free(&property);
 	free(zeros);
 	return rc;
 }

@@ -70,8 +70,11 @@ static const struct target *target_for(const struct options *o,
 
 	objects = options_after_d_files(o, &nobjects);
 	*status = EXIT_SYSTEM;
-	switch (target_choose(o->target, o->bits, objects, nobjects, scratch,
-			      &tg, culprits)) {
+	/* SystemTap's -G compiles with $CC $CFLAGS: with no objects to
+	   follow, their target is the one the build asked for. */
+	switch (target_choose(o->target, o->bits, objects, nobjects,
+			      getenv("CC"), getenv("CFLAGS"), scratch, &tg,
+			      culprits)) {
 	case TARGET_OK:
 		*status = EXIT_OK;
 		return tg;

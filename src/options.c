@@ -146,8 +146,11 @@ static int flag_option(struct options *o, const char *a)
 		{ "--summary", O_SUMMARY, offsetof(struct options, summary) },
 		{ "--expect-all", O_TRACE, offsetof(struct options, expect_all) },
 	};
-	/* Meaningful to other dtraces only: SystemTap ignores these too. */
-	static const char *const ignored[] = { "-k", "-fpic", "-fPIC", "--types" };
+	/* Meaningful to other dtraces only: SystemTap ignores these too
+	 * (-k keeps its temporary files, of which probegen makes none;
+	 * --no-pyparsing picks its fallback parser: probegen has one). */
+	static const char *const ignored[] = { "-k", "-fpic", "-fPIC", "--types",
+					       "--no-pyparsing" };
 	size_t i;
 
 	for (i = 0; i < COUNT(flags); i++) {
@@ -160,9 +163,10 @@ static int flag_option(struct options *o, const char *a)
 	for (i = 0; i < COUNT(ignored); i++)
 		if (strcmp(a, ignored[i]) == 0)
 			return 1;
+	/* SystemTap takes them with -h too, and ignores them everywhere:
+	 * here they choose -G's target, and mean nothing elsewhere. */
 	if (strcmp(a, "-32") == 0 || strcmp(a, "-64") == 0) {
 		o->bits = atoi(a + 1);
-		given(o, O_TARGET, a);
 		return 1;
 	}
 	return 0;

@@ -471,8 +471,10 @@ int target_from_elf(const char *path, struct target *out);
 void target_list(FILE *f);
 
 /* The target of -G: by name, else that of the ELF objects among
- * objects (which must agree), else the host's; then bits (32, 64, or 0
- * for either).  *chosen may point into *scratch. */
+ * objects (which must agree), else the one the compiler cc with cflags
+ * builds for (SystemTap's -G runs $CC $CFLAGS; either may be NULL),
+ * else the host's; then bits (32, 64, or 0 for either).  *chosen may
+ * point into *scratch. */
 enum target_error {
 	TARGET_OK,
 	TARGET_UNKNOWN,    /* no target of that name */
@@ -481,6 +483,7 @@ enum target_error {
 };
 enum target_error target_choose(const char *name, int bits,
 				const char *const *objects, int nobjects,
+				const char *cc, const char *cflags,
 				struct target *scratch,
 				const struct target **chosen,
 				const char *culprits[2]);

@@ -5,6 +5,7 @@
  */
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@ static const struct target targets[] = {
 	{ "ppc", ELFCLASS32, ELFDATA2MSB, EM_PPC, 0, 0, 65536 },
 	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0, 4096 },
 	{ "s390", ELFCLASS32, ELFDATA2MSB, EM_S390, 0, 0, 4096 },
+	{ "x32", ELFCLASS32, ELFDATA2LSB, EM_X86_64, 0, 1, 4096 },
 };
 
 /* Other spellings: GNU triplet prefixes and uname -m names. */
@@ -157,8 +159,64 @@ void target_list(FILE *f)
 		fprintf(f, "%s\n", targets[i].name);
 }
 
+/* The target the compiler SystemTap's -G would run builds for: a cross
+ * compiler's triplet (aarch64-linux-gnu-gcc, also after ccache),
+ * clang's --target, and -m32, -mx32 or -m64 among its words or the
+ * flags, the last one winning, as the compiler reads them.  NULL when
+ * they name none. */
+static const struct target *target_of_compiler(const char *cc,
+					       const char *cflags)
+{
+	const struct target *tg = NULL, *named;
+	const char *sources[2] = { cc, cflags };
+	int bits = 0, x32 = 0, k;
+
+	for (k = 0; k < 2; k++) {
+		char *words = xstrdup(sources[k] ? sources[k] : ""), *save = NULL, *w;
+		int take_target = 0;
+
+		for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+			const char *dash = strrchr(base, '-');
+
+			if (take_target || strncmp(w, "--target=", 9) == 0) {
+				named = target_by_name(take_target ? w : w + 9);
+				tg = named ? named : tg;
+				take_target = 0;
+			} else if (strcmp(w, "-target") == 0) {
+				take_target = 1;
+			} else if (strcmp(w, "-m32") == 0 || strcmp(w, "-m64") == 0) {
+				bits = w[2] == '3' ? 32 : 64;
+				x32 = 0;
+			} else if (strcmp(w, "-mx32") == 0) {
+				x32 = 1;
+				bits = 0;
+			} else if (k == 0 && *w != '-' && dash && dash != base &&
+				   (named = target_by_name(base))) {
+				tg = named; /* aarch64-linux-gnu-gcc, after ccache */
+			}
+		}
+		free(words);
+	}
+	if (!tg && !bits && !x32)
+		return NULL;
+	if (!tg)
+		tg = target_host();
+	if (x32)
+		return tg->machine == EM_X86_64 || tg->machine == EM_386 ?
+			target_by_name("x32") : tg;
+	if (bits) {
+		named = target_with_class(tg->machine == EM_X86_64 &&
+					  tg->elfclass == ELFCLASS32 ?
+					  target_by_name("x86_64") : tg, bits);
+		return named ? named : tg;
+	}
+	return tg;
+}
+
 enum target_error target_choose(const char *name, int bits,
 				const char *const *objects, int nobjects,
+				const char *cc, const char *cflags,
 				struct target *scratch,
 				const struct target **chosen,
 				const char *culprits[2])
@@ -188,7 +246,9 @@ enum target_error target_choose(const char *name, int bits,
 				return TARGET_MIXED;
 			}
 		}
-		tg = first ? scratch : target_host();
+		if (!first)
+			tg = target_of_compiler(cc, cflags);
+		tg = first ? scratch : tg ? tg : target_host();
 	}
 	*chosen = tg;
 	if (bits) {

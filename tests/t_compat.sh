@@ -251,3 +251,58 @@ t_compat_typed_names() {
 		fail "the man page does not state the typed name of a mixed-case probe"
 	ok
 }
+
+# -G with no objects builds for the target the build's $CC and $CFLAGS
+# ask for, as SystemTap's (which runs them) does; --target and -32/-64
+# win, and so do objects given after the file.
+t_compat_cc_cflags_target() {
+	printf 'provider c {\n\tprobe p(int x);\n};\n' > c.d
+	local env want
+	while IFS='|' read -r env want; do
+		eval "$env \"\$PROBEGEN\" -G -s c.d -o c.o" || fail "$env: -G"
+		got=$(readelf -h c.o | awk -F: '/Class:/ { c = $2 } /Machine:/ { m = $2 } END { gsub(/^ +/, "", c); gsub(/^ +/, "", m); print c "/" m }')
+		expect_eq "$got" "$want" "$env"
+	done <<-'E'
+	CFLAGS=-m32|ELF32/Intel 80386
+	CFLAGS=-mx32|ELF32/Advanced Micro Devices X86-64
+	CFLAGS=-m64|ELF64/Advanced Micro Devices X86-64
+	CFLAGS='-O2 -m32 -g -m64'|ELF64/Advanced Micro Devices X86-64
+	CC=aarch64-linux-gnu-gcc|ELF64/AArch64
+	CC=/usr/bin/arm-linux-gnueabihf-gcc CFLAGS=-O2|ELF32/ARM
+	CC=clang CFLAGS=--target=riscv64-linux-gnu|ELF64/RISC-V
+	CC=gcc CFLAGS=-O2|ELF64/Advanced Micro Devices X86-64
+	E
+	CC="ccache aarch64-linux-gnu-gcc" "$PROBEGEN" -G -s c.d -o c.o || fail "ccache"
+	readelf -h c.o | grep -q AArch64 || fail "CC='ccache aarch64-linux-gnu-gcc'"
+	CFLAGS=-m32 "$PROBEGEN" -G -64 -s c.d -o c.o || fail "-64"
+	readelf -h c.o | grep -q ELF64 || fail "-64 must win over CFLAGS=-m32"
+	CC=aarch64-linux-gnu-gcc "$PROBEGEN" -G --target=s390x -s c.d -o c.o || fail "--target"
+	readelf -h c.o | grep -q 'IBM S/390' || fail "--target must win over CC"
+	expect gcc -c -x c /dev/null -o host.o
+	CFLAGS=-m32 "$PROBEGEN" -G -s c.d -o c.o host.o || fail "objects"
+	readelf -h c.o | grep -q ELF64 || fail "the objects given must win over CFLAGS"
+	# A 32-bit build links its object.
+	if have i686-linux-gnu-gcc; then
+		expect "$PROBEGEN" -h --self-contained -s c.d -o c.h
+		printf '#include "c.h"\nint main(void) { C_P(1); return 0; }\n' > m.c
+		CFLAGS=-m32 "$PROBEGEN" -G -s c.d -o c32.o || fail "-G"
+		i686-linux-gnu-gcc -I. m.c c32.o -o m32 2> err || { cat err; fail "linking a 32-bit program"; }
+	else
+		skip_part "i686-linux-gnu-gcc is not installed"
+	fi
+	ok
+}
+
+# Every option SystemTap 4.8's dtrace takes is taken: honoured, or
+# accepted and ignored (man page, COMPATIBILITY).
+t_compat_systemtap_options() {
+	printf 'provider o {\n\tprobe p(int x);\n};\n' > o.d
+	local args
+	for args in "--no-pyparsing" "--types" "-k" "-fpic" "-fPIC" "-x nolibs" "-32" "-64" "-C" "-I." "-DX=1" "-C -I . -D X"; do
+		"$PROBEGEN" -h $args -s o.d -o o.h 2> err || { cat err; fail "-h $args"; }
+		[ -s err ] && { cat err; fail "-h $args: said something"; }
+		grep -q 'O_P(' o.h || fail "-h $args: no header"
+	done
+	"$PROBEGEN" -G --no-pyparsing -k -fPIC -s o.d -o o.o || fail "-G with ignored options"
+	ok
+}

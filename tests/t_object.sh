@@ -210,3 +210,46 @@ t_object_linkers() {
 	echo "checked $n links"
 	ok
 }
+
+# Hardened builds keep their hardening: the -G object has no code, so it
+# says it is compatible with x86's IBT and SHSTK (x86-64 and i386) and
+# aarch64's BTI and PAC; linked with a unit built with -fcf-protection
+# (or -mbranch-protection=standard) the result keeps the features, by
+# ld -r and by a full link; with a unit that has none, none appear.
+t_object_property_notes() {
+	printf 'int f(int x) { return x + 1; }\n' > a.c
+	expect "$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o p.o
+	expect gcc -c -fcf-protection a.c -o a.o
+	expect ld -r a.o p.o -o r.o
+	readelf -n r.o | grep -q 'x86 feature: IBT, SHSTK' || { readelf -n r.o; fail "ld -r lost IBT and SHSTK"; }
+	expect ld -e f a.o p.o -o exe
+	readelf -n exe | grep -q 'x86 feature: IBT, SHSTK' || { readelf -n exe; fail "a full link lost IBT and SHSTK"; }
+	expect gcc -c a.c -fcf-protection=none -o plain.o
+	expect ld -r plain.o p.o -o r2.o
+	readelf -n r2.o | grep -q 'x86 feature' && fail "features claimed for a unit without them"
+	if have i686-linux-gnu-gcc; then
+		expect "$PROBEGEN" -G --target=i386 -s "$ROOT/tests/src/values.d" -o p32.o
+		expect i686-linux-gnu-gcc -c -fcf-protection a.c -o a32.o
+		expect i686-linux-gnu-ld -r a32.o p32.o -o r32.o
+		readelf -n r32.o | grep -q 'x86 feature: IBT, SHSTK' || fail "i386: ld -r lost IBT and SHSTK"
+	else
+		skip_part "i686-linux-gnu-gcc is not installed"
+	fi
+	if have aarch64-linux-gnu-gcc; then
+		expect "$PROBEGEN" -G --target=aarch64 -s "$ROOT/tests/src/values.d" -o p64.o
+		expect aarch64-linux-gnu-gcc -c -mbranch-protection=standard a.c -o a64.o
+		expect aarch64-linux-gnu-ld -r a64.o p64.o -o r64.o
+		readelf -n r64.o | grep -q 'AArch64 feature: BTI, PAC' || { readelf -n r64.o; fail "aarch64: ld -r lost BTI and PAC"; }
+	else
+		skip_part "aarch64-linux-gnu-gcc is not installed"
+	fi
+	# The header-only header's semaphores are the unit's own: the
+	# compiler marks that unit, as any other.
+	printf 'provider h {\n\tprobe p(int x);\n};\n' > h.d
+	expect "$PROBEGEN" -h --header-only -s h.d -o h.h
+	printf '#include "h.h"\nint g(int x) { H_P(x); return x; }\n' > ho.c
+	expect gcc -c -fcf-protection ho.c -o ho.o
+	expect ld -r ho.o a.o -o r3.o
+	readelf -n r3.o | grep -q 'x86 feature: IBT, SHSTK' || fail "--header-only lost IBT and SHSTK"
+	ok
+}
