@@ -61,6 +61,7 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %token STRUCT "'struct'" UNION "'union'" ENUM "'enum'"
 %token INLINE "'inline'" TRANSLATOR "'translator'" STRING "'string'"
 %token ELLIPSIS "'...'" OPERATOR "operator" LITERAL "literal"
+%token ATTRIBUTE "'__attribute__'" ASM "'__asm__'" STORAGE "storage class"
 %token <kw> QUAL "type qualifier" BUILTIN "type name"
 %token <str> IDENT "identifier" NUMBER "number"
 
@@ -90,11 +91,17 @@ top:
 		{ provider_unnamed(@2); }
 	| probe
 		{ probe_outside(ps, $1); }
-	| TYPEDEF specs declarators ';'
-		{ typedef_add(ps, $2, $3); }
+	| TYPEDEF specs declarators attributes ';'
+		{ typedef_add(ps, type_mode(ps, $2, @1), $3); }
 	| tagged ';'
 	| IDENT clause_head '{' skip_all '}'
-		{ clause_ignored($1, @1); }
+		{ clause_ignored(ps, $1, @1); }
+	/* C declarations from headers (-C): functions, variables and
+	   inline bodies, which no probe needs. */
+	| STORAGE clause_head ';'
+	| STORAGE clause_head '{' skip_all '}'
+	| IDENT clause_head ';'
+	| BUILTIN clause_head ';'
 	| INLINE skip ';'
 	| TRANSLATOR skip ';'
 	| ';' /* also the ';' after a provider's '}', which SystemTap omits */
@@ -266,6 +273,13 @@ declarators:
 		{ $$ = params_push($1, $3); }
 	;
 
+/* GNU attributes after a typedef's declarators (C headers): alignment
+   and the like change nothing a probe reads. */
+attributes:
+	  %empty
+	| attributes ATTRIBUTE '(' skip_all ')'
+	;
+
 /* Bodies probegen does not need (struct members, enumerators, inline
  * and translator definitions) are skipped with their brackets balanced. */
 skip:
@@ -292,6 +306,7 @@ skip_all:
 skip_token:
 	  IDENT | NUMBER | QUAL | BUILTIN | STRING | TYPEDEF | STRUCT | UNION | ENUM
 	| INLINE | TRANSLATOR | ELLIPSIS | OPERATOR | LITERAL
+	| ATTRIBUTE | ASM | STORAGE
 	| ',' | '*' | ':' | '<' | '>' | '='
 	;
 

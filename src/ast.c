@@ -444,10 +444,61 @@ void probe_outside(struct parse_state *ps, struct probe *pr)
 }
 
 /* CPython's configure runs -G on `BEGIN{}` and wants an object. */
-void clause_ignored(const char *name, struct loc loc)
+void clause_ignored(struct parse_state *ps, const char *name, struct loc loc)
 {
-	warning_at(loc, "ignoring D program clause '%s': probegen compiles provider definitions only",
-		   name);
+	/* A system header's inline functions are not the user's clauses. */
+	if (!ps->system_header)
+		warning_at(loc, "ignoring D program clause '%s': probegen compiles provider definitions only",
+			   name);
+}
+
+int attribute_mode(const char *m)
+{
+	static const struct {
+		const char *name;
+		int size;
+	} modes[] = {
+		{ "QI", 1 }, { "HI", 2 }, { "SI", 4 }, { "DI", 8 },
+		{ "word", MODE_WORD }, { "pointer", MODE_WORD },
+	};
+	size_t i, n;
+
+	m += strspn(m, "_");
+	n = strcspn(m, "_");
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strlen(modes[i].name) == n && strncmp(m, modes[i].name, n) == 0)
+			return modes[i].size;
+	return MODE_UNKNOWN;
+}
+
+struct type *type_mode(struct parse_state *ps, struct type *base,
+		       struct loc loc)
+{
+	static const enum base by_size[][2] = {
+		[1] = { B_SCHAR, B_UCHAR }, [2] = { B_SHORT, B_USHORT },
+		[4] = { B_INT, B_UINT }, [8] = { B_LLONG, B_ULLONG },
+	};
+	int uns, mode = ps->mode;
+	struct type *t;
+
+	ps->mode = 0;
+	if (!mode)
+		return base;
+	if (mode == MODE_UNKNOWN || base->kind != T_BASE ||
+	    base->base < B_CHAR || base->base > B_ULLONG) {
+		warning_at(loc, "mode attribute ignored: it names no integer size probegen knows");
+		return base;
+	}
+	uns = base->base == B_UCHAR || base->base == B_USHORT || base->base == B_UINT ||
+	      base->base == B_ULONG || base->base == B_ULLONG;
+	t = type_new(ps, T_BASE);
+	t->quals = base->quals;
+	/* A word is a long on every target probegen knows. */
+	if (mode == MODE_WORD)
+		t->base = (unsigned char)(uns ? B_ULONG : B_LONG);
+	else
+		t->base = (unsigned char)by_size[mode][uns];
+	return t;
 }
 
 void typedef_add(struct parse_state *ps, struct type *base,

@@ -109,6 +109,7 @@ static void summary_script(struct output *o, const struct program *prog)
 	const struct provider *pv;
 	const struct probe *pr;
 	struct pair *pairs = pairs_of(prog), *p;
+	struct name_set works; /* the stems given a histogram so far */
 	int i = 0;
 
 	for_each_provider(prog, pv) {
@@ -121,9 +122,9 @@ static void summary_script(struct output *o, const struct program *prog)
 		}
 		output_flush(o);
 	}
+	name_set_init(&works, 64);
 	for (p = pairs; p; p = p->next, i++) {
 		const char *pv_name = p->start->provider->name;
-		const struct pair *q;
 		const char *hist = *p->stem ? p->stem : p->start->name;
 
 		if (!name_is_identifier(pv_name) ||
@@ -132,9 +133,8 @@ static void summary_script(struct output *o, const struct program *prog)
 			continue;
 		/* X__start and X__begin both end at X__end: two pairs of
 		   one work, each its own histogram, named by its start. */
-		for (q = pairs; q != p; q = q->next)
-			if (strcmp(q->stem, p->stem) == 0)
-				hist = p->start->name;
+		if (name_set_add(&works, p->stem, strlen(p->stem), p))
+			hist = p->start->name;
 		buf_printf(b, "\n/* %s: %s:%s to %s:%s, per thread, nested */\n",
 			   hist, pv_name, p->start->name, pv_name, p->end->name);
 		buf_printf(b, "usdt:$1:%s:%s\n{\n\t@depth%d[tid]++;\n"
@@ -150,6 +150,7 @@ static void summary_script(struct output *o, const struct program *prog)
 	for (p = pairs, i = 0; p; p = p->next, i++)
 		buf_printf(b, "\tclear(@depth%d);\n\tclear(@start%d);\n", i, i);
 	buf_lit(b, "}\n");
+	name_set_free(&works);
 	pairs_free(pairs);
 }
 

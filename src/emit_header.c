@@ -120,16 +120,22 @@ static int castable(const struct program *prog, const struct type *t)
 	return r->kind != T_STRUCT && r->kind != T_UNION && r->kind != T_FUNC;
 }
 
-/* "MACRO, ((int)(a1), ...)": the SystemTap macro, and each argument
- * converted to its declared type, so the note records that type (the
- * site touches string literals, common.h). */
+/* "MACRO, PROBEGEN_T(MACRO, a1) ..., ((int)(a1), ...)": the SystemTap
+ * macro, the reading of string literals among the arguments (common.h),
+ * and each argument converted to its declared type, so the note records
+ * that type. */
 static void typed_site(struct buf *b, const struct program *prog,
 		       const struct probe *pr)
 {
 	const struct param *p;
 	int i = 0;
 
-	buf_puts(b, pr->names->macro);
+	buf_printf(b, "%s, ", pr->names->macro);
+	for (i = 1; i <= pr->nnative; i++)
+		buf_printf(b, "PROBEGEN_T(%s, a%d) ", pr->names->macro, i);
+	if (!pr->nnative)
+		buf_lit(b, "(void)0;");
+	i = 0;
 	buf_lit(b, ", (");
 	for_each_param(pr->native, p) {
 		if (i++)

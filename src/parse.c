@@ -45,6 +45,12 @@ static void line_marker(struct parse_state *ps, const char *p, struct loc loc)
 		}
 		ps->file = diag_intern(name.data ? name.data : "");
 		buf_free(&name);
+		/* Flags follow: 3 marks a system header. */
+		for (p++; *p; p++)
+			if (*p == '3' && (p[-1] == ' ' || p[-1] == '\t') &&
+			    (!p[1] || p[1] == ' ' || p[1] == '\t' || p[1] == '\n'))
+				break;
+		ps->system_header = *p == '3';
 	}
 	/* The scanner has not yet consumed the newline ending this line. */
 	ps->line = (int)n - 1;

@@ -26,6 +26,10 @@ struct parse_state {
 	const char *file; /* current file, moved by line markers */
 	int line, col;
 	int preprocessed;
+	int system_header; /* cpp's line marker says so (flag 3) */
+	/* A typedef's __attribute__((__mode__(M))): the scanner notes M's
+	 * size (attribute_mode) for the typedef being read. */
+	int mode, mode_next;
 	struct loc comment_start;
 	const char *comment_text;  /* where the open comment's text starts */
 	/* The last comment, a doc comment for a probe that follows it at
@@ -91,7 +95,16 @@ void provider_add(struct parse_state *ps, char *name, struct loc loc,
 		  struct probe *probes);
 void provider_unnamed(struct loc loc);
 void probe_outside(struct parse_state *ps, struct probe *pr);
-void clause_ignored(const char *name, struct loc loc);
+void clause_ignored(struct parse_state *ps, const char *name, struct loc loc);
+/* The size a mode attribute's M names in bytes (QI 1, HI 2, SI 4,
+ * DI 8), MODE_WORD for a word, MODE_UNKNOWN for any other. */
+#define MODE_WORD (-1)
+#define MODE_UNKNOWN (-2)
+int attribute_mode(const char *m);
+/* base given the size the typedef's mode attribute says (ps->mode),
+ * its sign kept; base itself when there is none. */
+struct type *type_mode(struct parse_state *ps, struct type *base,
+		       struct loc loc);
 void typedef_add(struct parse_state *ps, struct type *base,
 		 struct param *decls);
 

@@ -306,3 +306,50 @@ t_compat_systemtap_options() {
 	"$PROBEGEN" -G --no-pyparsing -k -fPIC -s o.d -o o.o || fail "-G with ignored options"
 	ok
 }
+
+# -C takes what cpp gives: a provider file that includes glibc's headers
+# (SystemTap's own test files do) compiles, their declarations skipped
+# without a word and their typedefs kept for the probes (register_t's
+# mode attribute makes it a long); the program fires the probes with the
+# sizes the types have.
+t_compat_cpp_glibc_headers() {
+	cat > g.d <<-'D'
+	#include <sys/types.h>
+	#include <stdint.h>
+	#include <unistd.h>
+	#include <stdio.h>
+	#include <pthread.h>
+	provider libc {
+		probe ids(pid_t p, uid_t u, uint64_t big, register_t r, size_t n, off_t o);
+		probe io(FILE *f, pthread_t t, int8_t small);
+	};
+	D
+	"$PROBEGEN" -C -h -s g.d -o g.h 2> err || { cat err; fail "-C -h"; }
+	[ -s err ] && { cat err; fail "-C -h said something"; }
+	"$PROBEGEN" -C -G -s g.d -o g.o 2> err || { cat err; fail "-C -G"; }
+	[ -s err ] && { cat err; fail "-C -G said something"; }
+	cat > m.c <<-'C'
+	#include <stdio.h>
+	#include <pthread.h>
+	#include <unistd.h>
+	#include "g.h"
+	int main(void)
+	{
+		trace_libc_ids(getpid(), getuid(), 1ULL << 40, -5, sizeof(int), 7);
+		trace_libc_io(stdout, pthread_self(), -3);
+		return 0;
+	}
+	C
+	expect gcc -Wall -Werror -O2 m.c g.o -o m
+	readelf -nW m | grep -A4 'Name: ids' | grep -q 'Arguments: -4@[^ ]* 4@[^ ]* 8@[^ ]* -8@[^ ]* 8@[^ ]* -8@[^ ]*$' ||
+		{ readelf -nW m; fail "ids: the sizes of pid_t, uid_t, uint64_t, register_t, size_t, off_t"; }
+	readelf -nW m | grep -A4 'Name: io' | grep -q 'Arguments: 8@[^ ]* 8@[^ ]* -1@[^ ]*$' ||
+		{ readelf -nW m; fail "io: the sizes of FILE *, pthread_t, int8_t"; }
+	"$PROBEGEN" -C --check -s g.d m > out || { cat out; fail "--check"; }
+	# The user's own D clauses are still named.
+	printf '#include <stdint.h>\nBEGIN { x = 1; }\nprovider q { probe a(uint32_t v); };\n' > clause.d
+	"$PROBEGEN" -C -h -s clause.d -o clause.h 2> err || { cat err; fail "-C with a clause"; }
+	expect_eq "$(grep -c 'warning' err)" 1 "warnings"
+	expect_grep "ignoring D program clause 'BEGIN'" err
+	ok
+}

@@ -318,3 +318,24 @@ t_trace_foreign_32bit() {
 	expect_grep 'printf("m32:v i=%d l=%d p=0x%lx s=\\"%s\\" u=%u ul=%u\\n"' m32.bt
 	ok
 }
+
+# A constant address passed for a string ((char *)0x18, which PHP's
+# ZSTR_VAL(NULL) is) is not a literal: a traced program is not made to
+# read it (it did, and crashed, when every constant was read), in every
+# form, C and C++.
+t_trace_constant_address_not_read() {
+	need_trace
+	printf 'provider v {\n\tprobe s(int n, const char *p);\n};\n' > v.d
+	expect "$PROBEGEN" -h -s v.d -o v.h
+	expect "$PROBEGEN" -G -s v.d -o v.o
+	printf '#include "v.h"\nint main(void)\n{\n\tV_S(1, (const char *)0x18);\n\ttrace_v_s(2, (const char *)0x18);\n\tV_S_LAZY(3, (const char *)0x18);\n\tV_S(4, "literal");\n\treturn 0;\n}\n' > v.c
+	local cc
+	for cc in gcc g++; do
+		$cc -O2 -x $([ $cc = gcc ] && echo c || echo c++) v.c -x none v.o -o v-$cc || fail "$cc"
+		"$PROBEGEN" --trace -c ./v-$cc > out 2> err || { cat err; fail "--trace ($cc)"; }
+		grep -q 'Segmentation\|signal' err && { cat err; fail "the program crashed ($cc)"; }
+		expect_eq "$(grep -c 'p=0x18(unreadable)$' out)" 3 "unreadable addresses ($cc)"
+		expect_grep ' v:s n=4 p="literal"$' out
+	done
+	ok
+}

@@ -33,42 +33,47 @@
 
 /* The same for arguments that not every type can be cast to (structs by
    value, functions) or whose types hold commas: casts is the list of the
-   converted arguments.  A probe site is never inside a macro argument
-   (m casts, not m(casts)): arguments are expanded before the _Pragmas
-   that quiet sys/sdt.h take effect. */
-#define PROBEGEN_TYPED(f, types, args, m, casts) \
-	do { __extension__ void f types; PROBEGEN_CHECK(f args); m casts; } while (0)
+   converted arguments, touches the statements that read the string
+   literals among the arguments first (PROBEGEN_T; statements, not part
+   of casts: a converted literal is a pointer, and a statement
+   expression, which --header-only's m_ENABLED() is, cannot be in
+   sys/sdt.h's C++ templates).  A probe site is never inside a macro
+   argument (m casts, not m(casts)): arguments are expanded before the
+   _Pragmas that quiet sys/sdt.h take effect. */
+#define PROBEGEN_TYPED(f, types, args, m, touches, casts) \
+	do { __extension__ void f types; PROBEGEN_CHECK(f args); touches m casts; } while (0)
+#define PROBEGEN_T(m, a) PROBEGEN_TOUCH_LITERAL(m##_ENABLED(), a);
 
 /* The typed call of a probe of n arguments of types t1..tn: checked
    against f's prototype, fired through the SystemTap macro m with each
    argument converted to its declared type, so the note records that
    type.  (__extension__: C90 has no long long and no _Bool.) */
 #define PROBEGEN_C(m, t, a) PROBEGEN_CAST(m, t, a)
-#define PROBEGEN_TYPED0(f, m) PROBEGEN_TYPED(f, (void), (), m, ())
+#define PROBEGEN_TYPED0(f, m) PROBEGEN_TYPED(f, (void), (), m, (void)0;, ())
 #define PROBEGEN_TYPED1(f, m, t1, a1) \
-	PROBEGEN_TYPED(f, (t1), (a1), m, (PROBEGEN_C(m, t1, a1)))
+	PROBEGEN_TYPED(f, (t1), (a1), m, PROBEGEN_T(m, a1), (PROBEGEN_C(m, t1, a1)))
 #define PROBEGEN_TYPED2(f, m, t1, t2, a1, a2) \
-	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2)))
+	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2)))
 #define PROBEGEN_TYPED3(f, m, t1, t2, t3, a1, a2, a3) \
-	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3)))
+	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3)))
 #define PROBEGEN_TYPED4(f, m, t1, t2, t3, t4, a1, a2, a3, a4) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4)))
 #define PROBEGEN_TYPED5(f, m, t1, t2, t3, t4, t5, a1, a2, a3, a4, a5) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5)))
 #define PROBEGEN_TYPED6(f, m, t1, t2, t3, t4, t5, t6, a1, a2, a3, a4, a5, a6) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6)))
 #define PROBEGEN_TYPED7(f, m, t1, t2, t3, t4, t5, t6, t7, a1, a2, a3, a4, a5, a6, a7) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7)))
 #define PROBEGEN_TYPED8(f, m, t1, t2, t3, t4, t5, t6, t7, t8, a1, a2, a3, a4, a5, a6, a7, a8) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8)))
 #define PROBEGEN_TYPED9(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9)))
 #define PROBEGEN_TYPED10(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10)))
 #define PROBEGEN_TYPED11(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11) PROBEGEN_T(m, a12), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
 
 /* The typed call converts each argument to its declared type; a site
    of any form reads the bytes of its string literals (PROBEGEN_LITERAL,
@@ -104,40 +109,40 @@ static __inline__ void const *probegen_touch(void const *s)
 	return s;
 }
 
-/* A string literal among a site's arguments, while a tracer is attached
-   (the semaphore is set): its bytes are read first.  bpftrace, bcc and
-   perf read strings without faulting pages in, and a literal's .rodata
-   page may be one the program never touched, so it would read as
-   empty; a string the program computed is in a page it has touched.
-   Only a literal is a compile-time constant (gcc and clang, -O0 and
-   -O2, C and C++): for any other argument __builtin_constant_p is 0
-   before anything runs, so its site costs the nop alone and the
-   argument is evaluated once, by the site itself.  Strings are told
-   from other types at compile time: __builtin_choose_expr in C, an
-   overload in C++; any other constant touches nothing.  A build that
-   turns the semaphores off (GLib's) defines none to test: nothing is
-   touched there. */
+/* A string literal among a probe's arguments, while a tracer is
+   attached (on: the semaphore is set): its bytes are read first.
+   bpftrace, bcc and perf read strings without faulting pages in, and a
+   literal's .rodata page may be one the program never touched, so it
+   would read as empty; a string the program computed is in a page it has
+   touched.  A literal is told at compile time (gcc and clang, -O0 and
+   -O2, C and C++): a constant (__builtin_constant_p) that is an array of
+   char.  For any other argument the test is 0 before anything runs, so
+   its site costs the nop alone and the argument is evaluated once, by
+   the site itself; a constant address such as (char *)0x18 (PHP passes
+   one) is a pointer, never read.  A build that turns the semaphores off
+   (GLib's) has none to test: nothing is read there.  The typed call
+   reads its arguments' literals before converting them (PROBEGEN_T),
+   which makes them pointers. */
 #ifndef _SDT_HAS_SEMAPHORES
-#define PROBEGEN_LITERAL(p, n, a) ((void)0)
+#define PROBEGEN_TOUCH_LITERAL(on, a) ((void)0)
 #elif defined(__cplusplus)
 template <class T> inline void probegen_touch_literal(T const &) {}
-inline void probegen_touch_literal(char const *s) { probegen_touch(s); }
-inline void probegen_touch_literal(signed char const *s) { probegen_touch(s); }
-inline void probegen_touch_literal(unsigned char const *s) { probegen_touch(s); }
-#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
-	PROBEGEN_ENABLED(p, n) ? probegen_touch_literal(a) : (void)0)
+template <unsigned long N> inline void probegen_touch_literal(char const (&s)[N])
+{ probegen_touch(s); }
+#define PROBEGEN_TOUCH_LITERAL(on, a) \
+	(__builtin_constant_p(a) && (on) ? probegen_touch_literal(a) : (void)0)
 #else
-#define PROBEGEN_STRING_TYPE(t) (__builtin_types_compatible_p(t, char *) || \
-	__builtin_types_compatible_p(t, char const *) || \
-	__builtin_types_compatible_p(t, signed char const *) || \
-	__builtin_types_compatible_p(t, unsigned char const *))
-/* The argument when it is a string (0 ? a : a: an array as a pointer),
-   else a null pointer. */
-#define PROBEGEN_STRING_OR_NULL(a) __builtin_choose_expr( \
-	PROBEGEN_STRING_TYPE(__typeof__(0 ? (a) : (a))), (a), (char const *)0)
-#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
-	PROBEGEN_ENABLED(p, n) ? (void)probegen_touch(PROBEGEN_STRING_OR_NULL(a)) : (void)0)
+/* An array of char: it becomes a char * in a conditional, and is not
+   one itself. */
+#define PROBEGEN_CHARS(a) __builtin_types_compatible_p(__typeof__(0 ? (a) : (a)), char *)
+#define PROBEGEN_CHAR_ARRAY(a) (PROBEGEN_CHARS(a) && \
+	!__builtin_types_compatible_p(__typeof__(a), char *))
+#define PROBEGEN_TOUCH_LITERAL(on, a) \
+	(PROBEGEN_CHAR_ARRAY(a) && __builtin_constant_p(a) && (on) ? \
+	 (void)probegen_touch(__builtin_choose_expr(PROBEGEN_CHARS(a), (a), (char const *)0)) : \
+	 (void)0)
 #endif
+#define PROBEGEN_LITERAL(p, n, a) PROBEGEN_TOUCH_LITERAL(PROBEGEN_ENABLED(p, n), a)
 
 /* gdb ignores every probe of a binary without _.stapsdt.base, which
    gold and lld drop under --gc-sections: define it first, retained
@@ -155,6 +160,7 @@ __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
 int probegen_use(int, ...);
 void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
+#define PROBEGEN_TOUCH_LITERAL(on, a) ((void)0)
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)
 #define PROBEGEN_SITE1(p, n, ...) PROBEGEN_USE(__VA_ARGS__)

@@ -34,34 +34,35 @@
 #define PROBEGEN_BOOL _Bool
 #endif
 #define PROBEGEN_CHECK(call) ((void)sizeof((call), 0))
-#define PROBEGEN_TYPED(f, types, args, m, casts) \
-	do { __extension__ void f types; PROBEGEN_CHECK(f args); m casts; } while (0)
+#define PROBEGEN_TYPED(f, types, args, m, touches, casts) \
+	do { __extension__ void f types; PROBEGEN_CHECK(f args); touches m casts; } while (0)
+#define PROBEGEN_T(m, a) PROBEGEN_TOUCH_LITERAL(m##_ENABLED(), a);
 #define PROBEGEN_C(m, t, a) PROBEGEN_CAST(m, t, a)
-#define PROBEGEN_TYPED0(f, m) PROBEGEN_TYPED(f, (void), (), m, ())
+#define PROBEGEN_TYPED0(f, m) PROBEGEN_TYPED(f, (void), (), m, (void)0;, ())
 #define PROBEGEN_TYPED1(f, m, t1, a1) \
-	PROBEGEN_TYPED(f, (t1), (a1), m, (PROBEGEN_C(m, t1, a1)))
+	PROBEGEN_TYPED(f, (t1), (a1), m, PROBEGEN_T(m, a1), (PROBEGEN_C(m, t1, a1)))
 #define PROBEGEN_TYPED2(f, m, t1, t2, a1, a2) \
-	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2)))
+	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2)))
 #define PROBEGEN_TYPED3(f, m, t1, t2, t3, a1, a2, a3) \
-	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3)))
+	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3)))
 #define PROBEGEN_TYPED4(f, m, t1, t2, t3, t4, a1, a2, a3, a4) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4)))
 #define PROBEGEN_TYPED5(f, m, t1, t2, t3, t4, t5, a1, a2, a3, a4, a5) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5)))
 #define PROBEGEN_TYPED6(f, m, t1, t2, t3, t4, t5, t6, a1, a2, a3, a4, a5, a6) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6)))
 #define PROBEGEN_TYPED7(f, m, t1, t2, t3, t4, t5, t6, t7, a1, a2, a3, a4, a5, a6, a7) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7)))
 #define PROBEGEN_TYPED8(f, m, t1, t2, t3, t4, t5, t6, t7, t8, a1, a2, a3, a4, a5, a6, a7, a8) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8)))
 #define PROBEGEN_TYPED9(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9)))
 #define PROBEGEN_TYPED10(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10)))
 #define PROBEGEN_TYPED11(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
+	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11) PROBEGEN_T(m, a12), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
 #define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
@@ -75,24 +76,23 @@ static __inline__ void const *probegen_touch(void const *s)
 	return s;
 }
 #ifndef _SDT_HAS_SEMAPHORES
-#define PROBEGEN_LITERAL(p, n, a) ((void)0)
+#define PROBEGEN_TOUCH_LITERAL(on, a) ((void)0)
 #elif defined(__cplusplus)
 template <class T> inline void probegen_touch_literal(T const &) {}
-inline void probegen_touch_literal(char const *s) { probegen_touch(s); }
-inline void probegen_touch_literal(signed char const *s) { probegen_touch(s); }
-inline void probegen_touch_literal(unsigned char const *s) { probegen_touch(s); }
-#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
-	PROBEGEN_ENABLED(p, n) ? probegen_touch_literal(a) : (void)0)
+template <unsigned long N> inline void probegen_touch_literal(char const (&s)[N])
+{ probegen_touch(s); }
+#define PROBEGEN_TOUCH_LITERAL(on, a) \
+	(__builtin_constant_p(a) && (on) ? probegen_touch_literal(a) : (void)0)
 #else
-#define PROBEGEN_STRING_TYPE(t) (__builtin_types_compatible_p(t, char *) || \
-	__builtin_types_compatible_p(t, char const *) || \
-	__builtin_types_compatible_p(t, signed char const *) || \
-	__builtin_types_compatible_p(t, unsigned char const *))
-#define PROBEGEN_STRING_OR_NULL(a) __builtin_choose_expr( \
-	PROBEGEN_STRING_TYPE(__typeof__(0 ? (a) : (a))), (a), (char const *)0)
-#define PROBEGEN_LITERAL(p, n, a) (__builtin_constant_p(a) && \
-	PROBEGEN_ENABLED(p, n) ? (void)probegen_touch(PROBEGEN_STRING_OR_NULL(a)) : (void)0)
+#define PROBEGEN_CHARS(a) __builtin_types_compatible_p(__typeof__(0 ? (a) : (a)), char *)
+#define PROBEGEN_CHAR_ARRAY(a) (PROBEGEN_CHARS(a) && \
+	!__builtin_types_compatible_p(__typeof__(a), char *))
+#define PROBEGEN_TOUCH_LITERAL(on, a) \
+	(PROBEGEN_CHAR_ARRAY(a) && __builtin_constant_p(a) && (on) ? \
+	 (void)probegen_touch(__builtin_choose_expr(PROBEGEN_CHARS(a), (a), (char const *)0)) : \
+	 (void)0)
 #endif
+#define PROBEGEN_LITERAL(p, n, a) PROBEGEN_TOUCH_LITERAL(PROBEGEN_ENABLED(p, n), a)
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
@@ -101,6 +101,7 @@ __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
 int probegen_use(int, ...);
 void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
+#define PROBEGEN_TOUCH_LITERAL(on, a) ((void)0)
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)
 #define PROBEGEN_SITE1(p, n, ...) PROBEGEN_USE(__VA_ARGS__)
