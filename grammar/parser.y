@@ -180,9 +180,9 @@ builtins:
 
 type_core:
 	  IDENT
-		{ $$ = type_named(ps, $1, 0); }
+		{ $$ = type_named(ps, $1, 0, @1); }
 	| IDENT qual_list
-		{ $$ = type_named(ps, $1, $2); }
+		{ $$ = type_named(ps, $1, $2, @1); }
 	| STRING
 		{ $$ = type_string(ps, 0); }
 	| STRING qual_list

@@ -133,9 +133,17 @@ struct type *type_from_keywords(struct parse_state *ps, struct specs s,
 	return t;
 }
 
-struct type *type_named(struct parse_state *ps, char *name, unsigned quals)
+struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
+			struct loc loc)
 {
 	struct type *t = type_new(ps, T_NAMED);
+	const struct loc *macro = ps->macros.slots ?
+		name_set_find(&ps->macros, name) : NULL;
+
+	if (macro) {
+		warning_at(loc, "'%s' is a macro, which is not expanded without -C", name);
+		note_at(*macro, "'%s' is defined here", name);
+	}
 
 	t->name = name;
 	t->quals = (unsigned char)quals;
@@ -357,12 +365,22 @@ static int is_plain_void(const struct param *p)
 	       p->type->base == B_VOID && !p->type->quals;
 }
 
+/* A declaration inside an #if block that, without -C, is not read. */
+static void inside_if(struct parse_state *ps)
+{
+	if (!ps->if_depth || ps->if_warned)
+		return;
+	ps->if_warned = 1;
+	warning_at(ps->if_loc, "'#if' block ignored without -C: the declarations inside it are compiled whatever it says");
+}
+
 struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
 			struct param *native, struct param *mapping)
 {
 	struct probe *pr = arena_alloc(&ps->prog->arena, sizeof(*pr));
 	int has_mapping = mapping != NULL;
 
+	inside_if(ps);
 	if (mapping)
 		mapping = mapping->next; /* the mapping's mark */
 
@@ -506,6 +524,7 @@ void typedef_add(struct parse_state *ps, struct type *base,
 {
 	struct param *p;
 
+	inside_if(ps);
 	for (p = params_finish(decls, NULL, NULL); p; p = p->next) {
 		struct typedef_decl *td = arena_alloc(&ps->prog->arena,
 						      sizeof(*td));

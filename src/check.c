@@ -145,7 +145,8 @@ static void check_collisions(struct name_set *set, const struct probe *pr)
 	}
 }
 
-void check_program(const struct program *prog, const struct target *tg)
+void check_program(const struct program *prog, const struct target *tg,
+		   int readability)
 {
 	struct name_set names;
 	const struct provider *pv;
@@ -187,7 +188,8 @@ void check_program(const struct program *prog, const struct target *tg)
 				    pr->nnative <= MAX_PROBE_ARGS)
 					check_mapping(pr);
 			}
-			check_readable(prog, pr, tg);
+			if (readability)
+				check_readable(prog, pr, tg);
 			check_collisions(&names, pr);
 		}
 		name_set_free(&probes);

@@ -175,14 +175,26 @@ void error_at(struct loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* -w: warnings unsaid (their notes too); -Werror: each an error. */
+static int warning_shown(void)
+{
+	if (diag.warnings_are_errors)
+		return reported(&diag.errors, "errors");
+	if (diag.no_warnings) {
+		notes_left_out = 1;
+		return 0;
+	}
+	return reported(&diag.warnings, "warnings");
+}
+
 void warning_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!reported(&diag.warnings, "warnings"))
+	if (!warning_shown())
 		return;
 	va_start(ap, fmt);
-	print_diagnostic(loc, "warning", fmt, ap);
+	print_diagnostic(loc, diag.warnings_are_errors ? "error" : "warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -214,8 +226,12 @@ void warning_plain(const char *fmt, ...)
 	va_list ap;
 	struct loc none = { 0 };
 
+	if (diag.no_warnings && !diag.warnings_are_errors)
+		return;
+	if (diag.warnings_are_errors)
+		diag.errors++;
 	va_start(ap, fmt);
-	print_diagnostic(none, "warning", fmt, ap);
+	print_diagnostic(none, diag.warnings_are_errors ? "error" : "warning", fmt, ap);
 	va_end(ap);
 }
 

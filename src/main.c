@@ -152,7 +152,7 @@ static struct program *load_program(const struct options *o,
 	}
 	program_complete(prog);
 	/* Check even after syntax errors: report everything in one run. */
-	check_program(prog, tg);
+	check_program(prog, tg, o->mode->emit && o->mode->emit != emit_object);
 	*status = diag.errors ? EXIT_INPUT : EXIT_OK;
 	if (diag.errors) {
 		program_free(prog);

@@ -86,10 +86,13 @@ static void usage(FILE *f)
 		"                     so that no -G object is needed\n"
 		"  --self-contained   with -h: write the probe notes without sys/sdt.h\n"
 		"  --target=ARCH      with -G: the target (see --list-targets);\n"
-		"                     default: that of the OBJECTs, else the host\n"
+		"                     default: that of the OBJECTs, else $CC $CFLAGS's\n"
+		"                     (-m32, -mx32, a cross compiler), else the host\n"
 		"  -32, -64           with -G: the 32- or 64-bit member of the family\n"
 		"  --list-targets     print the targets -G supports\n"
-		"  -x OPT, -k, -fpic, -fPIC, --types\n"
+		"  -w                 print no warning\n"
+		"  -Werror            make warnings errors (nothing is written)\n"
+		"  -x OPT, -k, -fpic, -fPIC, --types, --no-pyparsing\n"
 		"                     accepted for compatibility with dtrace; ignored\n"
 		"  --help             print this help\n"
 		"  --version          print the version\n"
@@ -163,6 +166,15 @@ static int flag_option(struct options *o, const char *a)
 	for (i = 0; i < COUNT(ignored); i++)
 		if (strcmp(a, ignored[i]) == 0)
 			return 1;
+	/* gcc's names: no warnings, or warnings as errors (for CI). */
+	if (strcmp(a, "-w") == 0) {
+		diag.no_warnings = 1;
+		return 1;
+	}
+	if (strcmp(a, "-Werror") == 0) {
+		diag.warnings_are_errors = 1;
+		return 1;
+	}
 	/* SystemTap takes them with -h too, and ignores them everywhere:
 	 * here they choose -G's target, and mean nothing elsewhere. */
 	if (strcmp(a, "-32") == 0 || strcmp(a, "-64") == 0) {

@@ -115,6 +115,37 @@ static void pragma(struct parse_state *ps, const char *p, struct loc loc)
 		   (int)strcspn(p, " \t\r"), p);
 }
 
+/* A C preprocessor line, ignored without -C as SystemTap ignores it.
+ * Only what changes the output is said (ast.c): a #define'd name used as
+ * a type, a declaration inside an #if block.  An #include, a #define no
+ * probe uses, #undef, #error and the rest change nothing written. */
+static void ignored_directive(struct parse_state *ps, const char *p,
+			      struct loc loc)
+{
+	/* A #define inside an #if block may be for another system (the X
+	 * server's __APPLE__ block): only an unconditional one is named. */
+	if (word_is(p, "define") && !ps->if_depth) {
+		const char *name = skip_space(p + 6);
+		size_t n = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+		struct loc *at;
+
+		if (!n)
+			return;
+		if (!ps->macros.slots)
+			name_set_init(&ps->macros, 16);
+		at = arena_alloc(&ps->prog->arena, sizeof(*at));
+		*at = loc;
+		name_set_add(&ps->macros, arena_strndup(&ps->prog->arena, name, n), n, at);
+	} else if (word_is(p, "if") || word_is(p, "ifdef") || word_is(p, "ifndef")) {
+		if (!ps->if_depth++) {
+			ps->if_loc = loc;
+			ps->if_warned = 0;
+		}
+	} else if (word_is(p, "endif") && ps->if_depth > 0) {
+		ps->if_depth--;
+	}
+}
+
 void parse_directive(struct parse_state *ps, const char *text, struct loc loc)
 {
 	const char *p = skip_space(text);
@@ -127,15 +158,8 @@ void parse_directive(struct parse_state *ps, const char *text, struct loc loc)
 		line_marker(ps, skip_space(p + 4), loc);
 	} else if (word_is(p, "pragma")) {
 		pragma(ps, skip_space(p + 6), loc);
-	} else if (word_is(p, "define") || word_is(p, "include") ||
-		   word_is(p, "undef") || word_is(p, "if") ||
-		   word_is(p, "ifdef") || word_is(p, "ifndef") ||
-		   word_is(p, "else") || word_is(p, "elif") ||
-		   word_is(p, "endif") || word_is(p, "error")) {
-		if (ps->preprocessed)
-			return;
-		warning_at(loc, "'#%.*s' ignored: use -C to run the C preprocessor",
-			   (int)strcspn(p, " \t\r"), p);
+	} else if (!ps->preprocessed) {
+		ignored_directive(ps, p, loc);
 	}
 	/* Anything else after '#' is a comment line, as DTrace files use. */
 }
@@ -240,5 +264,6 @@ struct program *parse_text(struct program *into, const char *file,
 	yylex_destroy(scanner);
 	buf_free(&ps.comment);
 	name_set_free(&ps.providers);
+	name_set_free(&ps.macros);
 	return ps.prog;
 }

@@ -26,6 +26,13 @@ struct parse_state {
 	const char *file; /* current file, moved by line markers */
 	int line, col;
 	int preprocessed;
+	/* Without -C, '#' lines are ignored; a warning only where that
+	 * changes what is written: a macro #defined here used as a type,
+	 * a probe or typedef inside an #if block (once a block). */
+	struct name_set macros;   /* #defined names, their struct loc */
+	int if_depth;
+	struct loc if_loc;        /* the outermost open #if */
+	int if_warned;
 	int system_header; /* cpp's line marker says so (flag 3) */
 	/* A typedef's __attribute__((__mode__(M))): the scanner notes M's
 	 * size (attribute_mode) for the typedef being read. */
@@ -65,7 +72,8 @@ struct specs specs_keyword(struct specs prev, int kw, struct loc loc);
 struct specs specs_qualify(struct specs s, unsigned quals);
 struct type *type_from_keywords(struct parse_state *ps, struct specs s,
 				unsigned quals);
-struct type *type_named(struct parse_state *ps, char *name, unsigned quals);
+struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
+			struct loc loc);
 struct type *type_string(struct parse_state *ps, unsigned quals);
 struct type *type_tagged(struct parse_state *ps, int kind, char *tag);
 struct type *type_qualify(struct type *t, unsigned quals);

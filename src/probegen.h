@@ -137,6 +137,8 @@ struct diag {
 	const char *progname;
 	int errors; /* in the input: each makes the run fail with EXIT_INPUT */
 	int warnings; /* in the input: past 50, counted and not shown */
+	int no_warnings;     /* -w: none shown */
+	int warnings_are_errors; /* -Werror: each is an error */
 };
 extern struct diag diag;
 
@@ -447,7 +449,11 @@ char *name_rust_semaphore(const struct probe *pr); /* REQUEST_START_SEMAPHORE */
 
 /* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */
 
-void check_program(const struct program *prog, const struct target *tg);
+/* readability: warn of arguments no tracer reads (where the sites are
+ * written or read: -h, --rust, --docs, --bpftrace; not -G, whose object
+ * holds no site, so that a build hears it once). */
+void check_program(const struct program *prog, const struct target *tg,
+		   int readability);
 
 /* ---- target.c: ELF class, byte order, machine by target name ---- */
 

@@ -205,10 +205,12 @@ t_cli_cpp() {
 	printf 'provider d { probe b(T x); };\n' > t.d
 	CPP="gcc -E$words -DT=short" "$PROBEGEN" -C -h -s t.d -o t.h 2> err || { cat err; fail "CPP of 41 words"; }
 	expect_grep 'probe d:b(short x)' t.h
-	# Without -C a #define is ignored with a warning that says why.
+	# Without -C a #define used as a type is named, with the line of
+	# the #define.
 	printf '#define Oid unsigned int\nprovider x { probe a(Oid o); };\n' > nocpp.d
 	expect "$PROBEGEN" -h -s nocpp.d -o nocpp.h 2> err
-	expect_grep "'#define' ignored: use -C to run the C preprocessor" err
+	expect_grep "^nocpp.d:2:22: warning: 'Oid' is a macro, which is not expanded without -C$" err
+	expect_grep "^nocpp.d:1:1: note: 'Oid' is defined here$" err
 	ok
 }
 

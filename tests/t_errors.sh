@@ -121,3 +121,55 @@ t_errors_declared_twice() {
 	expect_grep "declared again with other argument types" err
 	ok
 }
+
+# Without -C, '#' lines are ignored as SystemTap ignores them, and only
+# what that changes is said: a macro used as a type (with its #define),
+# a declaration inside an #if block (once a block, at the #if).  An
+# #include, a #define no probe uses or one inside an #if (the X server's
+# __APPLE__ block) say nothing.  -w silences warnings; -Werror makes
+# them errors, and nothing is written.
+t_errors_directives_without_cpp() {
+	cat > quiet.d <<-'D'
+	#ifdef __APPLE__
+	#define pid_t uint32_t
+	#define string char *
+	#else
+	#include <sys/types.h>
+	#endif
+	#include <stdint.h>
+	#define UNUSED 1
+	typedef const uint8_t *const_uint8_p;
+	provider Xserver {
+		probe request__start(string, uint8_t, uint16_t, int, void *);
+		probe client__connect(int, int);
+		probe client__auth(int, string, pid_t, int);
+		probe input__event(int, int, int, const_uint8_p);
+	};
+	D
+	"$PROBEGEN" -h -s quiet.d -o quiet.h 2> err || { cat err; fail "-h"; }
+	"$PROBEGEN" -G -s quiet.d -o quiet.o 2>> err || { cat err; fail "-G"; }
+	[ -s err ] && { cat err; fail "warnings where ignoring the lines changes nothing"; }
+	cat > loud.d <<-'D'
+	#define Oid unsigned int
+	provider p {
+	#ifdef WITH_EXTRA
+		probe extra(int x);
+		probe more(int x);
+	#endif
+		probe a(Oid o);
+	};
+	D
+	"$PROBEGEN" -h -s loud.d -o loud.h 2> err || { cat err; fail "-h loud.d"; }
+	expect_eq "$(grep -c ': warning: ' err)" 2 "warnings"
+	expect_grep "^loud.d:3:1: warning: '#if' block ignored without -C: the declarations inside it are compiled whatever it says$" err
+	expect_grep "^loud.d:7:9: warning: 'Oid' is a macro, which is not expanded without -C$" err
+	expect_grep "^loud.d:1:1: note: 'Oid' is defined here$" err
+	"$PROBEGEN" -w -h -s loud.d -o w.h 2> err || fail "-w"
+	[ -s err ] && { cat err; fail "-w said something"; }
+	[ -s w.h ] || fail "-w: no header"
+	"$PROBEGEN" -Werror -h -s loud.d -o e.h 2> err
+	expect_eq $? 1 "-Werror's exit status"
+	expect_eq "$(grep -c ': error: ' err)" 2 "errors under -Werror"
+	[ ! -e e.h ] || fail "-Werror wrote the header"
+	ok
+}
