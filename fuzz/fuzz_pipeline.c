@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_add_source("fuzz.d", text, size);
 	prog = parse_text(NULL, "fuzz.d", text, size, &popt);
 	program_complete(prog);
-	check_program(prog, target_host());
+	check_program(prog, target_host(), 1);
 	if (!diag.errors) {
 		opt.header_only = (int)(size & 1);
 		opt.target = target_host();
