@@ -289,8 +289,11 @@ int emit_header(struct output *o, const struct program *prog,
 		buf_puts(&o->buf, header_header_only);
 		buf_puts(&o->buf, "\n");
 	}
-	buf_puts(&o->buf, opt->self_contained ? header_self_site
-					      : header_sdt_site);
+	/* The sites are probegen's own in both headers; the default one
+	   also includes sys/sdt.h, as SystemTap's does. */
+	buf_puts(&o->buf, header_self_site);
+	if (!opt->self_contained)
+		buf_puts(&o->buf, header_sdt_site);
 	buf_puts(&o->buf, "\n");
 	type_forward_declarations(&o->buf, prog);
 	sdt_v1_names(o, prog);

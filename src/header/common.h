@@ -93,8 +93,12 @@
    itself with --header-only) defines them in .probes.  SystemTap's
    header also gives each declaration unused and section(".probes"),
    which change nothing for a declaration and cost a 2,000-probe unit a
-   sixth of its compile time, under gcc and clang alike. */
-#define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
+   sixth of its compile time, under gcc and clang alike.  A tracer sets
+   the semaphore behind the compiler's back, so it is read as volatile:
+   a loop tests it at every turn (gcc hoisted a plain read out of a loop
+   of lazy probes, which then fired on after gdb had left). */
+#define PROBEGEN_SEMAPHORE(p, n) (*(unsigned short const volatile *)&p##_##n##_semaphore)
+#define PROBEGEN_ENABLED(p, n) __builtin_expect(PROBEGEN_SEMAPHORE(p, n), 0)
 
 /* Read a string's bytes, up to its NUL or 256 of them (more than
    bpftrace's 64 or --trace's 128), so that their pages are in memory

@@ -36,7 +36,7 @@
 	PROBEGEN_NOTE_STR(PROBEGEN_NOTE_TYPE) "\n.asciz \"" PROBEGEN_NOTE_OWNER \
 	"\"\n.balign 4\n.asciz \"" decl "\"\n.balign 4\n.popsection\n")
 #define PROBEGEN_ENABLED_HERE(p, n) (__extension__({ \
-	PROBEGEN_DEFINE(p, n); __builtin_expect(p##_##n##_semaphore, 0); }))
+	PROBEGEN_DEFINE(p, n); __builtin_expect(PROBEGEN_SEMAPHORE(p, n), 0); }))
 
 #else /* no probes */
 

@@ -1,11 +1,13 @@
 /*
- * src/header/self_site.h - the probe sites of a header made with
- * --self-contained: the version-3 .note.stapsdt entry, .stapsdt.base and
- * the argument specs written here, with no sys/sdt.h.  The notes equal
- * those of the default header's sites (tests/t_header.sh compares them
- * on every Debian cross target): the same constraint and operand
- * template per architecture, the same size, sign and float marker.
- * Copied in after common.h; compiled on its own by the tests.
+ * src/header/self_site.h - the probe sites of every header: the
+ * version-3 .note.stapsdt entry, .stapsdt.base and the argument specs
+ * written here, with no sys/sdt.h.  The notes equal those sys/sdt.h's
+ * own macros write for the same calls (tests/t_header.sh compares them
+ * on every Debian cross target): the same operand template per
+ * architecture, the same size, sign and float marker.  The operand
+ * constraint is chosen here, for these sites only: a program's own
+ * STAP_PROBE sites keep sys/sdt.h's.  Copied in after common.h;
+ * compiled on its own by the tests.
  */
 #ifndef PROBEGEN_SITE_1
 #define PROBEGEN_SITE_1
@@ -104,7 +106,7 @@ template <> struct probegen_signed<long long> { static const bool value = true; 
 #define PROBEGEN_ARGS11 PROBEGEN_ARGS10 ".ascii \" \"\n" PROBEGEN_ARG(11)
 #define PROBEGEN_ARGS12 PROBEGEN_ARGS11 ".ascii \" \"\n" PROBEGEN_ARG(12)
 
-#if defined(_SDT_HAS_SEMAPHORES)
+#ifdef _SDT_HAS_SEMAPHORES
 #define PROBEGEN_NOTE_SEMAPHORE(p, n) \
 	PROBEGEN_ADDR PROBEGEN_STR(p##_##n##_semaphore) "\n"
 /* The semaphore is referenced from C too, so a static link keeps it. */

@@ -66,7 +66,8 @@
 #define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
-#define PROBEGEN_ENABLED(p, n) __builtin_expect(p##_##n##_semaphore, 0)
+#define PROBEGEN_SEMAPHORE(p, n) (*(unsigned short const volatile *)&p##_##n##_semaphore)
+#define PROBEGEN_ENABLED(p, n) __builtin_expect(PROBEGEN_SEMAPHORE(p, n), 0)
 static __inline__ void const *probegen_touch(void const *s)
 {
 	char const volatile *p = (char const volatile *)s;
@@ -122,67 +123,169 @@ void const *probegen_touch(void const *);
 #ifndef PROBEGEN_SITE_1
 #define PROBEGEN_SITE_1
 #if defined(PROBEGEN_ELF)
-#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT)
-#define STAP_SDT_ARG_CONSTRAINT nr
-#endif
-#include <sys/sdt.h>
-#if defined(__x86_64__)
-#undef _SDT_ARGTMPL
-#define _SDT_ARGTMPL(id) %q[id]
-#endif
-#if defined(__clang__)
-#define PROBEGEN_QUIET_BEGIN _Pragma("clang diagnostic push") \
-	_Pragma("clang diagnostic ignored \"-Wunknown-warning-option\"") \
-	_Pragma("clang diagnostic ignored \"-Wgnu-zero-variadic-macro-arguments\"") \
-	_Pragma("clang diagnostic ignored \"-Wc23-extensions\"") \
-	_Pragma("clang diagnostic ignored \"-Wc++20-extensions\"") \
-	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"")
-#define PROBEGEN_QUIET_END _Pragma("clang diagnostic pop")
+#define PROBEGEN_STR_(x) #x
+#define PROBEGEN_STR(x) PROBEGEN_STR_(x)
+#if defined(__LP64__)
+#define PROBEGEN_ADDR ".8byte "
 #else
-#define PROBEGEN_QUIET_BEGIN
-#define PROBEGEN_QUIET_END
+#define PROBEGEN_ADDR ".4byte "
 #endif
-#define PROBEGEN_SDT(m, args) \
-	do { PROBEGEN_QUIET_BEGIN m args; PROBEGEN_QUIET_END } while (0)
-#define PROBEGEN_SITE0(p, n) PROBEGEN_SDT(DTRACE_PROBE, (p, n))
+#if defined(__s390__) || defined(__s390x__)
+#define PROBEGEN_NOP "nop 0"
+#else
+#define PROBEGEN_NOP "nop"
+#endif
+#if defined(STAP_SDT_ARG_CONSTRAINT)
+#define PROBEGEN_WHERE PROBEGEN_STR(STAP_SDT_ARG_CONSTRAINT)
+#elif defined(__x86_64__)
+#define PROBEGEN_WHERE "nr" /* libbpf cannot read RIP-relative operands */
+#elif defined(__powerpc__) || defined(__powerpc64__)
+#define PROBEGEN_WHERE "nZr"
+#elif defined(__arm__)
+#define PROBEGEN_WHERE "g"
+#else
+#define PROBEGEN_WHERE "nor"
+#endif
+#if defined(__x86_64__)
+#define PROBEGEN_OPERAND(i) "%q[a" #i "]" /* whole registers for gdb */
+#elif defined(__i386__)
+#define PROBEGEN_OPERAND(i) "%k[a" #i "]"
+#elif defined(__powerpc__) || defined(__powerpc64__)
+#define PROBEGEN_OPERAND(i) "%I[a" #i "]%[a" #i "]"
+#else
+#define PROBEGEN_OPERAND(i) "%[a" #i "]"
+#endif
+#define PROBEGEN_CLASS(x) __builtin_classify_type(x)
+#define PROBEGEN_POINTERISH(x) (PROBEGEN_CLASS(x) == 14 || PROBEGEN_CLASS(x) == 5)
+#ifdef __cplusplus
+template <class T> struct probegen_signed { static const bool value = false; };
+template <class T> struct probegen_signed<const T> : probegen_signed<T> {};
+template <class T> struct probegen_signed<volatile T> : probegen_signed<T> {};
+template <class T> struct probegen_signed<const volatile T> : probegen_signed<T> {};
+template <> struct probegen_signed<char> { static const bool value = (char)-1 < 1; };
+template <> struct probegen_signed<wchar_t> { static const bool value = (wchar_t)-1 < 1; };
+template <> struct probegen_signed<signed char> { static const bool value = true; };
+template <> struct probegen_signed<short> { static const bool value = true; };
+template <> struct probegen_signed<int> { static const bool value = true; };
+template <> struct probegen_signed<long> { static const bool value = true; };
+template <> struct probegen_signed<long long> { static const bool value = true; };
+#define PROBEGEN_SIGNED(x) probegen_signed<__typeof__(x)>::value
+#else
+#define PROBEGEN_INTTYPE(x) __typeof__(__builtin_choose_expr( \
+	((PROBEGEN_CLASS(x) + 3) & -4) == 4, (x), 0U))
+#define PROBEGEN_SIGNED(x) ((PROBEGEN_INTTYPE(x))-1 < 1)
+#endif
+#define PROBEGEN_SPEC(x) \
+	((PROBEGEN_POINTERISH(x) ? (int)sizeof(void *) : (int)sizeof(x)) * 4 + \
+	 (!PROBEGEN_POINTERISH(x) && PROBEGEN_SIGNED(x) ? 2 : 0) + \
+	 (PROBEGEN_CLASS(x) == 8))
+#define PROBEGEN_IN(i, x) \
+	[s##i] "n"(-PROBEGEN_SPEC(x)), [a##i] PROBEGEN_WHERE(x)
+#define PROBEGEN_SPEC_MACROS \
+	".macro probegen_text s\n.ascii \"\\s\"\n.endm\n" \
+	".macro probegen_spec e\n" \
+	".if (\\e) & 2\n.ascii \"-\"\n.endif\n" \
+	".altmacro\nprobegen_text %%((\\e) >> 2)\n.noaltmacro\n" \
+	".if (\\e) & 1\n.ascii \"f\"\n.endif\n" \
+	".ascii \"@\"\n.endm\n"
+#define PROBEGEN_SPEC_PURGE ".purgem probegen_spec\n.purgem probegen_text\n"
+#define PROBEGEN_ARG(i) \
+	"probegen_spec %n[s" #i "]\n.ascii \"" PROBEGEN_OPERAND(i) "\"\n"
+#define PROBEGEN_ARGS1 PROBEGEN_ARG(1)
+#define PROBEGEN_ARGS2 PROBEGEN_ARGS1 ".ascii \" \"\n" PROBEGEN_ARG(2)
+#define PROBEGEN_ARGS3 PROBEGEN_ARGS2 ".ascii \" \"\n" PROBEGEN_ARG(3)
+#define PROBEGEN_ARGS4 PROBEGEN_ARGS3 ".ascii \" \"\n" PROBEGEN_ARG(4)
+#define PROBEGEN_ARGS5 PROBEGEN_ARGS4 ".ascii \" \"\n" PROBEGEN_ARG(5)
+#define PROBEGEN_ARGS6 PROBEGEN_ARGS5 ".ascii \" \"\n" PROBEGEN_ARG(6)
+#define PROBEGEN_ARGS7 PROBEGEN_ARGS6 ".ascii \" \"\n" PROBEGEN_ARG(7)
+#define PROBEGEN_ARGS8 PROBEGEN_ARGS7 ".ascii \" \"\n" PROBEGEN_ARG(8)
+#define PROBEGEN_ARGS9 PROBEGEN_ARGS8 ".ascii \" \"\n" PROBEGEN_ARG(9)
+#define PROBEGEN_ARGS10 PROBEGEN_ARGS9 ".ascii \" \"\n" PROBEGEN_ARG(10)
+#define PROBEGEN_ARGS11 PROBEGEN_ARGS10 ".ascii \" \"\n" PROBEGEN_ARG(11)
+#define PROBEGEN_ARGS12 PROBEGEN_ARGS11 ".ascii \" \"\n" PROBEGEN_ARG(12)
+#ifdef _SDT_HAS_SEMAPHORES
+#define PROBEGEN_NOTE_SEMAPHORE(p, n) \
+	PROBEGEN_ADDR PROBEGEN_STR(p##_##n##_semaphore) "\n"
+#define PROBEGEN_SEMAPHORE_USE(p, n) \
+	__asm__ __volatile__("" : : "m"(p##_##n##_semaphore));
+#else
+#define PROBEGEN_NOTE_SEMAPHORE(p, n) PROBEGEN_ADDR "0\n"
+#define PROBEGEN_SEMAPHORE_USE(p, n)
+#endif
+#define PROBEGEN_NOTE(p, n, args) \
+	"990: " PROBEGEN_NOP "\n" \
+	".pushsection .note.stapsdt, \"?\", \"note\"\n" \
+	".balign 4\n" \
+	".4byte 992f-991f, 994f-993f, 3\n" \
+	"991: .asciz \"stapsdt\"\n" \
+	"992: .balign 4\n" \
+	"993: " PROBEGEN_ADDR "990b\n" \
+	PROBEGEN_ADDR "_.stapsdt.base\n" \
+	PROBEGEN_NOTE_SEMAPHORE(p, n) \
+	".asciz \"" #p "\"\n" \
+	".asciz \"" #n "\"\n" \
+	args ".ascii \"\\0\"\n" \
+	"994: .balign 4\n" \
+	".popsection\n" \
+	PROBEGEN_STAPSDT_BASE("aG")
+#if defined(__clang__)
+#define PROBEGEN_LONG_BEGIN _Pragma("clang diagnostic push") \
+	_Pragma("clang diagnostic ignored \"-Woverlength-strings\"")
+#define PROBEGEN_LONG_END _Pragma("clang diagnostic pop")
+#else
+#define PROBEGEN_LONG_BEGIN
+#define PROBEGEN_LONG_END
+#endif
+#define PROBEGEN_ASM(p, n, args) \
+	__asm__ __volatile__(PROBEGEN_NOTE(p, n, PROBEGEN_SPEC_MACROS args \
+		PROBEGEN_SPEC_PURGE) : :
+#define PROBEGEN_SITE0(p, n) \
+	do { PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) \
+		__asm__ __volatile__(PROBEGEN_NOTE(p, n, "") : :); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE1(p, n, a1) \
-	do { PROBEGEN_LITERAL(p, n, a1); \
-		PROBEGEN_SDT(DTRACE_PROBE1, (p, n, a1)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS1) \
+		PROBEGEN_IN(1, a1)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE2(p, n, a1, a2) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); \
-		PROBEGEN_SDT(DTRACE_PROBE2, (p, n, a1, a2)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS2) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE3(p, n, a1, a2, a3) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); \
-		PROBEGEN_SDT(DTRACE_PROBE3, (p, n, a1, a2, a3)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS3) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE4(p, n, a1, a2, a3, a4) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); \
-		PROBEGEN_SDT(DTRACE_PROBE4, (p, n, a1, a2, a3, a4)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS4) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE5(p, n, a1, a2, a3, a4, a5) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); \
-		PROBEGEN_SDT(DTRACE_PROBE5, (p, n, a1, a2, a3, a4, a5)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS5) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE6(p, n, a1, a2, a3, a4, a5, a6) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); \
-		PROBEGEN_SDT(DTRACE_PROBE6, (p, n, a1, a2, a3, a4, a5, a6)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS6) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5), PROBEGEN_IN(6, a6)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE7(p, n, a1, a2, a3, a4, a5, a6, a7) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); \
-		PROBEGEN_SDT(DTRACE_PROBE7, (p, n, a1, a2, a3, a4, a5, a6, a7)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS7) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5), PROBEGEN_IN(6, a6), PROBEGEN_IN(7, a7)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE8(p, n, a1, a2, a3, a4, a5, a6, a7, a8) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); \
-		PROBEGEN_SDT(DTRACE_PROBE8, (p, n, a1, a2, a3, a4, a5, a6, a7, a8)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS8) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5), PROBEGEN_IN(6, a6), PROBEGEN_IN(7, a7), PROBEGEN_IN(8, a8)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE9(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); \
-		PROBEGEN_SDT(DTRACE_PROBE9, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS9) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5), PROBEGEN_IN(6, a6), PROBEGEN_IN(7, a7), PROBEGEN_IN(8, a8), PROBEGEN_IN(9, a9)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE10(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); \
-		PROBEGEN_SDT(DTRACE_PROBE10, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS10) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5), PROBEGEN_IN(6, a6), PROBEGEN_IN(7, a7), PROBEGEN_IN(8, a8), PROBEGEN_IN(9, a9), PROBEGEN_IN(10, a10)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE11(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); PROBEGEN_LITERAL(p, n, a11); \
-		PROBEGEN_SDT(DTRACE_PROBE11, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); PROBEGEN_LITERAL(p, n, a11); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS11) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5), PROBEGEN_IN(6, a6), PROBEGEN_IN(7, a7), PROBEGEN_IN(8, a8), PROBEGEN_IN(9, a9), PROBEGEN_IN(10, a10), PROBEGEN_IN(11, a11)); PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE12(p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); PROBEGEN_LITERAL(p, n, a11); PROBEGEN_LITERAL(p, n, a12); \
-		PROBEGEN_SDT(DTRACE_PROBE12, (p, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)); } while (0)
+	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LITERAL(p, n, a2); PROBEGEN_LITERAL(p, n, a3); PROBEGEN_LITERAL(p, n, a4); PROBEGEN_LITERAL(p, n, a5); PROBEGEN_LITERAL(p, n, a6); PROBEGEN_LITERAL(p, n, a7); PROBEGEN_LITERAL(p, n, a8); PROBEGEN_LITERAL(p, n, a9); PROBEGEN_LITERAL(p, n, a10); PROBEGEN_LITERAL(p, n, a11); PROBEGEN_LITERAL(p, n, a12); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS12) \
+		PROBEGEN_IN(1, a1), PROBEGEN_IN(2, a2), PROBEGEN_IN(3, a3), PROBEGEN_IN(4, a4), PROBEGEN_IN(5, a5), PROBEGEN_IN(6, a6), PROBEGEN_IN(7, a7), PROBEGEN_IN(8, a8), PROBEGEN_IN(9, a9), PROBEGEN_IN(10, a10), PROBEGEN_IN(11, a11), PROBEGEN_IN(12, a12)); PROBEGEN_LONG_END } while (0)
 #endif /* PROBEGEN_ELF */
 #endif /* PROBEGEN_SITE_1 */
+#ifndef PROBEGEN_SDT_1
+#define PROBEGEN_SDT_1
+#if defined(PROBEGEN_ELF)
+#include <sys/sdt.h>
+#endif
+#endif
 
 struct sock;
 
