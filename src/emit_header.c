@@ -209,7 +209,10 @@ static void probe_block(struct buf *b, const struct program *prog,
 
 	declaration_comment(b, pr);
 	buf_printf(b, "extern unsigned short %s;\n", n->semaphore);
-	buf_printf(b, "#define %s() PROBEGEN_ENABLED%s(%s, %s)\n", n->enabled,
+	/* The body on a line of its own, as every macro of the probe's:
+	   Erlang's build lower-cases each line that defines an ERLANG_...()
+	   macro, to rename them, and a body on that line would go too. */
+	buf_printf(b, "#define %s() \\\n\tPROBEGEN_ENABLED%s(%s, %s)\n", n->enabled,
 		   here, pv, pr->name);
 	define_head_va(b, n->macro, pr->nnative);
 	if (opt->header_only) {

@@ -302,6 +302,24 @@ t_header_build_seds() {
 	sed '/const/!s/char \*/const char */g' pg.h.tmp > perl.h
 	printf '#include "perl.h"\nvoid f(void);\nvoid f(void) { POSTGRESQL_QUERY_START("x"); }\n' > perl.c
 	expect gcc -Wall -Werror -c perl.c
+	# Erlang (erts/emulator/Makefile.in) lower-cases every line that
+	# defines an ERLANG_...() macro, to rename them, and calls the
+	# lower-case names (dtrace-wrapper.h); in every header mode the
+	# header still compiles and its sites are those of the unedited one.
+	printf 'provider erlang {\n\tprobe message__send(char *sender, char *receiver, int size, int tl, int ts, int ts2);\n\tprobe process__spawn(char *p, char *mfa);\n};\n' > erl.d
+	expect "$PROBEGEN" -G -s erl.d -o erl.o
+	printf '#include "erl.h"\nint main(int c, char **v) { if (erlang_message_send_enabled()) erlang_message_send(v[0], v[0], c, 1, 2, 3); erlang_process_spawn(v[0], "m:f/0"); return 0; }\n' > erl.c
+	local mode
+	for mode in "" --header-only --self-contained "--header-only --self-contained"; do
+		"$PROBEGEN" -h $mode -s erl.d -o erl.h.tmp || fail "-h $mode"
+		sed -e '/^#define[ \t]*ERLANG_[A-Z0-9_]*(.*)/y/ABCDEFGHIJKLMNOPQRSTUVWXYZ/abcdefghijklmnopqrstuvwxyz/' erl.h.tmp > erl.h
+		# Only the macros' names changed: each edited line ends in '\'.
+		diff erl.h.tmp erl.h | grep '^>' | grep -v '^> #define erlang_[a-z0-9_]*(.*) \\$' > changed
+		[ -s changed ] && { cat changed; fail "Erlang's sed changed more than names ($mode)"; }
+		gcc -Wall -Werror -O2 erl.c $([ -z "${mode##*--header-only*}" ] && [ -n "$mode" ] || echo erl.o) -o erl 2> err ||
+			{ cat err; fail "Erlang's edited header ($mode)"; }
+		expect_eq "$(readelf -nW erl | grep -c 'Name: \(message__send\|process__spawn\)$')" 2 "sites ($mode)"
+	done
 	ok
 }
 

@@ -308,7 +308,8 @@ extern "C" {
 
 /* probe types:ints(char a, signed char b, unsigned char c, short d, short e, short f, unsigned short g, int h, int i, unsigned int j, long k, long l) */
 extern unsigned short types_ints_semaphore;
-#define TYPES_INTS_ENABLED() PROBEGEN_ENABLED(types, ints)
+#define TYPES_INTS_ENABLED() \
+	PROBEGEN_ENABLED(types, ints)
 #define TYPES_INTS(...) \
 	PROBEGEN_SITE12(types, ints, __VA_ARGS__)
 #define trace_types_ints(...) \
@@ -318,7 +319,8 @@ extern unsigned short types_ints_semaphore;
 
 /* probe types:longs(unsigned long a, unsigned long b, long long c, long long d, long long e, unsigned long long f, unsigned long long g, hrtime_t h, _Bool i) */
 extern unsigned short types_longs_semaphore;
-#define TYPES_LONGS_ENABLED() PROBEGEN_ENABLED(types, longs)
+#define TYPES_LONGS_ENABLED() \
+	PROBEGEN_ENABLED(types, longs)
 #define TYPES_LONGS(...) \
 	PROBEGEN_SITE9(types, longs, __VA_ARGS__)
 #define trace_types_longs(...) \
@@ -328,7 +330,8 @@ extern unsigned short types_longs_semaphore;
 
 /* probe types:consts(char const *a, char const *b, unsigned char const *c, int * const d, int const * const e, int volatile *f) */
 extern unsigned short types_consts_semaphore;
-#define TYPES_CONSTS_ENABLED() PROBEGEN_ENABLED(types, consts)
+#define TYPES_CONSTS_ENABLED() \
+	PROBEGEN_ENABLED(types, consts)
 #define TYPES_CONSTS(...) \
 	PROBEGEN_SITE6(types, consts, __VA_ARGS__)
 #define trace_types_consts(...) \
@@ -338,7 +341,8 @@ extern unsigned short types_consts_semaphore;
 
 /* probe types:pointers(void *a, void const *b, char **c, int (*cb)(int, char *), void (*done)(void), char buf[], int *arr[]) */
 extern unsigned short types_pointers_semaphore;
-#define TYPES_POINTERS_ENABLED() PROBEGEN_ENABLED(types, pointers)
+#define TYPES_POINTERS_ENABLED() \
+	PROBEGEN_ENABLED(types, pointers)
 #define TYPES_POINTERS(...) \
 	PROBEGEN_SITE7(types, pointers, __VA_ARGS__)
 #define trace_types_pointers(a1, a2, a3, a4, a5, a6, a7) \
@@ -348,7 +352,8 @@ extern unsigned short types_pointers_semaphore;
 
 /* probe types:tags(struct conn *a, struct conn const *b, union u *c, enum state d, conn_t *e) */
 extern unsigned short types_tags_semaphore;
-#define TYPES_TAGS_ENABLED() PROBEGEN_ENABLED(types, tags)
+#define TYPES_TAGS_ENABLED() \
+	PROBEGEN_ENABLED(types, tags)
 #define TYPES_TAGS(...) \
 	PROBEGEN_SITE5(types, tags, __VA_ARGS__)
 #define trace_types_tags(...) \
@@ -358,7 +363,8 @@ extern unsigned short types_tags_semaphore;
 
 /* probe types:d_types(string s, int8_t a, int16_t b, int32_t c, int64_t d, uint8_t e, uint16_t f, uint32_t g, uint64_t h, uintptr_t i, size_t j, ssize_t k) */
 extern unsigned short types_d_types_semaphore;
-#define TYPES_D_TYPES_ENABLED() PROBEGEN_ENABLED(types, d_types)
+#define TYPES_D_TYPES_ENABLED() \
+	PROBEGEN_ENABLED(types, d_types)
 #define TYPES_D_TYPES(...) \
 	PROBEGEN_SITE12(types, d_types, __VA_ARGS__)
 #define trace_types_d_types(...) \
@@ -368,7 +374,8 @@ extern unsigned short types_d_types_semaphore;
 
 /* probe types:unnamed(int, char *, unsigned long long, struct conn *) */
 extern unsigned short types_unnamed_semaphore;
-#define TYPES_UNNAMED_ENABLED() PROBEGEN_ENABLED(types, unnamed)
+#define TYPES_UNNAMED_ENABLED() \
+	PROBEGEN_ENABLED(types, unnamed)
 #define TYPES_UNNAMED(...) \
 	PROBEGEN_SITE4(types, unnamed, __VA_ARGS__)
 #define trace_types_unnamed(...) \
@@ -378,7 +385,8 @@ extern unsigned short types_unnamed_semaphore;
 
 /* probe types:none() */
 extern unsigned short types_none_semaphore;
-#define TYPES_NONE_ENABLED() PROBEGEN_ENABLED(types, none)
+#define TYPES_NONE_ENABLED() \
+	PROBEGEN_ENABLED(types, none)
 #define TYPES_NONE() \
 	PROBEGEN_SITE0(types, none)
 #define trace_types_none() \
@@ -388,7 +396,8 @@ extern unsigned short types_none_semaphore;
 
 /* probe types:none_void() */
 extern unsigned short types_none_void_semaphore;
-#define TYPES_NONE_VOID_ENABLED() PROBEGEN_ENABLED(types, none_void)
+#define TYPES_NONE_VOID_ENABLED() \
+	PROBEGEN_ENABLED(types, none_void)
 #define TYPES_NONE_VOID() \
 	PROBEGEN_SITE0(types, none_void)
 #define trace_types_none_void() \

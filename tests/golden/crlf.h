@@ -298,7 +298,8 @@ extern "C" {
 
 /* probe crlf:a(int x) */
 extern unsigned short crlf_a_semaphore;
-#define CRLF_A_ENABLED() PROBEGEN_ENABLED(crlf, a)
+#define CRLF_A_ENABLED() \
+	PROBEGEN_ENABLED(crlf, a)
 #define CRLF_A(...) \
 	PROBEGEN_SITE1(crlf, a, __VA_ARGS__)
 #define trace_crlf_a(...) \
@@ -308,7 +309,8 @@ extern unsigned short crlf_a_semaphore;
 
 /* probe crlf:b(char const *s) */
 extern unsigned short crlf_b_semaphore;
-#define CRLF_B_ENABLED() PROBEGEN_ENABLED(crlf, b)
+#define CRLF_B_ENABLED() \
+	PROBEGEN_ENABLED(crlf, b)
 #define CRLF_B(...) \
 	PROBEGEN_SITE1(crlf, b, __VA_ARGS__)
 #define trace_crlf_b(...) \

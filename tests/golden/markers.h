@@ -297,7 +297,8 @@ extern "C" {
 
 /* probe marked:at_ten(int x) */
 extern unsigned short marked_at_ten_semaphore;
-#define MARKED_AT_TEN_ENABLED() PROBEGEN_ENABLED(marked, at_ten)
+#define MARKED_AT_TEN_ENABLED() \
+	PROBEGEN_ENABLED(marked, at_ten)
 #define MARKED_AT_TEN(...) \
 	PROBEGEN_SITE1(marked, at_ten, __VA_ARGS__)
 #define trace_marked_at_ten(...) \

@@ -299,7 +299,8 @@ extern "C" {
 
 /* probe shop:order__placed(int id, char const *sku) */
 extern unsigned short shop_order__placed_semaphore;
-#define SHOP_ORDER_PLACED_ENABLED() PROBEGEN_ENABLED(shop, order__placed)
+#define SHOP_ORDER_PLACED_ENABLED() \
+	PROBEGEN_ENABLED(shop, order__placed)
 #define SHOP_ORDER_PLACED(...) \
 	PROBEGEN_SITE2(shop, order__placed, __VA_ARGS__)
 #define trace_shop_order_placed(...) \
@@ -309,7 +310,8 @@ extern unsigned short shop_order__placed_semaphore;
 
 /* probe shop:order__shipped(int id) */
 extern unsigned short shop_order__shipped_semaphore;
-#define SHOP_ORDER_SHIPPED_ENABLED() PROBEGEN_ENABLED(shop, order__shipped)
+#define SHOP_ORDER_SHIPPED_ENABLED() \
+	PROBEGEN_ENABLED(shop, order__shipped)
 #define SHOP_ORDER_SHIPPED(...) \
 	PROBEGEN_SITE1(shop, order__shipped, __VA_ARGS__)
 #define trace_shop_order_shipped(...) \
@@ -319,7 +321,8 @@ extern unsigned short shop_order__shipped_semaphore;
 
 /* probe audit:login(char const *user) */
 extern unsigned short audit_login_semaphore;
-#define AUDIT_LOGIN_ENABLED() PROBEGEN_ENABLED(audit, login)
+#define AUDIT_LOGIN_ENABLED() \
+	PROBEGEN_ENABLED(audit, login)
 #define AUDIT_LOGIN(...) \
 	PROBEGEN_SITE1(audit, login, __VA_ARGS__)
 #define trace_audit_login(...) \

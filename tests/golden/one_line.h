@@ -299,7 +299,8 @@ extern "C" {
 
 /* probe one:a(int x) */
 extern unsigned short one_a_semaphore;
-#define ONE_A_ENABLED() PROBEGEN_ENABLED(one, a)
+#define ONE_A_ENABLED() \
+	PROBEGEN_ENABLED(one, a)
 #define ONE_A(...) \
 	PROBEGEN_SITE1(one, a, __VA_ARGS__)
 #define trace_one_a(...) \
@@ -309,7 +310,8 @@ extern unsigned short one_a_semaphore;
 
 /* probe one:b(char *s, long y) */
 extern unsigned short one_b_semaphore;
-#define ONE_B_ENABLED() PROBEGEN_ENABLED(one, b)
+#define ONE_B_ENABLED() \
+	PROBEGEN_ENABLED(one, b)
 #define ONE_B(...) \
 	PROBEGEN_SITE2(one, b, __VA_ARGS__)
 #define trace_one_b(...) \
@@ -319,7 +321,8 @@ extern unsigned short one_b_semaphore;
 
 /* probe one:c() */
 extern unsigned short one_c_semaphore;
-#define ONE_C_ENABLED() PROBEGEN_ENABLED(one, c)
+#define ONE_C_ENABLED() \
+	PROBEGEN_ENABLED(one, c)
 #define ONE_C() \
 	PROBEGEN_SITE0(one, c)
 #define trace_one_c() \

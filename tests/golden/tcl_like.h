@@ -304,7 +304,8 @@ extern "C" {
 
 /* probe tcl:proc__entry(char *name, int objc, struct Tcl_Obj **objv) */
 extern unsigned short tcl_proc__entry_semaphore;
-#define TCL_PROC_ENTRY_ENABLED() PROBEGEN_ENABLED(tcl, proc__entry)
+#define TCL_PROC_ENTRY_ENABLED() \
+	PROBEGEN_ENABLED(tcl, proc__entry)
 #define TCL_PROC_ENTRY(...) \
 	PROBEGEN_SITE3(tcl, proc__entry, __VA_ARGS__)
 #define trace_tcl_proc_entry(...) \
@@ -314,7 +315,8 @@ extern unsigned short tcl_proc__entry_semaphore;
 
 /* probe tcl:proc__return(char *name, int code) */
 extern unsigned short tcl_proc__return_semaphore;
-#define TCL_PROC_RETURN_ENABLED() PROBEGEN_ENABLED(tcl, proc__return)
+#define TCL_PROC_RETURN_ENABLED() \
+	PROBEGEN_ENABLED(tcl, proc__return)
 #define TCL_PROC_RETURN(...) \
 	PROBEGEN_SITE2(tcl, proc__return, __VA_ARGS__)
 #define trace_tcl_proc_return(...) \
@@ -324,7 +326,8 @@ extern unsigned short tcl_proc__return_semaphore;
 
 /* probe tcl:proc__result(char *name, int code, char *result, struct Tcl_Obj *resultobj) */
 extern unsigned short tcl_proc__result_semaphore;
-#define TCL_PROC_RESULT_ENABLED() PROBEGEN_ENABLED(tcl, proc__result)
+#define TCL_PROC_RESULT_ENABLED() \
+	PROBEGEN_ENABLED(tcl, proc__result)
 #define TCL_PROC_RESULT(...) \
 	PROBEGEN_SITE4(tcl, proc__result, __VA_ARGS__)
 #define trace_tcl_proc_result(...) \
@@ -334,7 +337,8 @@ extern unsigned short tcl_proc__result_semaphore;
 
 /* probe tcl:proc__args(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
 extern unsigned short tcl_proc__args_semaphore;
-#define TCL_PROC_ARGS_ENABLED() PROBEGEN_ENABLED(tcl, proc__args)
+#define TCL_PROC_ARGS_ENABLED() \
+	PROBEGEN_ENABLED(tcl, proc__args)
 #define TCL_PROC_ARGS(...) \
 	PROBEGEN_SITE10(tcl, proc__args, __VA_ARGS__)
 #define trace_tcl_proc_args(...) \
@@ -344,7 +348,8 @@ extern unsigned short tcl_proc__args_semaphore;
 
 /* probe tcl:obj__create(struct Tcl_Obj *obj) */
 extern unsigned short tcl_obj__create_semaphore;
-#define TCL_OBJ_CREATE_ENABLED() PROBEGEN_ENABLED(tcl, obj__create)
+#define TCL_OBJ_CREATE_ENABLED() \
+	PROBEGEN_ENABLED(tcl, obj__create)
 #define TCL_OBJ_CREATE(...) \
 	PROBEGEN_SITE1(tcl, obj__create, __VA_ARGS__)
 #define trace_tcl_obj_create(...) \
@@ -354,7 +359,8 @@ extern unsigned short tcl_obj__create_semaphore;
 
 /* probe tcl:tcl__probe(char *arg0, char *arg1, char *arg2, char *arg3, char *arg4, char *arg5, char *arg6, char *arg7, char *arg8, char *arg9) */
 extern unsigned short tcl_tcl__probe_semaphore;
-#define TCL_TCL_PROBE_ENABLED() PROBEGEN_ENABLED(tcl, tcl__probe)
+#define TCL_TCL_PROBE_ENABLED() \
+	PROBEGEN_ENABLED(tcl, tcl__probe)
 #define TCL_TCL_PROBE(...) \
 	PROBEGEN_SITE10(tcl, tcl__probe, __VA_ARGS__)
 #define trace_tcl_tcl_probe(...) \

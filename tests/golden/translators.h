@@ -301,7 +301,8 @@ extern "C" {
 
 /* probe net:conn__open(struct sock *s, int fd) : (conninfo_t *s, int fd) */
 extern unsigned short net_conn__open_semaphore;
-#define NET_CONN_OPEN_ENABLED() PROBEGEN_ENABLED(net, conn__open)
+#define NET_CONN_OPEN_ENABLED() \
+	PROBEGEN_ENABLED(net, conn__open)
 #define NET_CONN_OPEN(...) \
 	PROBEGEN_SITE2(net, conn__open, __VA_ARGS__)
 #define trace_net_conn_open(...) \
@@ -311,7 +312,8 @@ extern unsigned short net_conn__open_semaphore;
 
 /* probe net:swap(int i, int j) : (int j, int i, int i, int j) */
 extern unsigned short net_swap_semaphore;
-#define NET_SWAP_ENABLED() PROBEGEN_ENABLED(net, swap)
+#define NET_SWAP_ENABLED() \
+	PROBEGEN_ENABLED(net, swap)
 #define NET_SWAP(...) \
 	PROBEGEN_SITE2(net, swap, __VA_ARGS__)
 #define trace_net_swap(...) \
@@ -321,7 +323,8 @@ extern unsigned short net_swap_semaphore;
 
 /* probe net:plain(int fd) */
 extern unsigned short net_plain_semaphore;
-#define NET_PLAIN_ENABLED() PROBEGEN_ENABLED(net, plain)
+#define NET_PLAIN_ENABLED() \
+	PROBEGEN_ENABLED(net, plain)
 #define NET_PLAIN(...) \
 	PROBEGEN_SITE1(net, plain, __VA_ARGS__)
 #define trace_net_plain(...) \

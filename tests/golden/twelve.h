@@ -297,7 +297,8 @@ extern "C" {
 
 /* probe wide:twelve(char a, unsigned char b, short c, unsigned short d, int e, unsigned int f, long g, unsigned long h, long long i, unsigned long long j, char const *k, void *l) */
 extern unsigned short wide_twelve_semaphore;
-#define WIDE_TWELVE_ENABLED() PROBEGEN_ENABLED(wide, twelve)
+#define WIDE_TWELVE_ENABLED() \
+	PROBEGEN_ENABLED(wide, twelve)
 #define WIDE_TWELVE(...) \
 	PROBEGEN_SITE12(wide, twelve, __VA_ARGS__)
 #define trace_wide_twelve(...) \
