@@ -15,9 +15,10 @@
 #include "trace.skel.h"
 
 /* The sleepable program where the kernel loads it (strings are then
- * read whatever their page), else the plain one; *prog is the one. */
+ * read whatever their page), else the plain one; *prog is the one.
+ * With multi, loaded for multi-uprobe links (attach.c). */
 static struct trace_bpf *load_program(struct bpf_program **prog,
-				      int summary_only)
+				      int summary_only, int multi)
 {
 	struct trace_bpf *skel = trace_bpf__open();
 
@@ -29,6 +30,9 @@ static struct trace_bpf *load_program(struct bpf_program **prog,
 		goto plain;
 	bpf_program__set_autoload(skel->progs.on_probe, false);
 	bpf_program__set_flags(skel->progs.on_probe_sleepable, BPF_F_SLEEPABLE);
+	if (multi)
+		bpf_program__set_expected_attach_type(skel->progs.on_probe_sleepable,
+						      (enum bpf_attach_type)ATTACH_UPROBE_MULTI);
 	if (trace_bpf__load(skel) == 0) {
 		*prog = skel->progs.on_probe_sleepable;
 		return skel;
@@ -40,6 +44,9 @@ static struct trace_bpf *load_program(struct bpf_program **prog,
 	skel->rodata->summary_only = summary_only;
 plain:
 	bpf_program__set_autoload(skel->progs.on_probe_sleepable, false);
+	if (multi)
+		bpf_program__set_expected_attach_type(skel->progs.on_probe,
+						      (enum bpf_attach_type)ATTACH_UPROBE_MULTI);
 	if (trace_bpf__load(skel) != 0) {
 		trace_bpf__destroy(skel);
 		return NULL;
@@ -128,13 +135,16 @@ static void describe_probes(struct session *s)
 }
 
 /* Attach prog to every probe; the number attached. */
-static int attach_all(struct session *s, struct bpf_program *prog, int pid)
+/* Attach prog to every probe; the number attached, or -1 when the
+ * multi-uprobe links could not be made (the caller goes per site). */
+static int attach_all(struct session *s, struct bpf_program *prog, int pid,
+		      int multi)
 {
 	struct tracer *tr = s->tr;
 	int i, attached = 0;
 	char *why;
 
-	s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs, pid);
+	s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs, pid, multi);
 	for (i = 0; i < tr->nprobes; i++) {
 		const struct traced *t = &tr->probes[i];
 
@@ -146,26 +156,55 @@ static int attach_all(struct session *s, struct bpf_program *prog, int pid)
 			      t->binary, why);
 		free(why);
 	}
+	if (attacher_commit(s->attacher, &why) != 0) {
+		if (getenv("PROBEGEN_TRACE_DEBUG"))
+			fprintf(stderr, "probegen: %s; one uprobe a site instead\n", why);
+		free(why);
+		return -1;
+	}
 	return attached;
+}
+
+/* Load and attach: through multi-uprobe links where the kernel has them
+ * (Linux 6.6), else one uprobe a site.  PROBEGEN_NO_UPROBE_MULTI forces
+ * the second (the tests run both). */
+static int load_and_attach(struct session *s, int pid)
+{
+	struct bpf_program *prog = NULL;
+	int summary_only = s->tr->opt->summary && !s->tr->opt->timeline;
+	int multi = !getenv("PROBEGEN_NO_UPROBE_MULTI"), attached;
+
+	for (;; multi = 0) {
+		s->skel = load_program(&prog, summary_only, multi);
+		if (!s->skel) {
+			if (multi)
+				continue;
+			error_plain("cannot load the BPF program: %s%s", strerror(errno),
+				    errno == EPERM ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
+			return -1;
+		}
+		describe_probes(s);
+		attached = attach_all(s, prog, pid, multi);
+		if (attached >= 0 || !multi)
+			return attached;
+		attacher_free(s->attacher);
+		s->attacher = NULL;
+		trace_bpf__destroy(s->skel);
+		s->skel = NULL;
+	}
 }
 
 struct session *session_start(struct tracer *tr, int pid, int *status)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
-	struct bpf_program *prog = NULL;
 	int attached;
 
 	s->tr = tr;
 	*status = EXIT_SYSTEM;
 	libbpf_set_print(libbpf_quiet);
-	s->skel = load_program(&prog, tr->opt->summary && !tr->opt->timeline);
-	if (!s->skel) {
-		error_plain("cannot load the BPF program: %s%s", strerror(errno),
-			    errno == EPERM ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
+	attached = load_and_attach(s, pid);
+	if (attached < 0)
 		goto fail;
-	}
-	describe_probes(s);
-	attached = attach_all(s, prog, pid);
 	if (!attached) {
 		error_plain("no probe could be attached");
 		goto fail;

@@ -111,14 +111,21 @@ void timeline_abort(struct timeline *tl);
 struct attacher;
 struct bpf_program;
 struct bpf_map;
+/* BPF_TRACE_UPROBE_MULTI (Linux 6.6): the attach type a program must be
+ * loaded with for the multi-uprobe link. */
+#define ATTACH_UPROBE_MULTI 48
 /* An attacher of prog to sites, their specs kept in the map specs
- * (libbpf's __bpf_usdt_specs), in process pid (-1: every process). */
+ * (libbpf's __bpf_usdt_specs), in process pid (-1: every process);
+ * with multi, prog was loaded for multi-uprobe links. */
 struct attacher *attacher_new(struct bpf_program *prog, struct bpf_map *specs,
-			      int pid);
+			      int pid, int multi);
 /* Attach to every site of probe t, cookie its index: 0, or -1 and why
- * (allocated) with none of its sites attached. */
+ * (allocated) with none of its sites attached.  With multi the sites
+ * are only gathered: attacher_commit attaches them. */
 int attacher_add(struct attacher *a, const struct traced *t, int cookie,
 		 char **why);
+/* One link a file for the sites gathered: 0, or -1 and why. */
+int attacher_commit(struct attacher *a, char **why);
 /* Detach every site (the kernel clears the semaphores). */
 void attacher_free(struct attacher *a);
 
