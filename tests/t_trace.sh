@@ -339,3 +339,53 @@ t_trace_constant_address_not_read() {
 	done
 	ok
 }
+
+# A thousand probes at once, and five thousand: a generated program with
+# 5,000 probes (bench/gen.sh, 0 to 12 arguments each) traced with every
+# probe attached, each counted once, with no crash, through the
+# multi-uprobe link and, for 100 of them, one uprobe a site too.
+t_trace_five_thousand_probes() {
+	need_trace
+	need python3
+	"$ROOT/bench/gen.sh" 5000 plain > many.d
+	expect "$PROBEGEN" -h -s many.d -o many.h
+	expect "$PROBEGEN" -G -s many.d -o many.o
+	python3 - <<-'PY'
+	import re
+	text = open('many.h').read()
+	calls = []
+	for m in re.finditer(r'#define (BENCH\d+_P(\d+)_EVENT)\((\.\.\.)?\) \\', text):
+	    calls.append('\t%s(%s);' % (m.group(1), ', '.join(['v'] * (int(m.group(2)) % 13))))
+	with open('many.c', 'w') as f:
+	    f.write('#include <stdlib.h>\n#include <unistd.h>\n#include "many.h"\nvolatile long v = 1;\n')
+	    f.write('int main(int argc, char **argv) {\n\tint n = argc > 1 ? atoi(argv[1]) : 5000, i = 0;\n')
+	    for k, c in enumerate(calls):
+	        f.write('\tif (i++ < n)%s\n' % c)
+	    f.write('\treturn 0;\n}\n')
+	    print(len(calls), "probes")
+	PY
+	expect gcc -O1 many.c many.o -o many
+	local start end
+	start=$(date +%s%N)
+	"$PROBEGEN" --trace --summary --json -c './many 5000' > all.json 2> err || { cat err; fail "--summary of 5,000 probes"; }
+	end=$(date +%s%N)
+	grep -qi 'double free\|abort\|Segmentation' err && { cat err; fail "crashed"; }
+	python3 - all.json <<-'PY' || fail "counts"
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	counts = [p['count'] for p in d['probes'].values()]
+	assert len(counts) == 5000 and set(counts) == {1}, (len(counts), set(counts))
+	assert d['unfired'] == [], d['unfired'][:5]
+	PY
+	note "5,000 probes traced in $(( (end - start) / 1000000 )) ms, each counted once"
+	# One uprobe a site: 100 of them (each costs the kernel about a
+	# tenth of a second to register; 5,000 would take minutes).
+	start=$(date +%s%N)
+	PROBEGEN_NO_UPROBE_MULTI=1 "$PROBEGEN" --trace --summary --json -n 'bench4:p44??__event' -c './many 5000' > one.json 2> err ||
+		{ cat err; fail "--summary, one uprobe a site"; }
+	end=$(date +%s%N)
+	python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); c = [p["count"] for p in d["probes"].values()]; assert len(c) == 100 and set(c) == {1}, (len(c), set(c))' one.json ||
+		fail "counts, one uprobe a site"
+	note "100 probes one uprobe a site: $(( (end - start) / 1000000 )) ms"
+	ok
+}
