@@ -218,7 +218,7 @@ static void probe_block(struct buf *b, const struct program *prog,
 	if (opt->header_only) {
 		struct buf decl = { 0 };
 
-		probe_declaration(&decl, pr);
+		probe_declaration_recorded(&decl, prog, pr);
 		buf_printf(b, "do { PROBEGEN_DEFINE(%s, %s); PROBEGEN_DECLARE(\"%s\", %zu); ",
 			   pv, pr->name, decl.data, decl.len + 1);
 		buf_free(&decl);

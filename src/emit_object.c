@@ -85,7 +85,7 @@ static void declaration_notes(struct buf *notes, const struct program *prog)
 			Elf32_Nhdr nh;
 
 			decl.len = 0;
-			probe_declaration(&decl, pr);
+			probe_declaration_recorded(&decl, prog, pr);
 			nh.n_namesz = sizeof(DECL_NOTE_OWNER);
 			nh.n_descsz = (Elf32_Word)decl.len + 1;
 			nh.n_type = DECL_NOTE_TYPE;

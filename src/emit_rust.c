@@ -343,7 +343,8 @@ static void probe_functions(struct buf *b, const struct program *prog,
 
 /* The probes' declaration notes (man probegen(1), DECLARATION NOTES),
  * in a non-allocated section the linker keeps. */
-static void declaration_notes(struct buf *b, const struct provider *pv)
+static void declaration_notes(struct buf *b, const struct program *prog,
+			      const struct provider *pv)
 {
 	const struct probe *pr;
 	struct buf decl = { 0 };
@@ -353,7 +354,7 @@ static void declaration_notes(struct buf *b, const struct provider *pv)
 		    "\t\t\".pushsection .note.probegen, \\\"\\\", \\\"note\\\"\",\n");
 	for_each_probe(pv, pr) {
 		decl.len = 0;
-		probe_declaration(&decl, pr);
+		probe_declaration_recorded(&decl, prog, pr);
 		buf_printf(b, "\t\t\".balign 4\", \".4byte %zu, %zu, %d\", \".asciz \\\"%s\\\"\",\n"
 			      "\t\t\".balign 4\", \".asciz \\\"%s\\\"\",\n",
 			   sizeof(DECL_NOTE_OWNER), decl.len + 1, DECL_NOTE_TYPE,
@@ -382,7 +383,7 @@ int emit_rust(struct output *o, const struct program *prog,
 			   "#[allow(dead_code, non_snake_case)]\n"
 			   "pub mod %s {\n",
 			   pv->name, pv->name);
-		declaration_notes(out, pv);
+		declaration_notes(out, prog, pv);
 		for_each_probe(pv, pr) {
 			probe_functions(out, prog, pr);
 			output_flush(o);

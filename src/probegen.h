@@ -396,8 +396,13 @@ void type_print_d(struct buf *b, const struct type *t, const char *name);
 /* "(int id, char const *path)": a parameter list as the .d declares it. */
 void params_print_d(struct buf *b, const struct param *list);
 /* "myapp:request__start(int id, char const *path)": the probe's native
- * declaration, as the declaration note records it (see DECL_NOTE_*). */
+ * declaration, as the .d spells it (comments, banners). */
 void probe_declaration(struct buf *b, const struct probe *pr);
+/* The same with the file's typedefs expanded, as the declaration note
+ * records it (see DECL_NOTE_*): a binary's reader sees no typedef of
+ * the .d, so `const_uint8_p` is recorded as `uint8_t const *`. */
+void probe_declaration_recorded(struct buf *b, const struct program *prog,
+				const struct probe *pr);
 /* The doc comment above a probe, its decoration taken off. */
 void probe_doc_text(struct buf *b, const char *doc);
 

@@ -38,7 +38,8 @@ static void add_quals(struct buf *b, unsigned quals)
 }
 
 struct printer {
-	const struct program *prog; /* NULL: print as written in the .d */
+	const struct program *prog; /* C spelling; NULL: D, as written */
+	const struct program *expand; /* whose typedefs are expanded, or NULL */
 };
 
 static void print_decl(struct buf *out, const struct printer *pp,
@@ -130,8 +131,8 @@ static void print_decl(struct buf *out, const struct printer *pp,
 			return;
 		}
 		quals[k] = t->quals | extra;
-		if (t->kind == T_NAMED && pp->prog && t->d_type < 0 &&
-		    (td = named_typedef(pp->prog, t))) {
+		if (t->kind == T_NAMED && pp->expand && t->d_type < 0 &&
+		    (td = named_typedef(pp->expand, t))) {
 			extra = quals[k];
 			t = td;
 			continue;
@@ -180,7 +181,7 @@ static void print_decl(struct buf *out, const struct printer *pp,
 void type_print_c(struct buf *b, const struct program *prog,
 		  const struct type *t, const char *name, int const_pointee)
 {
-	struct printer pp = { prog };
+	struct printer pp = { prog, prog };
 	struct type copy;
 
 	/* Parameters of array type are pointers in C. */
@@ -205,22 +206,30 @@ void type_print_c(struct buf *b, const struct program *prog,
 
 void type_print_d(struct buf *b, const struct type *t, const char *name)
 {
-	struct printer pp = { NULL };
+	struct printer pp = { NULL, NULL };
 
 	print_decl(b, &pp, t, name ? name : "", 0);
 }
 
-void params_print_d(struct buf *b, const struct param *list)
+static void params_print(struct buf *b, const struct printer *pp,
+			 const struct param *list)
 {
 	const struct param *p;
 
 	buf_lit(b, "(");
 	for_each_param(list, p) {
-		type_print_d(b, p->type, p->name);
+		print_decl(b, pp, p->type, p->name ? p->name : "", 0);
 		if (p->next)
 			buf_lit(b, ", ");
 	}
 	buf_lit(b, ")");
+}
+
+void params_print_d(struct buf *b, const struct param *list)
+{
+	struct printer pp = { NULL, NULL };
+
+	params_print(b, &pp, list);
 }
 
 void probe_declaration(struct buf *b, const struct probe *pr)
@@ -229,6 +238,17 @@ void probe_declaration(struct buf *b, const struct probe *pr)
 	buf_lit(b, ":");
 	buf_puts(b, pr->name);
 	params_print_d(b, pr->native);
+}
+
+void probe_declaration_recorded(struct buf *b, const struct program *prog,
+				const struct probe *pr)
+{
+	struct printer pp = { NULL, prog };
+
+	buf_puts(b, pr->provider->name);
+	buf_lit(b, ":");
+	buf_puts(b, pr->name);
+	params_print(b, &pp, pr->native);
 }
 
 static int tag_cmp(const void *a, const void *b)
