@@ -35,38 +35,184 @@ static const struct {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-struct checker {
-	int strict, errors;
+/* One problem, kept until the binary is judged: problems that say the
+ * same thing of many probes or sites are printed as one line. */
+struct finding {
+	char *binary, *probe, *site, *message; /* probe, site: NULL if none */
+	int is_error;
 };
 
-static void problem(struct checker *c, int is_error, const char *where,
-		    const struct bin_probe *p, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+struct checker {
+	int strict, errors, sites, json;
+	struct finding *found;
+	int nfound;
+};
 
-static void problem(struct checker *c, int is_error, const char *where,
-		    const struct bin_probe *p, const char *fmt, ...)
+static void problem_at(struct checker *c, int is_error, const char *where,
+		       const struct bin_probe *p, const char *site,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Kept with the binary's bytes escaped (names, specs). */
+static void problem_at(struct checker *c, int is_error, const char *where,
+		       const struct bin_probe *p, const char *site,
+		       const char *fmt, ...)
 {
-	struct buf name = { 0 };
+	struct finding *f;
+	struct buf name = { 0 }, msg = { 0 };
 	va_list ap;
 
-	printf("%s: ", where);
-	if (p) { /* a binary's bytes: escaped */
+	if (p) {
 		buf_escaped(&name, p->provider, strlen(p->provider), 0);
 		buf_lit(&name, ":");
 		buf_escaped(&name, p->name, strlen(p->name), 0);
-		printf("%s: ", name.data);
-		buf_free(&name);
 	}
-	if (!is_error)
-		printf("warning: ");
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	c->found = xrealloc(c->found, sizeof(*c->found) * ((size_t)c->nfound + 1));
+	f = &c->found[c->nfound++];
+	f->binary = xstrdup(where);
+	f->probe = name.data;
+	f->site = site ? xstrdup(site) : NULL;
+	f->message = msg.data;
+	f->is_error = is_error;
 	c->errors += is_error;
 }
 
-/* "site 0x1139 (t.c:12)": where a problem is, for its message. */
+#define problem(c, is_error, where, p, ...) \
+	problem_at(c, is_error, where, p, NULL, __VA_ARGS__)
+
+/* Digits compared as numbers: user_trace__n9 before user_trace__n10. */
+static int natural_cmp(const void *pa, const void *pb)
+{
+	const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+			int d;
+
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			if ((d = strncmp(a, b, la)) != 0)
+				return d;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++, b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static void finding_line(FILE *f, const struct finding *x)
+{
+	fprintf(f, "%s: ", x->binary);
+	if (x->probe)
+		fprintf(f, "%s: ", x->probe);
+	fprintf(f, "%s%s%s%s\n", x->is_error ? "" : "warning: ",
+		x->site ? x->site : "", x->site ? ": " : "", x->message);
+}
+
+/* Do findings a and b say the same thing of the same binary? */
+static int same_group(const struct finding *a, const struct finding *b)
+{
+	return a->is_error == b->is_error && !a->probe == !b->probe &&
+	       strcmp(a->binary, b->binary) == 0 &&
+	       strcmp(a->message, b->message) == 0;
+}
+
+/* A probe's sites past this many, or one thing said of several probes,
+ * make one line. */
+#define GROUP_SITES 8
+
+/* The findings in order; those that say the same thing of several
+ * probes (or of many sites) as one line,
+ * "BINARY: P:first .. last (N probes, M sites): warning: what", and
+ * each on its own with --sites. */
+static void print_text(struct checker *c)
+{
+	char *done = xcalloc((size_t)c->nfound + 1, 1), **names;
+	int i, k, n;
+
+	names = xcalloc((size_t)c->nfound + 1, sizeof(*names));
+	for (i = 0; i < c->nfound; i++) {
+		const struct finding *x = &c->found[i];
+		int nsites = 0, nprobes = 0;
+
+		if (done[i])
+			continue;
+		for (k = i; k < c->nfound; k++) {
+			if (done[k] || !same_group(&c->found[k], x))
+				continue;
+			nsites++;
+			if (c->found[k].probe)
+				names[nprobes++] = c->found[k].probe;
+		}
+		qsort(names, (size_t)nprobes, sizeof(*names), natural_cmp);
+		for (k = 1, n = 0; k < nprobes; k++) /* each probe once */
+			if (strcmp(names[k], names[n]) != 0)
+				names[++n] = names[k];
+		nprobes = nprobes ? n + 1 : 0;
+		if (c->sites || !x->probe || (nprobes == 1 && nsites <= GROUP_SITES)) {
+			for (k = i; k < c->nfound; k++) {
+				if (done[k] || !same_group(&c->found[k], x))
+					continue;
+				done[k] = 1;
+				finding_line(stdout, &c->found[k]);
+			}
+			continue;
+		}
+		for (k = i; k < c->nfound; k++)
+			if (!done[k] && same_group(&c->found[k], x))
+				done[k] = 1;
+		printf("%s: %s", x->binary, names[0]);
+		if (nprobes == 2)
+			printf(", %s", names[1]);
+		else if (nprobes > 2) /* a family: first .. last, the provider once */
+			printf(" .. %s", strchr(names[nprobes - 1], ':') ?
+			       strchr(names[nprobes - 1], ':') + 1 : names[nprobes - 1]);
+		printf(" (%d probe%s, %d sites): %s%s\n", nprobes, nprobes == 1 ? "" : "s",
+		       nsites, x->is_error ? "" : "warning: ", x->message);
+	}
+	free(names);
+	free(done);
+}
+
+/* Every finding, one object each, for tools. */
+static void print_json(struct checker *c)
+{
+	struct buf b = { 0 };
+	int i;
+
+	buf_lit(&b, "{\"problems\": [");
+	for (i = 0; i < c->nfound; i++) {
+		const struct finding *x = &c->found[i];
+
+		buf_puts(&b, i ? ",\n  {\"binary\": " : "\n  {\"binary\": ");
+		buf_json_string(&b, x->binary);
+		buf_lit(&b, ", \"probe\": ");
+		if (x->probe)
+			buf_json_string(&b, x->probe);
+		else
+			buf_lit(&b, "null");
+		buf_lit(&b, ", \"site\": ");
+		if (x->site)
+			buf_json_string(&b, x->site);
+		else
+			buf_lit(&b, "null");
+		buf_printf(&b, ", \"error\": %s, \"message\": ", x->is_error ? "true" : "false");
+		buf_json_string(&b, x->message);
+		buf_lit(&b, "}");
+	}
+	buf_printf(&b, "\n], \"errors\": %d}\n", c->errors);
+	fputs(b.data, stdout);
+	buf_free(&b);
+}
+
 static void site_name(struct buf *out, struct srclines *lines,
 		      const struct bin_site *s)
 {
@@ -93,8 +239,8 @@ static void check_site(struct checker *c, const struct binary *b,
 	int i = 0, nargs = spec_count(s->args);
 
 	if (nargs != pr->nnative) {
-		problem(c, 1, b->path, p, "%s: the note has %d argument%s, the declaration %d",
-			where, nargs, nargs == 1 ? "" : "s", pr->nnative);
+		problem_at(c, 1, b->path, p, where, "the note has %d argument%s, the declaration %d",
+			   nargs, nargs == 1 ? "" : "s", pr->nnative);
 		return;
 	}
 	for (; tg && q && (spec = spec_next(spec, &a)); q = q->next, i++) {
@@ -106,10 +252,10 @@ static void check_site(struct checker *c, const struct binary *b,
 			continue;
 		if (r.size == a.size && (r.how != READ_INTEGER || r.is_signed == a.is_signed))
 			continue;
-		problem(c, c->strict, b->path, p,
-			"%s: argument %d is recorded as %d bytes %s, declared %d bytes %s",
-			where, i, a.size, a.is_signed ? "signed" : "unsigned", r.size,
-			r.is_signed ? "signed" : "unsigned");
+		problem_at(c, c->strict, b->path, p, where,
+			   "argument %d is recorded as %d bytes %s, declared %d bytes %s",
+			   i, a.size, a.is_signed ? "signed" : "unsigned", r.size,
+			   r.is_signed ? "signed" : "unsigned");
 	}
 }
 
@@ -123,8 +269,8 @@ static void check_specs(struct checker *c, const struct binary *b,
 	struct buf one = { 0 }, shown = { 0 };
 
 	if (spec_count(spec) > MAX_PROBE_ARGS)
-		problem(c, 1, b->path, p, "%s has %d arguments; libbpf reads at most %d",
-			where, spec_count(spec), MAX_PROBE_ARGS);
+		problem_at(c, 1, b->path, p, where, "%d arguments; libbpf reads at most %d",
+			   spec_count(spec), MAX_PROBE_ARGS);
 	while (re && (spec = spec_next(spec, &a))) {
 		one.len = 0;
 		buf_add(&one, a.text, a.text_len);
@@ -132,9 +278,8 @@ static void check_specs(struct checker *c, const struct binary *b,
 			continue;
 		shown.len = 0;
 		buf_escaped(&shown, a.text, a.text_len, 0);
-		problem(c, 1, b->path, p,
-			"%s: libbpf cannot parse argument '%s' (%s)",
-			where, shown.data, b->arch);
+		problem_at(c, 1, b->path, p, where,
+			   "libbpf cannot parse argument '%s' (%s)", shown.data, b->arch);
 	}
 	buf_free(&one);
 	buf_free(&shown);
@@ -208,9 +353,9 @@ static void check_binary(struct checker *c, const struct binary *b,
 }
 
 int inspect_check(const struct program *prog, const char *const *files,
-		  int nfiles, int strict, int allow_missing)
+		  int nfiles, const struct check_options *opt)
 {
-	struct checker c = { strict, 0 };
+	struct checker c = { opt->strict, 0, opt->sites, opt->json, NULL, 0 };
 	const struct provider *pv;
 	const struct probe *pr;
 	char *found = xcalloc((size_t)prog->nprobes + 1, 1);
@@ -235,13 +380,26 @@ int inspect_check(const struct program *prog, const char *const *files,
 		for_each_probe(pv, pr) {
 			if (found[pr->index])
 				continue;
-			printf("%s: %s:%s: %sin none of the binaries (declared at %s:%d)\n",
-			       binaries.data ? binaries.data : "", pv->name, pr->name,
-			       allow_missing ? "warning: " : "", pr->loc.file,
-			       pr->loc.line);
-			c.errors += !allow_missing;
+			struct bin_probe named = { 0 };
+
+			named.provider = pv->name;
+			named.name = pr->name;
+			problem(&c, !opt->allow_missing, binaries.data ? binaries.data : "",
+				&named, "in none of the binaries (declared at %s:%d)",
+				pr->loc.file, pr->loc.line);
 		}
 	}
+	if (c.json)
+		print_json(&c);
+	else
+		print_text(&c);
+	for (i = 0; i < c.nfound; i++) {
+		free(c.found[i].binary);
+		free(c.found[i].probe);
+		free(c.found[i].site);
+		free(c.found[i].message);
+	}
+	free(c.found);
 	buf_free(&binaries);
 	free(found);
 	if (status != EXIT_OK)

@@ -26,7 +26,7 @@ static const struct mode modes[] = {
 	{ "--docs", READS_D, O_OUTPUT | O_CPP | O_FILES | O_TARGET, "md", emit_docs, compile },
 	{ "--list-targets", READS_NOTHING, 0, NULL, NULL, list_targets },
 	{ "--list", READS_BINARIES, O_JSON, NULL, NULL, list_probes },
-	{ "--check", READS_D_BINARIES, O_CPP | O_CHECK | O_FILES, NULL, NULL,
+	{ "--check", READS_D_BINARIES, O_CPP | O_CHECK | O_FILES | O_JSON, NULL, NULL,
 	  check_binaries },
 	{ "--trace", READS_TRACEES, O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL,
 	  NULL, trace },
@@ -361,7 +361,11 @@ static int check_binaries(const struct options *o)
 	if (!prog)
 		return status;
 	binaries = options_after_d_files(o, &n);
-	status = inspect_check(prog, binaries, n, o->strict, o->allow_missing);
+	{
+		struct check_options copt = { o->strict, o->allow_missing, o->sites, o->json };
+
+		status = inspect_check(prog, binaries, n, &copt);
+	}
 	program_free(prog);
 	return status;
 }

@@ -16,7 +16,7 @@
 static const char *const group_names[O_GROUPS] = {
 	"-o", "-C, -I, -D, -U", "--target, -32, -64",
 	"--header-only, --self-contained", "--json",
-	"--strict, --allow-missing",
+	"--strict, --allow-missing, --sites",
 	"-c, -p, -n, --limit, --duration, --pair, --expect-all, --timeline, --",
 	"-s more than once", "--summary",
 };
@@ -69,11 +69,12 @@ static void usage(FILE *f)
 		"                     with --trace: write the firings as a timeline\n"
 		"                     (Chrome Trace Event Format: Perfetto, speedscope),\n"
 		"                     each pair a slice on its thread\n"
-		"  --json             with --list and --trace: JSON for tools\n"
+		"  --json             with --list, --check and --trace: JSON for tools\n"
 		"  --check            check binaries' probes against the .d files: exit 1\n"
 		"                     and a line per problem when they differ\n"
 		"  --strict           with --check: size and sign warnings are errors\n"
 		"  --allow-missing    with --check: missing probes are warnings\n"
+		"  --sites            with --check: a line per site, not one per finding\n"
 		"  -s FILE            the provider file (also the first operand); with\n"
 		"                     --check, --docs, --bpftrace and --trace, once per\n"
 		"                     file of a provider split across files\n"
@@ -145,6 +146,7 @@ static int flag_option(struct options *o, const char *a)
 		{ "--json", O_JSON, offsetof(struct options, json) },
 		{ "--strict", O_CHECK, offsetof(struct options, strict) },
 		{ "--allow-missing", O_CHECK, offsetof(struct options, allow_missing) },
+		{ "--sites", O_CHECK, offsetof(struct options, sites) },
 		{ "-C", O_CPP, offsetof(struct options, cpp.enabled) },
 		{ "--summary", O_SUMMARY, offsetof(struct options, summary) },
 		{ "--expect-all", O_TRACE, offsetof(struct options, expect_all) },

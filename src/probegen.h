@@ -64,6 +64,7 @@ static inline void buf_puts(struct buf *b, const char *s)
 /* A string literal, its length known at compile time. */
 #define buf_lit(b, s) buf_add((b), "" s, sizeof(s) - 1)
 
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_cat(struct buf *b, ...) __attribute__((sentinel));
@@ -699,7 +700,7 @@ struct options {
 	int noperands;
 	const char *output, *target;
 	int bits; /* -32 / -64, 0 when not given */
-	int header_only, self_contained, json, strict, allow_missing;
+	int header_only, self_contained, json, strict, allow_missing, sites;
 	int summary, expect_all;
 	const char *timeline;
 	double duration;
@@ -730,8 +731,14 @@ const char *const *options_after_d_files(const struct options *o, int *n);
 /* --list [--json] BINARY...; returns the exit status. */
 int inspect_list(const char *const *files, int nfiles, int json);
 /* --check FILE.d BINARY...; returns the exit status. */
+struct check_options {
+	int strict;        /* size and sign warnings are errors */
+	int allow_missing; /* a probe in none of the binaries: a warning */
+	int sites;         /* --sites: every site on its own line */
+	int json;
+};
 int inspect_check(const struct program *prog, const char *const *files,
-		  int nfiles, int strict, int allow_missing);
+		  int nfiles, const struct check_options *opt);
 /* ---- trace/trace.c (or trace/trace_none.c): --trace ---- */
 
 struct trace_options {

@@ -91,24 +91,31 @@ void buf_reserve(struct buf *b, size_t more)
 }
 
 /* One formatting pass when the text fits, which is nearly always. */
-void buf_printf(struct buf *b, const char *fmt, ...)
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	int n;
 
 	buf_reserve(b, 64);
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		die("formatting failed");
 	if ((size_t)n >= b->cap - b->len) {
 		buf_reserve(b, (size_t)n);
-		va_start(ap, fmt);
-		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-		va_end(ap);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
 	}
+	va_end(again);
 	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 /* Append the strings given, up to a NULL. */

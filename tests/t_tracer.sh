@@ -374,3 +374,49 @@ t_tracer_bpftrace_fits_binaries() {
 	ok
 }
 
+
+# --check reads well at any size: the same finding about a family of
+# probes (Erlang's user_trace__n0..n950 pass a 64-bit value where the .d
+# says int) is one line with its probes and sites counted; --sites
+# gives each site its line, and --json every site for tools.
+t_tracer_check_grouped() {
+	need python3
+	python3 - <<-'PY'
+	with open('fam.d', 'w') as f:
+	    f.write('provider fam {\n')
+	    for i in range(20):
+	        f.write('\tprobe user_trace__n%d(int a, int b);\n' % i)
+	    f.write('\tprobe other(int a);\n};\n')
+	with open('fam.c', 'w') as f:
+	    f.write('#include "fam.h"\nvolatile long big = 1; volatile int small = 1;\n')
+	    f.write('void f(void);\nvoid f(void) {\n')
+	    for i in range(20):
+	        for k in range(4):
+	            f.write('\tFAM_USER_TRACE_N%d(small, big);\n' % i)
+	    f.write('\tFAM_OTHER(big);\n}\nint main(void) { f(); return 0; }\n')
+	PY
+	expect "$PROBEGEN" -h -s fam.d -o fam.h
+	expect "$PROBEGEN" -G -s fam.d -o fam.o
+	expect gcc -O2 fam.c fam.o -o fam
+	"$PROBEGEN" --check -s fam.d fam > out || { cat out; fail "--check (warnings only)"; }
+	cat out
+	expect_eq "$(wc -l < out)" 2 "lines"
+	expect_grep '^fam: fam:user_trace__n0 .. user_trace__n19 (20 probes, 80 sites): warning: argument 1 is recorded as 8 bytes signed, declared 4 bytes signed$' out
+	grep -Eq '^fam: fam:other: warning: site 0x[0-9a-f]+( \([^)]*\))?: argument 0 is recorded as 8 bytes signed, declared 4 bytes signed$' out ||
+		fail "a single site keeps its own line"
+	"$PROBEGEN" --check --sites -s fam.d fam > sites || fail "--sites"
+	expect_eq "$(grep -c 'user_trace__n[0-9]*: warning: site 0x' sites)" 80 "lines with --sites"
+	"$PROBEGEN" --check --json -s fam.d fam > out.json || fail "--json"
+	python3 - out.json <<-'PY' || fail "--check --json"
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	p = d['problems']
+	assert len(p) == 81 and d['errors'] == 0, (len(p), d['errors'])
+	assert all(x['site'].startswith('site 0x') and not x['error'] for x in p), p[0]
+	assert sum(1 for x in p if x['probe'] == 'fam:user_trace__n7') == 4
+	PY
+	"$PROBEGEN" --check --strict -s fam.d fam > out
+	expect_eq $? 1 "--strict's exit status"
+	expect_grep '^fam: fam:user_trace__n0 .. user_trace__n19 (20 probes, 80 sites): argument 1' out
+	ok
+}
