@@ -251,16 +251,22 @@ t_hostile_binary_notes() {
 	ok
 }
 
+# ./h, firing hostil:name__one and hostil:plain, whose notes the
+# hostile-binary tests patch; h.d declares them.
+hostile_program() {
+	printf 'provider hostil {\n\tprobe name__one(int x, const char *s);\n\tprobe plain(int x);\n};\n' > h.d
+	"$PROBEGEN" -h -s h.d -o h.h && "$PROBEGEN" -G -s h.d -o h_probes.o || fail "probegen"
+	printf '#include "h.h"\nint main(int c, char **v) { HOSTIL_NAME_ONE(c, v[0]); HOSTIL_PLAIN(c); return 0; }\n' > h.c
+	gcc -O2 h.c h_probes.o -o h || fail "build"
+}
+
 # Provider and probe names with a quote, a backslash, a '%' and a byte
 # that is not UTF-8 (patched into a real binary's notes): escaped in
 # --list, valid JSON in --list --json, left out of --bpftrace BINARY
 # with a warning.
 t_hostile_binary_names() {
 	need python3
-	printf 'provider hostil {\n\tprobe name__one(int x, const char *s);\n\tprobe plain(int x);\n};\n' > h.d
-	"$PROBEGEN" -h -s h.d -o h.h && "$PROBEGEN" -G -s h.d -o h_probes.o || fail "probegen"
-	printf '#include "h.h"\nint main(int c, char **v) { HOSTIL_NAME_ONE(c, v[0]); HOSTIL_PLAIN(c); return 0; }\n' > h.c
-	gcc -O2 h.c h_probes.o -o h || fail "build"
+	hostile_program
 	python3 - <<-'PY' || fail "patching the notes"
 	data = open('h', 'rb').read()
 	assert data.count(b'name__one') >= 2
@@ -300,10 +306,7 @@ t_hostile_binary_names() {
 # reach the terminal, --check included.
 t_hostile_binary_escapes() {
 	need python3
-	printf 'provider hostil {\n\tprobe name__one(int x, const char *s);\n\tprobe plain(int x);\n};\n' > h.d
-	"$PROBEGEN" -h -s h.d -o h.h && "$PROBEGEN" -G -s h.d -o h_probes.o || fail "probegen"
-	printf '#include "h.h"\nint main(int c, char **v) { HOSTIL_NAME_ONE(c, v[0]); HOSTIL_PLAIN(c); return 0; }\n' > h.c
-	gcc -O2 h.c h_probes.o -o h || fail "build"
+	hostile_program
 	python3 - <<-'PY' || fail "patching the notes"
 	import re
 	data = open('h', 'rb').read()

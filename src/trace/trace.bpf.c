@@ -150,21 +150,28 @@ static __always_inline void unmatched(__u32 pair)
 		st->unmatched++;
 }
 
+/* The key of a pair matched by the value of argument match_arg. */
+static __always_inline struct value_key value_key_of(struct pt_regs *ctx,
+						     __u32 pair, int match_arg)
+{
+	struct value_key k = { 0, pair, 0 };
+	long v = 0;
+
+	bpf_usdt_arg(ctx, match_arg, &v);
+	k.value = v;
+	return k;
+}
+
 /* The end of a pair, at time now: timed against its start. */
 static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
 				     int match_arg, __u32 tid, __u64 now)
 {
-	long v = 0;
-
 	if (pair >= TRACE_MAX_PAIRS)
 		return;
 	if (match_arg >= 0) {
-		struct value_key k = { 0, pair, 0 };
-		__u64 *t;
+		struct value_key k = value_key_of(ctx, pair, match_arg);
+		__u64 *t = bpf_map_lookup_elem(&opened_by_value, &k);
 
-		bpf_usdt_arg(ctx, match_arg, &v);
-		k.value = v;
-		t = bpf_map_lookup_elem(&opened_by_value, &k);
 		if (t) {
 			record(pair, now - *t);
 			bpf_map_delete_elem(&opened_by_value, &k);
@@ -190,15 +197,11 @@ static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
 static __always_inline void pair_start(struct pt_regs *ctx, __u32 pair,
 				       int match_arg, __u32 tid, __u64 now)
 {
-	long v = 0;
-
 	if (pair >= TRACE_MAX_PAIRS)
 		return;
 	if (match_arg >= 0) {
-		struct value_key k = { 0, pair, 0 };
+		struct value_key k = value_key_of(ctx, pair, match_arg);
 
-		bpf_usdt_arg(ctx, match_arg, &v);
-		k.value = v;
 		bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
 	} else {
 		struct nest_key nk = { tid, pair };
