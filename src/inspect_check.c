@@ -70,7 +70,7 @@ static void problem_at(struct checker *c, int is_error, const char *where,
 	va_start(ap, fmt);
 	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	c->found = xrealloc(c->found, sizeof(*c->found) * ((size_t)c->nfound + 1));
+	c->found = xgrow(c->found, (size_t)c->nfound, sizeof(*c->found));
 	f = &c->found[c->nfound++];
 	f->binary = xstrdup(where);
 	f->probe = name.data;

@@ -31,6 +31,10 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_SYSTEM = 2 };
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Room for one more element past count (elements of size bytes) in an
+ * array grown one at a time: doubled when needed, so that n appends copy
+ * O(n) bytes, not O(n^2) (an array only xgrow sizes). */
+void *xgrow(void *p, size_t count, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...)

@@ -264,7 +264,7 @@ static void collect_tags(const struct program *prog, const struct type *t,
 	for (; t && depth < MAX_TYPE_DEPTH; t = t->inner, depth++) {
 		t = type_resolve(prog, t);
 		if ((t->kind == T_STRUCT || t->kind == T_UNION) && t->name) {
-			*tags = xrealloc(*tags, sizeof(char *) * (*n + 1));
+			*tags = xgrow(*tags, *n, sizeof(char *));
 			(*tags)[(*n)++] = xasprintf("%s %s",
 				t->kind == T_STRUCT ? "struct" : "union",
 				t->name);

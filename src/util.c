@@ -49,6 +49,15 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *xgrow(void *p, size_t count, size_t size)
+{
+	/* The capacity is the power of two at or above count: grow only
+	   when count reaches one. */
+	if (count >= 8 && (count & (count - 1)))
+		return p;
+	return xrealloc(p, size * (count < 8 ? 8 : 2 * count));
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));

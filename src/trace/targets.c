@@ -105,12 +105,12 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 		if (!p->sites) {
 			/* Declared (a -G object records every probe) and
 			   compiled nowhere: it can never fire. */
-			tr->siteless = xrealloc(tr->siteless, sizeof(char *) *
-						((size_t)tr->nsiteless + 1));
+			tr->siteless = xgrow(tr->siteless, (size_t)tr->nsiteless,
+					     sizeof(char *));
 			tr->siteless[tr->nsiteless++] = label.data;
 			continue;
 		}
-		tr->probes = xrealloc(tr->probes, sizeof(*t) * ((size_t)tr->nprobes + 1));
+		tr->probes = xgrow(tr->probes, (size_t)tr->nprobes, sizeof(*t));
 		t = &tr->probes[tr->nprobes++];
 		memset(t, 0, sizeof(*t));
 		t->binary = tr->binaries[b].path;
@@ -344,7 +344,7 @@ static void keep_pairs(struct tracer *tr, int b, const struct pair *list)
 		}
 		start->starts[start->nstarts++] = tr->npairs;
 		end->ends[end->nends++] = tr->npairs;
-		tr->pairs = xrealloc(tr->pairs, sizeof(*tp) * ((size_t)tr->npairs + 1));
+		tr->pairs = xgrow(tr->pairs, (size_t)tr->npairs, sizeof(*tp));
 		tp = &tr->pairs[tr->npairs++];
 		tp->start = s;
 		tp->end = e;
