@@ -107,16 +107,25 @@ struct pair *pairs_of(const struct program *prog)
 	return list;
 }
 
-/* The index of the parameter named name in pr's native ones, or -1. */
+/* The index of the parameter named name in pr's native ones, or -1;
+ * argN names the N-th whether the declaration names it or not (gjs's
+ * .d names none), as everywhere a name is shown. */
 static int param_index(const struct probe *pr, const char *name)
 {
 	const struct param *p;
 	int i = 0;
+	char *end;
+	long n;
 
 	for_each_param(pr->native, p) {
 		if (p->name && strcmp(p->name, name) == 0)
 			return i;
 		i++;
+	}
+	if (strncmp(name, "arg", 3) == 0 && name[3] >= '0' && name[3] <= '9') {
+		n = strtol(name + 3, &end, 10);
+		if (!*end && n < pr->nnative)
+			return (int)n;
 	}
 	return -1;
 }
@@ -172,7 +181,7 @@ char *pair_parse(const struct program *prog, const char *spec,
 		p->end_arg = param_index(end, p->arg);
 		if (p->start_arg < 0 || p->end_arg < 0) {
 			pairs_free(p);
-			return xasprintf("--pair %s: '%s' is not a named argument of both probes",
+			return xasprintf("--pair %s: '%s' is not an argument of both probes (a name, or arg0, arg1...)",
 					 spec, comma2 + 1);
 		}
 	}

@@ -95,7 +95,7 @@ t_summary_pair_by_argument() {
 	"$PROBEGEN" --trace --summary --pair work:request__begin,work:request__finished,nope \
 		-c ./pairs > out 2> err
 	expect_eq $? 1 "an argument neither probe has"
-	expect_grep "'nope' is not a named argument of both probes" err
+	expect_grep "'nope' is not an argument of both probes (a name, or arg0, arg1...)" err
 	ok
 }
 
@@ -240,5 +240,25 @@ t_summary_overlapping_pairs() {
 	else
 		skip_part "bpftrace is not installed"
 	fi
+	ok
+}
+
+# Unnamed parameters are arg0..argN wherever a name is asked for: gjs's
+# .d names none, and --pair NEW,FINALIZE,arg0 times each object (100
+# objects, made and collected in turn), from the .d and from the
+# binary's recorded declarations alike.
+t_summary_pair_unnamed_argument() {
+	need_trace
+	printf 'provider gjs {\n\tprobe object__wrapper__new(void *, void *, char *, char *);\n\tprobe object__wrapper__finalize(void *, void *, char *, char *);\n};\n' > gjs.d
+	expect "$PROBEGEN" -h -s gjs.d -o gjs.h
+	expect "$PROBEGEN" -G -s gjs.d -o gjs.o
+	printf '#include <stdlib.h>\n#include "gjs.h"\nint main(void)\n{\n\tvoid *p[100];\n\tint i;\n\tfor (i = 0; i < 100; i++) {\n\t\tp[i] = malloc(8);\n\t\tGJS_OBJECT_WRAPPER_NEW(p[i], 0, "GObject", "Object");\n\t}\n\tfor (i = 0; i < 100; i++) {\n\t\tGJS_OBJECT_WRAPPER_FINALIZE(p[i], 0, "GObject", "Object");\n\t\tfree(p[i]);\n\t}\n\treturn 0;\n}\n' > g.c
+	expect gcc -O2 g.c gjs.o -o g
+	local from
+	for from in "-s gjs.d" ""; do
+		"$PROBEGEN" --trace --summary --pair gjs:object__wrapper__new,gjs:object__wrapper__finalize,arg0 $from -c ./g > out 2> err ||
+			{ cat err; fail "--pair by arg0 ${from:-from the binary}"; }
+		expect_grep '^object__wrapper__new (gjs:object__wrapper__new, gjs:object__wrapper__finalize, by arg0): 100 timed$' out
+	done
 	ok
 }
