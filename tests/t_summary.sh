@@ -198,7 +198,7 @@ t_summary_overlapping_pairs() {
 	expect_grep '^query (work:query__start, work:query__done, by id): 10 timed$' out
 	expect_grep '^query (work:query__start, work:query__done): 10 timed$' out
 	expect_eq "$(grep -c '^query (work:query__start, work:query__done): ' out)" 1 "the name pair given again is listed once"
-	expect_grep '^query (work:query__start, work:tick): 3 timed$' out
+	expect_grep '^query (work:query__start, work:tick): 3 timed, 7 starts never ended (not nested calls? match them by an argument: --pair START,END,ARG)$' out
 	expect_grep '^function (work:function__entry, work:function__return): 15 timed$' out
 	"$PROBEGEN" --trace --summary --json $pairs -c ./pairs > out.json 2> err || { cat err; fail "--summary --json"; }
 	"$PROBEGEN" --trace --timeline tl.json $pairs -c ./pairs > /dev/null 2> err || { cat err; fail "--timeline"; }
@@ -260,5 +260,14 @@ t_summary_pair_unnamed_argument() {
 			{ cat err; fail "--pair by arg0 ${from:-from the binary}"; }
 		expect_grep '^object__wrapper__new (gjs:object__wrapper__new, gjs:object__wrapper__finalize, by arg0): 100 timed$' out
 	done
+	# Without the argument, per thread and nested: what could not be
+	# timed is said, and how to time it.
+	"$PROBEGEN" --trace --summary --pair gjs:object__wrapper__new,gjs:object__wrapper__finalize -c ./g > out 2> err ||
+		{ cat err; fail "--pair without an argument"; }
+	expect_grep '^object__wrapper__new (gjs:object__wrapper__new, gjs:object__wrapper__finalize): 32 timed, 68 starts nested deeper than the stack of 32 (not timed) (not nested calls? match them by an argument: --pair START,END,ARG)$' out
+	"$PROBEGEN" --trace --summary --json --pair gjs:object__wrapper__new,gjs:object__wrapper__finalize -c ./g > out.json 2> err ||
+		{ cat err; fail "--json"; }
+	python3 -c 'import json,sys; p = json.load(open(sys.argv[1]))["pairs"][0]; assert (p["count"], p["too_deep_starts"], p["unended_starts"], p["unmatched_ends"]) == (32, 68, 0, 0), p' out.json ||
+		fail "the JSON counts"
 	ok
 }

@@ -234,6 +234,35 @@ int session_poll(struct session *s, int timeout_ms)
 	return r == -EINTR ? 0 : r;
 }
 
+/* The starts still open at the end: each thread's nesting depth (its
+ * key: tid, pair) and each start waiting for its value (key: value,
+ * pair), as trace.bpf.c lays them out. */
+static void count_unended(struct session *s, struct tally *t)
+{
+	struct { unsigned tid, pair; } nk, *prev = NULL;
+	struct { unsigned long long value; unsigned pair, pad; } vk, *vprev = NULL;
+	unsigned depth_and_pad[2];
+	struct bpf_map *nests = s->skel->maps.nests, *opened = s->skel->maps.opened_by_value;
+	int npairs = s->tr->npairs;
+	void *value = xmalloc(bpf_map__value_size(nests));
+
+	while (bpf_map__get_next_key(nests, prev, &nk, sizeof(nk)) == 0) {
+		prev = &nk;
+		if (nk.pair < (unsigned)npairs &&
+		    bpf_map__lookup_elem(nests, &nk, sizeof(nk), value,
+					 bpf_map__value_size(nests), 0) == 0) {
+			memcpy(depth_and_pad, value, sizeof(depth_and_pad));
+			t->pairs[nk.pair].unended += depth_and_pad[0];
+		}
+	}
+	while (bpf_map__get_next_key(opened, vprev, &vk, sizeof(vk)) == 0) {
+		vprev = &vk;
+		if (vk.pair < (unsigned)npairs)
+			t->pairs[vk.pair].unended++;
+	}
+	free(value);
+}
+
 /* One pair's times over every CPU: sums, and the least min and most
  * max of the CPUs that timed it. */
 static void pair_tally(struct bpf_map *map, unsigned key,
@@ -243,7 +272,7 @@ static void pair_tally(struct bpf_map *map, unsigned key,
 	struct trace_pair_stats *v = per_cpu_values(map, key, sizeof(*v), &ncpus);
 
 	for (c = 0; v && c < ncpus; c++) {
-		if (!v[c].count && !v[c].unmatched)
+		if (!v[c].count && !v[c].unmatched && !v[c].too_deep)
 			continue;
 		if (v[c].count && (!sum->count || v[c].min_ns < sum->min_ns))
 			sum->min_ns = v[c].min_ns;
@@ -251,6 +280,7 @@ static void pair_tally(struct bpf_map *map, unsigned key,
 			sum->max_ns = v[c].max_ns;
 		sum->count += v[c].count;
 		sum->unmatched += v[c].unmatched;
+		sum->too_deep += v[c].too_deep;
 		for (b = 0; b < TRACE_LAT_BUCKETS; b++)
 			sum->buckets[b] += v[c].buckets[b];
 	}
@@ -267,6 +297,7 @@ void session_tally(struct session *s, struct tally *t)
 		t->counts[i] = per_cpu_sum(s->skel->maps.counts, (unsigned)i);
 	for (i = 0; i < s->tr->npairs; i++)
 		pair_tally(s->skel->maps.pair_stats, (unsigned)i, &t->pairs[i]);
+	count_unended(s, t);
 }
 
 void tally_free(struct tally *t)

@@ -111,6 +111,15 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		fprintf(f, "\n%s): %llu timed", name.data, st->count);
 		if (st->unmatched)
 			fprintf(f, ", %llu ends without a start", st->unmatched);
+		if (st->too_deep)
+			fprintf(f, ", %llu starts nested deeper than the stack of %d (not timed)",
+				st->too_deep, TRACE_MAX_NEST);
+		if (st->unended)
+			fprintf(f, ", %llu starts never ended", st->unended);
+		/* Starts that are not nested calls (objects made, then
+		   freed) pair by an argument that names each. */
+		if ((st->too_deep || st->unended) && !tr->pairs[i].by)
+			fprintf(f, " (not nested calls? match them by an argument: --pair START,END,ARG)");
 		fputc('\n', f);
 		if (!st->count)
 			continue;
@@ -177,8 +186,8 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 			json_name(f, tr->pairs[i].by);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"count\": %llu, \"unmatched_ends\": %llu", st->count,
-			st->unmatched);
+		fprintf(f, ", \"count\": %llu, \"unmatched_ends\": %llu, \"too_deep_starts\": %llu, \"unended_starts\": %llu",
+			st->count, st->unmatched, st->too_deep, st->unended);
 		if (st->count)
 			fprintf(f, ", \"min_ns\": %llu, \"p50_ns\": %llu, \"p90_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu",
 				st->min_ns, percentile(st, 0.50), percentile(st, 0.90),

@@ -70,7 +70,7 @@ struct {
 /* Per thread and pair, the open starts' times, a stack (recursion and
  * nesting come right): one lookup a firing.  Deeper than MAX_NEST, a
  * start is counted but not timed. */
-#define MAX_NEST 32
+#define MAX_NEST TRACE_MAX_NEST
 struct nest_key {
 	__u32 tid, pair;
 };
@@ -216,8 +216,15 @@ static __always_inline void pair_start(struct pt_regs *ctx, __u32 pair,
 			n = bpf_map_lookup_elem(&nests, &nk);
 		}
 		if (n) {
-			if (n->depth < MAX_NEST)
+			if (n->depth < MAX_NEST) {
 				n->start_ns[n->depth & (MAX_NEST - 1)] = now;
+			} else {
+				struct trace_pair_stats *st =
+					bpf_map_lookup_elem(&pair_stats, &pair);
+
+				if (st)
+					st->too_deep++;
+			}
 			n->depth++;
 		}
 	}

@@ -14,6 +14,9 @@
 #define TRACE_MAX_SPECS 32768
 
 #define TRACE_MAX_PAIRS 64
+/* Open starts a thread keeps per pair (recursion, nesting); deeper
+ * ones are counted, not timed.  A power of two. */
+#define TRACE_MAX_NEST 32
 /* A pair's latencies: log-linear buckets, 8 to each power of two (so a
  * percentile read from them is within 12.5%), from 1 ns to 2^64 ns. */
 #define TRACE_SUB_BITS 3
@@ -41,6 +44,8 @@ struct trace_probe_info {
 /* One pair's times, per CPU (summed by probegen). */
 struct trace_pair_stats {
 	unsigned long long count, unmatched, min_ns, max_ns;
+	unsigned long long too_deep; /* starts past the nesting stack: not timed */
+	unsigned long long unended;  /* filled by probegen: starts never ended */
 	unsigned long long buckets[TRACE_LAT_BUCKETS];
 };
 
