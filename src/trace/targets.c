@@ -365,6 +365,7 @@ static int find_pairs(struct tracer *tr)
 	int b, i, before;
 
 	for (i = 0; i < opt->npair_specs; i++) {
+		struct buf searched = { 0 };
 		char *why = NULL;
 
 		before = tr->npairs;
@@ -377,13 +378,19 @@ static int find_pairs(struct tracer *tr)
 			why = pair_parse(prog, opt->pair_specs[i], &p);
 			keep_pairs(tr, b, p);
 			pairs_free(p);
+			buf_cat(&searched, searched.len ? ", " : "", tr->binaries[b].path, NULL);
 		}
 		if (tr->npairs == before) {
-			error_input("%s", why ? why : "--pair: its probes are not traced");
+			/* Every binary traced was searched (the command's
+			   libraries too): say which. */
+			error_input("%s (searched: %s)", why ? why : "--pair: its probes are not traced",
+				    searched.data ? searched.data : "no binary");
 			free(why);
+			buf_free(&searched);
 			return EXIT_INPUT;
 		}
 		free(why);
+		buf_free(&searched);
 	}
 	for (b = 0; b < tr->nbinaries; b++) {
 		struct pair *list = pairs_of(tr->programs[b]);
