@@ -483,7 +483,7 @@ int attribute_mode(const char *m)
 
 	m += strspn(m, "_");
 	n = strcspn(m, "_");
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
 		if (strlen(modes[i].name) == n && strncmp(m, modes[i].name, n) == 0)
 			return modes[i].size;
 	return MODE_UNKNOWN;

@@ -32,7 +32,6 @@ static const char *const site_only[] = {
 	"STAP_SDT_ARG_CONSTRAINT", "_SDT_ASM_SECTION_AUTOGROUP_SUPPORT",
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int in_list(const char *name, size_t n, const char *const *list,
 		   size_t count)
@@ -49,11 +48,11 @@ static int in_list(const char *name, size_t n, const char *const *list,
  * semaphore file? */
 static int changes_compiler(const char *name, size_t n)
 {
-	if (in_list(name, n, site_only, COUNT(site_only)))
+	if (in_list(name, n, site_only, ARRAY_SIZE(site_only)))
 		return 0;
 	if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
 		return 1;
-	return in_list(name, n, source_words, COUNT(source_words));
+	return in_list(name, n, source_words, ARRAY_SIZE(source_words));
 }
 
 int defines_sdt_version(const struct cpp_options *cpp, int warn)

@@ -33,7 +33,6 @@ static const struct {
 	{ "s390x", "^-?[1248]@(-?[0-9]+\\(%r[0-9]+\\)|%r[0-9]+|-?[0-9]+)$" },
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* One problem, kept until the binary is judged: problems that say the
  * same thing of many probes or sites are printed as one line. */
@@ -295,7 +294,7 @@ static int libbpf_form(const char *arch, regex_t *re)
 	int err;
 	char why[128];
 
-	for (i = 0; i < COUNT(libbpf_forms); i++) {
+	for (i = 0; i < ARRAY_SIZE(libbpf_forms); i++) {
 		if (strcmp(libbpf_forms[i].arch, arch) != 0)
 			continue;
 		err = regcomp(re, libbpf_forms[i].pattern, REG_EXTENDED | REG_NOSUB);

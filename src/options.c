@@ -21,7 +21,6 @@ static const char *const group_names[O_GROUPS] = {
 	"-s more than once", "--summary",
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static void usage(FILE *f)
 {
@@ -158,14 +157,14 @@ static int flag_option(struct options *o, const char *a)
 					       "--no-pyparsing" };
 	size_t i;
 
-	for (i = 0; i < COUNT(flags); i++) {
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
 		if (strcmp(a, flags[i].name) == 0) {
 			*(int *)((char *)o + flags[i].offset) = 1;
 			given(o, flags[i].group, a);
 			return 1;
 		}
 	}
-	for (i = 0; i < COUNT(ignored); i++)
+	for (i = 0; i < ARRAY_SIZE(ignored); i++)
 		if (strcmp(a, ignored[i]) == 0)
 			return 1;
 	/* gcc's names: no warnings, or warnings as errors (for CI). */

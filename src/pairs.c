@@ -25,7 +25,6 @@ static const struct {
 	{ "enter", { "exit" } },
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The probe of pv (its names in set) named stem + "__" + suffix, or
  * suffix alone when the stem is empty; NULL when there is none. */
@@ -87,7 +86,7 @@ struct pair *pairs_of(const struct program *prog)
 		for_each_probe(pv, pr) /* the first of a name stays */
 			name_set_add(&set, pr->name, strlen(pr->name), pr);
 		for_each_probe(pv, pr) {
-			for (r = 0; r < COUNT(pair_rules); r++) {
+			for (r = 0; r < ARRAY_SIZE(pair_rules); r++) {
 				if ((stem = start_stem(pr->name, r)) < 0)
 					continue;
 				end = NULL;
@@ -166,7 +165,7 @@ char *pair_parse(const struct program *prog, const char *spec,
 				 start ? (int)end_len : (int)(comma1 - spec),
 				 start ? end_spec : spec);
 	p = pair_new(start, end, start->name, strlen(start->name));
-	for (r = 0; r < COUNT(pair_rules); r++) {
+	for (r = 0; r < ARRAY_SIZE(pair_rules); r++) {
 		long stem = start_stem(start->name, r);
 
 		if (stem > 0) {

@@ -30,6 +30,9 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_SYSTEM = 2 };
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* The number of elements of array a. */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 void *xrealloc(void *p, size_t n);
 /* Room for one more element past count (elements of size bytes) in an
  * array grown one at a time: doubled when needed, so that n appends copy

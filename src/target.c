@@ -45,7 +45,6 @@ static const struct {
 	{ "ppc64el", "ppc64le" },
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct target *target_by_name(const char *name)
 {
@@ -60,10 +59,10 @@ const struct target *target_by_name(const char *name)
 		return NULL;
 	memcpy(arch, name, n);
 	arch[n] = '\0';
-	for (i = 0; i < COUNT(aliases); i++)
+	for (i = 0; i < ARRAY_SIZE(aliases); i++)
 		if (strcmp(arch, aliases[i].alias) == 0)
 			return target_by_name(aliases[i].name);
-	for (i = 0; i < COUNT(targets); i++)
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
 		if (strcmp(arch, targets[i].name) == 0)
 			return &targets[i];
 	return NULL;
@@ -90,7 +89,7 @@ const struct target *target_with_class(const struct target *tg, int bits)
 
 	if ((bits == 64) == (tg->elfclass == ELFCLASS64))
 		return tg;
-	for (i = 0; i < COUNT(pairs); i++) {
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
 		const char *from = pairs[i][bits == 64 ? 1 : 0];
 		const char *to = pairs[i][bits == 64 ? 0 : 1];
 
@@ -104,7 +103,7 @@ const struct target *target_of_elf_header(int elfclass, int data, int machine)
 {
 	size_t i;
 
-	for (i = 0; i < COUNT(targets); i++)
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
 		if (targets[i].machine == machine &&
 		    targets[i].elfclass == elfclass && targets[i].data == data)
 			return &targets[i];
@@ -155,7 +154,7 @@ void target_list(FILE *f)
 {
 	size_t i;
 
-	for (i = 0; i < COUNT(targets); i++)
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
 		fprintf(f, "%s\n", targets[i].name);
 }
 

@@ -200,6 +200,10 @@ t_summary_overlapping_pairs() {
 	expect_eq "$(grep -c '^query (work:query__start, work:query__done): ' out)" 1 "the name pair given again is listed once"
 	expect_grep '^query (work:query__start, work:tick): 3 timed, 7 starts never ended (not nested calls? match them by an argument: --pair START,END,ARG)$' out
 	expect_grep '^function (work:function__entry, work:function__return): 15 timed$' out
+	# The same --pair given twice is one pair, not an error.
+	"$PROBEGEN" --trace --summary --pair work:query__start,work:query__done,id \
+		--pair work:query__start,work:query__done,id -c ./pairs > twice 2> err || { cat err; fail "--pair twice"; }
+	expect_eq "$(grep -c '^query (work:query__start, work:query__done, by id): 10 timed$' twice)" 1 "a --pair given twice"
 	"$PROBEGEN" --trace --summary --json $pairs -c ./pairs > out.json 2> err || { cat err; fail "--summary --json"; }
 	"$PROBEGEN" --trace --timeline tl.json $pairs -c ./pairs > /dev/null 2> err || { cat err; fail "--timeline"; }
 	python3 - out.json tl.json <<-'PY' || fail "JSON and timeline"

@@ -56,7 +56,7 @@ struct usdt_spec {
 struct file_sites {
 	const char *path;
 	unsigned long long *offsets, *ref_ctr_offsets, *cookies;
-	int n, cap;
+	int n;
 	int fd; /* the link, once made */
 };
 
@@ -65,7 +65,7 @@ struct attacher {
 	struct bpf_map *specs;
 	int pid, nspecs, multi;
 	struct bpf_link **links;
-	int nlinks, cap;
+	int nlinks;
 	struct file_sites *files;
 	int nfiles;
 };
@@ -99,7 +99,7 @@ static int register_offset(const char *name, size_t len)
 	};
 	size_t i, k;
 
-	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(regs); i++)
 		for (k = 0; k < 4; k++)
 			if (strlen(regs[i].names[k]) == len &&
 			    memcmp(regs[i].names[k], name, len) == 0)
@@ -207,10 +207,7 @@ struct attacher *attacher_new(struct bpf_program *prog, struct bpf_map *specs,
 
 static void keep_link(struct attacher *a, struct bpf_link *link)
 {
-	if (a->nlinks == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 64;
-		a->links = xrealloc(a->links, sizeof(*a->links) * (size_t)a->cap);
-	}
+	a->links = xgrow(a->links, (size_t)a->nlinks, sizeof(*a->links));
 	a->links[a->nlinks++] = link;
 }
 
@@ -223,7 +220,7 @@ static struct file_sites *file_of(struct attacher *a, const char *path)
 	for (i = 0; i < a->nfiles; i++)
 		if (a->files[i].path == path)
 			return &a->files[i];
-	a->files = xrealloc(a->files, sizeof(*a->files) * ((size_t)a->nfiles + 1));
+	a->files = xgrow(a->files, (size_t)a->nfiles, sizeof(*a->files));
 	memset(&a->files[a->nfiles], 0, sizeof(*a->files));
 	a->files[a->nfiles].path = path;
 	a->files[a->nfiles].fd = -1;
@@ -233,13 +230,10 @@ static struct file_sites *file_of(struct attacher *a, const char *path)
 static void gather(struct file_sites *f, unsigned long long off,
 		   unsigned long long ref, unsigned long long cookie)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		f->offsets = xrealloc(f->offsets, sizeof(*f->offsets) * (size_t)f->cap);
-		f->ref_ctr_offsets = xrealloc(f->ref_ctr_offsets,
-					      sizeof(*f->ref_ctr_offsets) * (size_t)f->cap);
-		f->cookies = xrealloc(f->cookies, sizeof(*f->cookies) * (size_t)f->cap);
-	}
+	f->offsets = xgrow(f->offsets, (size_t)f->n, sizeof(*f->offsets));
+	f->ref_ctr_offsets = xgrow(f->ref_ctr_offsets, (size_t)f->n,
+				   sizeof(*f->ref_ctr_offsets));
+	f->cookies = xgrow(f->cookies, (size_t)f->n, sizeof(*f->cookies));
 	f->offsets[f->n] = off;
 	f->ref_ctr_offsets[f->n] = ref;
 	f->cookies[f->n++] = cookie;

@@ -134,7 +134,6 @@ static void describe_probes(struct session *s)
 	}
 }
 
-/* Attach prog to every probe; the number attached. */
 /* Attach prog to every probe; the number attached, or -1 when the
  * multi-uprobe links could not be made (the caller goes per site). */
 static int attach_all(struct session *s, struct bpf_program *prog, int pid,
@@ -234,33 +233,27 @@ int session_poll(struct session *s, int timeout_ms)
 	return r == -EINTR ? 0 : r;
 }
 
-/* The starts still open at the end: each thread's nesting depth (its
- * key: tid, pair) and each start waiting for its value (key: value,
- * pair), as trace.bpf.c lays them out. */
+/* The starts still open at the end: each thread's nesting depth and
+ * each start waiting for its value (trace.h's keys). */
 static void count_unended(struct session *s, struct tally *t)
 {
-	struct { unsigned tid, pair; } nk, *prev = NULL;
-	struct { unsigned long long value; unsigned pair, pad; } vk, *vprev = NULL;
-	unsigned depth_and_pad[2];
+	struct trace_nest_key nk, *prev = NULL;
+	struct trace_value_key vk, *vprev = NULL;
+	struct trace_nest n;
 	struct bpf_map *nests = s->skel->maps.nests, *opened = s->skel->maps.opened_by_value;
-	int npairs = s->tr->npairs;
-	void *value = xmalloc(bpf_map__value_size(nests));
+	unsigned npairs = (unsigned)s->tr->npairs;
 
 	while (bpf_map__get_next_key(nests, prev, &nk, sizeof(nk)) == 0) {
 		prev = &nk;
-		if (nk.pair < (unsigned)npairs &&
-		    bpf_map__lookup_elem(nests, &nk, sizeof(nk), value,
-					 bpf_map__value_size(nests), 0) == 0) {
-			memcpy(depth_and_pad, value, sizeof(depth_and_pad));
-			t->pairs[nk.pair].unended += depth_and_pad[0];
-		}
+		if (nk.pair < npairs &&
+		    bpf_map__lookup_elem(nests, &nk, sizeof(nk), &n, sizeof(n), 0) == 0)
+			t->pairs[nk.pair].unended += n.depth;
 	}
 	while (bpf_map__get_next_key(opened, vprev, &vk, sizeof(vk)) == 0) {
 		vprev = &vk;
-		if (vk.pair < (unsigned)npairs)
+		if (vk.pair < npairs)
 			t->pairs[vk.pair].unended++;
 	}
-	free(value);
 }
 
 /* One pair's times over every CPU: sums, and the least min and most
@@ -308,7 +301,6 @@ void tally_free(struct tally *t)
 
 void session_end(struct session *s)
 {
-
 	if (!s)
 		return;
 	if (s->rb && !trace_stopping)

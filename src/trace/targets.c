@@ -321,17 +321,22 @@ static int kept_already(const struct tracer *tr, int s, int e,
 
 /* Keep the pairs of list whose probes binary b traces, each once (a
  * --pair the probes' names already make is that pair), and give each
- * probe its roles: a probe may start or end several pairs. */
-static void keep_pairs(struct tracer *tr, int b, const struct pair *list)
+ * probe its roles: a probe may start or end several pairs.  Returns how
+ * many of list's pairs binary b traces, kept now or before. */
+static int keep_pairs(struct tracer *tr, int b, const struct pair *list)
 {
 	const struct pair *p;
+	int traced = 0;
 
 	for (p = list; p; p = p->next) {
 		int s = traced_index(tr, b, p->start), e = traced_index(tr, b, p->end);
 		struct traced *start, *end;
 		struct traced_pair *tp;
 
-		if (s < 0 || e < 0 || kept_already(tr, s, e, p))
+		if (s < 0 || e < 0)
+			continue;
+		traced++;
+		if (kept_already(tr, s, e, p))
 			continue;
 		start = &tr->probes[s];
 		end = &tr->probes[e];
@@ -355,6 +360,7 @@ static void keep_pairs(struct tracer *tr, int b, const struct pair *list)
 		tp->label = xasprintf("%s, %s%s%s", start->label, end->label,
 				      p->arg ? ", by " : "", p->arg ? p->arg : "");
 	}
+	return traced;
 }
 
 /* Those --pair names (found in the -s declarations, else in the first
@@ -362,25 +368,25 @@ static void keep_pairs(struct tracer *tr, int b, const struct pair *list)
 static int find_pairs(struct tracer *tr)
 {
 	const struct trace_options *opt = tr->opt;
-	int b, i, before;
+	int b, i;
 
 	for (i = 0; i < opt->npair_specs; i++) {
 		struct buf searched = { 0 };
 		char *why = NULL;
+		int found = 0;
 
-		before = tr->npairs;
-		for (b = 0; b < tr->nbinaries && tr->npairs == before; b++) {
+		for (b = 0; b < tr->nbinaries && !found; b++) {
 			const struct program *prog = opt->declarations ?
 				opt->declarations : tr->programs[b];
 			struct pair *p;
 
 			free(why);
 			why = pair_parse(prog, opt->pair_specs[i], &p);
-			keep_pairs(tr, b, p);
+			found = keep_pairs(tr, b, p);
 			pairs_free(p);
 			buf_cat(&searched, searched.len ? ", " : "", tr->binaries[b].path, NULL);
 		}
-		if (tr->npairs == before) {
+		if (!found) {
 			/* Every binary traced was searched (the command's
 			   libraries too): say which. */
 			error_input("%s (searched: %s)", why ? why : "--pair: its probes are not traced",

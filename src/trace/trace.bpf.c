@@ -68,21 +68,13 @@ struct {
 } pair_stats SEC(".maps");
 
 /* Per thread and pair, the open starts' times, a stack (recursion and
- * nesting come right): one lookup a firing.  Deeper than MAX_NEST, a
+ * nesting come right): one lookup a firing.  Deeper than TRACE_MAX_NEST, a
  * start is counted but not timed. */
-#define MAX_NEST TRACE_MAX_NEST
-struct nest_key {
-	__u32 tid, pair;
-};
-struct nest {
-	__u32 depth, pad;
-	__u64 start_ns[MAX_NEST];
-};
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
-	__type(key, struct nest_key);
-	__type(value, struct nest);
+	__type(key, struct trace_nest_key);
+	__type(value, struct trace_nest);
 } nests SEC(".maps");
 
 /* The zeroed stack a thread's first start of a pair copies. */
@@ -90,18 +82,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct nest);
+	__type(value, struct trace_nest);
 } empty_nest SEC(".maps");
 
 /* Starts of pairs matched by an argument's value, across threads. */
-struct value_key {
-	__u64 value;
-	__u32 pair, pad;
-};
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
-	__type(key, struct value_key);
+	__type(key, struct trace_value_key);
 	__type(value, __u64);
 } opened_by_value SEC(".maps");
 
@@ -151,10 +139,10 @@ static __always_inline void unmatched(__u32 pair)
 }
 
 /* The key of a pair matched by the value of argument match_arg. */
-static __always_inline struct value_key value_key_of(struct pt_regs *ctx,
+static __always_inline struct trace_value_key value_key_of(struct pt_regs *ctx,
 						     __u32 pair, int match_arg)
 {
-	struct value_key k = { 0, pair, 0 };
+	struct trace_value_key k = { 0, pair, 0 };
 	long v = 0;
 
 	bpf_usdt_arg(ctx, match_arg, &v);
@@ -169,7 +157,7 @@ static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
 	if (pair >= TRACE_MAX_PAIRS)
 		return;
 	if (match_arg >= 0) {
-		struct value_key k = value_key_of(ctx, pair, match_arg);
+		struct trace_value_key k = value_key_of(ctx, pair, match_arg);
 		__u64 *t = bpf_map_lookup_elem(&opened_by_value, &k);
 
 		if (t) {
@@ -179,14 +167,14 @@ static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
 			unmatched(pair);
 		}
 	} else {
-		struct nest_key nk = { tid, pair };
-		struct nest *n = bpf_map_lookup_elem(&nests, &nk);
+		struct trace_nest_key nk = { tid, pair };
+		struct trace_nest *n = bpf_map_lookup_elem(&nests, &nk);
 
 		if (n && n->depth) {
 			__u32 d = --n->depth;
 
-			if (d < MAX_NEST)
-				record(pair, now - n->start_ns[d & (MAX_NEST - 1)]);
+			if (d < TRACE_MAX_NEST)
+				record(pair, now - n->start_ns[d & (TRACE_MAX_NEST - 1)]);
 		} else {
 			unmatched(pair);
 		}
@@ -200,24 +188,24 @@ static __always_inline void pair_start(struct pt_regs *ctx, __u32 pair,
 	if (pair >= TRACE_MAX_PAIRS)
 		return;
 	if (match_arg >= 0) {
-		struct value_key k = value_key_of(ctx, pair, match_arg);
+		struct trace_value_key k = value_key_of(ctx, pair, match_arg);
 
 		bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
 	} else {
-		struct nest_key nk = { tid, pair };
-		struct nest *n = bpf_map_lookup_elem(&nests, &nk);
+		struct trace_nest_key nk = { tid, pair };
+		struct trace_nest *n = bpf_map_lookup_elem(&nests, &nk);
 		__u32 zero = 0;
 
 		if (!n) {
-			struct nest *e = bpf_map_lookup_elem(&empty_nest, &zero);
+			struct trace_nest *e = bpf_map_lookup_elem(&empty_nest, &zero);
 
 			if (e)
 				bpf_map_update_elem(&nests, &nk, e, BPF_NOEXIST);
 			n = bpf_map_lookup_elem(&nests, &nk);
 		}
 		if (n) {
-			if (n->depth < MAX_NEST) {
-				n->start_ns[n->depth & (MAX_NEST - 1)] = now;
+			if (n->depth < TRACE_MAX_NEST) {
+				n->start_ns[n->depth & (TRACE_MAX_NEST - 1)] = now;
 			} else {
 				struct trace_pair_stats *st =
 					bpf_map_lookup_elem(&pair_stats, &pair);

@@ -17,6 +17,21 @@
 /* Open starts a thread keeps per pair (recursion, nesting); deeper
  * ones are counted, not timed.  A power of two. */
 #define TRACE_MAX_NEST 32
+/* The keys and values of the pairs' maps, which probegen reads at the
+ * end for the starts never ended: per thread and pair, the stack of
+ * open starts' times; per argument value and pair, one start. */
+struct trace_nest_key {
+	unsigned int tid, pair;
+};
+struct trace_nest {
+	unsigned int depth, pad;
+	unsigned long long start_ns[TRACE_MAX_NEST];
+};
+struct trace_value_key {
+	unsigned long long value;
+	unsigned int pair, pad;
+};
+
 /* A pair's latencies: log-linear buckets, 8 to each power of two (so a
  * percentile read from them is within 12.5%), from 1 ns to 2^64 ns. */
 #define TRACE_SUB_BITS 3
