@@ -191,7 +191,7 @@ static int fit_to_binaries(const struct options *o, struct program *prog,
 	const char *const *paths;
 	struct carried c = { 0 };
 	struct buf names = { 0 };
-	int i, n, libraries = 0, dropped;
+	int i, n, libraries = 0, dropped, status = EXIT_OK;
 	size_t at;
 
 	paths = options_after_d_files(o, &n);
@@ -201,10 +201,8 @@ static int fit_to_binaries(const struct options *o, struct program *prog,
 		const struct bin_probe *p;
 
 		if (binary_read(paths[i], &b) != 0) {
-			name_set_free(&c.names);
-			buf_free(&c.text);
-			buf_free(&names);
-			return EXIT_SYSTEM;
+			status = EXIT_SYSTEM;
+			goto done;
 		}
 		if (i == 0)
 			target_from_elf(paths[i], tg);
@@ -212,7 +210,6 @@ static int fit_to_binaries(const struct options *o, struct program *prog,
 		for (p = b.probes; p; p = p->next) {
 			if (!p->sites)
 				continue;
-			at = c.text.len;
 			buf_cat(&c.text, p->provider, ":", p->name, NULL);
 			buf_add(&c.text, "", 1);
 		}
@@ -226,11 +223,8 @@ static int fit_to_binaries(const struct options *o, struct program *prog,
 	if (dropped && !prog->nprobes) {
 		error_input("none of the probes of %s are in %s", eopt->input_name,
 			    names.data);
-		name_set_free(&c.names);
-		buf_free(&c.text);
-		buf_free(&c.dropped);
-		buf_free(&names);
-		return EXIT_INPUT;
+		status = EXIT_INPUT;
+		goto done;
 	}
 	if (dropped)
 		warning_plain("%d probe%s of %s left out, not in %s: %s%s", dropped,
@@ -239,10 +233,13 @@ static int fit_to_binaries(const struct options *o, struct program *prog,
 	eopt->target = tg;
 	eopt->for_binaries = names.data; /* freed by the caller */
 	eopt->for_library = libraries == n;
+	names = (struct buf){ 0 };
+done:
 	name_set_free(&c.names);
 	buf_free(&c.text);
 	buf_free(&c.dropped);
-	return EXIT_OK;
+	buf_free(&names);
+	return status;
 }
 
 /* Write prog through emit into output, atomically. */
