@@ -43,10 +43,15 @@ t_dtrace_exp_replayed() {
 	# 7: -o /dev/null as a user who cannot write /dev, with nothing on
 	# stderr (Tcl's exec fails on any).
 	if [ "$(id -u)" = 0 ] && have setpriv; then
-		chmod 755 . && chmod 644 test.d
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$PROBEGEN" -G -s "$PWD/test.d" -o /dev/null > out 2> err &&
+		# A copy that user can read: the scratch tree may sit in a
+		# directory only root can enter (mktemp -d makes them 0700).
+		local shared
+		shared=$(mktemp /tmp/probegen-dtrace-exp.XXXXXX.d)
+		cp test.d "$shared" && chmod 644 "$shared"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$PROBEGEN" -G -s "$shared" -o /dev/null > out 2> err &&
 			[ ! -s err ] && [ ! -s out ] && case_ok "7 -G -o /dev/null as a non-root user, silent" ||
 			case_fail "7 -G -o /dev/null as a non-root user" "$(cat out err)"
+		rm -f "$shared"
 	else
 		skip_part "7 -G -o /dev/null as a non-root user: needs root and setpriv to become one"
 	fi
