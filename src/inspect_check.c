@@ -266,15 +266,28 @@ static void check_specs(struct checker *c, const struct binary *b,
 	const char *spec = s->args;
 	struct arg_spec a;
 	struct buf one = { 0 }, shown = { 0 };
+	int i;
 
 	if (spec_count(spec) > MAX_PROBE_ARGS)
 		problem_at(c, 1, b->path, p, where, "%d arguments; libbpf reads at most %d",
 			   spec_count(spec), MAX_PROBE_ARGS);
-	while (re && (spec = spec_next(spec, &a))) {
+	for (i = 0; re && (spec = spec_next(spec, &a)); i++) {
 		one.len = 0;
 		buf_add(&one, a.text, a.text_len);
 		if (regexec(re, one.data, 0, NULL, 0) == 0)
 			continue;
+		/* A struct or class passed by value: in memory, wider than
+		   libbpf reads (SystemTap's header records the same). */
+		one.len = 0;
+		buf_printf(&one, "8@%.*s", (int)a.operand_len, a.operand);
+		if (a.size > 8 && regexec(re, one.data, 0, NULL, 0) == 0 &&
+		    memchr(a.operand, '(', a.operand_len)) {
+			problem_at(c, c->strict, b->path, p, where,
+				   "argument %d is a %d-byte object: libbpf (bpftrace) cannot "
+				   "attach here; probegen --trace shows its first 8 bytes",
+				   i, a.size);
+			continue;
+		}
 		shown.len = 0;
 		buf_escaped(&shown, a.text, a.text_len, 0);
 		problem_at(c, 1, b->path, p, where,

@@ -64,6 +64,50 @@ t_header_compile_matrix() {
 	ok
 }
 
+# Structs, unions and classes by value, references and enums compile as
+# probe arguments in every standard, with gcc and clang, at -O0 and -O2,
+# warning-free: SystemTap's header compiles them (t_trace_object_arguments
+# fires them and reads their values).
+t_header_object_arguments_compile() {
+	printf 'provider o {\n\tprobe p(long a, long b, long c, long d, int e);\n};\n' > o.d
+	expect "$PROBEGEN" -h -s o.d -o o.h
+	cat > o.c <<-'C'
+	#include "o.h"
+	struct one { long v; };
+	struct three { long a, b, c; };
+	union num { long l; double d; };
+	enum colour { red = 7 };
+	static struct one make(long v) { struct one o; o.v = v; return o; }
+	#ifdef __cplusplus
+	class holder {
+	public:
+		explicit holder(long x) : v(x) {}
+		~holder() { v = 0; }
+		long v;
+	};
+	void f(const holder &h, long &r);
+	void f(const holder &h, long &r) { O_P(h, holder(2), r, make(3), red); }
+	#endif
+	void g(struct one o, struct three t, union num u);
+	void g(struct one o, struct three t, union num u) { O_P(o, t, u, make(4), red); }
+	C
+	local cc std o n=0
+	for cc in gcc clang; do
+		for std in c89 c99 c11 c2x c++98 c++11 c++17 c++20 c++2b; do
+			for o in -O0 -O2; do
+				$cc -x $([ -z "${std##c++*}" ] && echo c++ || echo c) -std=$std $o \
+					-Wall -Wextra -Werror -pedantic -c o.c -o o.o 2> err ||
+					{ head -20 err; fail "$cc -std=$std $o"; }
+				n=$((n + 1))
+			done
+		done
+	done
+	readelf -nW o.o | grep -q 'Arguments: 8@(%[a-z0-9]*) 24@(%[a-z0-9]*) 8@(%[a-z0-9]*) 8@(%[a-z0-9]*) -\?4@' ||
+		{ readelf -nW o.o | grep Arguments; fail "the site does not read its objects in memory"; }
+	echo "$n configurations compiled clean"
+	ok
+}
+
 # The header's fixed parts (src/header/) are C that compiles on its own,
 # as the headers put them together: stapsdt_base.h and common.h, then
 # decl_note.h and header_only.h, and one of the two site files; with

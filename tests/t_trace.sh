@@ -31,6 +31,41 @@ t_trace_values() {
 	ok
 }
 
+# Structs, unions and classes passed by value (tests/src/objects.c and
+# objects.cc), with gcc and clang at -O0 to -O3: every such program
+# compiles (SystemTap's header compiles them), and --trace reads each
+# object's first bytes as the program printed them.  --check says which
+# objects are wider than libbpf reads, as warnings.
+t_trace_object_arguments() {
+	need_trace
+	"$PROBEGEN" -h -s "$ROOT/tests/src/objects.d" -o objects.h || fail "-h objects.d"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/objects.d" -o objects.o || fail "-G objects.d"
+	local cc cxx o prog n=0
+	for cc in gcc:g++ clang:clang++; do
+		cxx=${cc#*:} cc=${cc%:*}
+		for o in -O0 -O1 -O2 -O3; do
+			$cc $o -std=c99 -Wall -Wextra -Werror -I. "$ROOT/tests/src/objects.c" objects.o -o oc ||
+				fail "$cc $o objects.c"
+			$cxx $o -std=c++17 -Wall -Wextra -Werror -I. "$ROOT/tests/src/objects.cc" objects.o -o ocpp ||
+				fail "$cxx $o objects.cc"
+			for prog in oc ocpp; do
+				"$PROBEGEN" --trace -n 'objs:*' -c ./$prog > out 2> err || { cat err; fail "--trace $prog ($cc $o)"; }
+				grep '^objs:' out > want
+				sed -n 's/^[0-9.]* [0-9]*\/[0-9]* \(objs:\)/\1/p' out > got
+				[ -s want ] || fail "$prog printed nothing"
+				diff -u want got || fail "$prog ($cc $o): traced values differ from the program's"
+				n=$((n + 1))
+			done
+		done
+	done
+	"$PROBEGEN" --check -s "$ROOT/tests/src/objects.d" ./oc ./ocpp > check 2>&1 || { cat check; fail "--check"; }
+	expect_grep 'argument 1 is a 24-byte object: libbpf (bpftrace) cannot attach here' check
+	expect_grep 'argument 2 is a 16-byte object' check
+	grep -v ': warning: ' check && fail "--check printed an error"
+	echo "$n programs traced, values as printed: $(sed -n 1p got)"
+	ok
+}
+
 # --json: one object a line that a JSON parser reads, 64-bit exact.
 t_trace_json() {
 	need_trace

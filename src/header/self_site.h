@@ -32,6 +32,7 @@
 #define PROBEGEN_WHERE PROBEGEN_STR(STAP_SDT_ARG_CONSTRAINT)
 #elif defined(__x86_64__)
 #define PROBEGEN_WHERE "nr" /* libbpf cannot read RIP-relative operands */
+#define PROBEGEN_BY_ADDRESS 1
 #elif defined(__powerpc__) || defined(__powerpc64__)
 #define PROBEGEN_WHERE "nZr"
 #elif defined(__arm__)
@@ -49,7 +50,8 @@
 #define PROBEGEN_OPERAND(i) "%[a" #i "]"
 #endif
 
-/* An argument's spec, as one constant: size * 4 + signed * 2 + float.
+/* An argument's spec, as one constant:
+   size * 8 + by address * 4 + signed * 2 + float.
    Arrays and pointers are pointer-sized and unsigned; signedness comes
    from the type (a template in C++, which has no __builtin_choose_expr). */
 #define PROBEGEN_CLASS(x) __builtin_classify_type(x)
@@ -67,32 +69,75 @@ template <> struct probegen_signed<int> { static const bool value = true; };
 template <> struct probegen_signed<long> { static const bool value = true; };
 template <> struct probegen_signed<long long> { static const bool value = true; };
 #define PROBEGEN_SIGNED(x) probegen_signed<__typeof__(x)>::value
+#define PROBEGEN_OBJECT(x) (__is_class(__typeof__(x)) || __is_union(__typeof__(x)))
 #else
 #define PROBEGEN_INTTYPE(x) __typeof__(__builtin_choose_expr( \
 	((PROBEGEN_CLASS(x) + 3) & -4) == 4, (x), 0U))
 #define PROBEGEN_SIGNED(x) ((PROBEGEN_INTTYPE(x))-1 < 1)
+#define PROBEGEN_OBJECT(x) (PROBEGEN_CLASS(x) == 12 || PROBEGEN_CLASS(x) == 13)
+#endif
+#if defined(PROBEGEN_BY_ADDRESS)
+#define PROBEGEN_ADDRESSED(x) PROBEGEN_OBJECT(x)
+#else
+#define PROBEGEN_ADDRESSED(x) 0
 #endif
 #define PROBEGEN_SPEC(x) \
-	((PROBEGEN_POINTERISH(x) ? (int)sizeof(void *) : (int)sizeof(x)) * 4 + \
+	((PROBEGEN_POINTERISH(x) ? (int)sizeof(void *) : (int)sizeof(x)) * 8 + \
+	 (PROBEGEN_ADDRESSED(x) ? 4 : 0) + \
 	 (!PROBEGEN_POINTERISH(x) && PROBEGEN_SIGNED(x) ? 2 : 0) + \
 	 (PROBEGEN_CLASS(x) == 8))
+
+/* An argument's value as the operand takes it.  A struct, union or
+   class cannot live in a register: where the operand must be one
+   (x86-64), it passes its address and the note says "(%reg)", memory
+   as SystemTap's notes have it.  x is evaluated once, and its bytes are
+   in memory when the site runs: the site's asm does not say it reads
+   them, so C copies the object (an rvalue has no address) into a
+   volatile compound literal, whose type is an empty stand-in for
+   anything else, and C++ takes the address with an operator that
+   exists only for class and union types and reads the object in an
+   empty asm first. */
+#if !defined(PROBEGEN_BY_ADDRESS)
+#define PROBEGEN_VALUE(x) (x)
+#elif defined(__cplusplus)
+struct probegen_arg {};
+template <bool> struct probegen_if {};
+template <> struct probegen_if<true> { typedef void const *type; };
+template <class T> struct probegen_object_of : probegen_if<__is_class(T) || __is_union(T)> {};
+template <class T> inline __attribute__((__always_inline__)) typename probegen_object_of<T>::type
+operator,(probegen_arg, const T &x)
+{
+	__asm__ __volatile__("" : : "m"(x));
+	return __builtin_addressof(x);
+}
+#define PROBEGEN_VALUE(x) (probegen_arg(), x)
+#else
+__extension__ struct probegen_not_object { char c[0]; };
+#define PROBEGEN_OBJECT_OR_NOT(x) \
+	__builtin_choose_expr(PROBEGEN_OBJECT(x), (x), (struct probegen_not_object){})
+#define PROBEGEN_VALUE(x) __builtin_choose_expr(PROBEGEN_OBJECT(x), \
+	(void const *)&(__extension__(volatile union { __typeof__(PROBEGEN_OBJECT_OR_NOT(x)) v; }) \
+		{ PROBEGEN_OBJECT_OR_NOT(x) }).v, (x))
+#endif
 
 /* The operands of argument i: its spec (printed negated by %n, so
    stored negated) and its value. */
 #define PROBEGEN_IN(i, x) \
-	[s##i] "n"(-PROBEGEN_SPEC(x)), [a##i] PROBEGEN_WHERE(x)
+	[s##i] "n"(-PROBEGEN_SPEC(x)), [a##i] PROBEGEN_WHERE(PROBEGEN_VALUE(x))
 
 /* The assembler turns a spec into "-4", "8" or "8f" and "@". */
 #define PROBEGEN_SPEC_MACROS \
 	".macro probegen_text s\n.ascii \"\\s\"\n.endm\n" \
 	".macro probegen_spec e\n" \
 	".if (\\e) & 2\n.ascii \"-\"\n.endif\n" \
-	".altmacro\nprobegen_text %%((\\e) >> 2)\n.noaltmacro\n" \
+	".altmacro\nprobegen_text %%((\\e) >> 3)\n.noaltmacro\n" \
 	".if (\\e) & 1\n.ascii \"f\"\n.endif\n" \
 	".ascii \"@\"\n.endm\n"
 #define PROBEGEN_SPEC_PURGE ".purgem probegen_spec\n.purgem probegen_text\n"
 #define PROBEGEN_ARG(i) \
-	"probegen_spec %n[s" #i "]\n.ascii \"" PROBEGEN_OPERAND(i) "\"\n"
+	"probegen_spec %n[s" #i "]\n" \
+	".if (%n[s" #i "]) & 4\n.ascii \"(" PROBEGEN_OPERAND(i) ")\"\n.else\n" \
+	".ascii \"" PROBEGEN_OPERAND(i) "\"\n.endif\n"
 #define PROBEGEN_ARGS1 PROBEGEN_ARG(1)
 #define PROBEGEN_ARGS2 PROBEGEN_ARGS1 ".ascii \" \"\n" PROBEGEN_ARG(2)
 #define PROBEGEN_ARGS3 PROBEGEN_ARGS2 ".ascii \" \"\n" PROBEGEN_ARG(3)

@@ -154,13 +154,20 @@ static int spec_of(const char *args, unsigned long long cookie,
 	while ((args = spec_next(args, &a))) {
 		struct usdt_arg *u;
 
-		if (out->nargs >= TRACE_MAX_ARGS ||
-		    (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8)) {
+		if (out->nargs >= TRACE_MAX_ARGS) {
 			*bad = a;
 			return -1;
 		}
 		u = &out->args[out->nargs++];
 		if (operand_of(&a, u) != 0) {
+			*bad = a;
+			return -1;
+		}
+		/* A struct or class passed by value is in memory: its
+		   first 8 bytes are read. */
+		if (a.size > 8 && u->type == USDT_REG_DEREF)
+			a.size = 8;
+		if (a.size != 1 && a.size != 2 && a.size != 4 && a.size != 8) {
 			*bad = a;
 			return -1;
 		}

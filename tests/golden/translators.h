@@ -139,6 +139,7 @@ void const *probegen_touch(void const *);
 #define PROBEGEN_WHERE PROBEGEN_STR(STAP_SDT_ARG_CONSTRAINT)
 #elif defined(__x86_64__)
 #define PROBEGEN_WHERE "nr" /* libbpf cannot read RIP-relative operands */
+#define PROBEGEN_BY_ADDRESS 1
 #elif defined(__powerpc__) || defined(__powerpc64__)
 #define PROBEGEN_WHERE "nZr"
 #elif defined(__arm__)
@@ -170,27 +171,59 @@ template <> struct probegen_signed<int> { static const bool value = true; };
 template <> struct probegen_signed<long> { static const bool value = true; };
 template <> struct probegen_signed<long long> { static const bool value = true; };
 #define PROBEGEN_SIGNED(x) probegen_signed<__typeof__(x)>::value
+#define PROBEGEN_OBJECT(x) (__is_class(__typeof__(x)) || __is_union(__typeof__(x)))
 #else
 #define PROBEGEN_INTTYPE(x) __typeof__(__builtin_choose_expr( \
 	((PROBEGEN_CLASS(x) + 3) & -4) == 4, (x), 0U))
 #define PROBEGEN_SIGNED(x) ((PROBEGEN_INTTYPE(x))-1 < 1)
+#define PROBEGEN_OBJECT(x) (PROBEGEN_CLASS(x) == 12 || PROBEGEN_CLASS(x) == 13)
+#endif
+#if defined(PROBEGEN_BY_ADDRESS)
+#define PROBEGEN_ADDRESSED(x) PROBEGEN_OBJECT(x)
+#else
+#define PROBEGEN_ADDRESSED(x) 0
 #endif
 #define PROBEGEN_SPEC(x) \
-	((PROBEGEN_POINTERISH(x) ? (int)sizeof(void *) : (int)sizeof(x)) * 4 + \
+	((PROBEGEN_POINTERISH(x) ? (int)sizeof(void *) : (int)sizeof(x)) * 8 + \
+	 (PROBEGEN_ADDRESSED(x) ? 4 : 0) + \
 	 (!PROBEGEN_POINTERISH(x) && PROBEGEN_SIGNED(x) ? 2 : 0) + \
 	 (PROBEGEN_CLASS(x) == 8))
+#if !defined(PROBEGEN_BY_ADDRESS)
+#define PROBEGEN_VALUE(x) (x)
+#elif defined(__cplusplus)
+struct probegen_arg {};
+template <bool> struct probegen_if {};
+template <> struct probegen_if<true> { typedef void const *type; };
+template <class T> struct probegen_object_of : probegen_if<__is_class(T) || __is_union(T)> {};
+template <class T> inline __attribute__((__always_inline__)) typename probegen_object_of<T>::type
+operator,(probegen_arg, const T &x)
+{
+	__asm__ __volatile__("" : : "m"(x));
+	return __builtin_addressof(x);
+}
+#define PROBEGEN_VALUE(x) (probegen_arg(), x)
+#else
+__extension__ struct probegen_not_object { char c[0]; };
+#define PROBEGEN_OBJECT_OR_NOT(x) \
+	__builtin_choose_expr(PROBEGEN_OBJECT(x), (x), (struct probegen_not_object){})
+#define PROBEGEN_VALUE(x) __builtin_choose_expr(PROBEGEN_OBJECT(x), \
+	(void const *)&(__extension__(volatile union { __typeof__(PROBEGEN_OBJECT_OR_NOT(x)) v; }) \
+		{ PROBEGEN_OBJECT_OR_NOT(x) }).v, (x))
+#endif
 #define PROBEGEN_IN(i, x) \
-	[s##i] "n"(-PROBEGEN_SPEC(x)), [a##i] PROBEGEN_WHERE(x)
+	[s##i] "n"(-PROBEGEN_SPEC(x)), [a##i] PROBEGEN_WHERE(PROBEGEN_VALUE(x))
 #define PROBEGEN_SPEC_MACROS \
 	".macro probegen_text s\n.ascii \"\\s\"\n.endm\n" \
 	".macro probegen_spec e\n" \
 	".if (\\e) & 2\n.ascii \"-\"\n.endif\n" \
-	".altmacro\nprobegen_text %%((\\e) >> 2)\n.noaltmacro\n" \
+	".altmacro\nprobegen_text %%((\\e) >> 3)\n.noaltmacro\n" \
 	".if (\\e) & 1\n.ascii \"f\"\n.endif\n" \
 	".ascii \"@\"\n.endm\n"
 #define PROBEGEN_SPEC_PURGE ".purgem probegen_spec\n.purgem probegen_text\n"
 #define PROBEGEN_ARG(i) \
-	"probegen_spec %n[s" #i "]\n.ascii \"" PROBEGEN_OPERAND(i) "\"\n"
+	"probegen_spec %n[s" #i "]\n" \
+	".if (%n[s" #i "]) & 4\n.ascii \"(" PROBEGEN_OPERAND(i) ")\"\n.else\n" \
+	".ascii \"" PROBEGEN_OPERAND(i) "\"\n.endif\n"
 #define PROBEGEN_ARGS1 PROBEGEN_ARG(1)
 #define PROBEGEN_ARGS2 PROBEGEN_ARGS1 ".ascii \" \"\n" PROBEGEN_ARG(2)
 #define PROBEGEN_ARGS3 PROBEGEN_ARGS2 ".ascii \" \"\n" PROBEGEN_ARG(3)
