@@ -6,7 +6,14 @@ ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 PROBEGEN=${PROBEGEN:-$ROOT/probegen}
 WORK=${REAL_WORK:-$ROOT/tests/out-real/$(basename "$0" .sh)}
 
-ok() { echo "ok   $NAME${1:+: $1}"; exit 0; }
+# A build's probegen runs say nothing SystemTap's dtrace would not: what
+# they printed on stderr (dtrace_dir's wrapper keeps it) has no warning.
+ok() {
+	if [ -s "$WORK/probegen-stderr" ] && grep -q 'warning' "$WORK/probegen-stderr"; then
+		fail "probegen warned during the build: $(grep -m3 warning "$WORK/probegen-stderr" | tr '\n' ' ')"
+	fi
+	echo "ok   $NAME${1:+: $1}"; exit 0
+}
 fail() { echo "FAIL $NAME: $*"; exit 1; }
 # A real build that cannot run here (no archive, no package) fails,
 # unless REAL_SKIP_OK=1 says that a skip is acceptable.
@@ -51,11 +58,27 @@ fetch_source() {
 	[ -n "$SRC" ] || fail "no source tree unpacked"
 }
 
-# A directory whose `dtrace` is probegen, or SystemTap's.
+# A directory whose `dtrace` is probegen, or SystemTap's.  probegen's
+# is a wrapper that passes its stderr on and keeps a copy for ok().
 dtrace_dir() { # probegen|systemtap
 	local d=$WORK/bin-$1
 	mkdir -p "$d"
-	if [ "$1" = probegen ]; then ln -sf "$PROBEGEN" "$d/dtrace"; else ln -sf "$(command -v dtrace)" "$d/dtrace"; fi
+	if [ "$1" = probegen ]; then
+		rm -f "$d/dtrace"
+		cat > "$d/dtrace" <<-W
+		#!/bin/bash
+		err=\$(mktemp)
+		"$PROBEGEN" "\$@" 2> "\$err"
+		rc=\$?
+		cat "\$err" >&2
+		cat "\$err" >> "$WORK/probegen-stderr"
+		rm -f "\$err"
+		exit \$rc
+		W
+		chmod +x "$d/dtrace"
+	else
+		ln -sf "$(command -v dtrace)" "$d/dtrace"
+	fi
 	echo "$d"
 }
 

@@ -26,8 +26,12 @@ timed_dtrace() { # probegen|systemtap
 	cat > "$d/dtrace" <<-W
 	#!/bin/bash
 	s=\$(date +%s%N)
-	"$real" "\$@"
+	err=\$(mktemp)
+	"$real" "\$@" 2> "\$err"
 	rc=\$?
+	cat "\$err" >&2
+	[ "$1" = probegen ] && cat "\$err" >> "$WORK/probegen-stderr"
+	rm -f "\$err"
 	echo \$(( (\$(date +%s%N) - s) / 1000000 )) >> "$WORK/dtrace-$1.ms"
 	exit \$rc
 	W
