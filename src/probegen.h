@@ -54,11 +54,14 @@ struct buf {
 void buf_reserve(struct buf *b, size_t more);
 
 /* Inline: emitters append a few bytes at a time, millions of times. */
+/* Adding nothing is valid whatever p is (an empty buffer's data is
+ * NULL, and callers pass one on), where memcpy's is not. */
 static inline void buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (b->len + n + 1 > b->cap)
 		buf_reserve(b, n);
-	memcpy(b->data + b->len, p, n);
+	if (n)
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }

@@ -229,6 +229,7 @@ t_hostile_fuzz_regressions() {
 		[ -e "$f" ] || continue
 		run_bounded 10 512 "$(cat "$f.status" 2>/dev/null || echo 0)" -h -s "$f" -o out.h
 		run_bounded 10 512 "$(cat "$f.status" 2>/dev/null || echo 0)" -G -s "$f" -o out.o
+		run_bounded 10 512 "$(cat "$f.status" 2>/dev/null || echo 0)" --rust -s "$f" -o out.rs
 		n=$((n + 1))
 	done
 	# An empty or mistyped folder must not pass as a clean run.
