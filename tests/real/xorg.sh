@@ -13,7 +13,7 @@ start=$(date +%s)
 mkdir -p "$WORK"
 for p in meson ninja; do command -v $p > /dev/null || skip "$p is not installed"; done
 for p in x11proto-dev xtrans-dev libxfont-dev libxkbfile-dev libpixman-1-dev libssl-dev \
-	 libxau-dev libxdmcp-dev x11-xkb-utils xkb-data x11-xserver-utils x11-utils; do
+	 libxau-dev libxdmcp-dev x11-xkb-utils xkb-data x11-xserver-utils x11-utils xfonts-utils xutils-dev; do
 	dpkg -s $p > /dev/null 2>&1 || skip "$p is not installed"
 done
 fetch_source xorg-server
