@@ -201,10 +201,21 @@ fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) pipeline
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) binary
 
+# make fuzz-ci: as CI runs them, a line each, failing on a finding.
+fuzz-ci: $(PROG) $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
+	$(Q)PROBEGEN=$(PROG) fuzz/ci.sh $(FUZZ_SECONDS)
+
+# make fuzz-merge: keep what the last runs reached.  The inputs that add
+# coverage go into tests/fuzz-corpus/, where every run starts.
+fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
+	$(Q)mkdir -p tests/fuzz-corpus/pipeline tests/fuzz-corpus/binary
+	$(Q)$(FZ)/fuzz_pipeline -merge=1 -max_len=65536 tests/fuzz-corpus/pipeline fuzz/out/corpus
+	$(Q)$(FZ)/fuzz_binary -merge=1 -max_len=262144 tests/fuzz-corpus/binary fuzz/out/binary-corpus
+
 clean:
 	rm -rf build build-san $(FZ) probegen tests/out fuzz/out
 
-.PHONY: all check check-real demo fuzz bench install install-dtrace-alias clean
+.PHONY: all check check-real demo fuzz fuzz-ci fuzz-merge bench install install-dtrace-alias clean
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d)

@@ -1,8 +1,9 @@
 /*
  * fuzz/fuzz_binary.c - libFuzzer entry point over the reader of
  * binaries: the input is an ELF file (seeded with real binaries), read
- * by notes.c, built into a program, then listed as text and JSON and
- * written as a bpftrace script, as --list and --bpftrace BINARY do.  A
+ * by notes.c, built into a program, then listed as text and JSON,
+ * checked against what it records (--check's site rules), and written as
+ * a bpftrace script, as --list, --check and --bpftrace BINARY do.  A
  * crash, sanitizer report, leak or timeout is a finding; warnings are
  * expected and thrown away.
  */
@@ -50,7 +51,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	inspect_list(files, 1, 0);
 	inspect_list(files, 1, 1);
 	if (binary_read(path, &b) == 0) {
+		struct check_options copt = { 0 };
+
 		prog = binary_program(&b);
+		/* --check of the binary against what it records itself:
+		   every site's specs, grouped findings, text or JSON. */
+		copt.json = (int)(size & 1);
+		copt.sites = (int)((size >> 1) & 1);
+		inspect_check(prog, files, 1, &copt);
 		opt.target = target_host();
 		if (output_open(&out, script_path) != 0)
 			abort();

@@ -1,6 +1,8 @@
 #!/bin/sh
 # fuzz/run.sh SECONDS [pipeline|binary] - seed a corpus and run one
-# harness:
+# harness, from the corpus kept in tests/fuzz-corpus/HARNESS (which
+# `make fuzz-merge` grows), so that each run starts where the kept runs
+# got to:
 #   pipeline  provider files from the tests; findings in
 #             fuzz/out/findings (copy each into tests/fuzz/ as NAME.d
 #             once fixed, with NAME.d.status holding its exit status when
@@ -18,7 +20,9 @@ pipeline)
 	cp tests/good/*.d tests/errors/*.d tests/cpp/*.d tests/src/*.d \
 		examples/*/*.d fuzz/out/corpus/ 2>/dev/null || true
 	[ -d tests/fuzz ] && cp tests/fuzz/*.d fuzz/out/corpus/ 2>/dev/null || true
+	cp tests/fuzz-corpus/pipeline/* fuzz/out/corpus/ 2>/dev/null || true
 	exec build-fuzz/fuzz_pipeline -max_total_time="$seconds" -timeout=10 \
+		-print_final_stats=1 \
 		-rss_limit_mb=2048 -max_len=65536 -dict=fuzz/d.dict \
 		-artifact_prefix=fuzz/out/findings/ fuzz/out/corpus ;;
 binary)
@@ -37,7 +41,9 @@ binary)
 		echo "fuzz/run.sh: some seeds could not be built" >&2
 	cp fuzz/out/seeds/values fuzz/out/seeds/*.o fuzz/out/seeds/values.stripped $c/ 2>/dev/null || true
 	[ -d tests/fuzz-binary ] && cp tests/fuzz-binary/* $c/ 2>/dev/null || true
+	cp tests/fuzz-corpus/binary/* $c/ 2>/dev/null || true
 	exec build-fuzz/fuzz_binary -max_total_time="$seconds" -timeout=10 \
+		-print_final_stats=1 \
 		-rss_limit_mb=2048 -max_len=262144 \
 		-artifact_prefix=fuzz/out/binary-findings/ $c ;;
 *)
