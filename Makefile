@@ -44,9 +44,10 @@ endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
 SRCS = main.c options.c util.c diag.c parse.c ast.c program.c pairs.c check.c type.c spell.c names.c \
-       target.c input.c output.c defines.c notes.c emit_header.c emit_object.c \
-       emit_rust.c emit_bpftrace.c emit_docs.c inspect_list.c \
-       inspect_check.c srclines.c
+       target.c input.c output.c defines.c emit_header.c emit_object.c \
+       emit_rust.c emit_bpftrace.c emit_docs.c \
+       inspect/notes.c inspect/specs.c inspect/model.c inspect/srclines.c \
+       inspect/list.c inspect/check.c
 # --trace needs libbpf, clang's BPF target and bpftool; without them the
 # compiler builds the same and --trace says how to get it (TRACE=no
 # forces that).
@@ -89,6 +90,7 @@ $(PROG): $(OBJS)
 
 $(B)/%.o: src/%.c $(B)/parser.h $(B)/lexer.h | $(B)
 	$(msg) CC $<
+	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
 
 # Generated code: its own warnings are flex's and bison's business.

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "probegen.h"
+#include "inspect/inspect.h"
 
 static int compile(const struct options *o);
 static int list_targets(const struct options *o);

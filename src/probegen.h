@@ -1,9 +1,14 @@
 /*
- * probegen.h - the one internal header, sectioned by the file that
- * implements each part.  Data flows in one direction:
+ * probegen.h - what every part of probegen shares, sectioned by the file
+ * that implements each part.  Data flows in one direction:
  *
  *   input.c (read, cpp) -> parse.c + grammar/ (AST) -> check.c (judge)
- *   -> emit_header.c / emit_object.c (write through output.c)
+ *   -> emit_header.c, emit_object.c, emit_rust.c, emit_bpftrace.c,
+ *      emit_docs.c (one format each, written through output.c)
+ *
+ * Two wings read binaries instead of .d files, each with its own header:
+ * the inspector (src/inspect/inspect.h: --list, --check, and the reader
+ * every other part uses) and the tracer (src/trace/tracer.h: --trace).
  */
 #ifndef PROBEGEN_H
 #define PROBEGEN_H
@@ -551,82 +556,6 @@ int input_read(const char *path, const struct cpp_options *cpp, char **text,
  * SystemTap's compiler would see differently and probegen ignores. */
 int defines_sdt_version(const struct cpp_options *cpp, int warn);
 
-/* ---- notes.c: the probes a binary carries ---- */
-
-struct bin_site {
-	struct bin_site *next;
-	unsigned long long pc, semaphore; /* as recorded: 0 in objects */
-	unsigned long long base;          /* .stapsdt.base, as recorded */
-	char *args;                       /* "-4@%edi 8@%rsi" */
-};
-struct bin_probe {
-	struct bin_probe *next;
-	char *provider, *name;            /* verbatim: any byte but NUL */
-	unsigned long long semaphore;     /* the first site's; 0: none */
-	struct bin_site *sites, **site_tail;
-	int nsites;
-	char *declaration;                /* from .note.probegen, or NULL */
-	/* Set by binary_program(): the probe in its program, and whether
-	 * its arguments come from the recorded declaration. */
-	struct probe *model;
-	int declared;
-};
-struct binary {
-	const char *path;
-	const char *arch;                 /* target name, "?" if unknown */
-	int elfclass, data, machine, is_object;
-	int is_library;  /* a shared object with no interpreter */
-	int has_base, has_probes_section;
-	unsigned long long base_addr;     /* .stapsdt.base's address */
-	unsigned long long probes_addr, probes_size;
-	/* The loadable segments, to find where an address is in the file
-	 * (what a uprobe is attached by). */
-	struct bin_segment {
-		unsigned long long vaddr, filesz, offset;
-	} *segments;
-	int nsegments;
-	struct bin_probe *probes;         /* in the order first seen */
-	int nprobes;
-};
-/* Read path; 0, or -1 after reporting why. */
-int binary_read(const char *path, struct binary *b);
-void binary_free(struct binary *b);
-/* The probes a binary carries, built straight into a program (never
- * printed and parsed again): names verbatim, arguments from the recorded
- * declaration (its parameters parsed alone, silently; one that cannot be
- * read gives a warning naming the binary and the probe), else unnamed
- * sized integers from the first site's specs.  Not checked: its names
- * may be anything.  Free with program_free, before binary_free. */
-struct program *binary_program(struct binary *b);
-/* p's probe in binary_program's program when the binary records a
- * readable declaration for it; NULL when p's arguments are only the
- * notes' sizes. */
-const struct probe *binary_declared(const struct bin_probe *p);
-
-/* One argument spec of a note: "-4@%edi". */
-struct arg_spec {
-	int size, is_signed, is_float;
-	const char *operand, *text; /* into the spec string */
-	size_t operand_len, text_len;
-};
-/* Read the spec at args into out; returns where the next starts, or
- * NULL when there is none. */
-const char *spec_next(const char *args, struct arg_spec *out);
-int spec_count(const char *args);
-/* The i-th spec of args into out; 0 when it has fewer. */
-int spec_at(const char *args, int i, struct arg_spec *out);
-/* Whether every site of p records argument i with one size and sign. */
-int specs_agree(const struct bin_probe *p, int i);
-
-/* ---- srclines.c: a site's source line (libdw, when built with it) ---- */
-
-struct srclines;
-/* The binary's line table, or NULL: an object, no debug info, no libdw. */
-struct srclines *srclines_open(const struct binary *b);
-/* Append "file.c:12" for pc; 0, or -1 when unknown (s may be NULL). */
-int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out);
-void srclines_close(struct srclines *s);
-
 /* ---- emit_*.c: the output formats, one file each ---- */
 
 /* What an emitter may need besides the checked program. */
@@ -736,19 +665,6 @@ void options_free(struct options *o);
 const char *const *options_d_files(const struct options *o, int *n);
 const char *const *options_after_d_files(const struct options *o, int *n);
 
-/* ---- inspect_*.c: commands that read binaries (through notes.c) ---- */
-
-/* --list [--json] BINARY...; returns the exit status. */
-int inspect_list(const char *const *files, int nfiles, int json);
-/* --check FILE.d BINARY...; returns the exit status. */
-struct check_options {
-	int strict;        /* size and sign warnings are errors */
-	int allow_missing; /* a probe in none of the binaries: a warning */
-	int sites;         /* --sites: every site on its own line */
-	int json;
-};
-int inspect_check(const struct program *prog, const char *const *files,
-		  int nfiles, const struct check_options *opt);
 /* ---- trace/trace.c (or trace/trace_none.c): --trace ---- */
 
 struct trace_options {

@@ -3,7 +3,7 @@
  * or probe, completing it (a probe declared again with the same types
  * is one probe, with a warning when both are in one file), and freeing
  * it.  The nodes are built by ast.c (from
- * the grammar) or notes.c (from a binary).
+ * the grammar) or inspect/model.c (from a binary).
  */
 #include <stdlib.h>
 #include <string.h>

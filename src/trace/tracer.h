@@ -5,19 +5,22 @@
  *   targets.c  what to attach: binaries, a process's mappings, a
  *              command's program and libraries; their probes, described;
  *              the pairs to time, and each probe's part in them
- *   attach.c   a uprobe at every site, from notes.c's reading
+ *   attach.c   a uprobe at every site, from inspect/notes.c's reading
  *   session.c  the BPF lifecycle: load, attach, poll the ring, detach
  *   events.c   what is done with an event: one line of text or JSON
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
  *   trace.c    trace_run(): those steps in order, and the command it runs
+ *
+ * trace.bpf.c is the BPF side (its shared layout in trace.h); trace_none.c
+ * replaces all of these where probegen is built without libbpf.
  */
 #ifndef PROBEGEN_TRACER_H
 #define PROBEGEN_TRACER_H
 
 #include <signal.h>
 
-#include "probegen.h"
+#include "inspect/inspect.h"
 #include "trace.h"
 
 /* One limit for every layer: the BPF side reads this many arguments. */

@@ -1,5 +1,5 @@
 /*
- * inspect_list.c - --list [--json] BINARY...: every probe a binary
+ * inspect/list.c - --list [--json] BINARY...: every probe a binary
  * carries (executables, shared libraries, objects), read by notes.c:
  * provider:name, its semaphore, each site's address, argument specs and
  * source line (with debug info and libdw), and where the binary records
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "inspect/inspect.h"
 
 /* s as a JSON string, quoted and escaped: a binary's strings may hold
  * any byte. */

@@ -1,5 +1,5 @@
 /*
- * srclines.c - the source line of a probe site, for --list and --check:
+ * inspect/srclines.c - the source line of a probe site, for --list and --check:
  * "file.c:12" from the binary's DWARF line table, through libdw when
  * probegen was built with it (HAVE_LIBDW; the Makefile finds it), else
  * never.  Executables and shared libraries only: an object's sites are
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "inspect/inspect.h"
 
 #ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>

@@ -1,5 +1,5 @@
 /*
- * inspect_check.c - --check FILE.d BINARY...: do the binaries' probes of
+ * inspect/check.c - --check FILE.d BINARY...: do the binaries' probes of
  * the file's providers match its declarations?  One line per problem,
  * "BINARY: provider:name: what", on stdout; exit 1 if any is an error.
  *
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "inspect/inspect.h"
 
 /* The argument forms parse_usdt_arg() in libbpf 1.1 accepts, per
  * architecture (tests/libbpf_args.sh holds the same); x86_64 and i386

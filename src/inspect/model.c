@@ -1,0 +1,189 @@
+/*
+ * inspect/model.c - a binary's probes built into a program, as the
+ * emitters and the tracer take one: names verbatim, arguments from the
+ * declaration probegen recorded (its parameters parsed alone), else
+ * unnamed sized integers from the first site's specs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inspect/inspect.h"
+
+/* The D type named for a spec's size and sign, for probes with no
+ * readable declaration. */
+static const char *spec_type(const struct arg_spec *a)
+{
+	switch (a->size) {
+	case 1: return a->is_signed ? "int8_t" : "uint8_t";
+	case 2: return a->is_signed ? "int16_t" : "uint16_t";
+	case 4: return a->is_signed ? "int32_t" : "uint32_t";
+	default: return a->is_signed ? "int64_t" : "uint64_t";
+	}
+}
+
+/* Unnamed sized integers, one per spec of the probe's first site. */
+static void params_from_specs(struct program *prog, struct probe *pr,
+			      const char *spec)
+{
+	struct param **tail = &pr->native;
+	struct arg_spec a;
+
+	while ((spec = spec_next(spec, &a))) {
+		struct param *p = arena_alloc(&prog->arena, sizeof(*p));
+		struct type *t = arena_alloc(&prog->arena, sizeof(*t));
+
+		t->kind = T_NAMED;
+		t->name = (char *)spec_type(&a);
+		t->d_type = (short)d_type_lookup(t->name);
+		p->type = t;
+		*tail = p;
+		tail = &p->next;
+		pr->nnative++;
+	}
+}
+
+/* The parameters of a recorded declaration, "provider:name(params)",
+ * parsed alone: the binary's provider and name are never parsed (any
+ * byte may be in them), and the parser speaks into a stream of its own,
+ * so nothing a binary holds can print a compiler error or count as one.
+ * Returns 0 when the declaration is not one probegen wrote. */
+static int params_from_declaration(struct program *prog, struct probe *pr,
+				   const struct bin_probe *p, FILE *quiet)
+{
+	static const char head[] = "provider probegen_recorded { probe d";
+	size_t pv = strlen(p->provider), nm = strlen(p->name);
+	const char *decl = p->declaration, *params = decl + pv + 1 + nm;
+	struct provider *saved_providers = prog->providers, *got;
+	struct typedef_decl *saved_typedefs = prog->typedefs;
+	struct name_set saved_typedef_names = prog->typedef_names;
+	struct stability *saved_stabilities = prog->stabilities;
+	int saved_counts[3] = { prog->nproviders, prog->nprobes, prog->ntags };
+	struct diag saved_diag = diag;
+	struct buf text = { 0 };
+	const struct param *q;
+	int good;
+
+	if (strncmp(decl, p->provider, pv) != 0 || decl[pv] != ':' ||
+	    strncmp(decl + pv + 1, p->name, nm) != 0 || *params != '(')
+		return 0;
+	buf_puts(&text, head);
+	buf_puts(&text, params);
+	buf_lit(&text, ";\n};\n");
+	buf_add(&text, "\0\0", 2);
+	diag.stream = quiet;
+	diag.errors = 0;
+	prog->providers = NULL;
+	prog->typedefs = NULL;
+	prog->typedef_names = (struct name_set){ 0 };
+	prog->stabilities = NULL;
+	parse_text(prog, "(recorded declaration)", text.data, text.len - 2, NULL);
+	got = prog->providers;
+	good = !diag.errors && got && !got->next && got->nprobes == 1 &&
+	       !prog->typedefs && !got->probes->varargs &&
+	       !got->probes->has_mapping &&
+	       got->probes->nnative <= MAX_PROBE_ARGS;
+	/* As the checker would judge it: nothing nested past the limit,
+	   no void argument. */
+	for (q = good ? got->probes->native : NULL; q && good; q = q->next)
+		good = type_depth(prog, q->type) <= MAX_TYPE_DEPTH &&
+		       !(q->type->kind == T_BASE && q->type->base == B_VOID);
+	if (good) {
+		pr->native = got->probes->native;
+		pr->nnative = got->probes->nnative;
+		pr->doc = NULL;
+	}
+	diag = saved_diag;
+	prog->providers = saved_providers;
+	prog->typedefs = saved_typedefs;
+	name_set_free(&prog->typedef_names);
+	prog->typedef_names = saved_typedef_names;
+	prog->stabilities = saved_stabilities;
+	prog->nproviders = saved_counts[0];
+	prog->nprobes = saved_counts[1];
+	prog->ntags = saved_counts[2];
+	buf_free(&text);
+	return good;
+}
+
+/* The provider node of that name, made on first use (last: the one
+ * found before, which the next probe most often shares). */
+static struct provider *provider_node(struct program *prog,
+				      struct name_set *providers,
+				      struct provider ***tail,
+				      struct provider *last, const char *name)
+{
+	struct provider *pv;
+
+	if (last && strcmp(last->name, name) == 0)
+		return last;
+	pv = arena_alloc(&prog->arena, sizeof(*pv));
+	pv->name = arena_strndup(&prog->arena, name, strlen(name));
+	last = (struct provider *)name_set_add(providers, pv->name,
+					       strlen(pv->name), pv);
+	if (last)
+		return last; /* the new node is left unused in the arena */
+	**tail = pv;
+	*tail = &pv->next;
+	prog->nproviders++;
+	return pv;
+}
+
+struct program *binary_program(struct binary *b)
+{
+	struct program *prog = xcalloc(1, sizeof(*prog));
+	struct provider **tail = &prog->providers, *pv = NULL;
+	struct name_set providers;
+	struct bin_probe *p;
+	FILE *quiet = fopen("/dev/null", "w"); /* what a declaration's parse says */
+
+	if (!quiet)
+		die("cannot open /dev/null: %s", strerror(errno));
+	name_set_init(&providers, (size_t)b->nprobes);
+	/* The probes the binary carries (declared ones without a site are
+	   left out: tracers cannot attach to them), with the names it
+	   gives them, verbatim. */
+	for (p = b->probes; p; p = p->next) {
+		struct probe *pr, **link;
+
+		if (!p->sites)
+			continue;
+		pv = provider_node(prog, &providers, &tail, pv, p->provider);
+		pr = arena_alloc(&prog->arena, sizeof(*pr));
+		pr->name = arena_strndup(&prog->arena, p->name, strlen(p->name));
+		pr->provider = pv;
+		pr->loc.file = diag_intern(b->path);
+		p->model = pr;
+		p->declared = p->declaration &&
+			      params_from_declaration(prog, pr, p, quiet);
+		if (p->declaration && !p->declared) {
+			struct buf what = { 0 };
+
+			buf_escaped(&what, p->provider, strlen(p->provider), 0);
+			buf_lit(&what, ":");
+			buf_escaped(&what, p->name, strlen(p->name), 0);
+			warning_plain("'%s': the recorded declaration of probe '%s' cannot be read; its argument sizes are used",
+				      b->path, what.data);
+			buf_free(&what);
+		}
+		if (!pr->native)
+			params_from_specs(prog, pr, p->sites->args);
+		/* Appended through the last probe's link, which pv->last
+		   keeps: one provider may hold every probe. */
+		link = pv->probes ? &pv->last->next : &pv->probes;
+		*link = pr;
+		pv->last = pr;
+		pv->nprobes++;
+		prog->nprobes++;
+	}
+	fclose(quiet);
+	name_set_free(&providers);
+	names_assign(prog);
+	return prog;
+}
+
+const struct probe *binary_declared(const struct bin_probe *p)
+{
+	return p->declared ? p->model : NULL;
+}
