@@ -176,7 +176,7 @@ template <> struct probegen_signed<long long> { static const bool value = true; 
 #define PROBEGEN_INTTYPE(x) __typeof__(__builtin_choose_expr( \
 	((PROBEGEN_CLASS(x) + 3) & -4) == 4, (x), 0U))
 #define PROBEGEN_SIGNED(x) ((PROBEGEN_INTTYPE(x))-1 < 1)
-#define PROBEGEN_OBJECT(x) (PROBEGEN_CLASS(x) == 12 || PROBEGEN_CLASS(x) == 13)
+#define PROBEGEN_OBJECT(x) ((PROBEGEN_CLASS(x) | 1) == 13) /* 12 struct, 13 union */
 #endif
 #if defined(PROBEGEN_BY_ADDRESS)
 #define PROBEGEN_ADDRESSED(x) PROBEGEN_OBJECT(x)
@@ -207,8 +207,8 @@ __extension__ struct probegen_not_object { char c[0]; };
 #define PROBEGEN_OBJECT_OR_NOT(x) \
 	__builtin_choose_expr(PROBEGEN_OBJECT(x), (x), (struct probegen_not_object){})
 #define PROBEGEN_VALUE(x) __builtin_choose_expr(PROBEGEN_OBJECT(x), \
-	(void const *)&(__extension__(volatile union { __typeof__(PROBEGEN_OBJECT_OR_NOT(x)) v; }) \
-		{ PROBEGEN_OBJECT_OR_NOT(x) }).v, (x))
+	(void const *)(__extension__(volatile __typeof__(PROBEGEN_OBJECT_OR_NOT(x))[1]) \
+		{ PROBEGEN_OBJECT_OR_NOT(x) }), (x))
 #endif
 #define PROBEGEN_IN(i, x) \
 	[s##i] "n"(-PROBEGEN_SPEC(x)), [a##i] PROBEGEN_WHERE(PROBEGEN_VALUE(x))
@@ -218,12 +218,18 @@ __extension__ struct probegen_not_object { char c[0]; };
 	".if (\\e) & 2\n.ascii \"-\"\n.endif\n" \
 	".altmacro\nprobegen_text %%((\\e) >> 3)\n.noaltmacro\n" \
 	".if (\\e) & 1\n.ascii \"f\"\n.endif\n" \
-	".ascii \"@\"\n.endm\n"
-#define PROBEGEN_SPEC_PURGE ".purgem probegen_spec\n.purgem probegen_text\n"
+	".ascii \"@\"\n.endm\n" \
+	".macro probegen_operand e, op\n.if (\\e) & 4\n.ascii \"(\\op)\"\n" \
+	".else\n.ascii \"\\op\"\n.endif\n.endm\n"
+#define PROBEGEN_SPEC_PURGE \
+	".purgem probegen_spec\n.purgem probegen_text\n.purgem probegen_operand\n"
+#if defined(PROBEGEN_BY_ADDRESS)
 #define PROBEGEN_ARG(i) \
-	"probegen_spec %n[s" #i "]\n" \
-	".if (%n[s" #i "]) & 4\n.ascii \"(" PROBEGEN_OPERAND(i) ")\"\n.else\n" \
-	".ascii \"" PROBEGEN_OPERAND(i) "\"\n.endif\n"
+	"probegen_spec %n[s" #i "]\nprobegen_operand %n[s" #i "], " PROBEGEN_OPERAND(i) "\n"
+#else
+#define PROBEGEN_ARG(i) \
+	"probegen_spec %n[s" #i "]\n.ascii \"" PROBEGEN_OPERAND(i) "\"\n"
+#endif
 #define PROBEGEN_ARGS1 PROBEGEN_ARG(1)
 #define PROBEGEN_ARGS2 PROBEGEN_ARGS1 ".ascii \" \"\n" PROBEGEN_ARG(2)
 #define PROBEGEN_ARGS3 PROBEGEN_ARGS2 ".ascii \" \"\n" PROBEGEN_ARG(3)
