@@ -2,7 +2,8 @@
  * parser.y - the D provider language grammar.  A pure parser with
  * locations; every action is a one-line call into ast.c.  Errors recover
  * at ';' and '}' so one run reports every error in the file; the count is
- * kept in diag because bison reports success after a recovery.
+ * kept in the parse's state (ps->errors) because bison reports success
+ * after a recovery.
  */
 %define api.pure full
 %define parse.error custom
@@ -40,11 +41,10 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 		    const char *msg)
 {
 	(void)scanner;
-	(void)ps;
 	/* Bison's stack has a fixed limit; only nesting can reach it. */
 	if (strcmp(msg, "memory exhausted") == 0)
 		msg = "brackets or pointers nested too deeply";
-	error_at(*l, "%s", msg);
+	parse_error(ps, *l, "%s", msg);
 }
 }
 
@@ -64,6 +64,9 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %token ATTRIBUTE "'__attribute__'" ASM "'__asm__'" STORAGE "storage class"
 %token <kw> QUAL "type qualifier" BUILTIN "type name"
 %token <str> IDENT "identifier" NUMBER "number"
+/* Never in the text: the scanner's first token when a parameter list is
+   parsed alone (parse_params), so that one grammar reads both. */
+%token START_PARAMS "start of a parameter list"
 
 %type <spec> builtins
 %type <type> specs type_core tagged pointer
@@ -79,6 +82,12 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 
 %%
 
+input:
+	  file
+	| START_PARAMS '(' param_list ')'
+		{ ps->params = probe_new(ps, NULL, @2, $3, NULL); }
+	;
+
 file:
 	  %empty
 	| file top
@@ -88,7 +97,7 @@ top:
 	  PROVIDER IDENT '{' probes '}'
 		{ provider_add(ps, $2, @2, $4); }
 	| PROVIDER '{' probes '}'
-		{ provider_unnamed(@2); }
+		{ provider_unnamed(ps, @2); }
 	| probe
 		{ probe_outside(ps, $1); }
 	| TYPEDEF specs declarators attributes ';'
@@ -173,7 +182,7 @@ builtins:
 	  BUILTIN
 		{ $$ = specs_start($1); }
 	| builtins BUILTIN
-		{ $$ = specs_keyword($1, $2, @2); }
+		{ $$ = specs_keyword(ps, $1, $2, @2); }
 	| builtins QUAL
 		{ $$ = specs_qualify($1, $2); }
 	;
@@ -336,7 +345,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 	char tmp[64];
 	int i;
 
-	(void)ps;
 	if (n > 0 && n <= 4) {
 		n = yypcontext_expected_tokens(ctx, expected, 5);
 		buf_puts(&what, "expected ");
@@ -351,17 +359,17 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 	const char *sep = what.data[0] == 'u' ? " " : " before ";
 
 	if (next == YYSYMBOL_YYEOF) {
-		error_at(loc, "%s%s", what.data,
+		parse_error(ps, loc, "%s%s", what.data,
 			 sep[1] == 'b' ? " at end of input" : " end of input");
 	} else {
 		const char *text = yyget_text(scanner);
 		size_t len = strlen(text);
 
 		if (len > 40 || next == YYSYMBOL_LITERAL)
-			error_at(loc, "%s%s%s", what.data, sep,
+			parse_error(ps, loc, "%s%s%s", what.data, sep,
 				 token_name(next, tmp, sizeof(tmp)));
 		else
-			error_at(loc, "%s%s'%.*s'", what.data, sep, (int)len,
+			parse_error(ps, loc, "%s%s'%.*s'", what.data, sep, (int)len,
 				 text);
 	}
 	buf_free(&what);

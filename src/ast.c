@@ -54,7 +54,8 @@ struct specs specs_start(int kw)
 	return s;
 }
 
-struct specs specs_keyword(struct specs prev, int kw, struct loc loc)
+struct specs specs_keyword(struct parse_state *ps, struct specs prev, int kw,
+			    struct loc loc)
 {
 	struct specs s = prev;
 	const unsigned char *n = s.count;
@@ -65,21 +66,21 @@ struct specs specs_keyword(struct specs prev, int kw, struct loc loc)
 	types = n[K_VOID] + n[K_BOOL] + n[K_CHAR] + n[K_INT] + n[K_FLOAT] +
 		n[K_DOUBLE];
 	if (n[K_LONG] > 2)
-		error_at(loc, "'long long long' is too long");
+		parse_error(ps, loc, "'long long long' is too long");
 	else if (n[K_SIGNED] && n[K_UNSIGNED])
-		error_at(loc, "both 'signed' and 'unsigned' in declaration specifiers");
+		parse_error(ps, loc, "both 'signed' and 'unsigned' in declaration specifiers");
 	else if (types > 1 || n[K_SHORT] > 1 || n[K_SIGNED] > 1 ||
 		 n[K_UNSIGNED] > 1)
-		error_at(loc, "two or more data types in declaration specifiers");
+		parse_error(ps, loc, "two or more data types in declaration specifiers");
 	else if (n[K_SHORT] && n[K_LONG])
-		error_at(loc, "both 'long' and 'short' in declaration specifiers");
+		parse_error(ps, loc, "both 'long' and 'short' in declaration specifiers");
 	else if ((n[K_VOID] || n[K_BOOL] || n[K_FLOAT]) &&
 		 (n[K_SHORT] || n[K_LONG] || n[K_SIGNED] || n[K_UNSIGNED]))
-		error_at(loc, "invalid combination of type specifiers");
+		parse_error(ps, loc, "invalid combination of type specifiers");
 	else if ((n[K_CHAR] && (n[K_SHORT] || n[K_LONG])) ||
 		 (n[K_DOUBLE] &&
 		  (n[K_SHORT] || n[K_LONG] > 1 || n[K_SIGNED] || n[K_UNSIGNED])))
-		error_at(loc, "invalid combination of type specifiers");
+		parse_error(ps, loc, "invalid combination of type specifiers");
 	else
 		return s;
 	/* Reported once: the type becomes plain int from here on. */
@@ -141,8 +142,8 @@ struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
 		name_set_find(&ps->macros, name) : NULL;
 
 	if (macro) {
-		warning_at(loc, "'%s' is a macro, which is not expanded without -C", name);
-		note_at(*macro, "'%s' is defined here", name);
+		parse_warning(ps, loc, "'%s' is a macro, which is not expanded without -C", name);
+		parse_note(ps, *macro, "'%s' is defined here", name);
 	}
 
 	t->name = name;
@@ -371,7 +372,7 @@ static void inside_if(struct parse_state *ps)
 	if (!ps->if_depth || ps->if_warned)
 		return;
 	ps->if_warned = 1;
-	warning_at(ps->if_loc, "'#if' block ignored without -C: the declarations inside it are compiled whatever it says");
+	parse_warning(ps, ps->if_loc, "'#if' block ignored without -C: the declarations inside it are compiled whatever it says");
 }
 
 struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
@@ -450,15 +451,15 @@ void provider_add(struct parse_state *ps, char *name, struct loc loc,
 	ps->prog->nprobes += n;
 }
 
-void provider_unnamed(struct loc loc)
+void provider_unnamed(struct parse_state *ps, struct loc loc)
 {
-	error_at(loc, "expected provider name before '{'");
+	parse_error(ps, loc, "expected provider name before '{'");
 }
 
 void probe_outside(struct parse_state *ps, struct probe *pr)
 {
 	(void)ps;
-	error_at(pr->loc, "probe '%s' declared outside a provider", pr->name);
+	parse_error(ps, pr->loc, "probe '%s' declared outside a provider", pr->name);
 }
 
 /* CPython's configure runs -G on `BEGIN{}` and wants an object. */
@@ -466,7 +467,7 @@ void clause_ignored(struct parse_state *ps, const char *name, struct loc loc)
 {
 	/* A system header's inline functions are not the user's clauses. */
 	if (!ps->system_header)
-		warning_at(loc, "ignoring D program clause '%s': probegen compiles provider definitions only",
+		parse_warning(ps, loc, "ignoring D program clause '%s': probegen compiles provider definitions only",
 			   name);
 }
 
@@ -504,7 +505,7 @@ struct type *type_mode(struct parse_state *ps, struct type *base,
 		return base;
 	if (mode == MODE_UNKNOWN || base->kind != T_BASE ||
 	    base->base < B_CHAR || base->base > B_ULLONG) {
-		warning_at(loc, "mode attribute ignored: it names no integer size probegen knows");
+		parse_warning(ps, loc, "mode attribute ignored: it names no integer size probegen knows");
 		return base;
 	}
 	uns = base->base == B_UCHAR || base->base == B_USHORT || base->base == B_UINT ||

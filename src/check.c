@@ -17,6 +17,31 @@ static void check_name_length(const char *what, const char *name,
 			 what, name, MAX_NAME_LEN);
 }
 
+/* What is wrong with one argument's type, if anything. */
+enum param_fault { FAULT_NONE, FAULT_TOO_DEEP, FAULT_VOID };
+
+static enum param_fault param_fault(const struct program *prog,
+				    const struct param *p)
+{
+	if (type_depth(prog, p->type) > MAX_TYPE_DEPTH)
+		return FAULT_TOO_DEEP;
+	if (p->type->kind == T_BASE && p->type->base == B_VOID)
+		return FAULT_VOID;
+	return FAULT_NONE;
+}
+
+int check_arguments_ok(const struct program *prog, const struct probe *pr)
+{
+	const struct param *p;
+
+	if (pr->varargs || pr->has_mapping || pr->nnative > MAX_PROBE_ARGS)
+		return 0;
+	for_each_param(pr->native, p)
+		if (param_fault(prog, p) != FAULT_NONE)
+			return 0;
+	return 1;
+}
+
 static void check_params(const struct program *prog, const struct probe *pr,
 			 const struct param *list, int count, const char *which,
 			 int unique_names)
@@ -34,14 +59,20 @@ static void check_params(const struct program *prog, const struct probe *pr,
 	}
 	for_each_param(list, p) {
 		i++;
-		if (type_depth(prog, p->type) > MAX_TYPE_DEPTH)
+		switch (param_fault(prog, p)) {
+		case FAULT_TOO_DEEP:
 			error_at(p->loc,
 				 "type of argument %d of probe '%s' is nested more than %d levels deep",
 				 i, pr->name, MAX_TYPE_DEPTH);
-		if (p->type->kind == T_BASE && p->type->base == B_VOID)
+			break;
+		case FAULT_VOID:
 			error_at(p->loc,
 				 "argument %d of probe '%s' has type 'void'",
 				 i, pr->name);
+			break;
+		case FAULT_NONE:
+			break;
+		}
 		if (!p->name || !unique_names)
 			continue;
 		/* At most 12 names: comparing each with those before is enough. */
@@ -145,7 +176,7 @@ static void check_collisions(struct name_set *set, const struct probe *pr)
 	}
 }
 
-void check_program(const struct program *prog, const struct target *tg,
+void check_program(struct program *prog, const struct target *tg,
 		   int readability)
 {
 	struct name_set names;
@@ -195,4 +226,5 @@ void check_program(const struct program *prog, const struct target *tg,
 		name_set_free(&probes);
 	}
 	name_set_free(&names);
+	prog->checked = 1;
 }

@@ -164,14 +164,18 @@ static int reported(int *count, const char *kind)
 	return !notes_left_out;
 }
 
+void verror_at(struct loc loc, const char *fmt, va_list ap)
+{
+	if (reported(&diag.errors, "errors"))
+		print_diagnostic(loc, "error", fmt, ap);
+}
+
 void error_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!reported(&diag.errors, "errors"))
-		return;
 	va_start(ap, fmt);
-	print_diagnostic(loc, "error", fmt, ap);
+	verror_at(loc, fmt, ap);
 	va_end(ap);
 }
 
@@ -187,25 +191,34 @@ static int warning_shown(void)
 	return reported(&diag.warnings, "warnings");
 }
 
+void vwarning_at(struct loc loc, const char *fmt, va_list ap)
+{
+	if (warning_shown())
+		print_diagnostic(loc, diag.warnings_are_errors ? "error" : "warning",
+				 fmt, ap);
+}
+
 void warning_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!warning_shown())
-		return;
 	va_start(ap, fmt);
-	print_diagnostic(loc, diag.warnings_are_errors ? "error" : "warning", fmt, ap);
+	vwarning_at(loc, fmt, ap);
 	va_end(ap);
+}
+
+void vnote_at(struct loc loc, const char *fmt, va_list ap)
+{
+	if (!notes_left_out)
+		print_diagnostic(loc, "note", fmt, ap);
 }
 
 void note_at(struct loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (notes_left_out)
-		return;
 	va_start(ap, fmt);
-	print_diagnostic(loc, "note", fmt, ap);
+	vnote_at(loc, fmt, ap);
 	va_end(ap);
 }
 

@@ -28,7 +28,7 @@ static void line_marker(struct parse_state *ps, const char *p, struct loc loc)
 	struct buf name = { 0 };
 
 	if (end == p || n < 0 || n > 100000000) {
-		error_at(loc, "invalid line marker");
+		parse_error(ps, loc, "invalid line marker");
 		return;
 	}
 	p = skip_space(end);
@@ -39,7 +39,7 @@ static void line_marker(struct parse_state *ps, const char *p, struct loc loc)
 			buf_add(&name, p, 1);
 		}
 		if (*p != '"') {
-			error_at(loc, "invalid line marker");
+			parse_error(ps, loc, "invalid line marker");
 			buf_free(&name);
 			return;
 		}
@@ -111,7 +111,7 @@ static void pragma(struct parse_state *ps, const char *p, struct loc loc)
 	for (i = 0; i < sizeof(d_pragmas) / sizeof(d_pragmas[0]); i++)
 		if (word_is(p, d_pragmas[i]))
 			return;
-	warning_at(loc, "ignoring unknown '#pragma D %.*s'",
+	parse_warning(ps, loc, "ignoring unknown '#pragma D %.*s'",
 		   (int)strcspn(p, " \t\r"), p);
 }
 
@@ -200,10 +200,52 @@ void comment_seen(struct parse_state *ps, const char *text, size_t len,
 	ps->comment_is_line = is_line;
 }
 
+void parse_error(struct parse_state *ps, struct loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	ps->errors++;
+	if (ps->quiet)
+		return;
+	va_start(ap, fmt);
+	verror_at(loc, fmt, ap);
+	va_end(ap);
+}
+
+void parse_warning(struct parse_state *ps, struct loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->quiet)
+		return;
+	va_start(ap, fmt);
+	vwarning_at(loc, fmt, ap);
+	va_end(ap);
+}
+
+void parse_note(struct parse_state *ps, struct loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->quiet)
+		return;
+	va_start(ap, fmt);
+	vnote_at(loc, fmt, ap);
+	va_end(ap);
+}
+
 int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 	      struct parse_state *ps)
 {
-	int token = (yylex)(lval, lloc, scanner);
+	int token;
+
+	if (ps->start_token) {
+		token = ps->start_token;
+		ps->start_token = 0;
+		*lloc = (struct loc){ ps->file, ps->line, ps->col };
+		return token;
+	}
+	token = (yylex)(lval, lloc, scanner);
 
 	/* A comment ending on the line above the probe, or on its line. */
 	if (token == PROBE && ps->comment.len &&
@@ -214,13 +256,35 @@ int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 	return token;
 }
 
+/* Scan and parse text (len bytes and two NULs) with ps set up. */
+static void run_parser(struct parse_state *ps, const char *file, char *text,
+		       size_t len)
+{
+	yyscan_t scanner;
+	YY_BUFFER_STATE buffer;
+
+	if (yylex_init_extra(ps, &scanner))
+		die("cannot initialise the scanner");
+	if (len > (size_t)INT32_MAX - 2)
+		die("%s is too large to scan", file);
+	buffer = yy_scan_buffer(text, len + 2, scanner);
+	if (!buffer)
+		die("cannot set up the scanner's buffer");
+	/* 2: bison's stack is exhausted (absurd nesting); yyerror has
+	   reported it at the spot, so it counts as an input error. */
+	yyparse(scanner, ps);
+	yy_delete_buffer(buffer, scanner);
+	yylex_destroy(scanner);
+	buf_free(&ps->comment);
+	name_set_free(&ps->providers);
+	name_set_free(&ps->macros);
+}
+
 struct program *parse_text(struct program *into, const char *file,
 			   char *text, size_t len,
 			   const struct parse_options *opt)
 {
 	struct parse_state ps = { 0 };
-	yyscan_t scanner;
-	YY_BUFFER_STATE buffer;
 
 	ps.file = diag_intern(file);
 	ps.line = 1;
@@ -250,20 +314,22 @@ struct program *parse_text(struct program *into, const char *file,
 		len -= 3;
 	}
 	first_line_directive(&ps, &text, &len);
-	if (yylex_init_extra(&ps, &scanner))
-		die("cannot initialise the scanner");
-	if (len > (size_t)INT32_MAX - 2)
-		die("%s is too large to scan", file);
-	buffer = yy_scan_buffer(text, len + 2, scanner);
-	if (!buffer)
-		die("cannot set up the scanner's buffer");
-	/* 2: bison's stack is exhausted (absurd nesting); yyerror has
-	   reported it at the spot, so it counts as an input error. */
-	yyparse(scanner, &ps);
-	yy_delete_buffer(buffer, scanner);
-	yylex_destroy(scanner);
-	buf_free(&ps.comment);
-	name_set_free(&ps.providers);
-	name_set_free(&ps.macros);
+	run_parser(&ps, file, text, len);
 	return ps.prog;
+}
+
+const struct probe *parse_params(struct program *prog, char *text, size_t len)
+{
+	struct parse_state ps = { 0 };
+
+	ps.file = "(parameters)";
+	ps.line = 1;
+	ps.col = 1;
+	ps.prog = prog;
+	ps.quiet = 1;
+	ps.start_token = START_PARAMS;
+	/* No provider_tail or typedef_tail: the grammar reads a parameter
+	   list alone, which declares neither. */
+	run_parser(&ps, ps.file, text, len);
+	return ps.errors ? NULL : ps.params;
 }

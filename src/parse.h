@@ -49,7 +49,23 @@ struct parse_state {
 	struct name_set providers; /* by name, to add a block to its own */
 	struct typedef_decl **typedef_tail;
 	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
+	/* What the parse said: errors are counted here (and in diag unless
+	 * quiet, which says nothing at all). */
+	int errors, quiet;
+	/* A token the scanner returns first, selecting what the grammar
+	 * reads: 0 for a file, START_PARAMS for a parameter list alone,
+	 * whose probe (with no name) lands in params. */
+	int start_token;
+	struct probe *params;
 };
+/* The parser's diagnostics: counted in ps, and said through diag.c
+ * unless ps is quiet. */
+void parse_error(struct parse_state *ps, struct loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void parse_warning(struct parse_state *ps, struct loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void parse_note(struct parse_state *ps, struct loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* A comment ended on the current line (is_line: a // comment, which
  * joins the one on the line before). */
 void comment_seen(struct parse_state *ps, const char *text, size_t len,
@@ -68,7 +84,8 @@ void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
  * declarator is being read it is a param whose type chain ends in a
  * hole (the innermost node's inner is NULL) where the base type goes. */
 struct specs specs_start(int kw);
-struct specs specs_keyword(struct specs prev, int kw, struct loc loc);
+struct specs specs_keyword(struct parse_state *ps, struct specs prev, int kw,
+			    struct loc loc);
 struct specs specs_qualify(struct specs s, unsigned quals);
 struct type *type_from_keywords(struct parse_state *ps, struct specs s,
 				unsigned quals);
@@ -101,7 +118,7 @@ struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
 struct probe *probes_push(struct probe *list, struct probe *pr);
 void provider_add(struct parse_state *ps, char *name, struct loc loc,
 		  struct probe *probes);
-void provider_unnamed(struct loc loc);
+void provider_unnamed(struct parse_state *ps, struct loc loc);
 void probe_outside(struct parse_state *ps, struct probe *pr);
 void clause_ignored(struct parse_state *ps, const char *name, struct loc loc);
 /* The size a mode attribute's M names in bytes (QI 1, HI 2, SI 4,

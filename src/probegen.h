@@ -167,6 +167,9 @@ void warning_at(struct loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void note_at(struct loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void verror_at(struct loc loc, const char *fmt, va_list ap);
+void vwarning_at(struct loc loc, const char *fmt, va_list ap);
+void vnote_at(struct loc loc, const char *fmt, va_list ap);
 /* Errors without a source position: the environment (not counted in
  * diag.errors), or an input error found outside the source (counted). */
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -278,6 +281,9 @@ struct program {
 	struct name_set typedef_names; /* the first of each name, for lookups */
 	int nproviders, nprobes;
 	int ntags; /* named struct and union types: forward-declared */
+	/* check_program() has judged it.  A binary's program never is
+	 * (binary_program): its names may be anything. */
+	int checked;
 };
 
 #define for_each_provider(prog, pv) \
@@ -312,6 +318,11 @@ const struct probe *program_probe(const struct program *prog,
 struct parse_options {
 	int preprocessed; /* input came from cpp: '#' lines are its markers */
 };
+/* Parse a parameter list alone, "(int a, char *b)" (len bytes and two
+ * NULs, as parse_text takes), into prog's arena, saying nothing: a probe
+ * with no name holding the parameters, or NULL when the text is not one.
+ * Nothing else of prog changes.  For the declarations binaries record. */
+const struct probe *parse_params(struct program *prog, char *text, size_t len);
 /* Parse text of len bytes, which must be followed by two NUL bytes
  * (input_read() leaves them): the scanner reads it in place.  Its
  * declarations join those of into, or of a new program when into is
@@ -473,8 +484,12 @@ char *name_rust_semaphore(const struct probe *pr); /* REQUEST_START_SEMAPHORE */
 /* readability: warn of arguments no tracer reads (where the sites are
  * written or read: -h, --rust, --docs, --bpftrace; not -G, whose object
  * holds no site, so that a build hears it once). */
-void check_program(const struct program *prog, const struct target *tg,
+void check_program(struct program *prog, const struct target *tg,
 		   int readability);
+/* The checker's verdict on one probe's arguments, without a word: their
+ * count, each type's depth, no void, no '...', no mapping.  A binary's
+ * recorded declaration is used only when this accepts it. */
+int check_arguments_ok(const struct program *prog, const struct probe *pr);
 
 /* ---- target.c: ELF class, byte order, machine by target name ---- */
 

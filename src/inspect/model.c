@@ -4,8 +4,6 @@
  * declaration probegen recorded (its parameters parsed alone), else
  * unnamed sized integers from the first site's specs.
  */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,66 +43,31 @@ static void params_from_specs(struct program *prog, struct probe *pr,
 }
 
 /* The parameters of a recorded declaration, "provider:name(params)",
- * parsed alone: the binary's provider and name are never parsed (any
- * byte may be in them), and the parser speaks into a stream of its own,
- * so nothing a binary holds can print a compiler error or count as one.
- * Returns 0 when the declaration is not one probegen wrote. */
+ * parsed alone (parse_params, which says nothing): the binary's provider
+ * and name are never parsed (any byte may be in them).  Used when the
+ * checker would accept them; returns 0 when the declaration is not one
+ * probegen wrote. */
 static int params_from_declaration(struct program *prog, struct probe *pr,
-				   const struct bin_probe *p, FILE *quiet)
+				   const struct bin_probe *p)
 {
-	static const char head[] = "provider probegen_recorded { probe d";
 	size_t pv = strlen(p->provider), nm = strlen(p->name);
 	const char *decl = p->declaration, *params = decl + pv + 1 + nm;
-	struct provider *saved_providers = prog->providers, *got;
-	struct typedef_decl *saved_typedefs = prog->typedefs;
-	struct name_set saved_typedef_names = prog->typedef_names;
-	struct stability *saved_stabilities = prog->stabilities;
-	int saved_counts[3] = { prog->nproviders, prog->nprobes, prog->ntags };
-	struct diag saved_diag = diag;
+	const struct probe *got;
 	struct buf text = { 0 };
-	const struct param *q;
-	int good;
 
 	if (strncmp(decl, p->provider, pv) != 0 || decl[pv] != ':' ||
 	    strncmp(decl + pv + 1, p->name, nm) != 0 || *params != '(')
 		return 0;
-	buf_puts(&text, head);
 	buf_puts(&text, params);
-	buf_lit(&text, ";\n};\n");
 	buf_add(&text, "\0\0", 2);
-	diag.stream = quiet;
-	diag.errors = 0;
-	prog->providers = NULL;
-	prog->typedefs = NULL;
-	prog->typedef_names = (struct name_set){ 0 };
-	prog->stabilities = NULL;
-	parse_text(prog, "(recorded declaration)", text.data, text.len - 2, NULL);
-	got = prog->providers;
-	good = !diag.errors && got && !got->next && got->nprobes == 1 &&
-	       !prog->typedefs && !got->probes->varargs &&
-	       !got->probes->has_mapping &&
-	       got->probes->nnative <= MAX_PROBE_ARGS;
-	/* As the checker would judge it: nothing nested past the limit,
-	   no void argument. */
-	for (q = good ? got->probes->native : NULL; q && good; q = q->next)
-		good = type_depth(prog, q->type) <= MAX_TYPE_DEPTH &&
-		       !(q->type->kind == T_BASE && q->type->base == B_VOID);
-	if (good) {
-		pr->native = got->probes->native;
-		pr->nnative = got->probes->nnative;
-		pr->doc = NULL;
-	}
-	diag = saved_diag;
-	prog->providers = saved_providers;
-	prog->typedefs = saved_typedefs;
-	name_set_free(&prog->typedef_names);
-	prog->typedef_names = saved_typedef_names;
-	prog->stabilities = saved_stabilities;
-	prog->nproviders = saved_counts[0];
-	prog->nprobes = saved_counts[1];
-	prog->ntags = saved_counts[2];
+	got = parse_params(prog, text.data, text.len - 2);
 	buf_free(&text);
-	return good;
+	if (!got || !check_arguments_ok(prog, got))
+		return 0;
+	pr->native = got->native;
+	pr->nnative = got->nnative;
+	pr->doc = NULL;
+	return 1;
 }
 
 /* The provider node of that name, made on first use (last: the one
@@ -136,10 +99,7 @@ struct program *binary_program(struct binary *b)
 	struct provider **tail = &prog->providers, *pv = NULL;
 	struct name_set providers;
 	struct bin_probe *p;
-	FILE *quiet = fopen("/dev/null", "w"); /* what a declaration's parse says */
 
-	if (!quiet)
-		die("cannot open /dev/null: %s", strerror(errno));
 	name_set_init(&providers, (size_t)b->nprobes);
 	/* The probes the binary carries (declared ones without a site are
 	   left out: tracers cannot attach to them), with the names it
@@ -156,7 +116,7 @@ struct program *binary_program(struct binary *b)
 		pr->loc.file = diag_intern(b->path);
 		p->model = pr;
 		p->declared = p->declaration &&
-			      params_from_declaration(prog, pr, p, quiet);
+			      params_from_declaration(prog, pr, p);
 		if (p->declaration && !p->declared) {
 			struct buf what = { 0 };
 
@@ -177,7 +137,6 @@ struct program *binary_program(struct binary *b)
 		pv->nprobes++;
 		prog->nprobes++;
 	}
-	fclose(quiet);
 	name_set_free(&providers);
 	names_assign(prog);
 	return prog;
