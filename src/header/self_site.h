@@ -94,10 +94,10 @@ template <> struct probegen_signed<long long> { static const bool value = true; 
    in memory when the site runs: the site's asm does not say it reads
    them, so C copies the object (an rvalue has no address) into a
    volatile compound literal, whose type is an empty stand-in for
-   anything else (compiling this costs a unit 2% to 4% more instructions
-   for three sites, bench/compile.sh's unit), and C++ takes the address with an operator that
-   exists only for class and union types and reads the object in an
-   empty asm first. */
+   anything else, and C++ takes the address with an operator that exists
+   only for class and union types and reads the object in an empty asm
+   first.  This costs bench/compile.sh's unit (three sites) 2% to 6% more
+   instructions to compile. */
 #if !defined(PROBEGEN_BY_ADDRESS)
 #define PROBEGEN_VALUE(x) (x)
 #elif defined(__cplusplus)
