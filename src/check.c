@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "naming.h"
 
 static void check_name_length(const char *what, const char *name,
 			      struct loc loc)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "emit.h"
 
 /* How bpftrace prints an argument of this type: the printf conversion
  * and the expression, e.g. "%s" and str(arg1); for a type no tracer

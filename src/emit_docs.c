@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "probegen.h"
+#include "emit.h"
 
 static void stability(struct buf *b, const struct program *prog,
 		      const struct provider *pv)

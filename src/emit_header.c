@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "emit.h"
 
 /* The files of src/header/, as strings (build/header_text.c). */
 extern const char header_stapsdt_base[], header_common[], header_decl_note[],

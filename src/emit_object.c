@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probegen.h"
+#include "emit.h"
 
 #ifndef SHF_GNU_RETAIN
 #define SHF_GNU_RETAIN (1u << 21)

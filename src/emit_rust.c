@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "emit.h"
 #include "header/stapsdt_base.h"
 
 /* Each line of asm text as a Rust string argument of asm!, quotes

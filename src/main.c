@@ -9,7 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "emit.h"
 #include "inspect/inspect.h"
+#include "options.h"
+#include "trace/trace_run.h"
 
 static int compile(const struct options *o);
 static int list_targets(const struct options *o);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "naming.h"
 
 /* Identifiers are ASCII: no locale, no function call a character. */
 static char ascii_upper(char c)

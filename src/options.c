@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "options.h"
 
 /* How each group is written in messages. */
 static const char *const group_names[O_GROUPS] = {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "model.h"
 
 /* Start suffix, and its end suffixes in order of preference. */
 static const struct {

@@ -6,7 +6,7 @@
 #ifndef PROBEGEN_PARSE_H
 #define PROBEGEN_PARSE_H
 
-#include "probegen.h"
+#include "model.h"
 
 /* Builtin type keywords, as the scanner reports them. */
 enum keyword {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "naming.h"
 
 const struct provider *program_provider(const struct program *prog,
 					const char *name)

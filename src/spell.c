@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probegen.h"
+#include "naming.h"
 
 static const char *base_type_name(enum base b)
 {

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "probegen.h"
+#include "model.h"
 
 /* D's predefined type names: size in bytes (0: pointer-sized, -1:
  * long-sized, which is the same on every target here), sign, and how C

@@ -17,7 +17,7 @@
 #ifndef PROBEGEN_INSPECT_H
 #define PROBEGEN_INSPECT_H
 
-#include "probegen.h"
+#include "naming.h"
 
 /* ---- notes.c: the probes a binary carries; model.c: built into a program ---- */
 

@@ -22,6 +22,7 @@
 
 #include "inspect/inspect.h"
 #include "trace.h"
+#include "trace_run.h"
 
 /* One limit for every layer: the BPF side reads this many arguments. */
 _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,

@@ -1,0 +1,87 @@
+/*
+ * options.h - the command line (options.c), checked against the table
+ * of modes main.c keeps.
+ */
+#ifndef PROBEGEN_OPTIONS_H
+#define PROBEGEN_OPTIONS_H
+
+#include "emit.h"
+
+/* ---- options.c: the command line, checked against the table of modes
+ * (main.c) ---- */
+
+/* Groups of options, each taken by some modes. */
+enum {
+	O_OUTPUT = 1 << 0,  /* -o FILE */
+	O_CPP = 1 << 1,     /* -C, -I, -D, -U */
+	O_TARGET = 1 << 2,  /* --target, -32, -64 */
+	O_HEADER = 1 << 3,  /* --header-only, --self-contained */
+	O_JSON = 1 << 4,    /* --json */
+	O_CHECK = 1 << 5,   /* --strict, --allow-missing */
+	O_TRACE = 1 << 6,   /* -c, -p, -n, --limit, --duration, --pair,
+			       --expect-all, -- CMD */
+	O_FILES = 1 << 7,   /* -s given more than once */
+	O_SUMMARY = 1 << 8, /* --summary */
+	O_GROUPS = 9
+};
+
+/* What a mode reads besides its options. */
+enum reads {
+	READS_NOTHING,     /* --list-targets */
+	READS_D,           /* a .d file (-s or the first operand); then, for
+			      -G, objects that choose the target */
+	READS_D_OR_BINARY, /* .d files, or one binary's recorded declarations */
+	READS_D_BINARIES,  /* .d files, then binaries */
+	READS_BINARIES,    /* binaries */
+	READS_TRACEES,     /* binaries, -c or -p; -s files declare types */
+};
+
+struct options;
+
+/* One thing probegen can do, chosen by its option. */
+struct mode {
+	const char *option;
+	enum reads reads;
+	unsigned takes;         /* O_* groups it accepts */
+	const char *extension;  /* of the default output name */
+	emit_fn *emit;          /* compile .d files into one output */
+	int (*command)(const struct options *o); /* or run this instead */
+};
+
+struct options {
+	const struct mode *mode;
+	const char *option_of[O_GROUPS]; /* the first option given of each */
+	unsigned given;
+	const char **files;     /* -s FILE, in order */
+	int nfiles;
+	const char **operands;  /* the rest, in order */
+	int noperands;
+	const char *output, *target;
+	int bits; /* -32 / -64, 0 when not given */
+	int header_only, self_contained, json, strict, allow_missing, sites;
+	int summary, expect_all;
+	const char *timeline;
+	double duration;
+	const char **pair_specs;
+	int npair_specs;
+	char **command;         /* -c 'CMD ARGS' split, or -- CMD ARGS */
+	int command_split;      /* command is ours to free */
+	int trace_pid;
+	long long limit;
+	const char **filters;
+	int nfilters;
+	struct cpp_options cpp;
+};
+
+/* Parse argv against modes[nmodes]: -1 to go on with o->mode, else the
+ * exit status (after --help or --version, or a usage error it reported).
+ * Free o with options_free() either way. */
+int options_parse(int argc, char **argv, const struct mode *modes,
+		  size_t nmodes, struct options *o);
+void options_free(struct options *o);
+/* The .d files: the -s files, else the first operand; and the operands
+ * after them: objects (-G) or binaries (--check). */
+const char *const *options_d_files(const struct options *o, int *n);
+const char *const *options_after_d_files(const struct options *o, int *n);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * src/trace/trace_run.h - the tracer as main.c calls it: --trace's
+ * options and trace_run() (trace/trace.c, or trace/trace_none.c when
+ * probegen is built without libbpf).
+ */
+#ifndef PROBEGEN_TRACE_RUN_H
+#define PROBEGEN_TRACE_RUN_H
+
+#include "probegen.h"
+
+struct program;
+
+struct trace_options {
+	char *const *command;             /* -c or -- CMD ARGS: its argv, or NULL */
+	int pid;                          /* -p PID, or 0 */
+	const char *const *binaries;      /* BINARY operands */
+	int nbinaries;
+	const char *const *filters;       /* -n PROVIDER:NAME patterns */
+	int nfilters;
+	const struct program *declarations; /* -s FILE.d, or NULL */
+	long long limit;                  /* --limit N, or 0 */
+	double duration;                  /* --duration SECONDS, or 0 */
+	int json;
+	int summary;      /* --summary: counts and pair latencies at the end */
+	int expect_all;   /* --expect-all: exit 1 if a probe never fired */
+	const char *timeline;             /* --timeline FILE.json, or NULL */
+	const char *const *pair_specs;    /* --pair P:START,P:END[,ARG] */
+	int npair_specs;
+};
+/* Trace until the command or process ends, --limit, or a signal;
+ * returns the exit status. */
+int trace_run(const struct trace_options *opt);
+
+#endif
