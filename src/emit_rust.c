@@ -247,18 +247,23 @@ static void doc_lines(struct buf *b, const struct probe *pr)
 }
 
 /* The three functions of a probe and its semaphore. */
-static void probe_functions(struct buf *b, const struct program *prog,
-			    const struct probe *pr)
+/* A probe's arguments, spelled the ways its three functions need. */
+struct rust_args {
+	struct buf params;   /* "a: i32, s: &str" */
+	struct buf names;    /* "a, s" */
+	struct buf pass;     /* "a, s.as_ref()" */
+	struct buf tuple;    /* the closure's result: "i32, S0" */
+	struct buf generics; /* "S0: AsRef<str>" */
+	struct buf hold;     /* strings the site keeps alive: "s" */
+	struct buf values;   /* integers as the site reads them: " a as u64" */
+	int strings;
+};
+
+static void rust_args_build(struct rust_args *r, const struct program *prog,
+			    const struct probe *pr, const struct target *x86)
 {
-	const struct target *x86 = target_by_name("x86_64");
-	const struct target *arm = target_by_name("aarch64");
-	char *fn = name_rust_fn(pr);
-	char *sem = name_rust_semaphore(pr);
 	const struct param *p;
-	struct buf params = { 0 }, names = { 0 }, pass = { 0 }, tuple = { 0 };
-	struct buf hold = { 0 }, values = { 0 }, generics = { 0 };
-	struct buf x86_note = { 0 }, arm_note = { 0 };
-	int i = 0, strings = 0, n = pr->nnative;
+	int i = 0;
 
 	for_each_param(pr->native, p) {
 		struct rust_type a = type_rust(prog, p->type, x86);
@@ -266,37 +271,97 @@ static void probe_functions(struct buf *b, const struct program *prog,
 		struct buf name = { 0 };
 
 		rust_param_name(&name, pr, i);
-		buf_cat(&params, sep, name.data, ": ", a.name, NULL);
-		buf_cat(&names, sep, name.data, NULL);
-		buf_cat(&pass, sep, name.data, a.kind == R_STRING ? ".as_ref()" : "", NULL);
+		buf_cat(&r->params, sep, name.data, ": ", a.name, NULL);
+		buf_cat(&r->names, sep, name.data, NULL);
+		buf_cat(&r->pass, sep, name.data, a.kind == R_STRING ? ".as_ref()" : "", NULL);
 		if (a.kind == R_STRING) {
-			buf_printf(&tuple, "%sS%d", sep, strings);
-			buf_printf(&generics, "%sS%d: AsRef<str>", strings ? ", " : "", strings);
-			strings++;
-			buf_cat(&hold, hold.len ? ", " : "", name.data, NULL);
+			buf_printf(&r->tuple, "%sS%d", sep, r->strings);
+			buf_printf(&r->generics, "%sS%d: AsRef<str>", r->strings ? ", " : "",
+				   r->strings);
+			r->strings++;
+			buf_cat(&r->hold, r->hold.len ? ", " : "", name.data, NULL);
 		} else {
-			buf_cat(&tuple, sep, a.name, NULL);
-			buf_cat(&values, values.len ? ", " : " ", name.data,
+			buf_cat(&r->tuple, sep, a.name, NULL);
+			buf_cat(&r->values, r->values.len ? ", " : " ", name.data,
 				a.kind == R_FLOAT ? ".to_bits() as u64" : " as u64", NULL);
 		}
 		buf_free(&name);
 		i++;
 	}
+}
 
-	/* n(args): the site; strings copied only while enabled. */
+static void rust_args_free(struct rust_args *r)
+{
+	buf_free(&r->params);
+	buf_free(&r->names);
+	buf_free(&r->pass);
+	buf_free(&r->tuple);
+	buf_free(&r->generics);
+	buf_free(&r->hold);
+	buf_free(&r->values);
+}
+
+/* n(args): the site; strings copied only while enabled. */
+static void site_function(struct buf *b, const struct program *prog,
+			  const struct probe *pr, const struct rust_args *r,
+			  const char *fn, const char *sem)
+{
+	struct buf x86_note = { 0 }, arm_note = { 0 };
+
 	doc_lines(b, pr);
-	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "(", params.data ? params.data : "",
-		") {\n", NULL);
-	if (strings)
+	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "(",
+		r->params.data ? r->params.data : "", ") {\n", NULL);
+	if (r->strings)
 		buf_cat(b, "\t\tif !self::", fn, "_enabled() {\n\t\t\treturn;\n\t\t}\n", NULL);
 	buf_cat(b, "\t\tprobegen_site!(", sem, " ", NULL);
-	note_line(&x86_note, prog, pr, x86);
-	note_line(&arm_note, prog, pr, arm);
+	note_line(&x86_note, prog, pr, target_by_name("x86_64"));
+	note_line(&arm_note, prog, pr, target_by_name("aarch64"));
 	buf_puts(b, x86_note.data);
 	if (strcmp(x86_note.data, arm_note.data) != 0)
 		buf_cat(b, " ", arm_note.data, NULL);
-	buf_cat(b, " [", hold.data ? hold.data : "", "]", values.data ? values.data : "",
-		");\n\t}\n\n", NULL);
+	buf_cat(b, " [", r->hold.data ? r->hold.data : "", "]",
+		r->values.data ? r->values.data : "", ");\n\t}\n\n", NULL);
+	buf_free(&x86_note);
+	buf_free(&arm_note);
+}
+
+/* n_lazy(|| args): the closure is called only while enabled; it returns
+ * nothing, the value, or a tuple, by the probe's arity. */
+static void lazy_function(struct buf *b, const struct probe *pr,
+			  const struct rust_args *r, const char *fn)
+{
+	int n = pr->nnative;
+
+	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
+		      "\t/// while a tracer is attached.\n",
+		   pr->provider->name, pr->name);
+	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "_lazy", NULL);
+	if (r->strings)
+		buf_cat(b, "<", r->generics.data, ">", NULL);
+	buf_puts(b, "(f: impl FnOnce()");
+	if (n == 1)
+		buf_cat(b, " -> ", r->tuple.data, NULL);
+	else if (n > 1)
+		buf_cat(b, " -> (", r->tuple.data, ")", NULL);
+	buf_cat(b, ") {\n\t\tif self::", fn, "_enabled() {\n", NULL);
+	if (n == 0)
+		buf_puts(b, "\t\t\tf();\n");
+	else
+		buf_cat(b, "\t\t\tlet ", n > 1 ? "(" : "", r->names.data, n > 1 ? ")" : "",
+			" = f();\n", NULL);
+	buf_cat(b, "\t\t\tself::", fn, "(", r->pass.data ? r->pass.data : "",
+		");\n\t\t}\n\t}\n\n", NULL);
+}
+
+static void probe_functions(struct buf *b, const struct program *prog,
+			    const struct probe *pr)
+{
+	char *fn = name_rust_fn(pr);
+	char *sem = name_rust_semaphore(pr);
+	struct rust_args r = { 0 };
+
+	rust_args_build(&r, prog, pr, target_by_name("x86_64"));
+	site_function(b, prog, pr, &r, fn, sem);
 
 	/* Its semaphore, which tracers increment, and n_enabled. */
 	buf_cat(b, "\t#[unsafe(link_section = \".probes\")]\n\tstatic mut ", sem,
@@ -306,37 +371,8 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "_enabled() -> bool {\n"
 		   "\t\tsuper::probegen_enabled(&raw const ", sem, ")\n\t}\n\n", NULL);
 
-	/* n_lazy(|| args): the closure is called only while enabled; it
-	 * returns nothing, the value, or a tuple, by the probe's arity. */
-	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
-		      "\t/// while a tracer is attached.\n",
-		   pr->provider->name, pr->name);
-	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "_lazy", NULL);
-	if (strings)
-		buf_cat(b, "<", generics.data, ">", NULL);
-	buf_puts(b, "(f: impl FnOnce()");
-	if (n == 1)
-		buf_cat(b, " -> ", tuple.data, NULL);
-	else if (n > 1)
-		buf_cat(b, " -> (", tuple.data, ")", NULL);
-	buf_cat(b, ") {\n\t\tif self::", fn, "_enabled() {\n", NULL);
-	if (n == 0)
-		buf_puts(b, "\t\t\tf();\n");
-	else
-		buf_cat(b, "\t\t\tlet ", n > 1 ? "(" : "", names.data, n > 1 ? ")" : "",
-			" = f();\n", NULL);
-	buf_cat(b, "\t\t\tself::", fn, "(", pass.data ? pass.data : "", ");\n\t\t}\n\t}\n\n",
-		NULL);
-
-	buf_free(&params);
-	buf_free(&names);
-	buf_free(&pass);
-	buf_free(&tuple);
-	buf_free(&hold);
-	buf_free(&values);
-	buf_free(&generics);
-	buf_free(&x86_note);
-	buf_free(&arm_note);
+	lazy_function(b, pr, &r, fn);
+	rust_args_free(&r);
 	free(fn);
 	free(sem);
 }

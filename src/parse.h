@@ -77,7 +77,10 @@ int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 /* Handle one '#' line: markers, pragmas, stray directives (parse.c). */
 void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
 
-/* ---- ast.c: grammar actions ---- */
+/* ---- ast.c, ast_specs.c: grammar actions ---- */
+
+/* A new node of the tree, in the program's arena (ast.c). */
+struct type *type_new(struct parse_state *ps, enum type_kind kind);
 
 /* Grammar actions.  Lists of parameters and probes are built in
  * reverse, one push per item, and put in order once complete.  While a
