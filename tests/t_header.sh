@@ -367,6 +367,65 @@ t_header_build_seds() {
 	ok
 }
 
+# GCC's inliner weighs an asm statement by its lines (and ';'s): each
+# of probegen's sites, 0 to 12 arguments, weighs what sys/sdt.h's does
+# under SystemTap's header, so that GCC inlines as with SystemTap's and a
+# build gets the same sites (Ruby's string.o).  In the default header and
+# --self-contained; --header-only's sites also define their semaphores,
+# which SystemTap's never do (they weigh 21 more).
+t_header_inline_weight_as_systemtap() {
+	need dtrace
+	python3 - > w.d <<-'PY'
+	print('provider w {')
+	for n in range(13):
+	    print('\tprobe p%d(%s);' % (n, ', '.join('int a%d' % i for i in range(n))))
+	print('};')
+	PY
+	python3 - > fn.c <<-'PY'
+	for n in range(13):
+	    args = ', '.join('a%d' % i for i in range(n))
+	    params = ', '.join('int a%d' % i for i in range(n)) or 'void'
+	    print('void f%d(%s);\nvoid f%d(%s) { W_P%d(%s); }' % (n, params, n, params, n, args))
+	PY
+	cat > weigh.py <<-'PY'
+	import re, sys
+	# The weight GCC gives the asm statements of each function f0..f12.
+	s = open(sys.argv[1]).read()
+	out = []
+	for n in range(13):
+	    i = s.index('void f%d(' % n, s.index('void f%d(' % n) + 1)
+	    j = s.find('void f%d(' % (n + 1), i)
+	    body = s[i:j if j > 0 else len(s)]
+	    w = 0
+	    for m in re.finditer(r'__asm__\s*(?:__volatile__|volatile)?\s*\(', body):
+	        k, tmpl = m.end(), ''
+	        while k < len(body) and body[k] not in ':)':
+	            if body[k] == '"':
+	                e = k + 1
+	                while body[e] != '"':
+	                    e += 2 if body[e] == '\\' else 1
+	                tmpl += body[k + 1:e]
+	                k = e + 1
+	            else:
+	                k += 1
+	        w += tmpl.count('\\n') + tmpl.count(';') + 1
+	    out.append(w)
+	print(' '.join(map(str, out)))
+	PY
+	dtrace -h -s w.d -o stap.h 2> /dev/null || fail "SystemTap's dtrace -h"
+	{ echo '#include "stap.h"'; cat fn.c; } > s.c
+	gcc -E -P s.c -o s.i && python3 weigh.py s.i > stap.w || fail "weighing SystemTap's sites"
+	local mode
+	for mode in "" --self-contained; do
+		"$PROBEGEN" -h $mode -s w.d -o pg.h || fail "-h $mode"
+		{ echo '#include "pg.h"'; cat fn.c; } > p.c
+		gcc -E -P p.c -o p.i && python3 weigh.py p.i > pg.w || fail "weighing probegen's sites ($mode)"
+		diff stap.w pg.w || fail "sites weigh otherwise than SystemTap's ($mode): $(cat pg.w) against $(cat stap.w)"
+	done
+	echo "weights for 0..12 arguments: $(cat stap.w)"
+	ok
+}
+
 # The sites are probegen's own (src/header/self_site.h): for the same
 # calls, every Debian cross target records the same sizes, signs and
 # float markers in the default and --self-contained headers as

@@ -221,14 +221,18 @@ __extension__ struct probegen_not_object { char c[0]; };
 	".ascii \"@\"\n.endm\n" \
 	".macro probegen_operand e, op\n.if (\\e) & 4\n.ascii \"(\\op)\"\n" \
 	".else\n.ascii \"\\op\"\n.endif\n.endm\n"
+#define PROBEGEN_WEIGHT2 "\n\n"
+#define PROBEGEN_WEIGHT27 "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
 #define PROBEGEN_SPEC_PURGE \
-	".purgem probegen_spec\n.purgem probegen_text\n.purgem probegen_operand\n"
+	".purgem probegen_spec\n.purgem probegen_text\n.purgem probegen_operand\n" \
+	PROBEGEN_WEIGHT2
 #if defined(PROBEGEN_BY_ADDRESS)
 #define PROBEGEN_ARG(i) \
-	"probegen_spec %n[s" #i "]\nprobegen_operand %n[s" #i "], " PROBEGEN_OPERAND(i) "\n"
+	"probegen_spec %n[s" #i "]\nprobegen_operand %n[s" #i "], " PROBEGEN_OPERAND(i) "\n" \
+	PROBEGEN_WEIGHT2
 #else
 #define PROBEGEN_ARG(i) \
-	"probegen_spec %n[s" #i "]\n.ascii \"" PROBEGEN_OPERAND(i) "\"\n"
+	"probegen_spec %n[s" #i "]\n.ascii \"" PROBEGEN_OPERAND(i) "\"\n" PROBEGEN_WEIGHT2
 #endif
 #define PROBEGEN_ARGS1 PROBEGEN_ARG(1)
 #define PROBEGEN_ARGS2 PROBEGEN_ARGS1 ".ascii \" \"\n" PROBEGEN_ARG(2)
@@ -280,7 +284,8 @@ __extension__ struct probegen_not_object { char c[0]; };
 		PROBEGEN_SPEC_PURGE) : :
 #define PROBEGEN_SITE0(p, n) \
 	do { PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) \
-		__asm__ __volatile__(PROBEGEN_NOTE(p, n, "") : :); PROBEGEN_LONG_END } while (0)
+		__asm__ __volatile__(PROBEGEN_NOTE(p, n, "") PROBEGEN_WEIGHT27 : :); \
+		PROBEGEN_LONG_END } while (0)
 #define PROBEGEN_SITE1(p, n, a1) \
 	do { PROBEGEN_LITERAL(p, n, a1); PROBEGEN_LONG_BEGIN PROBEGEN_SEMAPHORE_USE(p, n) PROBEGEN_ASM(p, n, PROBEGEN_ARGS1) \
 		PROBEGEN_IN(1, a1)); PROBEGEN_LONG_END } while (0)
