@@ -113,9 +113,11 @@ static void machinery(struct buf *b)
 		 "// is mapped by one segment only: rust-lld, Rust's default linker, lets\n"
 		 "// the last page of the RELRO segment share a file page with .data, and\n"
 		 "// the kernel then sets a semaphore there, where the program never looks,\n"
-		 "// when a tracer attaches before the program starts.\n"
-		 "#[cfg_attr(target_arch = \"x86_64\", repr(C, align(4096)))]\n"
-		 "#[cfg_attr(not(target_arch = \"x86_64\"), repr(C, align(65536)))]\n"
+		 "// when a tracer attaches before the program starts.\n");
+	buf_printf(b, "#[cfg_attr(target_arch = \"x86_64\", repr(C, align(%u)))]\n"
+		      "#[cfg_attr(not(target_arch = \"x86_64\"), repr(C, align(%u)))]\n",
+		   target_by_name("x86_64")->page, PAGE_LARGEST);
+	buf_puts(b,
 		 "struct ProbegenPage([u16; 0]);\n\n"
 		 "#[unsafe(link_section = \".probes\")]\n"
 		 "#[used]\n"
@@ -387,7 +389,7 @@ static void declaration_notes(struct buf *b, const struct program *prog,
 
 	buf_puts(b, "\t#[cfg(any(target_arch = \"x86_64\", target_arch = \"aarch64\"))]\n"
 		    "\t::core::arch::global_asm!(\n"
-		    "\t\t\".pushsection .note.probegen, \\\"\\\", \\\"note\\\"\",\n");
+		    "\t\t\".pushsection " DECL_NOTE_SECTION ", \\\"\\\", \\\"note\\\"\",\n");
 	for_each_probe(pv, pr) {
 		decl.len = 0;
 		probe_declaration_recorded(&decl, prog, pr);

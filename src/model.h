@@ -190,6 +190,9 @@ struct type_info {
 int d_type_lookup(const char *name);
 /* How C spells D's predefined type of that index. */
 const char *d_type_c(int index);
+/* D's fixed-width integer of size bytes (8 for any other size) and that
+ * sign: "int32_t". */
+const char *d_type_sized(int size, int is_signed);
 /* Does t hold long long or _Bool (a cast to it needs __extension__ in
  * C90)?  Is a comma part of its spelling (several parameters of a
  * function type)? */

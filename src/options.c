@@ -13,6 +13,8 @@
 #include "options.h"
 
 /* How each group is written in messages. */
+/* O_GROUPS counts the groups: the last is 1 << (O_GROUPS - 1). */
+_Static_assert(O_SUMMARY == 1 << (O_GROUPS - 1), "options.h: O_GROUPS is the number of groups");
 static const char *const group_names[O_GROUPS] = {
 	"-o", "-C, -I, -D, -U", "--target, -32, -64",
 	"--header-only, --self-contained", "--json",

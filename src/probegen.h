@@ -188,6 +188,10 @@ void diag_free(void);
 
 /* ---- target.c: ELF class, byte order, machine by target name ---- */
 
+/* The largest page any target's kernels use: for a machine probegen does
+ * not know, and the Rust module's semaphores off x86-64. */
+#define PAGE_LARGEST 65536
+
 struct target {
 	const char *name;    /* canonical: x86_64, aarch64, ... */
 	int elfclass;        /* ELFCLASS32 / ELFCLASS64 */

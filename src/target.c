@@ -131,7 +131,7 @@ int target_from_elf(const char *path, struct target *out)
 	if (elf && gelf_getehdr(elf, &eh)) {
 		memset(out, 0, sizeof(*out));
 		out->name = "?";
-		out->page = 65536; /* unknown machine: the largest in use */
+		out->page = PAGE_LARGEST; /* an unknown machine */
 		out->elfclass = eh.e_ident[EI_CLASS];
 		out->data = eh.e_ident[EI_DATA];
 		out->machine = eh.e_machine;

@@ -53,10 +53,22 @@ int d_type_lookup(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(d_types) / sizeof(d_types[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(d_types); i++)
 		if (strcmp(d_types[i].name, name) == 0)
 			return (int)i;
 	return -1;
+}
+
+const char *d_type_sized(int size, int is_signed)
+{
+	size_t i;
+
+	if (size != 1 && size != 2 && size != 4)
+		size = 8;
+	for (i = 0; i < ARRAY_SIZE(d_types); i++)
+		if (d_types[i].size == size && d_types[i].is_signed == is_signed)
+			return d_types[i].name;
+	return NULL; /* not reached: the table has every width */
 }
 
 const struct type *named_typedef(const struct program *prog,

@@ -9,18 +9,6 @@
 
 #include "inspect/inspect.h"
 
-/* The D type named for a spec's size and sign, for probes with no
- * readable declaration. */
-static const char *spec_type(const struct arg_spec *a)
-{
-	switch (a->size) {
-	case 1: return a->is_signed ? "int8_t" : "uint8_t";
-	case 2: return a->is_signed ? "int16_t" : "uint16_t";
-	case 4: return a->is_signed ? "int32_t" : "uint32_t";
-	default: return a->is_signed ? "int64_t" : "uint64_t";
-	}
-}
-
 /* Unnamed sized integers, one per spec of the probe's first site. */
 static void params_from_specs(struct program *prog, struct probe *pr,
 			      const char *spec)
@@ -33,7 +21,8 @@ static void params_from_specs(struct program *prog, struct probe *pr,
 		struct type *t = arena_alloc(&prog->arena, sizeof(*t));
 
 		t->kind = T_NAMED;
-		t->name = (char *)spec_type(&a);
+		/* Named for the spec's size and sign. */
+		t->name = (char *)d_type_sized(a.size, a.is_signed);
 		t->d_type = (short)d_type_lookup(t->name);
 		p->type = t;
 		*tail = p;

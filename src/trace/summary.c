@@ -12,17 +12,6 @@
 
 #include "tracer.h"
 
-/* The lower bound, in ns, of log-linear bucket b. */
-static unsigned long long bucket_floor(int b)
-{
-	int log = b >> TRACE_SUB_BITS, sub = b & ((1 << TRACE_SUB_BITS) - 1);
-
-	if (log < TRACE_SUB_BITS)
-		return (unsigned long long)(b & ((1 << TRACE_SUB_BITS) - 1)) |
-		       (log ? 1ull << log : 0);
-	return (1ull << log) | ((unsigned long long)sub << (log - TRACE_SUB_BITS));
-}
-
 /* The value at fraction q of the pair's timed firings. */
 static unsigned long long percentile(const struct trace_pair_stats *st, double q)
 {
@@ -34,7 +23,7 @@ static unsigned long long percentile(const struct trace_pair_stats *st, double q
 	for (b = 0; b < TRACE_LAT_BUCKETS; b++) {
 		seen += st->buckets[b];
 		if (seen >= want) {
-			unsigned long long v = bucket_floor(b);
+			unsigned long long v = trace_bucket_floor((unsigned)b);
 
 			/* Never outside what was seen. */
 			return v < st->min_ns ? st->min_ns : v > st->max_ns ? st->max_ns : v;

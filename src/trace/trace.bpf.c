@@ -93,35 +93,14 @@ struct {
 	__type(value, __u64);
 } opened_by_value SEC(".maps");
 
-/* The log-linear bucket of a latency: 8 a power of two. */
-static __always_inline __u32 bucket_of(__u64 ns)
-{
-	__u32 log = 0;
-
-	if (ns >> 32) { log += 32; ns >>= 32; }
-	if (ns >> 16) { log += 16; ns >>= 16; }
-	if (ns >> 8) { log += 8; ns >>= 8; }
-	if (ns >> 4) { log += 4; ns >>= 4; }
-	if (ns >> 2) { log += 2; ns >>= 2; }
-	if (ns >> 1) { log += 1; }
-	return log;
-}
-
 static __always_inline void record(__u32 pair, __u64 ns)
 {
 	struct trace_pair_stats *st = bpf_map_lookup_elem(&pair_stats, &pair);
-	__u32 log, b;
+	__u32 b;
 
 	if (!st)
 		return;
-	log = bucket_of(ns);
-	b = log << TRACE_SUB_BITS;
-	if (log >= TRACE_SUB_BITS)
-		b |= (ns >> (log - TRACE_SUB_BITS)) & ((1 << TRACE_SUB_BITS) - 1);
-	else
-		b |= ns & ((1 << TRACE_SUB_BITS) - 1);
-	if (b >= TRACE_LAT_BUCKETS)
-		b = TRACE_LAT_BUCKETS - 1;
+	b = trace_bucket_of(ns);
 	st->buckets[b]++;
 	if (!st->count || ns < st->min_ns)
 		st->min_ns = ns;

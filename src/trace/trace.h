@@ -37,6 +37,38 @@ struct trace_value_key {
 #define TRACE_SUB_BITS 3
 #define TRACE_LAT_BUCKETS (64 << TRACE_SUB_BITS)
 
+/* The bucket of a latency (the BPF side counts it) and the lower bound
+ * of a bucket (the summary reads it): the layout, in one place. */
+static __inline__ __attribute__((always_inline)) unsigned int
+trace_bucket_of(unsigned long long ns)
+{
+	unsigned long long v = ns;
+	unsigned int log = 0, b;
+
+	if (v >> 32) { log += 32; v >>= 32; }
+	if (v >> 16) { log += 16; v >>= 16; }
+	if (v >> 8) { log += 8; v >>= 8; }
+	if (v >> 4) { log += 4; v >>= 4; }
+	if (v >> 2) { log += 2; v >>= 2; }
+	if (v >> 1) { log += 1; }
+	b = log << TRACE_SUB_BITS;
+	if (log >= TRACE_SUB_BITS)
+		b |= (ns >> (log - TRACE_SUB_BITS)) & ((1 << TRACE_SUB_BITS) - 1);
+	else
+		b |= ns & ((1 << TRACE_SUB_BITS) - 1);
+	return b < TRACE_LAT_BUCKETS ? b : TRACE_LAT_BUCKETS - 1;
+}
+
+static __inline__ __attribute__((always_inline)) unsigned long long
+trace_bucket_floor(unsigned int b)
+{
+	unsigned int log = b >> TRACE_SUB_BITS, sub = b & ((1 << TRACE_SUB_BITS) - 1);
+
+	if (log < TRACE_SUB_BITS)
+		return (unsigned long long)sub | (log ? 1ull << log : 0);
+	return (1ull << log) | ((unsigned long long)sub << (log - TRACE_SUB_BITS));
+}
+
 /* A probe may start or end several pairs (a name pair and a --pair by
  * argument, two --pairs sharing a start): at most this many of each. */
 #define TRACE_MAX_ROLES 4
