@@ -51,7 +51,7 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
 %union {
 	char *str;
 	int kw;
-	struct specs spec;    /* builtin keywords, counted */
+	struct keywords keywords; /* builtin keywords, counted */
 	struct type *type;
 	struct param *param;  /* a declarator, or a list in reverse */
 	struct probe *probe;  /* one probe, or a list in reverse */
@@ -68,8 +68,8 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, struct parse_state *ps,
    parsed alone (parse_params), so that one grammar reads both. */
 %token START_PARAMS "start of a parameter list"
 
-%type <spec> builtins
-%type <type> specs type_core tagged pointer
+%type <keywords> builtins
+%type <type> specifiers type_core tagged pointer
 %type <kw> qual_list tag_kind
 %type <param> declarator direct_declarator abstract
 %type <param> direct_abstract
@@ -100,7 +100,7 @@ top:
 		{ provider_unnamed(ps, @2); }
 	| probe
 		{ probe_outside(ps, $1); }
-	| TYPEDEF specs declarators attributes ';'
+	| TYPEDEF specifiers declarators attributes ';'
 		{ typedef_add(ps, type_mode(ps, $2, @1), $3); }
 	| tagged ';'
 	| IDENT clause_head '{' skip_all '}'
@@ -157,17 +157,17 @@ params:
 	;
 
 param:
-	  specs
+	  specifiers
 		{ $$ = param_make(ps, $1, NULL, @1); }
-	| specs declarator
+	| specifiers declarator
 		{ $$ = param_make(ps, $1, $2, @1); }
-	| specs abstract
+	| specifiers abstract
 		{ $$ = param_make(ps, $1, $2, @1); }
 	;
 
 /* Declaration specifiers.  An identifier is a type name only where no
  * type has been named yet: `foo_t x`, `unsigned x`, `(foo_t)`. */
-specs:
+specifiers:
 	  type_core
 	| builtins
 		{ $$ = type_from_keywords(ps, $1, 0); }
@@ -180,11 +180,11 @@ specs:
 /* Builtin keywords in any order (`unsigned long`, `int const`). */
 builtins:
 	  BUILTIN
-		{ $$ = specs_start($1); }
+		{ $$ = keywords_start($1); }
 	| builtins BUILTIN
-		{ $$ = specs_keyword(ps, $1, $2, @2); }
+		{ $$ = keywords_add(ps, $1, $2, @2); }
 	| builtins QUAL
-		{ $$ = specs_qualify($1, $2); }
+		{ $$ = keywords_qualify($1, $2); }
 	;
 
 type_core:

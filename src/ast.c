@@ -1,6 +1,6 @@
 /*
  * ast.c - the tree: declarators, parameters, probes, providers,
- * typedefs (the types their specifiers name: ast_specs.c).  The parser's
+ * typedefs (the types their specifiers name: ast_types.c).  The parser's
  * actions are one-line calls into these two files.  Parameters,
  * probes, providers and typedefs keep their source positions (messages
  * point at them; types carry none).  All nodes and strings live in the

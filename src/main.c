@@ -101,7 +101,7 @@ static const struct target *target_for(const struct options *o,
 
 /* A binary's recorded declarations, unchecked: its names may be
  * anything, and what it holds never speaks as a compiler error. */
-static struct program *binary_declarations(const char *path, int *status,
+static struct program *recorded_program(const char *path, int *status,
 					   int *is_library)
 {
 	struct program *prog;
@@ -138,7 +138,7 @@ static struct program *load_program(const struct options *o,
 		/* A script for the binary: its target, its probes. */
 		eopt->target = target_by_name(elf.name);
 		eopt->for_binaries = path_base_name(paths[0]);
-		return binary_declarations(paths[0], status, &eopt->for_library);
+		return recorded_program(paths[0], status, &eopt->for_library);
 	}
 	for (i = 0; i < n; i++) {
 		*status = input_read(paths[i], &o->cpp, &text, &len, &regular);
@@ -336,15 +336,15 @@ static int trace(const struct options *o)
 	t.nbinaries = o->noperands;
 	t.filters = o->filters;
 	t.nfilters = o->nfilters;
-	t.declarations = decls;
+	t.d_program = decls;
 	t.limit = o->limit;
 	t.duration = o->duration;
 	t.json = o->json;
 	t.summary = o->summary;
 	t.timeline = o->timeline;
 	t.expect_all = o->expect_all;
-	t.pair_specs = o->pair_specs;
-	t.npair_specs = o->npair_specs;
+	t.pair_requests = o->pair_requests;
+	t.npair_requests = o->npair_requests;
 	status = trace_run(&t);
 	program_free(decls);
 	return status;

@@ -257,7 +257,7 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 			return -1;
 		}
 	} else if (strcmp(a, "--pair") == 0) {
-		o->pair_specs[o->npair_specs++] = v;
+		o->pair_requests[o->npair_requests++] = v;
 	} else if (strcmp(a, "--timeline") == 0) {
 		o->timeline = v;
 	} else {
@@ -418,7 +418,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->files = xcalloc((size_t)argc, sizeof(char *));
 	o->operands = xcalloc((size_t)argc, sizeof(char *));
 	o->filters = xcalloc((size_t)argc, sizeof(char *));
-	o->pair_specs = xcalloc((size_t)argc, sizeof(char *));
+	o->pair_requests = xcalloc((size_t)argc, sizeof(char *));
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
@@ -466,7 +466,7 @@ void options_free(struct options *o)
 	free(o->files);
 	free(o->operands);
 	free(o->filters);
-	free(o->pair_specs);
+	free(o->pair_requests);
 }
 
 const char *const *options_d_files(const struct options *o, int *n)

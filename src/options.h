@@ -62,8 +62,8 @@ struct options {
 	int summary, expect_all;
 	const char *timeline;
 	double duration;
-	const char **pair_specs;
-	int npair_specs;
+	const char **pair_requests;
+	int npair_requests;
 	char **command;         /* -c 'CMD ARGS' split, or -- CMD ARGS */
 	int command_split;      /* command is ours to free */
 	int trace_pid;

@@ -16,7 +16,7 @@ enum keyword {
 
 /* The builtin keywords of one declaration, counted (up to 3 each), and
  * the qualifiers written among them. */
-struct specs {
+struct keywords {
 	unsigned char count[K_DOUBLE + 1];
 	unsigned char quals;
 };
@@ -77,7 +77,7 @@ int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 /* Handle one '#' line: markers, pragmas, stray directives (parse.c). */
 void parse_directive(struct parse_state *ps, const char *text, struct loc loc);
 
-/* ---- ast.c, ast_specs.c: grammar actions ---- */
+/* ---- ast.c, ast_types.c: grammar actions ---- */
 
 /* A new node of the tree, in the program's arena (ast.c). */
 struct type *type_new(struct parse_state *ps, enum type_kind kind);
@@ -86,11 +86,11 @@ struct type *type_new(struct parse_state *ps, enum type_kind kind);
  * reverse, one push per item, and put in order once complete.  While a
  * declarator is being read it is a param whose type chain ends in a
  * hole (the innermost node's inner is NULL) where the base type goes. */
-struct specs specs_start(int kw);
-struct specs specs_keyword(struct parse_state *ps, struct specs prev, int kw,
+struct keywords keywords_start(int kw);
+struct keywords keywords_add(struct parse_state *ps, struct keywords prev, int kw,
 			    struct loc loc);
-struct specs specs_qualify(struct specs s, unsigned quals);
-struct type *type_from_keywords(struct parse_state *ps, struct specs s,
+struct keywords keywords_qualify(struct keywords s, unsigned quals);
+struct type *type_from_keywords(struct parse_state *ps, struct keywords s,
 				unsigned quals);
 struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
 			struct loc loc);

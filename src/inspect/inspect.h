@@ -37,7 +37,7 @@ struct bin_probe {
 	/* Set by binary_program(): the probe in its program, and whether
 	 * its arguments come from the recorded declaration. */
 	struct probe *model;
-	int declared;
+	int args_recorded;
 };
 struct binary {
 	const char *path;
@@ -69,7 +69,7 @@ struct program *binary_program(struct binary *b);
 /* p's probe in binary_program's program when the binary records a
  * readable declaration for it; NULL when p's arguments are only the
  * notes' sizes. */
-const struct probe *binary_declared(const struct bin_probe *p);
+const struct probe *binary_recorded_probe(const struct bin_probe *p);
 
 /* ---- specs.c: a note's argument specs ---- */
 

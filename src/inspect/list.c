@@ -206,7 +206,7 @@ static void list_text(FILE *f, const struct binary *b,
 				fprintf(f, "  (%s)", t.data);
 			fputc('\n', f);
 		}
-		args_text(f, p, binary_declared(p));
+		args_text(f, p, binary_recorded_probe(p));
 	}
 	pairs_text(f, &t, prog);
 	buf_free(&t);
@@ -228,7 +228,7 @@ static void list_json(FILE *f, const struct binary *b,
 	fprintf(f, ", \"arch\": \"%s\", \"stapsdt_base\": %s, \"probes\": [",
 		b->arch, b->has_base ? "true" : "false");
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = binary_declared(p);
+		const struct probe *pr = binary_recorded_probe(p);
 		const struct param *q = pr ? pr->native : NULL;
 		const char *spec = p->sites ? p->sites->args : "";
 		struct arg_spec a;

@@ -104,9 +104,9 @@ struct program *binary_program(struct binary *b)
 		pr->provider = pv;
 		pr->loc.file = diag_intern(b->path);
 		p->model = pr;
-		p->declared = p->declaration &&
+		p->args_recorded = p->declaration &&
 			      params_from_declaration(prog, pr, p);
-		if (p->declaration && !p->declared) {
+		if (p->declaration && !p->args_recorded) {
 			struct buf what = { 0 };
 
 			buf_escaped(&what, p->provider, strlen(p->provider), 0);
@@ -131,7 +131,7 @@ struct program *binary_program(struct binary *b)
 	return prog;
 }
 
-const struct probe *binary_declared(const struct bin_probe *p)
+const struct probe *binary_recorded_probe(const struct bin_probe *p)
 {
-	return p->declared ? p->model : NULL;
+	return p->args_recorded ? p->model : NULL;
 }

@@ -51,7 +51,7 @@ static void describe(struct traced *t, const struct bin_probe *p,
 		     const struct program *recorded,
 		     const struct program *from_file, const struct target *tg)
 {
-	const struct probe *pr = binary_declared(p);
+	const struct probe *pr = binary_recorded_probe(p);
 	const struct program *prog = recorded;
 	const char *spec = p->sites->args;
 	struct arg_spec a;
@@ -370,18 +370,18 @@ static int find_pairs(struct tracer *tr)
 	const struct trace_options *opt = tr->opt;
 	int b, i;
 
-	for (i = 0; i < opt->npair_specs; i++) {
+	for (i = 0; i < opt->npair_requests; i++) {
 		struct buf searched = { 0 };
 		char *why = NULL;
 		int found = 0;
 
 		for (b = 0; b < tr->nbinaries && !found; b++) {
-			const struct program *prog = opt->declarations ?
-				opt->declarations : tr->programs[b];
+			const struct program *prog = opt->d_program ?
+				opt->d_program : tr->programs[b];
 			struct pair *p;
 
 			free(why);
-			why = pair_parse(prog, opt->pair_specs[i], &p);
+			why = pair_parse(prog, opt->pair_requests[i], &p);
 			found = keep_pairs(tr, b, p);
 			pairs_free(p);
 			buf_cat(&searched, searched.len ? ", " : "", tr->binaries[b].path, NULL);
@@ -415,7 +415,7 @@ int targets_find(struct tracer *tr)
 	if (status != EXIT_OK)
 		return status;
 	for (i = 0; i < tr->nbinaries; i++)
-		add_probes(tr, i, opt->declarations);
+		add_probes(tr, i, opt->d_program);
 	if (!tr->nbinaries) {
 		error_input("no probes in %s", opt->command ? "the command" :
 			    opt->pid ? "the process or its libraries" : "the binaries");

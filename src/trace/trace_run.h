@@ -17,15 +17,15 @@ struct trace_options {
 	int nbinaries;
 	const char *const *filters;       /* -n PROVIDER:NAME patterns */
 	int nfilters;
-	const struct program *declarations; /* -s FILE.d, or NULL */
+	const struct program *d_program;  /* what the -s FILE.d declare, or NULL */
 	long long limit;                  /* --limit N, or 0 */
 	double duration;                  /* --duration SECONDS, or 0 */
 	int json;
 	int summary;      /* --summary: counts and pair latencies at the end */
 	int expect_all;   /* --expect-all: exit 1 if a probe never fired */
 	const char *timeline;             /* --timeline FILE.json, or NULL */
-	const char *const *pair_specs;    /* --pair P:START,P:END[,ARG] */
-	int npair_specs;
+	const char *const *pair_requests;    /* --pair P:START,P:END[,ARG] */
+	int npair_requests;
 };
 /* Trace until the command or process ends, --limit, or a signal;
  * returns the exit status. */

@@ -1,5 +1,5 @@
 /*
- * ast_specs.c - the type a declaration's specifiers name: builtin
+ * ast_types.c - the type a declaration's specifiers name: builtin
  * keywords in any order, a typedef's or macro's name, `string`, tagged
  * types, qualifiers, and a typedef's __mode__ attribute.  Grammar
  * actions, as in ast.c, whose nodes these are.
@@ -12,18 +12,18 @@
 /* ---- declaration specifiers ---- */
 
 /* The first keyword of a declaration: always a type on its own. */
-struct specs specs_start(int kw)
+struct keywords keywords_start(int kw)
 {
-	struct specs s = { { 0 }, 0 };
+	struct keywords s = { { 0 }, 0 };
 
 	s.count[kw] = 1;
 	return s;
 }
 
-struct specs specs_keyword(struct parse_state *ps, struct specs prev, int kw,
+struct keywords keywords_add(struct parse_state *ps, struct keywords prev, int kw,
 			    struct loc loc)
 {
-	struct specs s = prev;
+	struct keywords s = prev;
 	const unsigned char *n = s.count;
 	int types;
 
@@ -56,14 +56,14 @@ struct specs specs_keyword(struct parse_state *ps, struct specs prev, int kw,
 	return s;
 }
 
-struct specs specs_qualify(struct specs s, unsigned quals)
+struct keywords keywords_qualify(struct keywords s, unsigned quals)
 {
 	s.quals |= (unsigned char)quals;
 	return s;
 }
 
 /* The base type the keywords name: canonical whatever the spelling. */
-struct type *type_from_keywords(struct parse_state *ps, struct specs s,
+struct type *type_from_keywords(struct parse_state *ps, struct keywords s,
 				unsigned quals)
 {
 	const unsigned char *n = s.count;
