@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "emit.h"
 #include "inspect/inspect.h"
 #include "fuzz_common.h"
 
