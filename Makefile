@@ -214,10 +214,17 @@ fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
 	$(Q)$(FZ)/fuzz_pipeline -merge=1 -max_len=65536 tests/fuzz-corpus/pipeline fuzz/out/corpus
 	$(Q)$(FZ)/fuzz_binary -merge=1 -max_len=262144 tests/fuzz-corpus/binary fuzz/out/binary-corpus
 
+# make format: clang-format (.clang-format) over the C of src/ and fuzz/;
+# src/header/ is text the generated headers carry, formatted by hand.
+FORMAT_FILES = $(filter-out src/header/%,$(wildcard src/*.c src/*.h src/*/*.c src/*/*.h)) \
+	$(wildcard fuzz/*.c fuzz/*.h)
+format:
+	$(Q)clang-format -i $(FORMAT_FILES)
+
 clean:
 	rm -rf build build-san $(FZ) probegen tests/out fuzz/out
 
-.PHONY: all check check-real demo fuzz fuzz-ci fuzz-merge bench install install-dtrace-alias clean
+.PHONY: all check check-real demo fuzz fuzz-ci fuzz-merge format bench install install-dtrace-alias clean
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d)

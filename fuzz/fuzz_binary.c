@@ -63,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opt.target = target_host();
 		if (output_open(&out, script_path) != 0)
 			abort();
-		if (emit_bpftrace(&out, prog, &opt) != 0 || output_commit(&out) != 0)
+		if (emit_bpftrace(&out, prog, &opt) != 0 ||
+		    output_commit(&out) != 0)
 			abort();
 		program_free(prog);
 		binary_free(&b);

@@ -28,14 +28,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fuzz_setup(header_path, sizeof(header_path), "fuzz.h");
 	n = strlen(header_path) - strlen("fuzz.h");
-	snprintf(object_path, sizeof(object_path), "%.*sfuzz.o", (int)n, header_path);
-	snprintf(rust_path, sizeof(rust_path), "%.*sfuzz.rs", (int)n, header_path);
+	snprintf(object_path, sizeof(object_path), "%.*sfuzz.o", (int)n,
+		 header_path);
+	snprintf(rust_path, sizeof(rust_path), "%.*sfuzz.rs", (int)n,
+		 header_path);
 	return 0;
 }
 
 /* Write prog in one format through the real output path. */
-static void emit_to(const char *path, emit_fn *emit,
-		    const struct program *prog, const struct emit_options *opt)
+static void emit_to(const char *path, emit_fn *emit, const struct program *prog,
+		    const struct emit_options *opt)
 {
 	struct output out;
 

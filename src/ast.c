@@ -192,7 +192,8 @@ struct param *param_make(struct parse_state *ps, struct type *base,
 	else if (!d->name)
 		d->loc = loc;
 	if (d->type)
-		chain_end(d->type, NULL)->inner = base; /* always: no hole left */
+		chain_end(d->type, NULL)->inner =
+			base; /* always: no hole left */
 	else
 		d->type = base;
 	return d;
@@ -205,7 +206,7 @@ struct param *params_push(struct param *list, struct param *p)
 }
 
 static struct param *push_mark(struct parse_state *ps, struct param *list,
-				struct type *mark, struct loc loc)
+			       struct type *mark, struct loc loc)
 {
 	struct param *p = param_new(ps, loc);
 
@@ -239,7 +240,9 @@ static void inside_if(struct parse_state *ps)
 	if (!ps->if_depth || ps->if_warned)
 		return;
 	ps->if_warned = 1;
-	parse_warning(ps, ps->if_loc, "'#if' block ignored without -C: the declarations inside it are compiled whatever it says");
+	parse_warning(
+		ps, ps->if_loc,
+		"'#if' block ignored without -C: the declarations inside it are compiled whatever it says");
 }
 
 struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
@@ -326,7 +329,8 @@ void provider_unnamed(struct parse_state *ps, struct loc loc)
 void probe_outside(struct parse_state *ps, struct probe *pr)
 {
 	(void)ps;
-	parse_error(ps, pr->loc, "probe '%s' declared outside a provider", pr->name);
+	parse_error(ps, pr->loc, "probe '%s' declared outside a provider",
+		    pr->name);
 }
 
 /* CPython's configure runs -G on `BEGIN{}` and wants an object. */
@@ -334,19 +338,20 @@ void clause_ignored(struct parse_state *ps, const char *name, struct loc loc)
 {
 	/* A system header's inline functions are not the user's clauses. */
 	if (!ps->system_header)
-		parse_warning(ps, loc, "ignoring D program clause '%s': probegen compiles provider definitions only",
-			   name);
+		parse_warning(
+			ps, loc,
+			"ignoring D program clause '%s': probegen compiles provider definitions only",
+			name);
 }
 
-void typedef_add(struct parse_state *ps, struct type *base,
-		 struct param *decls)
+void typedef_add(struct parse_state *ps, struct type *base, struct param *decls)
 {
 	struct param *p;
 
 	inside_if(ps);
 	for (p = params_finish(decls, NULL, NULL); p; p = p->next) {
-		struct typedef_decl *td = arena_alloc(&ps->prog->arena,
-						      sizeof(*td));
+		struct typedef_decl *td =
+			arena_alloc(&ps->prog->arena, sizeof(*td));
 
 		if (p->type)
 			chain_end(p->type, NULL)->inner = type_copy(ps, base);

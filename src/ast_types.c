@@ -20,8 +20,8 @@ struct keywords keywords_start(int kw)
 	return s;
 }
 
-struct keywords keywords_add(struct parse_state *ps, struct keywords prev, int kw,
-			    struct loc loc)
+struct keywords keywords_add(struct parse_state *ps, struct keywords prev,
+			     int kw, struct loc loc)
 {
 	struct keywords s = prev;
 	const unsigned char *n = s.count;
@@ -34,18 +34,22 @@ struct keywords keywords_add(struct parse_state *ps, struct keywords prev, int k
 	if (n[K_LONG] > 2)
 		parse_error(ps, loc, "'long long long' is too long");
 	else if (n[K_SIGNED] && n[K_UNSIGNED])
-		parse_error(ps, loc, "both 'signed' and 'unsigned' in declaration specifiers");
+		parse_error(
+			ps, loc,
+			"both 'signed' and 'unsigned' in declaration specifiers");
 	else if (types > 1 || n[K_SHORT] > 1 || n[K_SIGNED] > 1 ||
 		 n[K_UNSIGNED] > 1)
-		parse_error(ps, loc, "two or more data types in declaration specifiers");
+		parse_error(ps, loc,
+			    "two or more data types in declaration specifiers");
 	else if (n[K_SHORT] && n[K_LONG])
-		parse_error(ps, loc, "both 'long' and 'short' in declaration specifiers");
+		parse_error(ps, loc,
+			    "both 'long' and 'short' in declaration specifiers");
 	else if ((n[K_VOID] || n[K_BOOL] || n[K_FLOAT]) &&
 		 (n[K_SHORT] || n[K_LONG] || n[K_SIGNED] || n[K_UNSIGNED]))
 		parse_error(ps, loc, "invalid combination of type specifiers");
 	else if ((n[K_CHAR] && (n[K_SHORT] || n[K_LONG])) ||
-		 (n[K_DOUBLE] &&
-		  (n[K_SHORT] || n[K_LONG] > 1 || n[K_SIGNED] || n[K_UNSIGNED])))
+		 (n[K_DOUBLE] && (n[K_SHORT] || n[K_LONG] > 1 || n[K_SIGNED] ||
+				  n[K_UNSIGNED])))
 		parse_error(ps, loc, "invalid combination of type specifiers");
 	else
 		return s;
@@ -104,11 +108,13 @@ struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
 			struct loc loc)
 {
 	struct type *t = type_new(ps, T_NAMED);
-	const struct loc *macro = ps->macros.slots ?
-		name_set_find(&ps->macros, name) : NULL;
+	const struct loc *macro =
+		ps->macros.slots ? name_set_find(&ps->macros, name) : NULL;
 
 	if (macro) {
-		parse_warning(ps, loc, "'%s' is a macro, which is not expanded without -C", name);
+		parse_warning(ps, loc,
+			      "'%s' is a macro, which is not expanded without -C",
+			      name);
 		parse_note(ps, *macro, "'%s' is defined here", name);
 	}
 
@@ -151,15 +157,16 @@ int attribute_mode(const char *m)
 		const char *name;
 		int size;
 	} modes[] = {
-		{ "QI", 1 }, { "HI", 2 }, { "SI", 4 }, { "DI", 8 },
-		{ "word", MODE_WORD }, { "pointer", MODE_WORD },
+		{ "QI", 1 }, { "HI", 2 },	    { "SI", 4 },
+		{ "DI", 8 }, { "word", MODE_WORD }, { "pointer", MODE_WORD },
 	};
 	size_t i, n;
 
 	m += strspn(m, "_");
 	n = strcspn(m, "_");
 	for (i = 0; i < ARRAY_SIZE(modes); i++)
-		if (strlen(modes[i].name) == n && strncmp(m, modes[i].name, n) == 0)
+		if (strlen(modes[i].name) == n &&
+		    strncmp(m, modes[i].name, n) == 0)
 			return modes[i].size;
 	return MODE_UNKNOWN;
 }
@@ -168,8 +175,10 @@ struct type *type_mode(struct parse_state *ps, struct type *base,
 		       struct loc loc)
 {
 	static const enum base by_size[][2] = {
-		[1] = { B_SCHAR, B_UCHAR }, [2] = { B_SHORT, B_USHORT },
-		[4] = { B_INT, B_UINT }, [8] = { B_LLONG, B_ULLONG },
+		[1] = { B_SCHAR, B_UCHAR },
+		[2] = { B_SHORT, B_USHORT },
+		[4] = { B_INT, B_UINT },
+		[8] = { B_LLONG, B_ULLONG },
 	};
 	int uns, mode = ps->mode;
 	struct type *t;
@@ -179,11 +188,14 @@ struct type *type_mode(struct parse_state *ps, struct type *base,
 		return base;
 	if (mode == MODE_UNKNOWN || base->kind != T_BASE ||
 	    base->base < B_CHAR || base->base > B_ULLONG) {
-		parse_warning(ps, loc, "mode attribute ignored: it names no integer size probegen knows");
+		parse_warning(
+			ps, loc,
+			"mode attribute ignored: it names no integer size probegen knows");
 		return base;
 	}
-	uns = base->base == B_UCHAR || base->base == B_USHORT || base->base == B_UINT ||
-	      base->base == B_ULONG || base->base == B_ULLONG;
+	uns = base->base == B_UCHAR || base->base == B_USHORT ||
+	      base->base == B_UINT || base->base == B_ULONG ||
+	      base->base == B_ULLONG;
 	t = type_new(ps, T_BASE);
 	t->quals = base->quals;
 	/* A word is a long on every target probegen knows. */

@@ -67,8 +67,8 @@ static void check_params(const struct program *prog, const struct probe *pr,
 			break;
 		case FAULT_VOID:
 			error_at(p->loc,
-				 "argument %d of probe '%s' has type 'void'",
-				 i, pr->name);
+				 "argument %d of probe '%s' has type 'void'", i,
+				 pr->name);
 			break;
 		case FAULT_NONE:
 			break;
@@ -88,8 +88,7 @@ static void check_params(const struct program *prog, const struct probe *pr,
 	}
 }
 
-static const struct param *find_native(const struct probe *pr,
-				       const char *name)
+static const struct param *find_native(const struct probe *pr, const char *name)
 {
 	const struct param *p;
 
@@ -161,8 +160,8 @@ static void check_collisions(struct name_set *set, const struct probe *pr)
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct probe *other = name_set_add(set, names[i],
-							 lens[i], pr);
+		const struct probe *other =
+			name_set_add(set, names[i], lens[i], pr);
 
 		if (other) {
 			error_at(pr->loc,
@@ -212,8 +211,8 @@ void check_program(struct program *prog, const struct target *tg,
 			check_params(prog, pr, pr->native, pr->nnative, "", 1);
 			if (pr->has_mapping) {
 				/* (i, j) : (j, i, i, j) may repeat names. */
-				check_params(prog, pr, pr->mapping, pr->nmapping,
-					     "translated ", 0);
+				check_params(prog, pr, pr->mapping,
+					     pr->nmapping, "translated ", 0);
 				/* Quadratic: only within the limit. */
 				if (pr->nmapping <= MAX_PROBE_ARGS &&
 				    pr->nnative <= MAX_PROBE_ARGS)

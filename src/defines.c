@@ -21,17 +21,20 @@
 
 /* The words SystemTap's generated C file for -G is written with. */
 static const char *const source_words[] = {
-	"unsigned", "short", "static", "void", "extern", "section",
-	"visibility", "hidden", "unused", "asm", "inline", "const",
-	"volatile", "int", "char", "long", "signed", "typedef", "struct",
+	"unsigned", "short",	  "static",   "void",	"extern",
+	"section",  "visibility", "hidden",   "unused", "asm",
+	"inline",   "const",	  "volatile", "int",	"char",
+	"long",	    "signed",	  "typedef",  "struct",
 };
 
 /* sys/sdt.h's own switches that only change probe sites. */
 static const char *const site_only[] = {
-	"_SDT_HAS_SEMAPHORES", "STAP_HAS_SEMAPHORES", "SDT_USE_VARIADIC",
-	"STAP_SDT_ARG_CONSTRAINT", "_SDT_ASM_SECTION_AUTOGROUP_SUPPORT",
+	"_SDT_HAS_SEMAPHORES",
+	"STAP_HAS_SEMAPHORES",
+	"SDT_USE_VARIADIC",
+	"STAP_SDT_ARG_CONSTRAINT",
+	"_SDT_ASM_SECTION_AUTOGROUP_SUPPORT",
 };
-
 
 static int in_list(const char *name, size_t n, const char *const *list,
 		   size_t count)
@@ -50,7 +53,8 @@ static int changes_compiler(const char *name, size_t n)
 {
 	if (in_list(name, n, site_only, ARRAY_SIZE(site_only)))
 		return 0;
-	if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
+	if (name[0] == '_' &&
+	    (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
 		return 1;
 	return in_list(name, n, source_words, ARRAY_SIZE(source_words));
 }
@@ -71,8 +75,9 @@ int defines_sdt_version(const struct cpp_options *cpp, int warn)
 		else if (n == 11 && strncmp(name, "STAP_SDT_V2", 11) == 0)
 			v2 = defined;
 		else if (warn && defined && changes_compiler(name, n))
-			warning_plain("'%s' ignored: probegen writes the -G object itself, where SystemTap's compiler would see it",
-				      a);
+			warning_plain(
+				"'%s' ignored: probegen writes the -G object itself, where SystemTap's compiler would see it",
+				a);
 	}
 	return v1 ? 1 : v2 ? 2 : 0;
 }

@@ -83,7 +83,8 @@ static void source_load(struct source *s)
 	f = fopen(s->name, "rb");
 	if (!f)
 		return;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len < (1u << 26))
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 &&
+	       b.len < (1u << 26))
 		buf_add(&b, chunk, n);
 	fclose(f);
 	s->text = b.data ? b.data : xstrdup("");
@@ -134,8 +135,8 @@ static void show_line(struct loc loc)
 	fputs("^\n", out);
 }
 
-static void print_diagnostic(struct loc loc, const char *kind,
-			     const char *fmt, va_list ap)
+static void print_diagnostic(struct loc loc, const char *kind, const char *fmt,
+			     va_list ap)
 {
 	FILE *out = diag_stream();
 
@@ -159,7 +160,8 @@ static int reported(int *count, const char *kind)
 {
 	notes_left_out = ++*count > MAX_REPORTED;
 	if (*count == MAX_REPORTED + 1)
-		fprintf(diag_stream(), "%s: too many %s; the rest are not shown\n",
+		fprintf(diag_stream(),
+			"%s: too many %s; the rest are not shown\n",
 			diag.progname, kind);
 	return !notes_left_out;
 }
@@ -194,7 +196,8 @@ static int warning_shown(void)
 void vwarning_at(struct loc loc, const char *fmt, va_list ap)
 {
 	if (warning_shown())
-		print_diagnostic(loc, diag.warnings_are_errors ? "error" : "warning",
+		print_diagnostic(loc,
+				 diag.warnings_are_errors ? "error" : "warning",
 				 fmt, ap);
 }
 
@@ -244,7 +247,8 @@ void warning_plain(const char *fmt, ...)
 	if (diag.warnings_are_errors)
 		diag.errors++;
 	va_start(ap, fmt);
-	print_diagnostic(none, diag.warnings_are_errors ? "error" : "warning", fmt, ap);
+	print_diagnostic(none, diag.warnings_are_errors ? "error" : "warning",
+			 fmt, ap);
 	va_end(ap);
 }
 

@@ -11,12 +11,12 @@
 
 /* What an emitter may need besides the checked program. */
 struct emit_options {
-	const char *input_name;  /* the .d file's base name, for banners */
+	const char *input_name;	 /* the .d file's base name, for banners */
 	const char *output_name; /* the output's path, for the include guard */
 	const struct target *target;
-	int header_only;         /* -h: define the semaphores in the header */
-	int self_contained;      /* -h: write the notes without sys/sdt.h */
-	int summary;             /* --bpftrace: counts and pair latencies */
+	int header_only;    /* -h: define the semaphores in the header */
+	int self_contained; /* -h: write the notes without sys/sdt.h */
+	int summary;	    /* --bpftrace: counts and pair latencies */
 	/* --bpftrace: the script is for these binaries (their probes
 	 * only), each a shared library when for_library; from -s files
 	 * alone when NULL. */
@@ -32,10 +32,10 @@ struct emit_options {
  * aborted by the caller). */
 typedef int emit_fn(struct output *out, const struct program *prog,
 		    const struct emit_options *opt);
-emit_fn emit_header; /* -h: the C header */
-emit_fn emit_object; /* -G: the ELF object with the semaphores */
-emit_fn emit_rust;   /* --rust: the Rust module for build.rs */
+emit_fn emit_header;   /* -h: the C header */
+emit_fn emit_object;   /* -G: the ELF object with the semaphores */
+emit_fn emit_rust;     /* --rust: the Rust module for build.rs */
 emit_fn emit_bpftrace; /* --bpftrace: a bpftrace script */
-emit_fn emit_docs;   /* --docs: a Markdown reference */
+emit_fn emit_docs;     /* --docs: a Markdown reference */
 
 #endif

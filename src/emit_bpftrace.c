@@ -38,7 +38,9 @@ static void format_of(const struct program *prog, const struct type *t,
 		buf_printf(expr, "arg%d", index);
 	} else {
 		if (r.size == 8 || r.how == READ_AS_NOTED)
-			buf_puts(fmt, r.is_signed || r.how == READ_AS_NOTED ? "%ld" : "%lu");
+			buf_puts(fmt, r.is_signed || r.how == READ_AS_NOTED
+					      ? "%ld"
+					      : "%lu");
 		else
 			buf_puts(fmt, r.is_signed ? "%d" : "%u");
 		buf_printf(expr, "arg%d", index);
@@ -47,8 +49,7 @@ static void format_of(const struct program *prog, const struct type *t,
 }
 
 static void probe_block(struct buf *b, const struct program *prog,
-			const struct probe *pr,
-			const struct target *tg)
+			const struct probe *pr, const struct target *tg)
 {
 	struct buf fmt = { 0 }, exprs = { 0 }, later = { 0 }, name = { 0 };
 	const struct param *p;
@@ -64,14 +65,16 @@ static void probe_block(struct buf *b, const struct program *prog,
 			buf_printf(&fmt, " %s=", name.data);
 			format_of(prog, p->type, i, &fmt, &exprs, tg);
 		} else {
-			buf_printf(&later, "%s%s (", later.len ? ", " : "", name.data);
+			buf_printf(&later, "%s%s (", later.len ? ", " : "",
+				   name.data);
 			type_print_d(&later, p->type, NULL);
 			buf_lit(&later, ")");
 		}
 		i++;
 	}
 	if (later.len)
-		buf_printf(b, "/* bpftrace 0.17 reads arg0..arg5 only; not printed: %s */\n",
+		buf_printf(b,
+			   "/* bpftrace 0.17 reads arg0..arg5 only; not printed: %s */\n",
 			   later.data);
 	buf_printf(b, "usdt:$1:%s:%s\n{\n\tprintf(\"%s:%s%s\\n\"",
 		   pr->provider->name, pr->name, pr->provider->name, pr->name,
@@ -95,8 +98,9 @@ static void skipped(const struct probe *pr)
 	buf_escaped(&what, pr->provider->name, strlen(pr->provider->name), 0);
 	buf_lit(&what, ":");
 	buf_escaped(&what, pr->name, strlen(pr->name), 0);
-	warning_plain("probe '%s' left out: bpftrace cannot name it in an attach point",
-		      what.data);
+	warning_plain(
+		"probe '%s' left out: bpftrace cannot name it in an attach point",
+		what.data);
 	buf_free(&what);
 }
 
@@ -117,7 +121,8 @@ static void summary_script(struct output *o, const struct program *prog)
 			if (!name_is_identifier(pv->name) ||
 			    !name_is_identifier(pr->name))
 				continue;
-			buf_printf(b, "usdt:$1:%s:%s { @count[\"%s:%s\"] = count(); }\n",
+			buf_printf(b,
+				   "usdt:$1:%s:%s { @count[\"%s:%s\"] = count(); }\n",
 				   pv->name, pr->name, pv->name, pr->name);
 		}
 		output_flush(o);
@@ -135,15 +140,19 @@ static void summary_script(struct output *o, const struct program *prog)
 		   one work, each its own histogram, named by its start. */
 		if (name_set_add(&works, p->stem, strlen(p->stem), p))
 			hist = p->start->name;
-		buf_printf(b, "\n/* %s: %s:%s to %s:%s, per thread, nested */\n",
-			   hist, pv_name, p->start->name, pv_name, p->end->name);
-		buf_printf(b, "usdt:$1:%s:%s\n{\n\t@depth%d[tid]++;\n"
-			      "\t@start%d[tid, @depth%d[tid]] = nsecs;\n}\n",
+		buf_printf(b,
+			   "\n/* %s: %s:%s to %s:%s, per thread, nested */\n",
+			   hist, pv_name, p->start->name, pv_name,
+			   p->end->name);
+		buf_printf(b,
+			   "usdt:$1:%s:%s\n{\n\t@depth%d[tid]++;\n"
+			   "\t@start%d[tid, @depth%d[tid]] = nsecs;\n}\n",
 			   pv_name, p->start->name, i, i, i);
-		buf_printf(b, "usdt:$1:%s:%s\n/@depth%d[tid]/\n{\n"
-			      "\t@%s_ns = hist(nsecs - @start%d[tid, @depth%d[tid]]);\n"
-			      "\tdelete(@start%d[tid, @depth%d[tid]]);\n"
-			      "\t@depth%d[tid]--;\n}\n",
+		buf_printf(b,
+			   "usdt:$1:%s:%s\n/@depth%d[tid]/\n{\n"
+			   "\t@%s_ns = hist(nsecs - @start%d[tid, @depth%d[tid]]);\n"
+			   "\tdelete(@start%d[tid, @depth%d[tid]]);\n"
+			   "\t@depth%d[tid]--;\n}\n",
 			   pv_name, p->end->name, i, hist, i, i, i, i, i);
 	}
 	buf_lit(b, "\nEND\n{\n");
@@ -160,22 +169,27 @@ static void summary_script(struct output *o, const struct program *prog)
 static void usage_lines(struct buf *b, const struct emit_options *opt)
 {
 	if (opt->for_binaries && opt->for_library) {
-		buf_printf(b, " * For %s, a shared library: its probes are found in a process\n"
-			      " * that has loaded it (bpftrace's -c cannot find them).\n"
-			      " *   bpftrace -p PID THIS.bt /path/to/library.so\n */\n\n",
-			   opt->for_binaries);
+		buf_printf(
+			b,
+			" * For %s, a shared library: its probes are found in a process\n"
+			" * that has loaded it (bpftrace's -c cannot find them).\n"
+			" *   bpftrace -p PID THIS.bt /path/to/library.so\n */\n\n",
+			opt->for_binaries);
 		return;
 	}
 	if (opt->for_binaries)
-		buf_printf(b, " * For %s: only the probes it carries.\n", opt->for_binaries);
+		buf_printf(b, " * For %s: only the probes it carries.\n",
+			   opt->for_binaries);
 	else
-		buf_lit(b, " * Every probe of the file must be in the binary given ($1), or\n"
-			   " * bpftrace refuses the whole script: probegen --bpftrace -s FILE.d\n"
-			   " * BINARY... writes only the probes the binaries carry.\n");
-	buf_lit(b, " *   bpftrace THIS.bt ./prog -c ./prog      a program it starts\n"
-		   " *   bpftrace -p PID THIS.bt /path/to/bin   a running process (and a\n"
-		   " *                                          shared library's probes)\n"
-		   " */\n\n");
+		buf_lit(b,
+			" * Every probe of the file must be in the binary given ($1), or\n"
+			" * bpftrace refuses the whole script: probegen --bpftrace -s FILE.d\n"
+			" * BINARY... writes only the probes the binaries carry.\n");
+	buf_lit(b,
+		" *   bpftrace THIS.bt ./prog -c ./prog      a program it starts\n"
+		" *   bpftrace -p PID THIS.bt /path/to/bin   a running process (and a\n"
+		" *                                          shared library's probes)\n"
+		" */\n\n");
 }
 
 int emit_bpftrace(struct output *o, const struct program *prog,
@@ -184,14 +198,16 @@ int emit_bpftrace(struct output *o, const struct program *prog,
 	const struct provider *pv;
 	const struct probe *pr;
 
-	buf_printf(&o->buf,
-		   "#!/usr/bin/env bpftrace\n"
-		   "/*\n"
-		   " * Generated by probegen %s from %s.  Do not edit.\n"
-		   " * %s\n",
-		   PROBEGEN_VERSION, opt->input_name,
-		   opt->summary ? "Counts every probe and times its start/done pairs; prints both at the end."
-				: "Prints every firing of its probes, each argument by name.");
+	buf_printf(
+		&o->buf,
+		"#!/usr/bin/env bpftrace\n"
+		"/*\n"
+		" * Generated by probegen %s from %s.  Do not edit.\n"
+		" * %s\n",
+		PROBEGEN_VERSION, opt->input_name,
+		opt->summary
+			? "Counts every probe and times its start/done pairs; prints both at the end."
+			: "Prints every firing of its probes, each argument by name.");
 	usage_lines(&o->buf, opt);
 	if (opt->summary) {
 		summary_script(o, prog);

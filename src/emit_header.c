@@ -103,8 +103,8 @@ static void va_args(struct buf *b, int nargs)
  * arity is checked by PROBEGEN_SITEn's. */
 static void site(struct buf *b, const struct probe *pr)
 {
-	buf_printf(b, "PROBEGEN_SITE%d(%s, %s", pr->nnative,
-		   pr->provider->name, pr->name);
+	buf_printf(b, "PROBEGEN_SITE%d(%s, %s", pr->nnative, pr->provider->name,
+		   pr->name);
 	if (pr->nnative)
 		buf_lit(b, ", ");
 	va_args(b, pr->nnative);
@@ -151,7 +151,8 @@ static void typed_site(struct buf *b, const struct program *prog,
 			/* The cast expands in the user's code: C90 has neither. */
 			buf_printf(b, "%s(%s)(a%d)",
 				   type_needs_extension(prog, p->type)
-					   ? "__extension__ " : "",
+					   ? "__extension__ "
+					   : "",
 				   c.data, i);
 			buf_free(&c);
 		}
@@ -185,7 +186,8 @@ static void typed_call(struct buf *b, const struct program *prog,
 		define_head_va(b, n->typed, pr->nnative);
 		buf_printf(b, "PROBEGEN_TYPED%d(%s, %s%s%s%s", pr->nnative,
 			   n->typed, n->macro, pr->native ? ", " : "",
-			   pr->native ? types.data : "", pr->native ? ", " : "");
+			   pr->native ? types.data : "",
+			   pr->native ? ", " : "");
 		va_args(b, pr->nnative);
 		buf_lit(b, ")\n");
 	} else {
@@ -212,14 +214,15 @@ static void probe_block(struct buf *b, const struct program *prog,
 	/* The body on a line of its own, as every macro of the probe's:
 	   Erlang's build lower-cases each line that defines an ERLANG_...()
 	   macro, to rename them, and a body on that line would go too. */
-	buf_printf(b, "#define %s() \\\n\tPROBEGEN_ENABLED%s(%s, %s)\n", n->enabled,
-		   here, pv, pr->name);
+	buf_printf(b, "#define %s() \\\n\tPROBEGEN_ENABLED%s(%s, %s)\n",
+		   n->enabled, here, pv, pr->name);
 	define_head_va(b, n->macro, pr->nnative);
 	if (opt->header_only) {
 		struct buf decl = { 0 };
 
 		probe_declaration_recorded(&decl, prog, pr);
-		buf_printf(b, "do { PROBEGEN_DEFINE(%s, %s); PROBEGEN_DECLARE(\"%s\", %zu); ",
+		buf_printf(b,
+			   "do { PROBEGEN_DEFINE(%s, %s); PROBEGEN_DECLARE(\"%s\", %zu); ",
 			   pv, pr->name, decl.data, decl.len + 1);
 		buf_free(&decl);
 	}
@@ -280,8 +283,9 @@ int emit_header(struct output *o, const struct program *prog,
 	buf_printf(&o->buf, "#ifndef %s\n#define %s\n\n", guard, guard);
 	/* Each file, not only the first a unit includes (common.h's
 	   contents are skipped after that). */
-	buf_puts(&o->buf, "#if defined(__GNUC__) /* its warnings are not the user's */\n"
-			  "#pragma GCC system_header\n#endif\n\n");
+	buf_puts(&o->buf,
+		 "#if defined(__GNUC__) /* its warnings are not the user's */\n"
+		 "#pragma GCC system_header\n#endif\n\n");
 	buf_puts(&o->buf, "#define _SDT_HAS_SEMAPHORES 1\n"
 			  "#define STAP_HAS_SEMAPHORES 1\n\n");
 	buf_puts(&o->buf, header_stapsdt_base);

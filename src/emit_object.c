@@ -30,8 +30,13 @@
 /* Section indexes, in the order they are created; .note.gnu.property
  * last, on the targets that have one. */
 enum {
-	SEC_PROBES = 1, SEC_GNU_STACK, SEC_DECLS, SEC_SYMTAB, SEC_STRTAB,
-	SEC_SHSTRTAB, SEC_PROPERTY
+	SEC_PROBES = 1,
+	SEC_GNU_STACK,
+	SEC_DECLS,
+	SEC_SYMTAB,
+	SEC_STRTAB,
+	SEC_SHSTRTAB,
+	SEC_PROPERTY
 };
 
 static const char shstrtab[] =
@@ -90,8 +95,10 @@ static void declaration_notes(struct buf *notes, const struct program *prog)
 			nh.n_descsz = (Elf32_Word)decl.len + 1;
 			nh.n_type = DECL_NOTE_TYPE;
 			buf_add(notes, &nh, sizeof(nh));
-			buf_add(notes, DECL_NOTE_OWNER, sizeof(DECL_NOTE_OWNER));
-			buf_add(notes, zeros, (4 - sizeof(DECL_NOTE_OWNER) % 4) % 4);
+			buf_add(notes, DECL_NOTE_OWNER,
+				sizeof(DECL_NOTE_OWNER));
+			buf_add(notes, zeros,
+				(4 - sizeof(DECL_NOTE_OWNER) % 4) % 4);
 			buf_add(notes, decl.data, decl.len + 1);
 			buf_add(notes, zeros, (4 - (decl.len + 1) % 4) % 4);
 		}
@@ -122,8 +129,12 @@ static void symbols_add(struct symbols *s, Elf *elf, const char *name,
 
 		buf_add(&s->syms, &e, sizeof(e));
 	} else {
-		Elf32_Sym e = { st_name, (Elf32_Addr)value, (Elf32_Word)size,
-				info, other, shndx };
+		Elf32_Sym e = { st_name,
+				(Elf32_Addr)value,
+				(Elf32_Word)size,
+				info,
+				other,
+				shndx };
 
 		buf_add(&s->syms, &e, sizeof(e));
 	}
@@ -139,7 +150,8 @@ static void symbols_add(struct symbols *s, Elf *elf, const char *name,
 static unsigned property_features(const struct target *tg, unsigned *type)
 {
 	switch (tg->machine) {
-	case EM_X86_64: case EM_386:
+	case EM_X86_64:
+	case EM_386:
 		*type = 0xc0000002u;
 		return 0x3; /* IBT, SHSTK */
 	case EM_AARCH64:
@@ -167,15 +179,15 @@ static void property_note(struct buf *note, const struct target *tg,
 {
 	int big = tg->data == ELFDATA2MSB, wide = tg->elfclass == ELFCLASS64;
 
-	put32(note, 4, big);             /* namesz: "GNU" */
+	put32(note, 4, big);		  /* namesz: "GNU" */
 	put32(note, wide ? 16 : 12, big); /* descsz */
-	put32(note, 5, big);             /* NT_GNU_PROPERTY_TYPE_0 */
+	put32(note, 5, big);		  /* NT_GNU_PROPERTY_TYPE_0 */
 	buf_add(note, "GNU", 4);
 	put32(note, type, big);
-	put32(note, 4, big);             /* the property's data size */
+	put32(note, 4, big); /* the property's data size */
 	put32(note, features, big);
 	if (wide)
-		put32(note, 0, big);     /* to 8 bytes */
+		put32(note, 0, big); /* to 8 bytes */
 }
 
 static int libelf_error(const char *what)
@@ -213,8 +225,8 @@ static void semaphore_symbols(struct symbols *syms, Elf *elf,
 					continue;
 			}
 			symbols_add(syms, elf, name, 2 * i++, 2,
-				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
-				    other, SEC_PROBES);
+				    GELF_ST_INFO(STB_GLOBAL, STT_OBJECT), other,
+				    SEC_PROBES);
 		}
 	}
 	if (v1) {
@@ -255,14 +267,15 @@ static int object_build(Elf *elf, const struct program *prog,
 	   calls _ENABLED(), and notes do not keep sections from --gc-sections.
 	   Page-aligned: on a page no other segment maps (see the top). */
 	if (!add_section(elf, ".probes", SHT_PROGBITS,
-			 SHF_WRITE | SHF_ALLOC | SHF_GNU_RETAIN,
-			 tg->page, *zeros, nsem * 2, ELF_T_BYTE) ||
+			 SHF_WRITE | SHF_ALLOC | SHF_GNU_RETAIN, tg->page,
+			 *zeros, nsem * 2, ELF_T_BYTE) ||
 	    !add_section(elf, ".note.GNU-stack", SHT_PROGBITS, 0, 1, "", 0,
 			 ELF_T_BYTE))
 		return libelf_error("sections");
 	declaration_notes(notes, prog);
 	if (!add_section(elf, DECL_NOTE_SECTION, SHT_NOTE, 0, 4,
-			 notes->data ? notes->data : "", notes->len, ELF_T_NHDR))
+			 notes->data ? notes->data : "", notes->len,
+			 ELF_T_NHDR))
 		return libelf_error("declaration notes");
 
 	symbols_add(syms, elf, NULL, 0, 0, 0, 0, SHN_UNDEF);
@@ -287,8 +300,8 @@ static int object_build(Elf *elf, const struct program *prog,
 	if (features) {
 		property_note(property, tg, type, features);
 		if (!add_section(elf, ".note.gnu.property", SHT_NOTE, SHF_ALLOC,
-				 tg->elfclass == ELFCLASS64 ? 8 : 4, property->data,
-				 property->len, ELF_T_BYTE))
+				 tg->elfclass == ELFCLASS64 ? 8 : 4,
+				 property->data, property->len, ELF_T_BYTE))
 			return libelf_error("property note");
 	}
 	if (elf_update(elf, ELF_C_WRITE) < 0)
@@ -313,7 +326,8 @@ int emit_object(struct output *out, const struct program *prog,
 	   (bench/tricks.sh: 0.97x and 0.98x). */
 	tmp = tmpfile();
 	if (!tmp) {
-		error_plain("cannot create a temporary file: %s", strerror(errno));
+		error_plain("cannot create a temporary file: %s",
+			    strerror(errno));
 		return -1;
 	}
 	fd = fileno(tmp);

@@ -56,25 +56,27 @@ static void rust_asm_lines(struct buf *b, const char *text, const char *indent)
 static void site_asm(struct buf *b, const char *arch, const char *note)
 {
 	buf_printf(b, "\t\t#[cfg(target_arch = \"%s\")]\n", arch);
-	buf_puts(b, "\t\tunsafe {\n\t\t\t::core::arch::asm!(\n"
-		    "\t\t\t\t\"990: nop\",\n"
-		    "\t\t\t\t\".pushsection .note.stapsdt, \\\"\\\", \\\"note\\\"\",\n"
-		    "\t\t\t\t\".balign 4\",\n"
-		    "\t\t\t\t\".4byte 992f-991f, 994f-993f, 3\",\n"
-		    "\t\t\t\t\"991: .asciz \\\"stapsdt\\\"\",\n"
-		    "\t\t\t\t\"992: .balign 4\",\n"
-		    "\t\t\t\t\"993: .8byte 990b\",\n"
-		    "\t\t\t\t\".8byte _.stapsdt.base\",\n"
-		    "\t\t\t\t\".8byte {sem}\",\n");
+	buf_puts(b,
+		 "\t\tunsafe {\n\t\t\t::core::arch::asm!(\n"
+		 "\t\t\t\t\"990: nop\",\n"
+		 "\t\t\t\t\".pushsection .note.stapsdt, \\\"\\\", \\\"note\\\"\",\n"
+		 "\t\t\t\t\".balign 4\",\n"
+		 "\t\t\t\t\".4byte 992f-991f, 994f-993f, 3\",\n"
+		 "\t\t\t\t\"991: .asciz \\\"stapsdt\\\"\",\n"
+		 "\t\t\t\t\"992: .balign 4\",\n"
+		 "\t\t\t\t\"993: .8byte 990b\",\n"
+		 "\t\t\t\t\".8byte _.stapsdt.base\",\n"
+		 "\t\t\t\t\".8byte {sem}\",\n");
 	buf_printf(b, "\t\t\t\t$%s,\n", note);
 	buf_puts(b, "\t\t\t\t\"994: .balign 4\",\n"
 		    "\t\t\t\t\".popsection\",\n");
 	rust_asm_lines(b, PROBEGEN_STAPSDT_BASE("aGR"), "\t\t\t\t");
-	buf_printf(b, "\t\t\t\t$(in(reg) $string.0 as u64,)*\n"
-		      "\t\t\t\t$(in(reg) $value,)*\n"
-		      "\t\t\t\tsem = sym $semaphore,\n"
-		      "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
-		      "\t\t\t);\n\t\t}\n",
+	buf_printf(b,
+		   "\t\t\t\t$(in(reg) $string.0 as u64,)*\n"
+		   "\t\t\t\t$(in(reg) $value,)*\n"
+		   "\t\t\t\tsem = sym $semaphore,\n"
+		   "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
+		   "\t\t\t);\n\t\t}\n",
 		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");
 }
 
@@ -114,8 +116,9 @@ static void machinery(struct buf *b)
 		 "// the last page of the RELRO segment share a file page with .data, and\n"
 		 "// the kernel then sets a semaphore there, where the program never looks,\n"
 		 "// when a tracer attaches before the program starts.\n");
-	buf_printf(b, "#[cfg_attr(target_arch = \"x86_64\", repr(C, align(%u)))]\n"
-		      "#[cfg_attr(not(target_arch = \"x86_64\"), repr(C, align(%u)))]\n",
+	buf_printf(b,
+		   "#[cfg_attr(target_arch = \"x86_64\", repr(C, align(%u)))]\n"
+		   "#[cfg_attr(not(target_arch = \"x86_64\"), repr(C, align(%u)))]\n",
 		   target_by_name("x86_64")->page, PAGE_LARGEST);
 	buf_puts(b,
 		 "struct ProbegenPage([u16; 0]);\n\n"
@@ -136,9 +139,10 @@ static void machinery(struct buf *b)
 		 "\t\t$(let $string = super::probegen_string($string);)*\n");
 	site_asm(b, "x86_64", "note");
 	site_asm(b, "aarch64", "note");
-	buf_puts(b, "\t};\n"
-		    "\t($semaphore:ident $x86_64_note:literal $aarch64_note:literal [$($string:ident),*] $($value:expr),*) => {\n"
-		    "\t\t$(let $string = super::probegen_string($string);)*\n");
+	buf_puts(b,
+		 "\t};\n"
+		 "\t($semaphore:ident $x86_64_note:literal $aarch64_note:literal [$($string:ident),*] $($value:expr),*) => {\n"
+		 "\t\t$(let $string = super::probegen_string($string);)*\n");
 	site_asm(b, "x86_64", "x86_64_note");
 	site_asm(b, "aarch64", "aarch64_note");
 	buf_puts(b, "\t};\n}\n\n");
@@ -156,8 +160,8 @@ static void note_line(struct buf *b, const struct program *prog,
 
 	for_each_param(pr->native, p)
 		nstrings += type_rust(prog, p->type, x86).kind == R_STRING;
-	buf_printf(b, "\".asciz \\\"%s\\\", \\\"%s\\\", \\\"", pr->provider->name,
-		   pr->name);
+	buf_printf(b, "\".asciz \\\"%s\\\", \\\"%s\\\", \\\"",
+		   pr->provider->name, pr->name);
 	for_each_param(pr->native, p) {
 		struct type_info ti = type_info(prog, p->type, tg);
 		struct rust_type a = type_rust(prog, p->type, tg);
@@ -178,13 +182,14 @@ static void note_line(struct buf *b, const struct program *prog,
 /* Rust's keywords, strict and reserved (2015 to 2024 editions): a
  * parameter so named is written as a raw identifier. */
 static const char *const rust_keywords[] = {
-	"abstract", "as", "async", "await", "become", "box", "break",
-	"const", "continue", "do", "dyn", "else", "enum", "extern", "false",
-	"final", "fn", "for", "gen", "if", "impl", "in", "let", "loop",
-	"macro", "match", "mod", "move", "mut", "override", "priv", "pub",
-	"ref", "return", "static", "struct", "trait", "true", "try", "type",
-	"typeof", "unsafe", "unsized", "use", "virtual", "where", "while",
-	"yield",
+	"abstract", "as",     "async",	  "await",  "become", "box",
+	"break",    "const",  "continue", "do",	    "dyn",    "else",
+	"enum",	    "extern", "false",	  "final",  "fn",     "for",
+	"gen",	    "if",     "impl",	  "in",	    "let",    "loop",
+	"macro",    "match",  "mod",	  "move",   "mut",    "override",
+	"priv",	    "pub",    "ref",	  "return", "static", "struct",
+	"trait",    "true",   "try",	  "type",   "typeof", "unsafe",
+	"unsized",  "use",    "virtual",  "where",  "while",  "yield",
 };
 
 /* Names no parameter can take even raw (keywords of paths, the
@@ -211,7 +216,8 @@ static void rust_param_name(struct buf *b, const struct probe *pr, int i)
 	for (k = 0; k < sizeof(rust_unbindable) / sizeof(*rust_unbindable); k++)
 		if (strcmp(name.data, rust_unbindable[k]) == 0)
 			buf_lit(b, "_");
-	if (name.len >= 10 && strcmp(name.data + name.len - 10, "_SEMAPHORE") == 0)
+	if (name.len >= 10 &&
+	    strcmp(name.data + name.len - 10, "_SEMAPHORE") == 0)
 		buf_lit(b, "_");
 	buf_free(&name);
 }
@@ -275,17 +281,22 @@ static void rust_args_build(struct rust_args *r, const struct program *prog,
 		rust_param_name(&name, pr, i);
 		buf_cat(&r->params, sep, name.data, ": ", a.name, NULL);
 		buf_cat(&r->names, sep, name.data, NULL);
-		buf_cat(&r->pass, sep, name.data, a.kind == R_STRING ? ".as_ref()" : "", NULL);
+		buf_cat(&r->pass, sep, name.data,
+			a.kind == R_STRING ? ".as_ref()" : "", NULL);
 		if (a.kind == R_STRING) {
 			buf_printf(&r->tuple, "%sS%d", sep, r->strings);
-			buf_printf(&r->generics, "%sS%d: AsRef<str>", r->strings ? ", " : "",
-				   r->strings);
+			buf_printf(&r->generics, "%sS%d: AsRef<str>",
+				   r->strings ? ", " : "", r->strings);
 			r->strings++;
-			buf_cat(&r->hold, r->hold.len ? ", " : "", name.data, NULL);
+			buf_cat(&r->hold, r->hold.len ? ", " : "", name.data,
+				NULL);
 		} else {
 			buf_cat(&r->tuple, sep, a.name, NULL);
-			buf_cat(&r->values, r->values.len ? ", " : " ", name.data,
-				a.kind == R_FLOAT ? ".to_bits() as u64" : " as u64", NULL);
+			buf_cat(&r->values, r->values.len ? ", " : " ",
+				name.data,
+				a.kind == R_FLOAT ? ".to_bits() as u64"
+						  : " as u64",
+				NULL);
 		}
 		buf_free(&name);
 		i++;
@@ -314,7 +325,8 @@ static void site_function(struct buf *b, const struct program *prog,
 	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "(",
 		r->params.data ? r->params.data : "", ") {\n", NULL);
 	if (r->strings)
-		buf_cat(b, "\t\tif !self::", fn, "_enabled() {\n\t\t\treturn;\n\t\t}\n", NULL);
+		buf_cat(b, "\t\tif !self::", fn,
+			"_enabled() {\n\t\t\treturn;\n\t\t}\n", NULL);
 	buf_cat(b, "\t\tprobegen_site!(", sem, " ", NULL);
 	note_line(&x86_note, prog, pr, target_by_name("x86_64"));
 	note_line(&arm_note, prog, pr, target_by_name("aarch64"));
@@ -334,8 +346,9 @@ static void lazy_function(struct buf *b, const struct probe *pr,
 {
 	int n = pr->nnative;
 
-	buf_printf(b, "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
-		      "\t/// while a tracer is attached.\n",
+	buf_printf(b,
+		   "\t/// Fire `%s:%s` with the arguments `f` computes, calling `f` only\n"
+		   "\t/// while a tracer is attached.\n",
 		   pr->provider->name, pr->name);
 	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "_lazy", NULL);
 	if (r->strings)
@@ -349,8 +362,8 @@ static void lazy_function(struct buf *b, const struct probe *pr,
 	if (n == 0)
 		buf_puts(b, "\t\t\tf();\n");
 	else
-		buf_cat(b, "\t\t\tlet ", n > 1 ? "(" : "", r->names.data, n > 1 ? ")" : "",
-			" = f();\n", NULL);
+		buf_cat(b, "\t\t\tlet ", n > 1 ? "(" : "", r->names.data,
+			n > 1 ? ")" : "", " = f();\n", NULL);
 	buf_cat(b, "\t\t\tself::", fn, "(", r->pass.data ? r->pass.data : "",
 		");\n\t\t}\n\t}\n\n", NULL);
 }
@@ -366,12 +379,14 @@ static void probe_functions(struct buf *b, const struct program *prog,
 	site_function(b, prog, pr, &r, fn, sem);
 
 	/* Its semaphore, which tracers increment, and n_enabled. */
-	buf_cat(b, "\t#[unsafe(link_section = \".probes\")]\n\tstatic mut ", sem,
-		": u16 = 0;\n\n", NULL);
+	buf_cat(b, "\t#[unsafe(link_section = \".probes\")]\n\tstatic mut ",
+		sem, ": u16 = 0;\n\n", NULL);
 	buf_printf(b, "\t/// Whether a tracer is attached to `%s:%s`.\n",
 		   pr->provider->name, pr->name);
-	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "_enabled() -> bool {\n"
-		   "\t\tsuper::probegen_enabled(&raw const ", sem, ")\n\t}\n\n", NULL);
+	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn,
+		"_enabled() -> bool {\n"
+		"\t\tsuper::probegen_enabled(&raw const ",
+		sem, ")\n\t}\n\n", NULL);
 
 	lazy_function(b, pr, &r, fn);
 	rust_args_free(&r);
@@ -387,16 +402,19 @@ static void declaration_notes(struct buf *b, const struct program *prog,
 	const struct probe *pr;
 	struct buf decl = { 0 };
 
-	buf_puts(b, "\t#[cfg(any(target_arch = \"x86_64\", target_arch = \"aarch64\"))]\n"
-		    "\t::core::arch::global_asm!(\n"
-		    "\t\t\".pushsection " DECL_NOTE_SECTION ", \\\"\\\", \\\"note\\\"\",\n");
+	buf_puts(b,
+		 "\t#[cfg(any(target_arch = \"x86_64\", target_arch = \"aarch64\"))]\n"
+		 "\t::core::arch::global_asm!(\n"
+		 "\t\t\".pushsection " DECL_NOTE_SECTION
+		 ", \\\"\\\", \\\"note\\\"\",\n");
 	for_each_probe(pv, pr) {
 		decl.len = 0;
 		probe_declaration_recorded(&decl, prog, pr);
-		buf_printf(b, "\t\t\".balign 4\", \".4byte %zu, %zu, %d\", \".asciz \\\"%s\\\"\",\n"
-			      "\t\t\".balign 4\", \".asciz \\\"%s\\\"\",\n",
-			   sizeof(DECL_NOTE_OWNER), decl.len + 1, DECL_NOTE_TYPE,
-			   DECL_NOTE_OWNER, decl.data);
+		buf_printf(b,
+			   "\t\t\".balign 4\", \".4byte %zu, %zu, %d\", \".asciz \\\"%s\\\"\",\n"
+			   "\t\t\".balign 4\", \".asciz \\\"%s\\\"\",\n",
+			   sizeof(DECL_NOTE_OWNER), decl.len + 1,
+			   DECL_NOTE_TYPE, DECL_NOTE_OWNER, decl.data);
 	}
 	buf_puts(b, "\t\t\".balign 4\", \".popsection\",\n\t);\n\n");
 	buf_free(&decl);

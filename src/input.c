@@ -29,8 +29,9 @@ static char *read_fd(int fd, const char *name, size_t size_hint, size_t *len)
 	struct buf b = { 0 };
 	size_t room;
 
-	buf_reserve(&b, (size_hint && size_hint <= MAX_INPUT ? size_hint
-							       : 65536) + 3);
+	buf_reserve(&b,
+		    (size_hint && size_hint <= MAX_INPUT ? size_hint : 65536) +
+			    3);
 	for (;;) {
 		ssize_t n;
 

@@ -21,18 +21,22 @@ static int check_binaries(const struct options *o);
 static int trace(const struct options *o);
 
 static const struct mode modes[] = {
-	{ "-h", READS_D, O_OUTPUT | O_CPP | O_HEADER, "h", emit_header, compile },
-	{ "-G", READS_D, O_OUTPUT | O_CPP | O_TARGET, "o", emit_object, compile },
+	{ "-h", READS_D, O_OUTPUT | O_CPP | O_HEADER, "h", emit_header,
+	  compile },
+	{ "-G", READS_D, O_OUTPUT | O_CPP | O_TARGET, "o", emit_object,
+	  compile },
 	{ "--rust", READS_D, O_OUTPUT | O_CPP, "rs", emit_rust, compile },
-	{ "--bpftrace", READS_D_OR_BINARY, O_OUTPUT | O_CPP | O_FILES | O_SUMMARY | O_TARGET,
-	  "bt", emit_bpftrace, compile },
-	{ "--docs", READS_D, O_OUTPUT | O_CPP | O_FILES | O_TARGET, "md", emit_docs, compile },
+	{ "--bpftrace", READS_D_OR_BINARY,
+	  O_OUTPUT | O_CPP | O_FILES | O_SUMMARY | O_TARGET, "bt",
+	  emit_bpftrace, compile },
+	{ "--docs", READS_D, O_OUTPUT | O_CPP | O_FILES | O_TARGET, "md",
+	  emit_docs, compile },
 	{ "--list-targets", READS_NOTHING, 0, NULL, NULL, list_targets },
 	{ "--list", READS_BINARIES, O_JSON, NULL, NULL, list_probes },
-	{ "--check", READS_D_BINARIES, O_CPP | O_CHECK | O_FILES | O_JSON, NULL, NULL,
-	  check_binaries },
-	{ "--trace", READS_TRACEES, O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL,
-	  NULL, trace },
+	{ "--check", READS_D_BINARIES, O_CPP | O_CHECK | O_FILES | O_JSON, NULL,
+	  NULL, check_binaries },
+	{ "--trace", READS_TRACEES,
+	  O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL, NULL, trace },
 };
 
 static const char *path_base_name(const char *path)
@@ -82,10 +86,12 @@ static const struct target *target_for(const struct options *o,
 		*status = EXIT_OK;
 		return tg;
 	case TARGET_UNKNOWN:
-		usage_error("unknown target '%s' (see --list-targets)", o->target);
+		usage_error("unknown target '%s' (see --list-targets)",
+			    o->target);
 		return NULL;
 	case TARGET_NO_VARIANT:
-		usage_error("no %d-bit variant of target '%s'", o->bits, tg->name);
+		usage_error("no %d-bit variant of target '%s'", o->bits,
+			    tg->name);
 		return NULL;
 	case TARGET_MIXED:
 		target_from_elf(culprits[0], &a);
@@ -102,7 +108,7 @@ static const struct target *target_for(const struct options *o,
 /* A binary's recorded declarations, unchecked: its names may be
  * anything, and what it holds never speaks as a compiler error. */
 static struct program *recorded_program(const char *path, int *status,
-					   int *is_library)
+					int *is_library)
 {
 	struct program *prog;
 	struct binary b;
@@ -167,7 +173,7 @@ static struct program *load_program(const struct options *o,
 /* The probes the binaries carry at a site, as "provider:name". */
 struct carried {
 	struct name_set names;
-	struct buf text;   /* every name, NUL-separated, owned here */
+	struct buf text;    /* every name, NUL-separated, owned here */
 	struct buf dropped; /* those left out, for the warning */
 	int ndropped;
 };
@@ -216,23 +222,26 @@ static int fit_to_binaries(const struct options *o, struct program *prog,
 			buf_cat(&c.text, p->provider, ":", p->name, NULL);
 			buf_add(&c.text, "", 1);
 		}
-		buf_cat(&names, names.len ? ", " : "", path_base_name(paths[i]), NULL);
+		buf_cat(&names, names.len ? ", " : "", path_base_name(paths[i]),
+			NULL);
 		binary_free(&b);
 	}
 	/* The names are in place now that the buffer has stopped moving. */
 	for (at = 0; at < c.text.len; at += strlen(c.text.data + at) + 1)
-		name_set_add(&c.names, c.text.data + at, strlen(c.text.data + at), prog);
+		name_set_add(&c.names, c.text.data + at,
+			     strlen(c.text.data + at), prog);
 	dropped = program_keep_probes(prog, is_carried, &c);
 	if (dropped && !prog->nprobes) {
-		error_input("none of the probes of %s are in %s", eopt->input_name,
-			    names.data);
+		error_input("none of the probes of %s are in %s",
+			    eopt->input_name, names.data);
 		status = EXIT_INPUT;
 		goto done;
 	}
 	if (dropped)
-		warning_plain("%d probe%s of %s left out, not in %s: %s%s", dropped,
-			      dropped == 1 ? "" : "s", eopt->input_name, names.data,
-			      c.dropped.data, dropped > 10 ? ", ..." : "");
+		warning_plain("%d probe%s of %s left out, not in %s: %s%s",
+			      dropped, dropped == 1 ? "" : "s",
+			      eopt->input_name, names.data, c.dropped.data,
+			      dropped > 10 ? ", ..." : "");
 	eopt->target = tg;
 	eopt->for_binaries = names.data; /* freed by the caller */
 	eopt->for_library = libraries == n;
@@ -279,20 +288,24 @@ static int compile(const struct options *o)
 		return EXIT_SYSTEM;
 	}
 	/* Banners name the file; "a.d and 87 more" when split across many. */
-	name = n > 1 ? xasprintf("%s and %d more", path_base_name(paths[0]), n - 1)
+	name = n > 1 ? xasprintf("%s and %d more", path_base_name(paths[0]),
+				 n - 1)
 		     : xstrdup(path_base_name(paths[0]));
 	eopt.input_name = name;
 	eopt.output_name = output;
 	eopt.header_only = o->header_only;
 	eopt.self_contained = o->self_contained;
 	eopt.summary = o->summary;
-	eopt.target = o->mode->takes & O_TARGET ? target_for(o, &scratch, &status)
-						: target_host();
+	eopt.target = o->mode->takes & O_TARGET
+			      ? target_for(o, &scratch, &status)
+			      : target_host();
 	/* SystemTap hands -D to the compiler of -G, -C or not; for -h
 	   without -C it reads none, and the header decides at compile time. */
 	if (eopt.target && o->mode->emit == emit_object)
-		eopt.sdt_version = defines_sdt_version(&o->cpp, !o->cpp.enabled);
-	prog = eopt.target ? load_program(o, eopt.target, &status, &eopt) : NULL;
+		eopt.sdt_version =
+			defines_sdt_version(&o->cpp, !o->cpp.enabled);
+	prog = eopt.target ? load_program(o, eopt.target, &status, &eopt)
+			   : NULL;
 	options_after_d_files(o, &n);
 	if (prog && o->mode->reads == READS_D_OR_BINARY && n > 0 &&
 	    !eopt.for_binaries) {
@@ -328,7 +341,8 @@ static int trace(const struct options *o)
 	struct program *decls = NULL;
 	int status;
 
-	if (o->nfiles && !(decls = load_program(o, target_host(), &status, NULL)))
+	if (o->nfiles &&
+	    !(decls = load_program(o, target_host(), &status, NULL)))
 		return status;
 	t.command = o->command;
 	t.pid = o->trace_pid;
@@ -362,7 +376,8 @@ static int check_binaries(const struct options *o)
 		return status;
 	binaries = options_after_d_files(o, &n);
 	{
-		struct check_options copt = { o->strict, o->allow_missing, o->sites, o->json };
+		struct check_options copt = { o->strict, o->allow_missing,
+					      o->sites, o->json };
 
 		status = inspect_check(prog, binaries, n, &copt);
 	}
@@ -376,7 +391,8 @@ int main(int argc, char **argv)
 	int status;
 
 	diag.progname = "probegen";
-	status = options_parse(argc, argv, modes, sizeof(modes) / sizeof(modes[0]), &o);
+	status = options_parse(argc, argv, modes,
+			       sizeof(modes) / sizeof(modes[0]), &o);
 	if (status < 0)
 		status = o.mode->command(&o);
 	options_free(&o);

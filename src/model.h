@@ -14,20 +14,35 @@ enum qual { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
 
 /* Arithmetic and void base types, canonicalised from any spelling. */
 enum base {
-	B_NONE, B_VOID, B_BOOL,
-	B_CHAR, B_SCHAR, B_UCHAR, B_SHORT, B_USHORT, B_INT, B_UINT,
-	B_LONG, B_ULONG, B_LLONG, B_ULLONG,
-	B_FLOAT, B_DOUBLE, B_LDOUBLE,
+	B_NONE,
+	B_VOID,
+	B_BOOL,
+	B_CHAR,
+	B_SCHAR,
+	B_UCHAR,
+	B_SHORT,
+	B_USHORT,
+	B_INT,
+	B_UINT,
+	B_LONG,
+	B_ULONG,
+	B_LLONG,
+	B_ULLONG,
+	B_FLOAT,
+	B_DOUBLE,
+	B_LDOUBLE,
 };
 
 enum type_kind {
-	T_BASE,    /* base */
-	T_STRING,  /* D's string: a NUL-terminated C string */
-	T_NAMED,   /* a typedef name: from the file, D's, or the C side */
-	T_STRUCT, T_UNION, T_ENUM, /* tag */
+	T_BASE,	  /* base */
+	T_STRING, /* D's string: a NUL-terminated C string */
+	T_NAMED,  /* a typedef name: from the file, D's, or the C side */
+	T_STRUCT,
+	T_UNION,
+	T_ENUM,	   /* tag */
 	T_POINTER, /* inner is the pointee */
 	T_ARRAY,   /* inner is the element */
-	T_FUNC,    /* inner is the return type; params */
+	T_FUNC,	   /* inner is the return type; params */
 };
 
 struct param;
@@ -40,8 +55,8 @@ struct type {
 	unsigned char quals; /* enum qual */
 	unsigned char base;  /* enum base, for T_BASE */
 	unsigned char varargs;
-	short d_type;        /* T_NAMED: d_type_lookup(name) */
-	char *name;          /* tag or typedef name */
+	short d_type; /* T_NAMED: d_type_lookup(name) */
+	char *name;   /* tag or typedef name */
 	/* T_NAMED: the file's typedef of that name, once found (the first
 	 * of a name never changes): a chain is walked without hashing. */
 	const struct type *typedef_type;
@@ -115,7 +130,8 @@ struct program {
 
 #define for_each_provider(prog, pv) \
 	for ((pv) = (prog)->providers; (pv); (pv) = (pv)->next)
-#define for_each_probe(pv, pr) for ((pr) = (pv)->probes; (pr); (pr) = (pr)->next)
+#define for_each_probe(pv, pr) \
+	for ((pr) = (pv)->probes; (pr); (pr) = (pr)->next)
 #define for_each_param(list, p) for ((p) = (list); (p); (p) = (p)->next)
 
 /* ---- program.c: the program as a whole ---- */
@@ -127,7 +143,8 @@ struct program {
 void program_complete(struct program *prog);
 /* Keep the probes keep() says yes to; the number dropped. */
 int program_keep_probes(struct program *prog,
-			int (*keep)(const struct probe *pr, void *ctx), void *ctx);
+			int (*keep)(const struct probe *pr, void *ctx),
+			void *ctx);
 /* Do probes a and b declare the same argument types? */
 int probe_same_types(const struct program *prog, const struct probe *a,
 		     const struct probe *b);
@@ -140,7 +157,6 @@ const struct probe *program_probe(const struct program *prog,
 				  const char *provider, const char *name);
 
 /* ---- parse.c: the scanner and parser driver (grammar side: parse.h) ---- */
-
 
 struct parse_options {
 	int preprocessed; /* input came from cpp: '#' lines are its markers */
@@ -156,17 +172,16 @@ const struct probe *parse_params(struct program *prog, char *text, size_t len);
  * NULL; a provider declared again gains the new block's probes.  Returns
  * the program, never NULL; errors are counted in diag.  Once every file
  * is parsed, program_complete() makes it ready for the checker. */
-struct program *parse_text(struct program *into, const char *file,
-			   char *text, size_t len,
-			   const struct parse_options *opt);
+struct program *parse_text(struct program *into, const char *file, char *text,
+			   size_t len, const struct parse_options *opt);
 
 /* ---- pairs.c: start/done pairs of probes ---- */
 
 struct pair {
 	struct pair *next;
 	const struct probe *start, *end;
-	char *stem;         /* the work: "query" of query__start/query__done */
-	char *arg;          /* --pair's ARG: matched by value across threads */
+	char *stem; /* the work: "query" of query__start/query__done */
+	char *arg;  /* --pair's ARG: matched by value across threads */
 	int start_arg, end_arg; /* its index in each probe; -1: per thread */
 };
 /* The pairs prog's probe names give (NULL-safe); free with pairs_free. */
@@ -224,7 +239,9 @@ enum read_how {
 	READ_POINTER,  /* an address */
 	READ_STRING,   /* the bytes it points to, to a NUL */
 	READ_AS_NOTED, /* a type of the user's headers: as the note records */
-	READ_FLOAT, READ_BY_VALUE, READ_TOO_WIDE, /* not readable */
+	READ_FLOAT,
+	READ_BY_VALUE,
+	READ_TOO_WIDE, /* not readable */
 };
 struct tracer_read {
 	enum read_how how;
@@ -253,7 +270,7 @@ int check_arguments_ok(const struct program *prog, const struct probe *pr);
 
 struct cpp_options {
 	int enabled;
-	char **args;  /* -I/-D/-U arguments to pass on */
+	char **args; /* -I/-D/-U arguments to pass on */
 	int nargs;
 };
 /* Read the provider file: *text is malloc'd, *len bytes followed by two

@@ -142,7 +142,8 @@ char *name_rust_semaphore(const struct probe *pr)
 
 int name_is_identifier(const char *s)
 {
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+	      *s == '_'))
 		return 0;
 	for (s++; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||

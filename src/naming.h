@@ -50,7 +50,7 @@ enum rust_kind { R_INT, R_BOOL, R_FLOAT, R_POINTER, R_STRING };
 struct rust_type {
 	enum rust_kind kind;
 	const char *name; /* the Rust parameter type */
-	int is_signed;    /* for widening: i64 or u64 */
+	int is_signed;	  /* for widening: i64 or u64 */
 };
 struct rust_type type_rust(const struct program *prog, const struct type *t,
 			   const struct target *tg);
@@ -58,20 +58,20 @@ struct rust_type type_rust(const struct program *prog, const struct type *t,
 /* ---- names.c: every generated name, in one place ---- */
 
 struct probe_names {
-	char *macro;     /* MYAPP_REQUEST_START */
-	char *enabled;   /* MYAPP_REQUEST_START_ENABLED */
-	char *lazy;      /* MYAPP_REQUEST_START_LAZY */
-	char *typed;     /* trace_myapp_request_start */
+	char *macro;	 /* MYAPP_REQUEST_START */
+	char *enabled;	 /* MYAPP_REQUEST_START_ENABLED */
+	char *lazy;	 /* MYAPP_REQUEST_START_LAZY */
+	char *typed;	 /* trace_myapp_request_start */
 	char *semaphore; /* myapp_request__start_semaphore */
 	size_t macro_len, enabled_len, lazy_len, typed_len, semaphore_len;
 };
 /* Work out every probe's names, once, after parsing: the checker and
  * the emitters read them from probe->names. */
 void names_assign(struct program *prog);
-char *name_guard(const char *output_path);      /* _MYAPP_H */
+char *name_guard(const char *output_path); /* _MYAPP_H */
 /* request__start_semaphore: STAP_SDT_V1's name, without the provider. */
 char *name_semaphore_v1(const struct probe *pr);
-char *name_rust_fn(const struct probe *pr);     /* request_start */
+char *name_rust_fn(const struct probe *pr); /* request_start */
 /* [A-Za-z_][A-Za-z0-9_]*: a name a .d file, bpftrace or C can spell.
  * A binary's provider and probe names may be anything else. */
 int name_is_identifier(const char *s);

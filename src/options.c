@@ -14,15 +14,19 @@
 
 /* How each group is written in messages. */
 /* O_GROUPS counts the groups: the last is 1 << (O_GROUPS - 1). */
-_Static_assert(O_SUMMARY == 1 << (O_GROUPS - 1), "options.h: O_GROUPS is the number of groups");
+_Static_assert(O_SUMMARY == 1 << (O_GROUPS - 1),
+	       "options.h: O_GROUPS is the number of groups");
 static const char *const group_names[O_GROUPS] = {
-	"-o", "-C, -I, -D, -U", "--target, -32, -64",
-	"--header-only, --self-contained", "--json",
+	"-o",
+	"-C, -I, -D, -U",
+	"--target, -32, -64",
+	"--header-only, --self-contained",
+	"--json",
 	"--strict, --allow-missing, --sites",
 	"-c, -p, -n, --limit, --duration, --pair, --expect-all, --timeline, --",
-	"-s more than once", "--summary",
+	"-s more than once",
+	"--summary",
 };
-
 
 static void usage(FILE *f)
 {
@@ -142,21 +146,25 @@ static int flag_option(struct options *o, const char *a)
 		unsigned group;
 		size_t offset;
 	} flags[] = {
-		{ "--header-only", O_HEADER, offsetof(struct options, header_only) },
-		{ "--self-contained", O_HEADER, offsetof(struct options, self_contained) },
+		{ "--header-only", O_HEADER,
+		  offsetof(struct options, header_only) },
+		{ "--self-contained", O_HEADER,
+		  offsetof(struct options, self_contained) },
 		{ "--json", O_JSON, offsetof(struct options, json) },
 		{ "--strict", O_CHECK, offsetof(struct options, strict) },
-		{ "--allow-missing", O_CHECK, offsetof(struct options, allow_missing) },
+		{ "--allow-missing", O_CHECK,
+		  offsetof(struct options, allow_missing) },
 		{ "--sites", O_CHECK, offsetof(struct options, sites) },
 		{ "-C", O_CPP, offsetof(struct options, cpp.enabled) },
 		{ "--summary", O_SUMMARY, offsetof(struct options, summary) },
-		{ "--expect-all", O_TRACE, offsetof(struct options, expect_all) },
+		{ "--expect-all", O_TRACE,
+		  offsetof(struct options, expect_all) },
 	};
 	/* Meaningful to other dtraces only: SystemTap ignores these too
 	 * (-k keeps its temporary files, of which probegen makes none;
 	 * --no-pyparsing picks its fallback parser: probegen has one). */
-	static const char *const ignored[] = { "-k", "-fpic", "-fPIC", "--types",
-					       "--no-pyparsing" };
+	static const char *const ignored[] = { "-k", "-fpic", "-fPIC",
+					       "--types", "--no-pyparsing" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(flags); i++) {
@@ -253,7 +261,8 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 	} else if (strcmp(a, "--duration") == 0) {
 		o->duration = positive_seconds(v);
 		if (!(o->duration > 0)) {
-			usage_error("--duration takes a number of seconds, not '%s'", v);
+			usage_error("--duration takes a number of seconds, not '%s'",
+				    v);
 			return -1;
 		}
 	} else if (strcmp(a, "--pair") == 0) {
@@ -263,7 +272,8 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 	} else {
 		o->limit = positive_whole(v, LLONG_MAX);
 		if (o->limit <= 0) {
-			usage_error("--limit takes a number of events, not '%s'", v);
+			usage_error("--limit takes a number of events, not '%s'",
+				    v);
 			return -1;
 		}
 	}
@@ -283,7 +293,9 @@ static int value_option(struct options *o, int argc, char **argv, int *i)
 	}
 	if (strcmp(a, "--target") == 0) {
 		given(o, O_TARGET, a);
-		return (o->target = option_value(argc, argv, i, strlen(a))) ? 1 : -1;
+		return (o->target = option_value(argc, argv, i, strlen(a)))
+			       ? 1
+			       : -1;
 	}
 	if (a[0] != '-' || !strchr("soIDUx", a[1]))
 		return 0;
@@ -320,8 +332,8 @@ static const struct mode *mode_by_option(const struct mode *modes,
 }
 
 /* One argument (and its value); 1 to go on, else the exit status. */
-static int parse_one(struct options *o, const struct mode *modes,
-		     size_t nmodes, int argc, char **argv, int *i)
+static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
+		     int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
 	const struct mode *m;
@@ -369,7 +381,8 @@ static char *takes_list(const struct mode *m)
 
 	for (i = 0; i < O_GROUPS; i++)
 		if (m->takes & (1u << i))
-			buf_printf(&b, "%s%s", b.len ? ", " : "", group_names[i]);
+			buf_printf(&b, "%s%s", b.len ? ", " : "",
+				   group_names[i]);
 	return b.data ? b.data : xstrdup("no options");
 }
 
@@ -432,7 +445,8 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 			return r;
 	}
 	if (!o->mode) {
-		usage_error("no mode given: -h, -G, --rust, --bpftrace, --docs, --list, --check, --trace or --list-targets");
+		usage_error(
+			"no mode given: -h, -G, --rust, --bpftrace, --docs, --list, --check, --trace or --list-targets");
 		return EXIT_SYSTEM;
 	}
 	extra = o->given & ~o->mode->takes;

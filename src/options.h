@@ -13,7 +13,7 @@
 /* Groups of options, each taken by some modes. */
 enum {
 	O_OUTPUT = 1 << 0,  /* -o FILE */
-	O_CPP = 1 << 1,     /* -C, -I, -D, -U */
+	O_CPP = 1 << 1,	    /* -C, -I, -D, -U */
 	O_TARGET = 1 << 2,  /* --target, -32, -64 */
 	O_HEADER = 1 << 3,  /* --header-only, --self-contained */
 	O_JSON = 1 << 4,    /* --json */
@@ -27,13 +27,13 @@ enum {
 
 /* What a mode reads besides its options. */
 enum reads {
-	READS_NOTHING,     /* --list-targets */
-	READS_D,           /* a .d file (-s or the first operand); then, for
+	READS_NOTHING,	   /* --list-targets */
+	READS_D,	   /* a .d file (-s or the first operand); then, for
 			      -G, objects that choose the target */
 	READS_D_OR_BINARY, /* .d files, or one binary's recorded declarations */
 	READS_D_BINARIES,  /* .d files, then binaries */
-	READS_BINARIES,    /* binaries */
-	READS_TRACEES,     /* binaries, -c or -p; -s files declare types */
+	READS_BINARIES,	   /* binaries */
+	READS_TRACEES,	   /* binaries, -c or -p; -s files declare types */
 };
 
 struct options;
@@ -42,9 +42,9 @@ struct options;
 struct mode {
 	const char *option;
 	enum reads reads;
-	unsigned takes;         /* O_* groups it accepts */
-	const char *extension;  /* of the default output name */
-	emit_fn *emit;          /* compile .d files into one output */
+	unsigned takes;	       /* O_* groups it accepts */
+	const char *extension; /* of the default output name */
+	emit_fn *emit;	       /* compile .d files into one output */
 	int (*command)(const struct options *o); /* or run this instead */
 };
 
@@ -52,9 +52,9 @@ struct options {
 	const struct mode *mode;
 	const char *option_of[O_GROUPS]; /* the first option given of each */
 	unsigned given;
-	const char **files;     /* -s FILE, in order */
+	const char **files; /* -s FILE, in order */
 	int nfiles;
-	const char **operands;  /* the rest, in order */
+	const char **operands; /* the rest, in order */
 	int noperands;
 	const char *output, *target;
 	int bits; /* -32 / -64, 0 when not given */
@@ -64,8 +64,8 @@ struct options {
 	double duration;
 	const char **pair_requests;
 	int npair_requests;
-	char **command;         /* -c 'CMD ARGS' split, or -- CMD ARGS */
-	int command_split;      /* command is ours to free */
+	char **command;	   /* -c 'CMD ARGS' split, or -- CMD ARGS */
+	int command_split; /* command is ours to free */
 	int trace_pid;
 	long long limit;
 	const char **filters;

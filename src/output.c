@@ -66,7 +66,6 @@ static void write_pending(struct output *o)
 	o->buf.len = 0;
 }
 
-
 int output_open(struct output *o, const char *path)
 {
 	struct stat st;
@@ -77,7 +76,8 @@ int output_open(struct output *o, const char *path)
 	o->fd = -1;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
-			error_plain("cannot write '%s': it is a directory", path);
+			error_plain("cannot write '%s': it is a directory",
+				    path);
 			return -1;
 		}
 		o->fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -174,7 +174,8 @@ int output_commit(struct output *o)
 			output_failed(o, errno);
 	}
 	if (close(o->fd) != 0)
-		output_failed(o, errno); /* said only if nothing failed before */
+		output_failed(o,
+			      errno); /* said only if nothing failed before */
 	o->fd = -1;
 	if (o->tmp) {
 		if (!o->failed && rename(o->tmp, o->dest) != 0)

@@ -25,7 +25,6 @@ static const struct {
 	{ "enter", { "exit" } },
 };
 
-
 /* The probe of pv (its names in set) named stem + "__" + suffix, or
  * suffix alone when the stem is empty; NULL when there is none. */
 static const struct probe *probe_with(const struct name_set *set,
@@ -55,9 +54,8 @@ static long start_stem(const char *name, size_t r)
 	return -1;
 }
 
-static struct pair *pair_new(const struct probe *start,
-			     const struct probe *end, const char *stem,
-			     size_t stem_len)
+static struct pair *pair_new(const struct probe *start, const struct probe *end,
+			     const char *stem, size_t stem_len)
 {
 	struct pair *p = xcalloc(1, sizeof(*p));
 
@@ -90,12 +88,16 @@ struct pair *pairs_of(const struct program *prog)
 				if ((stem = start_stem(pr->name, r)) < 0)
 					continue;
 				end = NULL;
-				for (e = 0; !end && e < 4 && pair_rules[r].ends[e]; e++)
-					end = probe_with(&set, &name, pr->name, (size_t)stem,
+				for (e = 0;
+				     !end && e < 4 && pair_rules[r].ends[e];
+				     e++)
+					end = probe_with(&set, &name, pr->name,
+							 (size_t)stem,
 							 pair_rules[r].ends[e]);
 				if (!end)
 					continue;
-				*tail = pair_new(pr, end, pr->name, (size_t)stem);
+				*tail = pair_new(pr, end, pr->name,
+						 (size_t)stem);
 				tail = &(*tail)->next;
 				break;
 			}
@@ -154,7 +156,8 @@ char *pair_parse(const struct program *prog, const char *spec,
 
 	*out = NULL;
 	if (!comma1)
-		return xasprintf("--pair takes P:START,P:END[,ARG], not '%s'", spec);
+		return xasprintf("--pair takes P:START,P:END[,ARG], not '%s'",
+				 spec);
 	comma2 = strchr(comma1 + 1, ',');
 	end_spec = comma1 + 1;
 	end_len = comma2 ? (size_t)(comma2 - end_spec) : strlen(end_spec);
@@ -180,8 +183,9 @@ char *pair_parse(const struct program *prog, const char *spec,
 		p->end_arg = param_index(end, p->arg);
 		if (p->start_arg < 0 || p->end_arg < 0) {
 			pairs_free(p);
-			return xasprintf("--pair %s: '%s' is not an argument of both probes (a name, or arg0, arg1...)",
-					 spec, comma2 + 1);
+			return xasprintf(
+				"--pair %s: '%s' is not an argument of both probes (a name, or arg0, arg1...)",
+				spec, comma2 + 1);
 		}
 	}
 	*out = p;

@@ -48,7 +48,8 @@ static void line_marker(struct parse_state *ps, const char *p, struct loc loc)
 		/* Flags follow: 3 marks a system header. */
 		for (p++; *p; p++)
 			if (*p == '3' && (p[-1] == ' ' || p[-1] == '\t') &&
-			    (!p[1] || p[1] == ' ' || p[1] == '\t' || p[1] == '\n'))
+			    (!p[1] || p[1] == ' ' || p[1] == '\t' ||
+			     p[1] == '\n'))
 				break;
 		ps->system_header = *p == '3';
 	}
@@ -82,7 +83,8 @@ static void stability_pragma(struct parse_state *ps, const char *p)
 	char *attrs = pragma_word(ps, &p), *kind = pragma_word(ps, &p);
 	char *provider = pragma_word(ps, &p), *what = pragma_word(ps, &p);
 
-	if (!attrs || !kind || strcmp(kind, "provider") != 0 || !provider || !what)
+	if (!attrs || !kind || strcmp(kind, "provider") != 0 || !provider ||
+	    !what)
 		return;
 	st = arena_alloc(&ps->prog->arena, sizeof(*st));
 	st->provider = provider;
@@ -96,8 +98,8 @@ static void stability_pragma(struct parse_state *ps, const char *p)
 static void pragma(struct parse_state *ps, const char *p, struct loc loc)
 {
 	static const char *const d_pragmas[] = {
-		"attributes", "binding", "depends_on", "error", "ext",
-		"line", "option",
+		"attributes", "binding", "depends_on", "error",
+		"ext",	      "line",	 "option",
 	};
 	size_t i;
 
@@ -112,7 +114,7 @@ static void pragma(struct parse_state *ps, const char *p, struct loc loc)
 		if (word_is(p, d_pragmas[i]))
 			return;
 	parse_warning(ps, loc, "ignoring unknown '#pragma D %.*s'",
-		   (int)strcspn(p, " \t\r"), p);
+		      (int)strcspn(p, " \t\r"), p);
 }
 
 /* A C preprocessor line, ignored without -C as SystemTap ignores it.
@@ -126,7 +128,9 @@ static void ignored_directive(struct parse_state *ps, const char *p,
 	 * server's __APPLE__ block): only an unconditional one is named. */
 	if (word_is(p, "define") && !ps->if_depth) {
 		const char *name = skip_space(p + 6);
-		size_t n = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+		size_t n = strspn(
+			name,
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 		struct loc *at;
 
 		if (!n)
@@ -135,8 +139,10 @@ static void ignored_directive(struct parse_state *ps, const char *p,
 			name_set_init(&ps->macros, 16);
 		at = arena_alloc(&ps->prog->arena, sizeof(*at));
 		*at = loc;
-		name_set_add(&ps->macros, arena_strndup(&ps->prog->arena, name, n), n, at);
-	} else if (word_is(p, "if") || word_is(p, "ifdef") || word_is(p, "ifndef")) {
+		name_set_add(&ps->macros,
+			     arena_strndup(&ps->prog->arena, name, n), n, at);
+	} else if (word_is(p, "if") || word_is(p, "ifdef") ||
+		   word_is(p, "ifndef")) {
 		if (!ps->if_depth++) {
 			ps->if_loc = loc;
 			ps->if_warned = 0;
@@ -249,8 +255,10 @@ int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 
 	/* A comment ending on the line above the probe, or on its line. */
 	if (token == PROBE && ps->comment.len &&
-	    (ps->comment_line == lloc->line - 1 || ps->comment_line == lloc->line))
-		ps->probe_doc = arena_strndup(&ps->prog->arena, ps->comment.data,
+	    (ps->comment_line == lloc->line - 1 ||
+	     ps->comment_line == lloc->line))
+		ps->probe_doc = arena_strndup(&ps->prog->arena,
+					      ps->comment.data,
 					      ps->comment.len);
 	ps->comment.len = 0;
 	return token;
@@ -280,9 +288,8 @@ static void run_parser(struct parse_state *ps, const char *file, char *text,
 	name_set_free(&ps->macros);
 }
 
-struct program *parse_text(struct program *into, const char *file,
-			   char *text, size_t len,
-			   const struct parse_options *opt)
+struct program *parse_text(struct program *into, const char *file, char *text,
+			   size_t len, const struct parse_options *opt)
 {
 	struct parse_state ps = { 0 };
 
@@ -303,7 +310,8 @@ struct program *parse_text(struct program *into, const char *file,
 	for (ps.provider_tail = &ps.prog->providers; *ps.provider_tail;
 	     ps.provider_tail = &(*ps.provider_tail)->next)
 		name_set_add(&ps.providers, (*ps.provider_tail)->name,
-			     strlen((*ps.provider_tail)->name), *ps.provider_tail);
+			     strlen((*ps.provider_tail)->name),
+			     *ps.provider_tail);
 	for (ps.typedef_tail = &ps.prog->typedefs; *ps.typedef_tail;
 	     ps.typedef_tail = &(*ps.typedef_tail)->next)
 		;

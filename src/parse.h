@@ -10,8 +10,16 @@
 
 /* Builtin type keywords, as the scanner reports them. */
 enum keyword {
-	K_VOID = 1, K_BOOL, K_CHAR, K_SHORT, K_INT, K_LONG, K_SIGNED,
-	K_UNSIGNED, K_FLOAT, K_DOUBLE,
+	K_VOID = 1,
+	K_BOOL,
+	K_CHAR,
+	K_SHORT,
+	K_INT,
+	K_LONG,
+	K_SIGNED,
+	K_UNSIGNED,
+	K_FLOAT,
+	K_DOUBLE,
 };
 
 /* The builtin keywords of one declaration, counted (up to 3 each), and
@@ -29,21 +37,21 @@ struct parse_state {
 	/* Without -C, '#' lines are ignored; a warning only where that
 	 * changes what is written: a macro #defined here used as a type,
 	 * a probe or typedef inside an #if block (once a block). */
-	struct name_set macros;   /* #defined names, their struct loc */
+	struct name_set macros; /* #defined names, their struct loc */
 	int if_depth;
-	struct loc if_loc;        /* the outermost open #if */
+	struct loc if_loc; /* the outermost open #if */
 	int if_warned;
 	int system_header; /* cpp's line marker says so (flag 3) */
 	/* A typedef's __attribute__((__mode__(M))): the scanner notes M's
 	 * size (attribute_mode) for the typedef being read. */
 	int mode, mode_next;
 	struct loc comment_start;
-	const char *comment_text;  /* where the open comment's text starts */
+	const char *comment_text; /* where the open comment's text starts */
 	/* The last comment, a doc comment for a probe that follows it at
 	 * once: cleared by any other token (parse.c: lex_token()). */
 	struct buf comment;
 	int comment_line, comment_is_line;
-	char *probe_doc;           /* for the probe being parsed */
+	char *probe_doc; /* for the probe being parsed */
 	struct program *prog;
 	struct provider **provider_tail;
 	struct name_set providers; /* by name, to add a block to its own */
@@ -87,8 +95,8 @@ struct type *type_new(struct parse_state *ps, enum type_kind kind);
  * declarator is being read it is a param whose type chain ends in a
  * hole (the innermost node's inner is NULL) where the base type goes. */
 struct keywords keywords_start(int kw);
-struct keywords keywords_add(struct parse_state *ps, struct keywords prev, int kw,
-			    struct loc loc);
+struct keywords keywords_add(struct parse_state *ps, struct keywords prev,
+			     int kw, struct loc loc);
 struct keywords keywords_qualify(struct keywords s, unsigned quals);
 struct type *type_from_keywords(struct parse_state *ps, struct keywords s,
 				unsigned quals);

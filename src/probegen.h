@@ -50,10 +50,8 @@ void *xrealloc(void *p, size_t n);
 void *xgrow(void *p, size_t count, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-_Noreturn void die(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A growable byte buffer. */
 struct buf {
@@ -157,8 +155,8 @@ struct diag {
 	FILE *stream; /* where messages go; NULL: stderr */
 	const char *progname;
 	int errors; /* in the input: each makes the run fail with EXIT_INPUT */
-	int warnings; /* in the input: past 50, counted and not shown */
-	int no_warnings;     /* -w: none shown */
+	int warnings;	 /* in the input: past 50, counted and not shown */
+	int no_warnings; /* -w: none shown */
 	int warnings_are_errors; /* -Werror: each is an error */
 };
 extern struct diag diag;
@@ -193,13 +191,13 @@ void diag_free(void);
 #define PAGE_LARGEST 65536
 
 struct target {
-	const char *name;    /* canonical: x86_64, aarch64, ... */
-	int elfclass;        /* ELFCLASS32 / ELFCLASS64 */
-	int data;            /* ELFDATA2LSB / ELFDATA2MSB */
-	int machine;         /* EM_* */
-	unsigned flags;      /* e_flags */
+	const char *name; /* canonical: x86_64, aarch64, ... */
+	int elfclass;	  /* ELFCLASS32 / ELFCLASS64 */
+	int data;	  /* ELFDATA2LSB / ELFDATA2MSB */
+	int machine;	  /* EM_* */
+	unsigned flags;	  /* e_flags */
 	int char_signed;
-	unsigned page;       /* the largest page its kernels use (ld's max-page-size) */
+	unsigned page; /* the largest page its kernels use (ld's max-page-size) */
 };
 const struct target *target_by_name(const char *name);
 const struct target *target_host(void);
@@ -218,8 +216,8 @@ void target_list(FILE *f);
  * point into *scratch. */
 enum target_error {
 	TARGET_OK,
-	TARGET_UNKNOWN,    /* no target of that name */
-	TARGET_MIXED,      /* objects for two targets: culprits[0], [1] */
+	TARGET_UNKNOWN,	   /* no target of that name */
+	TARGET_MIXED,	   /* objects for two targets: culprits[0], [1] */
 	TARGET_NO_VARIANT, /* the target has no member of that class */
 };
 enum target_error target_choose(const char *name, int bits,

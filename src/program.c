@@ -56,9 +56,8 @@ static int same_type(const struct program *prog, const struct type *a,
 	b = type_resolve(prog, b);
 	if (a == b)
 		return 1;
-	if (a->kind != b->kind || a->quals != b->quals ||
-	    a->base != b->base || a->varargs != b->varargs ||
-	    a->d_type != b->d_type ||
+	if (a->kind != b->kind || a->quals != b->quals || a->base != b->base ||
+	    a->varargs != b->varargs || a->d_type != b->d_type ||
 	    !a->name != !b->name || (a->name && strcmp(a->name, b->name)))
 		return 0;
 	if (!a->inner != !b->inner ||
@@ -70,7 +69,8 @@ static int same_type(const struct program *prog, const struct type *a,
 int probe_same_types(const struct program *prog, const struct probe *a,
 		     const struct probe *b)
 {
-	return a->nnative == b->nnative && same_params(prog, a->native, b->native) &&
+	return a->nnative == b->nnative &&
+	       same_params(prog, a->native, b->native) &&
 	       a->has_mapping == b->has_mapping &&
 	       same_params(prog, a->mapping, b->mapping);
 }
@@ -87,7 +87,8 @@ void program_complete(struct program *prog)
 		for (link = &pv->probes; *link;) {
 			struct probe *pr = *link;
 			const struct probe *first =
-				name_set_add(&seen, pr->name, strlen(pr->name), pr);
+				name_set_add(&seen, pr->name, strlen(pr->name),
+					     pr);
 
 			if (first && probe_same_types(prog, first, pr)) {
 				/* One probe, declared twice.  QEMU declares
@@ -115,7 +116,8 @@ void program_complete(struct program *prog)
 }
 
 int program_keep_probes(struct program *prog,
-			int (*keep)(const struct probe *pr, void *ctx), void *ctx)
+			int (*keep)(const struct probe *pr, void *ctx),
+			void *ctx)
 {
 	struct provider *pv;
 	struct probe **link;

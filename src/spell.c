@@ -13,15 +13,24 @@
 static const char *base_type_name(enum base b)
 {
 	static const char *const names[] = {
-		[B_NONE] = "int", [B_VOID] = "void", [B_BOOL] = "_Bool",
+		[B_NONE] = "int",
+		[B_VOID] = "void",
+		[B_BOOL] = "_Bool",
 		/* in C (pp->prog set) _Bool is spelt PROBEGEN_BOOL */
-		[B_CHAR] = "char", [B_SCHAR] = "signed char",
-		[B_UCHAR] = "unsigned char", [B_SHORT] = "short",
-		[B_USHORT] = "unsigned short", [B_INT] = "int",
-		[B_UINT] = "unsigned int", [B_LONG] = "long",
-		[B_ULONG] = "unsigned long", [B_LLONG] = "long long",
-		[B_ULLONG] = "unsigned long long", [B_FLOAT] = "float",
-		[B_DOUBLE] = "double", [B_LDOUBLE] = "long double",
+		[B_CHAR] = "char",
+		[B_SCHAR] = "signed char",
+		[B_UCHAR] = "unsigned char",
+		[B_SHORT] = "short",
+		[B_USHORT] = "unsigned short",
+		[B_INT] = "int",
+		[B_UINT] = "unsigned int",
+		[B_LONG] = "long",
+		[B_ULONG] = "unsigned long",
+		[B_LLONG] = "long long",
+		[B_ULLONG] = "unsigned long long",
+		[B_FLOAT] = "float",
+		[B_DOUBLE] = "double",
+		[B_LDOUBLE] = "long double",
 	};
 
 	return names[b];
@@ -38,7 +47,7 @@ static void add_quals(struct buf *b, unsigned quals)
 }
 
 struct printer {
-	const struct program *prog; /* C spelling; NULL: D, as written */
+	const struct program *prog;   /* C spelling; NULL: D, as written */
 	const struct program *expand; /* whose typedefs are expanded, or NULL */
 };
 
@@ -71,11 +80,12 @@ static void print_leaf(struct buf *out, const struct printer *pp,
 	switch (t->kind) {
 	case T_NAMED:
 		buf_puts(out, pp->prog && t->d_type >= 0 ? d_type_c(t->d_type)
-							: t->name);
+							 : t->name);
 		break;
 	case T_BASE:
-		buf_puts(out, pp->prog && t->base == B_BOOL ? "PROBEGEN_BOOL"
-							    : base_type_name(t->base));
+		buf_puts(out, pp->prog && t->base == B_BOOL
+				      ? "PROBEGEN_BOOL"
+				      : base_type_name(t->base));
 		break;
 	case T_STRING:
 		if (pp->prog) {
@@ -94,8 +104,9 @@ static void print_leaf(struct buf *out, const struct printer *pp,
 		}
 		/* fall through */
 	default:
-		buf_puts(out, t->kind == T_STRUCT ? "struct" :
-			      t->kind == T_UNION ? "union" : "enum");
+		buf_puts(out, t->kind == T_STRUCT  ? "struct"
+			      : t->kind == T_UNION ? "union"
+						   : "enum");
 		if (t->name) {
 			buf_lit(out, " ");
 			buf_puts(out, t->name);
@@ -266,8 +277,10 @@ static void collect_tags(const struct program *prog, const struct type *t,
 		if ((t->kind == T_STRUCT || t->kind == T_UNION) && t->name) {
 			*tags = xgrow(*tags, *n, sizeof(char *));
 			(*tags)[(*n)++] = xasprintf("%s %s",
-				t->kind == T_STRUCT ? "struct" : "union",
-				t->name);
+						    t->kind == T_STRUCT
+							    ? "struct"
+							    : "union",
+						    t->name);
 		}
 		for_each_param(t->params, p)
 			collect_tags(prog, p->type, tags, n, depth + 1);
@@ -329,8 +342,8 @@ void probe_doc_text(struct buf *b, const char *doc)
 		}
 		line = *end ? end + 1 : end;
 	}
-	while (out.len && (out.data[out.len - 1] == '\n' ||
-			   out.data[out.len - 1] == ' '))
+	while (out.len &&
+	       (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == ' '))
 		out.len--;
 	buf_add(b, out.data, out.len);
 	buf_free(&out);

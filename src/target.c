@@ -36,15 +36,15 @@ static const struct target targets[] = {
 static const struct {
 	const char *alias, *name;
 } aliases[] = {
-	{ "amd64", "x86_64" }, { "x86-64", "x86_64" },
-	{ "i486", "i386" }, { "i586", "i386" }, { "i686", "i386" },
-	{ "x86", "i386" }, { "arm64", "aarch64" },
-	{ "armhf", "arm" }, { "armel", "arm" }, { "armv7l", "arm" },
-	{ "armv7", "arm" }, { "powerpc64le", "ppc64le" },
+	{ "amd64", "x86_64" },	  { "x86-64", "x86_64" },
+	{ "i486", "i386" },	  { "i586", "i386" },
+	{ "i686", "i386" },	  { "x86", "i386" },
+	{ "arm64", "aarch64" },	  { "armhf", "arm" },
+	{ "armel", "arm" },	  { "armv7l", "arm" },
+	{ "armv7", "arm" },	  { "powerpc64le", "ppc64le" },
 	{ "powerpc64", "ppc64" }, { "powerpc", "ppc" },
 	{ "ppc64el", "ppc64le" },
 };
-
 
 const struct target *target_by_name(const char *name)
 {
@@ -81,9 +81,8 @@ const struct target *target_host(void)
 const struct target *target_with_class(const struct target *tg, int bits)
 {
 	static const char *const pairs[][2] = {
-		{ "x86_64", "i386" }, { "aarch64", "arm" },
-		{ "ppc64", "ppc" }, { "s390x", "s390" },
-		{ "ppc64le", NULL }, { "riscv64", NULL },
+		{ "x86_64", "i386" }, { "aarch64", "arm" }, { "ppc64", "ppc" },
+		{ "s390x", "s390" },  { "ppc64le", NULL },  { "riscv64", NULL },
 	};
 	size_t i;
 
@@ -171,11 +170,14 @@ static const struct target *target_of_compiler(const char *cc,
 	int bits = 0, x32 = 0, k;
 
 	for (k = 0; k < 2; k++) {
-		char *words = xstrdup(sources[k] ? sources[k] : ""), *save = NULL, *w;
+		char *words = xstrdup(sources[k] ? sources[k] : ""),
+		     *save = NULL, *w;
 		int take_target = 0;
 
-		for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-			const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+		for (w = strtok_r(words, " \t", &save); w;
+		     w = strtok_r(NULL, " \t", &save)) {
+			const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1
+							   : w;
 			const char *dash = strrchr(base, '-');
 
 			if (take_target || strncmp(w, "--target=", 9) == 0) {
@@ -184,13 +186,15 @@ static const struct target *target_of_compiler(const char *cc,
 				take_target = 0;
 			} else if (strcmp(w, "-target") == 0) {
 				take_target = 1;
-			} else if (strcmp(w, "-m32") == 0 || strcmp(w, "-m64") == 0) {
+			} else if (strcmp(w, "-m32") == 0 ||
+				   strcmp(w, "-m64") == 0) {
 				bits = w[2] == '3' ? 32 : 64;
 				x32 = 0;
 			} else if (strcmp(w, "-mx32") == 0) {
 				x32 = 1;
 				bits = 0;
-			} else if (k == 0 && *w != '-' && dash && dash != base &&
+			} else if (k == 0 && *w != '-' && dash &&
+				   dash != base &&
 				   (named = target_by_name(base))) {
 				tg = named; /* aarch64-linux-gnu-gcc, after ccache */
 			}
@@ -202,12 +206,16 @@ static const struct target *target_of_compiler(const char *cc,
 	if (!tg)
 		tg = target_host();
 	if (x32)
-		return tg->machine == EM_X86_64 || tg->machine == EM_386 ?
-			target_by_name("x32") : tg;
+		return tg->machine == EM_X86_64 || tg->machine == EM_386
+			       ? target_by_name("x32")
+			       : tg;
 	if (bits) {
 		named = target_with_class(tg->machine == EM_X86_64 &&
-					  tg->elfclass == ELFCLASS32 ?
-					  target_by_name("x86_64") : tg, bits);
+							  tg->elfclass ==
+								  ELFCLASS32
+						  ? target_by_name("x86_64")
+						  : tg,
+					  bits);
 		return named ? named : tg;
 	}
 	return tg;

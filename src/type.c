@@ -66,7 +66,8 @@ const char *d_type_sized(int size, int is_signed)
 	if (size != 1 && size != 2 && size != 4)
 		size = 8;
 	for (i = 0; i < ARRAY_SIZE(d_types); i++)
-		if (d_types[i].size == size && d_types[i].is_signed == is_signed)
+		if (d_types[i].size == size &&
+		    d_types[i].is_signed == is_signed)
 			return d_types[i].name;
 	return NULL; /* not reached: the table has every width */
 }
@@ -81,8 +82,10 @@ const struct type *named_typedef(const struct program *prog,
 
 const struct type *file_typedef(const struct program *prog, const char *name)
 {
-	const struct typedef_decl *td = prog->typedef_names.slots ?
-		name_set_find(&prog->typedef_names, name) : NULL;
+	const struct typedef_decl *td =
+		prog->typedef_names.slots
+			? name_set_find(&prog->typedef_names, name)
+			: NULL;
 
 	return td ? td->type : NULL;
 }
@@ -113,24 +116,48 @@ int type_depth(const struct program *prog, const struct type *t)
 static int base_size(enum base b, int ptr)
 {
 	switch (b) {
-	case B_BOOL: case B_CHAR: case B_SCHAR: case B_UCHAR: return 1;
-	case B_SHORT: case B_USHORT: return 2;
-	case B_INT: case B_UINT: case B_FLOAT: return 4;
-	case B_LONG: case B_ULONG: return ptr;
-	case B_LLONG: case B_ULLONG: case B_DOUBLE: return 8;
-	case B_LDOUBLE: return ptr == 8 ? 16 : 12;
-	default: return 0;
+	case B_BOOL:
+	case B_CHAR:
+	case B_SCHAR:
+	case B_UCHAR:
+		return 1;
+	case B_SHORT:
+	case B_USHORT:
+		return 2;
+	case B_INT:
+	case B_UINT:
+	case B_FLOAT:
+		return 4;
+	case B_LONG:
+	case B_ULONG:
+		return ptr;
+	case B_LLONG:
+	case B_ULLONG:
+	case B_DOUBLE:
+		return 8;
+	case B_LDOUBLE:
+		return ptr == 8 ? 16 : 12;
+	default:
+		return 0;
 	}
 }
 
 static int base_signed(enum base b, const struct target *tg)
 {
 	switch (b) {
-	case B_CHAR: return tg->char_signed;
-	case B_SCHAR: case B_SHORT: case B_INT: case B_LONG: case B_LLONG:
-	case B_FLOAT: case B_DOUBLE: case B_LDOUBLE:
+	case B_CHAR:
+		return tg->char_signed;
+	case B_SCHAR:
+	case B_SHORT:
+	case B_INT:
+	case B_LONG:
+	case B_LLONG:
+	case B_FLOAT:
+	case B_DOUBLE:
+	case B_LDOUBLE:
 		return 1;
-	default: return 0;
+	default:
+		return 0;
 	}
 }
 
@@ -154,16 +181,20 @@ static int spellable(const struct program *prog, const struct type *t,
 	if (depth > MAX_TYPE_DEPTH)
 		return 0; /* typedef loops */
 	switch (t->kind) {
-	case T_BASE: case T_STRING: case T_ENUM:
+	case T_BASE:
+	case T_STRING:
+	case T_ENUM:
 		return 1;
 	case T_NAMED:
 		if (t->d_type >= 0)
 			return 1;
 		td = named_typedef(prog, t);
 		return td && spellable(prog, td, depth + 1);
-	case T_STRUCT: case T_UNION:
+	case T_STRUCT:
+	case T_UNION:
 		return 0; /* by value: the definition is the user's */
-	case T_POINTER: case T_ARRAY:
+	case T_POINTER:
+	case T_ARRAY:
 		td = type_resolve(prog, t->inner);
 		if (td->kind == T_STRUCT || td->kind == T_UNION)
 			return td->name != NULL; /* forward-declared */
@@ -212,10 +243,14 @@ static struct type_info info_of(const struct program *prog,
 		if (td)
 			return info_of(prog, td, tg, depth + 1);
 		return ti; /* the user's: size unknown here */
-	case T_STRUCT: case T_UNION:
+	case T_STRUCT:
+	case T_UNION:
 		ti.is_struct = 1;
 		return ti;
-	case T_STRING: case T_POINTER: case T_ARRAY: case T_FUNC:
+	case T_STRING:
+	case T_POINTER:
+	case T_ARRAY:
+	case T_FUNC:
 		ti.size = ptr;
 		ti.is_pointer = 1;
 		return ti;
@@ -265,10 +300,14 @@ struct tracer_read type_tracer_read(const struct program *prog,
 const char *tracer_read_unreadable(const struct tracer_read *r)
 {
 	switch (r->how) {
-	case READ_FLOAT: return "floating";
-	case READ_BY_VALUE: return "passed by value";
-	case READ_TOO_WIDE: return "wider than 8 bytes";
-	default: return NULL;
+	case READ_FLOAT:
+		return "floating";
+	case READ_BY_VALUE:
+		return "passed by value";
+	case READ_TOO_WIDE:
+		return "wider than 8 bytes";
+	default:
+		return NULL;
 	}
 }
 
@@ -281,9 +320,9 @@ int type_needs_extension(const struct program *prog, const struct type *t)
 
 	for (; t; t = t->inner) {
 		t = type_resolve(prog, t);
-		if ((t->kind == T_BASE && (t->base == B_LLONG ||
-					   t->base == B_ULLONG ||
-					   t->base == B_BOOL)) ||
+		if ((t->kind == T_BASE &&
+		     (t->base == B_LLONG || t->base == B_ULLONG ||
+		      t->base == B_BOOL)) ||
 		    (t->kind == T_NAMED && t->d_type >= 0 &&
 		     strcmp(d_types[t->d_type].name, "bool") == 0))
 			return 1;

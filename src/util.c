@@ -15,7 +15,8 @@ _Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: fatal: ", diag.progname ? diag.progname : "probegen");
+	fprintf(stderr,
+		"%s: fatal: ", diag.progname ? diag.progname : "probegen");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -173,8 +174,8 @@ void buf_free(struct buf *b)
 
 struct arena_chunk {
 	struct arena_chunk *next;
-	size_t size;   /* bytes for data */
-	int mapped;    /* from map_huge(), else from malloc */
+	size_t size; /* bytes for data */
+	int mapped;  /* from map_huge(), else from malloc */
 	max_align_t data[];
 };
 
@@ -217,8 +218,9 @@ void *arena_alloc(struct arena *a, size_t n)
 	n = (n + 7) & ~(size_t)7;
 	if ((size_t)(a->end - a->next) < n) {
 		struct arena_chunk *c;
-		size_t first = a->expect > ARENA_FIRST_CHUNK ? a->expect
-							      : ARENA_FIRST_CHUNK;
+		size_t first = a->expect > ARENA_FIRST_CHUNK
+				       ? a->expect
+				       : ARENA_FIRST_CHUNK;
 
 		if (!a->chunks && first < HUGE_PAGE / 2 &&
 		    n + sizeof(*c) <= first) {

@@ -21,18 +21,21 @@
 /* The argument forms parse_usdt_arg() in libbpf 1.1 accepts, per
  * architecture (tests/libbpf_args.sh holds the same); x86_64 and i386
  * share one parser. */
-#define X86_FORMS "^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$"
+#define X86_FORMS \
+	"^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$"
 static const struct {
 	const char *arch, *pattern;
 } libbpf_forms[] = {
 	{ "x86_64", X86_FORMS },
 	{ "i386", X86_FORMS },
-	{ "aarch64", "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$" },
-	{ "riscv64", "^-?[1248]@(-?[0-9]+\\([a-z0-9]+\\)|-?[0-9]+|[a-z][a-z0-9]*)$" },
-	{ "arm", "^-?[1248]@(\\[[a-z0-9]+, *#-?[0-9]+\\]|\\[[a-z0-9]+\\]|#-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ "aarch64",
+	  "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ "riscv64",
+	  "^-?[1248]@(-?[0-9]+\\([a-z0-9]+\\)|-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ "arm",
+	  "^-?[1248]@(\\[[a-z0-9]+, *#-?[0-9]+\\]|\\[[a-z0-9]+\\]|#-?[0-9]+|[a-z][a-z0-9]*)$" },
 	{ "s390x", "^-?[1248]@(-?[0-9]+\\(%r[0-9]+\\)|%r[0-9]+|-?[0-9]+)$" },
 };
-
 
 /* One problem, kept until the binary is judged: problems that say the
  * same thing of many probes or sites are printed as one line. */
@@ -89,7 +92,8 @@ static int natural_cmp(const void *pa, const void *pb)
 
 	while (*a && *b) {
 		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-			size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+			size_t la = strspn(a, "0123456789"),
+			       lb = strspn(b, "0123456789");
 			int d;
 
 			if (la != lb)
@@ -112,8 +116,9 @@ static void finding_line(FILE *f, const struct finding *x)
 	fprintf(f, "%s: ", x->binary);
 	if (x->probe)
 		fprintf(f, "%s: ", x->probe);
-	fprintf(f, "%s%s%s%s\n", x->is_error ? "" : "warning: ",
-		x->site ? x->site : "", x->site ? ": " : "", x->message);
+	fprintf(f, "%s%s%s%s\n",
+		x->is_error ? "" : "warning: ", x->site ? x->site : "",
+		x->site ? ": " : "", x->message);
 }
 
 /* Do findings a and b say the same thing of the same binary? */
@@ -156,7 +161,8 @@ static void print_text(struct checker *c)
 			if (strcmp(names[k], names[n]) != 0)
 				names[++n] = names[k];
 		nprobes = nprobes ? n + 1 : 0;
-		if (c->sites || !x->probe || (nprobes == 1 && nsites <= GROUP_SITES)) {
+		if (c->sites || !x->probe ||
+		    (nprobes == 1 && nsites <= GROUP_SITES)) {
 			for (k = i; k < c->nfound; k++) {
 				if (done[k] || !same_group(&c->found[k], x))
 					continue;
@@ -171,11 +177,15 @@ static void print_text(struct checker *c)
 		printf("%s: %s", x->binary, names[0]);
 		if (nprobes == 2)
 			printf(", %s", names[1]);
-		else if (nprobes > 2) /* a family: first .. last, the provider once */
-			printf(" .. %s", strchr(names[nprobes - 1], ':') ?
-			       strchr(names[nprobes - 1], ':') + 1 : names[nprobes - 1]);
-		printf(" (%d probe%s, %d sites): %s%s\n", nprobes, nprobes == 1 ? "" : "s",
-		       nsites, x->is_error ? "" : "warning: ", x->message);
+		else if (nprobes >
+			 2) /* a family: first .. last, the provider once */
+			printf(" .. %s",
+			       strchr(names[nprobes - 1], ':')
+				       ? strchr(names[nprobes - 1], ':') + 1
+				       : names[nprobes - 1]);
+		printf(" (%d probe%s, %d sites): %s%s\n", nprobes,
+		       nprobes == 1 ? "" : "s", nsites,
+		       x->is_error ? "" : "warning: ", x->message);
 	}
 	free(names);
 	free(done);
@@ -203,7 +213,8 @@ static void print_json(struct checker *c)
 			buf_json_string(&b, x->site);
 		else
 			buf_lit(&b, "null");
-		buf_printf(&b, ", \"error\": %s, \"message\": ", x->is_error ? "true" : "false");
+		buf_printf(&b, ", \"error\": %s, \"message\": ",
+			   x->is_error ? "true" : "false");
 		buf_json_string(&b, x->message);
 		buf_lit(&b, "}");
 	}
@@ -238,7 +249,8 @@ static void check_site(struct checker *c, const struct binary *b,
 	int i = 0, nargs = spec_count(s->args);
 
 	if (nargs != pr->nnative) {
-		problem_at(c, 1, b->path, p, where, "the note has %d argument%s, the declaration %d",
+		problem_at(c, 1, b->path, p, where,
+			   "the note has %d argument%s, the declaration %d",
 			   nargs, nargs == 1 ? "" : "s", pr->nnative);
 		return;
 	}
@@ -249,12 +261,13 @@ static void check_site(struct checker *c, const struct binary *b,
 		   reads (the checker warned of those). */
 		if (r.how == READ_AS_NOTED || tracer_read_unreadable(&r))
 			continue;
-		if (r.size == a.size && (r.how != READ_INTEGER || r.is_signed == a.is_signed))
+		if (r.size == a.size &&
+		    (r.how != READ_INTEGER || r.is_signed == a.is_signed))
 			continue;
 		problem_at(c, c->strict, b->path, p, where,
 			   "argument %d is recorded as %d bytes %s, declared %d bytes %s",
-			   i, a.size, a.is_signed ? "signed" : "unsigned", r.size,
-			   r.is_signed ? "signed" : "unsigned");
+			   i, a.size, a.is_signed ? "signed" : "unsigned",
+			   r.size, r.is_signed ? "signed" : "unsigned");
 	}
 }
 
@@ -269,7 +282,8 @@ static void check_specs(struct checker *c, const struct binary *b,
 	int i;
 
 	if (spec_count(spec) > MAX_PROBE_ARGS)
-		problem_at(c, 1, b->path, p, where, "%d arguments; libbpf reads at most %d",
+		problem_at(c, 1, b->path, p, where,
+			   "%d arguments; libbpf reads at most %d",
 			   spec_count(spec), MAX_PROBE_ARGS);
 	for (i = 0; re && (spec = spec_next(spec, &a)); i++) {
 		one.len = 0;
@@ -291,7 +305,8 @@ static void check_specs(struct checker *c, const struct binary *b,
 		shown.len = 0;
 		buf_escaped(&shown, a.text, a.text_len, 0);
 		problem_at(c, 1, b->path, p, where,
-			   "libbpf cannot parse argument '%s' (%s)", shown.data, b->arch);
+			   "libbpf cannot parse argument '%s' (%s)", shown.data,
+			   b->arch);
 	}
 	buf_free(&one);
 	buf_free(&shown);
@@ -310,7 +325,8 @@ static int libbpf_form(const char *arch, regex_t *re)
 	for (i = 0; i < ARRAY_SIZE(libbpf_forms); i++) {
 		if (strcmp(libbpf_forms[i].arch, arch) != 0)
 			continue;
-		err = regcomp(re, libbpf_forms[i].pattern, REG_EXTENDED | REG_NOSUB);
+		err = regcomp(re, libbpf_forms[i].pattern,
+			      REG_EXTENDED | REG_NOSUB);
 		if (err) {
 			regerror(err, re, why, sizeof(why));
 			die("internal error: libbpf's argument forms for %s do not compile: %s",
@@ -333,7 +349,8 @@ static void check_binary(struct checker *c, const struct binary *b,
 	int have_re = libbpf_form(b->arch, &re), mine = 0;
 
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = program_probe(prog, p->provider, p->name);
+		const struct probe *pr =
+			program_probe(prog, p->provider, p->name);
 
 		if (!program_provider(prog, p->provider) || !p->sites)
 			continue; /* another provider's, or only declared */
@@ -347,13 +364,15 @@ static void check_binary(struct checker *c, const struct binary *b,
 		for (s = p->sites; s; s = s->next) {
 			site_name(&where, lines, s);
 			check_site(c, b, prog, pr, p, s, where.data, tg);
-			check_specs(c, b, p, s, where.data, have_re ? &re : NULL);
+			check_specs(c, b, p, s, where.data,
+				    have_re ? &re : NULL);
 		}
 		if (p->semaphore && !b->is_object &&
 		    (!b->has_probes_section || p->semaphore < b->probes_addr ||
 		     p->semaphore >= b->probes_addr + b->probes_size))
 			problem(c, 1, b->path, p,
-				"semaphore 0x%llx is outside .probes", p->semaphore);
+				"semaphore 0x%llx is outside .probes",
+				p->semaphore);
 	}
 	if (mine && !b->has_base && !b->is_object)
 		problem(c, 1, b->path, NULL,
@@ -396,8 +415,9 @@ int inspect_check(const struct program *prog, const char *const *files,
 
 			named.provider = pv->name;
 			named.name = pr->name;
-			problem(&c, !opt->allow_missing, binaries.data ? binaries.data : "",
-				&named, "in none of the binaries (declared at %s:%d)",
+			problem(&c, !opt->allow_missing,
+				binaries.data ? binaries.data : "", &named,
+				"in none of the binaries (declared at %s:%d)",
 				pr->loc.file, pr->loc.line);
 		}
 	}

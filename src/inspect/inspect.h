@@ -24,16 +24,16 @@
 struct bin_site {
 	struct bin_site *next;
 	unsigned long long pc, semaphore; /* as recorded: 0 in objects */
-	unsigned long long base;          /* .stapsdt.base, as recorded */
-	char *args;                       /* "-4@%edi 8@%rsi" */
+	unsigned long long base;	  /* .stapsdt.base, as recorded */
+	char *args;			  /* "-4@%edi 8@%rsi" */
 };
 struct bin_probe {
 	struct bin_probe *next;
-	char *provider, *name;            /* verbatim: any byte but NUL */
-	unsigned long long semaphore;     /* the first site's; 0: none */
+	char *provider, *name;	      /* verbatim: any byte but NUL */
+	unsigned long long semaphore; /* the first site's; 0: none */
 	struct bin_site *sites, **site_tail;
 	int nsites;
-	char *declaration;                /* from .note.probegen, or NULL */
+	char *declaration; /* from .note.probegen, or NULL */
 	/* Set by binary_program(): the probe in its program, and whether
 	 * its arguments come from the recorded declaration. */
 	struct probe *model;
@@ -41,19 +41,19 @@ struct bin_probe {
 };
 struct binary {
 	const char *path;
-	const char *arch;                 /* target name, "?" if unknown */
+	const char *arch; /* target name, "?" if unknown */
 	int elfclass, data, machine, is_object;
-	int is_library;  /* a shared object with no interpreter */
+	int is_library; /* a shared object with no interpreter */
 	int has_base, has_probes_section;
-	unsigned long long base_addr;     /* .stapsdt.base's address */
+	unsigned long long base_addr; /* .stapsdt.base's address */
 	unsigned long long probes_addr, probes_size;
 	/* The loadable segments, to find where an address is in the file
 	 * (what a uprobe is attached by). */
 	struct bin_segment {
 		unsigned long long vaddr, filesz, offset;
-	} *segments;
+	} * segments;
 	int nsegments;
-	struct bin_probe *probes;         /* in the order first seen */
+	struct bin_probe *probes; /* in the order first seen */
 	int nprobes;
 };
 /* Read path; 0, or -1 after reporting why. */
@@ -103,9 +103,9 @@ void srclines_close(struct srclines *s);
 int inspect_list(const char *const *files, int nfiles, int json);
 /* --check FILE.d BINARY...; returns the exit status. */
 struct check_options {
-	int strict;        /* size and sign warnings are errors */
+	int strict;	   /* size and sign warnings are errors */
 	int allow_missing; /* a probe in none of the binaries: a warning */
-	int sites;         /* --sites: every site on its own line */
+	int sites;	   /* --sites: every site on its own line */
 	int json;
 };
 int inspect_check(const struct program *prog, const char *const *files,

@@ -58,11 +58,13 @@ static void pairs_json(FILE *f, struct buf *t, const struct program *prog)
 		fputs(p == pairs ? "{\"work\": " : ", {\"work\": ", f);
 		json_string(f, t, *p->stem ? p->stem : p->start->name);
 		label.len = 0;
-		buf_printf(&label, "%s:%s", p->start->provider->name, p->start->name);
+		buf_printf(&label, "%s:%s", p->start->provider->name,
+			   p->start->name);
 		fputs(", \"start\": ", f);
 		json_string(f, t, label.data);
 		label.len = 0;
-		buf_printf(&label, "%s:%s", p->end->provider->name, p->end->name);
+		buf_printf(&label, "%s:%s", p->end->provider->name,
+			   p->end->name);
 		fputs(", \"end\": ", f);
 		json_string(f, t, label.data);
 		fputc('}', f);
@@ -112,7 +114,8 @@ static void disagreeing_arg(FILE *f, const struct bin_probe *p, int i,
 			other.len = 0;
 			spec_words(&other, spec_at(r->args, i, &b) ? &b : NULL);
 			if (strcmp(other.data, kind.data) == 0)
-				buf_printf(&line, "%s 0x%llx", r == s ? "" : ",", r->pc);
+				buf_printf(&line, "%s 0x%llx",
+					   r == s ? "" : ",", r->pc);
 		}
 	}
 	fprintf(f, "    %-*s sites disagree: %s\n", width, what, line.data);
@@ -187,7 +190,8 @@ static void list_text(FILE *f, const struct binary *b,
 	text_string(f, &t, b->path);
 	fprintf(f, ": %d probe%s%s\n", n, n == 1 ? "" : "s",
 		n && !b->has_base && !b->is_object
-			? " (no .stapsdt.base: gdb ignores them)" : "");
+			? " (no .stapsdt.base: gdb ignores them)"
+			: "");
 	for (p = b->probes; p; p = p->next) {
 		if (!p->sites)
 			continue; /* declared by the -G object, never fired */
@@ -214,6 +218,65 @@ static void list_text(FILE *f, const struct binary *b,
 	srclines_close(lines);
 }
 
+/* One site of a probe as JSON: address, specs, source line. */
+static void site_json(FILE *f, struct buf *t, struct buf *src,
+		      struct srclines *lines, const struct bin_site *s,
+		      int first)
+{
+	const char *sp = s->args;
+	struct arg_spec a;
+	int k = 0;
+
+	fprintf(f, "%s{\"address\": \"0x%llx\", \"args\": ", first ? "" : ", ",
+		s->pc);
+	json_string(f, t, s->args);
+	src->len = 0;
+	if (srclines_find(lines, s->pc, src) == 0) {
+		fputs(", \"source\": ", f);
+		json_string(f, t, src->data);
+	}
+	fputs(", \"arguments\": [", f);
+	while ((sp = spec_next(sp, &a)))
+		fprintf(f, "%s{\"size\": %d, \"signed\": %s, \"float\": %s}",
+			k++ ? ", " : "", a.size, a.is_signed ? "true" : "false",
+			a.is_float ? "true" : "false");
+	fputs("]}", f);
+}
+
+/* A probe's arguments as JSON: the first site's specs, and the names and
+ * types of its recorded declaration when there is one. */
+static void arguments_json(FILE *f, struct buf *t, const struct bin_probe *p)
+{
+	const struct probe *pr = binary_recorded_probe(p);
+	const struct param *q = pr ? pr->native : NULL;
+	const char *spec = p->sites->args;
+	struct arg_spec a;
+	int i = 0;
+
+	while ((spec = spec_next(spec, &a))) {
+		fprintf(f,
+			"%s{\"index\": %d, \"size\": %d, \"signed\": %s, \"sites_agree\": %s",
+			i ? ", " : "", i, a.size,
+			a.is_signed ? "true" : "false",
+			specs_agree(p, i) ? "true" : "false");
+		if (pr && q) {
+			struct buf v = { 0 };
+
+			arg_display_name(&v, pr, i);
+			fputs(", \"name\": ", f);
+			json_string(f, t, v.data);
+			v.len = 0;
+			type_print_d(&v, q->type, NULL);
+			fputs(", \"type\": ", f);
+			json_string(f, t, v.data);
+			buf_free(&v);
+			q = q->next;
+		}
+		fputc('}', f);
+		i++;
+	}
+}
+
 static void list_json(FILE *f, const struct binary *b,
 		      const struct program *prog)
 {
@@ -228,62 +291,19 @@ static void list_json(FILE *f, const struct binary *b,
 	fprintf(f, ", \"arch\": \"%s\", \"stapsdt_base\": %s, \"probes\": [",
 		b->arch, b->has_base ? "true" : "false");
 	for (p = b->probes; p; p = p->next) {
-		const struct probe *pr = binary_recorded_probe(p);
-		const struct param *q = pr ? pr->native : NULL;
-		const char *spec = p->sites ? p->sites->args : "";
-		struct arg_spec a;
-		int i = 0;
-
 		if (!p->sites)
 			continue;
 		fprintf(f, "%s\n  {\"provider\": ", first ? "" : ",");
 		json_string(f, &t, p->provider);
 		fputs(", \"name\": ", f);
 		json_string(f, &t, p->name);
-		fprintf(f, ", \"semaphore\": \"0x%llx\", \"sites\": [", p->semaphore);
+		fprintf(f, ", \"semaphore\": \"0x%llx\", \"sites\": [",
+			p->semaphore);
 		first = 0;
-		for (s = p->sites; s; s = s->next) {
-			const char *sp = s->args;
-			int k = 0;
-
-			fprintf(f, "%s{\"address\": \"0x%llx\", \"args\": ",
-				s == p->sites ? "" : ", ", s->pc);
-			json_string(f, &t, s->args);
-			src.len = 0;
-			if (srclines_find(lines, s->pc, &src) == 0) {
-				fputs(", \"source\": ", f);
-				json_string(f, &t, src.data);
-			}
-			fputs(", \"arguments\": [", f);
-			while ((sp = spec_next(sp, &a)))
-				fprintf(f, "%s{\"size\": %d, \"signed\": %s, \"float\": %s}",
-					k++ ? ", " : "", a.size,
-					a.is_signed ? "true" : "false",
-					a.is_float ? "true" : "false");
-			fputs("]}", f);
-		}
+		for (s = p->sites; s; s = s->next)
+			site_json(f, &t, &src, lines, s, s == p->sites);
 		fputs("], \"arguments\": [", f);
-		while ((spec = spec_next(spec, &a))) {
-			fprintf(f, "%s{\"index\": %d, \"size\": %d, \"signed\": %s, \"sites_agree\": %s",
-				i ? ", " : "", i, a.size,
-				a.is_signed ? "true" : "false",
-				specs_agree(p, i) ? "true" : "false");
-			if (pr && q) {
-				struct buf v = { 0 };
-
-				arg_display_name(&v, pr, i);
-				fputs(", \"name\": ", f);
-				json_string(f, &t, v.data);
-				v.len = 0;
-				type_print_d(&v, q->type, NULL);
-				fputs(", \"type\": ", f);
-				json_string(f, &t, v.data);
-				buf_free(&v);
-				q = q->next;
-			}
-			fputc('}', f);
-			i++;
-		}
+		arguments_json(f, &t, p);
 		fputs("]}", f);
 	}
 	fputc(']', f);

@@ -100,20 +100,22 @@ struct program *binary_program(struct binary *b)
 			continue;
 		pv = provider_node(prog, &providers, &tail, pv, p->provider);
 		pr = arena_alloc(&prog->arena, sizeof(*pr));
-		pr->name = arena_strndup(&prog->arena, p->name, strlen(p->name));
+		pr->name =
+			arena_strndup(&prog->arena, p->name, strlen(p->name));
 		pr->provider = pv;
 		pr->loc.file = diag_intern(b->path);
 		p->model = pr;
 		p->args_recorded = p->declaration &&
-			      params_from_declaration(prog, pr, p);
+				   params_from_declaration(prog, pr, p);
 		if (p->declaration && !p->args_recorded) {
 			struct buf what = { 0 };
 
 			buf_escaped(&what, p->provider, strlen(p->provider), 0);
 			buf_lit(&what, ":");
 			buf_escaped(&what, p->name, strlen(p->name), 0);
-			warning_plain("'%s': the recorded declaration of probe '%s' cannot be read; its argument sizes are used",
-				      b->path, what.data);
+			warning_plain(
+				"'%s': the recorded declaration of probe '%s' cannot be read; its argument sizes are used",
+				b->path, what.data);
 			buf_free(&what);
 		}
 		if (!pr->native)

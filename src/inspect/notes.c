@@ -101,7 +101,8 @@ static const char *next_string(const char **p, const char *end)
 static void stapsdt_note(struct binary *b, struct probe_table *t,
 			 const char *desc, size_t size)
 {
-	int asz = b->elfclass == ELFCLASS64 ? 8 : 4, big = b->data == ELFDATA2MSB;
+	int asz = b->elfclass == ELFCLASS64 ? 8 : 4,
+	    big = b->data == ELFDATA2MSB;
 	const char *p = desc + 3 * asz, *end = desc + size;
 	const char *provider, *name, *args;
 	struct bin_probe *pr;
@@ -114,7 +115,8 @@ static void stapsdt_note(struct binary *b, struct probe_table *t,
 	s = xcalloc(1, sizeof(*s));
 	s->pc = read_addr((const unsigned char *)desc, asz, big);
 	s->base = read_addr((const unsigned char *)desc + asz, asz, big);
-	s->semaphore = read_addr((const unsigned char *)desc + 2 * asz, asz, big);
+	s->semaphore =
+		read_addr((const unsigned char *)desc + 2 * asz, asz, big);
 	s->args = xstrdup(args);
 	*pr->site_tail = s;
 	pr->site_tail = &s->next;
@@ -143,13 +145,14 @@ static void declaration_note(struct binary *b, struct probe_table *t,
 	buf_free(&name);
 }
 
-static void read_notes(struct binary *b, struct probe_table *t,
-		       Elf_Data *data, int decls)
+static void read_notes(struct binary *b, struct probe_table *t, Elf_Data *data,
+		       int decls)
 {
 	GElf_Nhdr nh;
 	size_t off = 0, next, name_off, desc_off;
 
-	while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+	while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) >
+	       0) {
 		const char *owner = (const char *)data->d_buf + name_off;
 		const char *desc = (const char *)data->d_buf + desc_off;
 
@@ -158,7 +161,8 @@ static void read_notes(struct binary *b, struct probe_table *t,
 			stapsdt_note(b, t, desc, nh.n_descsz);
 		else if (decls && nh.n_type == DECL_NOTE_TYPE &&
 			 nh.n_namesz == sizeof(DECL_NOTE_OWNER) &&
-			 memcmp(owner, DECL_NOTE_OWNER, sizeof(DECL_NOTE_OWNER)) == 0)
+			 memcmp(owner, DECL_NOTE_OWNER,
+				sizeof(DECL_NOTE_OWNER)) == 0)
 			declaration_note(b, t, desc, nh.n_descsz);
 		off = next;
 	}

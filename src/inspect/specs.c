@@ -20,7 +20,8 @@ const char *spec_next(const char *args, struct arg_spec *out)
 		return NULL;
 	end = args + strcspn(args, " ");
 	/* aarch64 and arm memory operands hold a blank: "[sp, 16]". */
-	if ((at = memchr(args, '[', (size_t)(end - args))) && !memchr(at, ']', (size_t)(end - at))) {
+	if ((at = memchr(args, '[', (size_t)(end - args))) &&
+	    !memchr(at, ']', (size_t)(end - at))) {
 		const char *close = strchr(end, ']');
 
 		if (close)

@@ -53,7 +53,8 @@ int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out)
 	if (!s)
 		return -1;
 	line = dwfl_module_getsrc(s->module, pc + s->bias);
-	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL)
+		    : NULL;
 	if (!file || lineno <= 0)
 		return -1;
 	buf_escaped(out, file, strlen(file), 0);

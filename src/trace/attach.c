@@ -84,18 +84,28 @@ static int register_offset(const char *name, size_t len)
 		{ { "rbx", "ebx", "bx", "bl" }, offsetof(struct pt_regs, rbx) },
 		{ { "rcx", "ecx", "cx", "cl" }, offsetof(struct pt_regs, rcx) },
 		{ { "rdx", "edx", "dx", "dl" }, offsetof(struct pt_regs, rdx) },
-		{ { "rsi", "esi", "si", "sil" }, offsetof(struct pt_regs, rsi) },
-		{ { "rdi", "edi", "di", "dil" }, offsetof(struct pt_regs, rdi) },
-		{ { "rbp", "ebp", "bp", "bpl" }, offsetof(struct pt_regs, rbp) },
-		{ { "rsp", "esp", "sp", "spl" }, offsetof(struct pt_regs, rsp) },
+		{ { "rsi", "esi", "si", "sil" },
+		  offsetof(struct pt_regs, rsi) },
+		{ { "rdi", "edi", "di", "dil" },
+		  offsetof(struct pt_regs, rdi) },
+		{ { "rbp", "ebp", "bp", "bpl" },
+		  offsetof(struct pt_regs, rbp) },
+		{ { "rsp", "esp", "sp", "spl" },
+		  offsetof(struct pt_regs, rsp) },
 		{ { "r8", "r8d", "r8w", "r8b" }, offsetof(struct pt_regs, r8) },
 		{ { "r9", "r9d", "r9w", "r9b" }, offsetof(struct pt_regs, r9) },
-		{ { "r10", "r10d", "r10w", "r10b" }, offsetof(struct pt_regs, r10) },
-		{ { "r11", "r11d", "r11w", "r11b" }, offsetof(struct pt_regs, r11) },
-		{ { "r12", "r12d", "r12w", "r12b" }, offsetof(struct pt_regs, r12) },
-		{ { "r13", "r13d", "r13w", "r13b" }, offsetof(struct pt_regs, r13) },
-		{ { "r14", "r14d", "r14w", "r14b" }, offsetof(struct pt_regs, r14) },
-		{ { "r15", "r15d", "r15w", "r15b" }, offsetof(struct pt_regs, r15) },
+		{ { "r10", "r10d", "r10w", "r10b" },
+		  offsetof(struct pt_regs, r10) },
+		{ { "r11", "r11d", "r11w", "r11b" },
+		  offsetof(struct pt_regs, r11) },
+		{ { "r12", "r12d", "r12w", "r12b" },
+		  offsetof(struct pt_regs, r12) },
+		{ { "r13", "r13d", "r13w", "r13b" },
+		  offsetof(struct pt_regs, r13) },
+		{ { "r14", "r14d", "r14w", "r14b" },
+		  offsetof(struct pt_regs, r14) },
+		{ { "r15", "r15d", "r15w", "r15b" },
+		  offsetof(struct pt_regs, r15) },
 	};
 	size_t i, k;
 
@@ -206,7 +216,8 @@ struct attacher *attacher_new(struct bpf_program *prog, struct bpf_map *specs,
 	a->specs = specs;
 	a->pid = pid;
 	a->multi = multi && NATIVE_SPECS;
-	if (NATIVE_SPECS && bpf_map__value_size(specs) != sizeof(struct usdt_spec))
+	if (NATIVE_SPECS &&
+	    bpf_map__value_size(specs) != sizeof(struct usdt_spec))
 		die("internal error: libbpf's USDT spec is %u bytes, not %zu",
 		    bpf_map__value_size(specs), sizeof(struct usdt_spec));
 	return a;
@@ -263,7 +274,8 @@ static int attach_site(struct attacher *a, const struct traced *t,
 	if (b->has_base && s->base)
 		pc += b->base_addr - s->base;
 	if (file_offset(b, pc, &off) != 0) {
-		*why = xasprintf("site 0x%llx is in no loadable segment", s->pc);
+		*why = xasprintf("site 0x%llx is in no loadable segment",
+				 s->pc);
 		return -1;
 	}
 	if (s->semaphore && file_offset(b, s->semaphore, &sem_off) != 0) {
@@ -272,7 +284,8 @@ static int attach_site(struct attacher *a, const struct traced *t,
 		return -1;
 	}
 	if (!*last_args || strcmp(*last_args, s->args) != 0) {
-		if (spec_of(s->args, (unsigned long long)cookie, &spec, &bad) != 0) {
+		if (spec_of(s->args, (unsigned long long)cookie, &spec, &bad) !=
+		    0) {
 			buf_escaped(&text, bad.text, bad.text_len, 0);
 			*why = xasprintf("site 0x%llx: argument '%s' cannot be read",
 					 s->pc, text.data);
@@ -284,8 +297,9 @@ static int attach_site(struct attacher *a, const struct traced *t,
 					 TRACE_MAX_SPECS);
 			return -1;
 		}
-		if (bpf_map__update_elem(a->specs, &a->nspecs, sizeof(a->nspecs),
-					 &spec, sizeof(spec), 0) != 0) {
+		if (bpf_map__update_elem(a->specs, &a->nspecs,
+					 sizeof(a->nspecs), &spec, sizeof(spec),
+					 0) != 0) {
 			*why = xasprintf("cannot store its argument specs: %s",
 					 strerror(errno));
 			return -1;
@@ -299,11 +313,13 @@ static int attach_site(struct attacher *a, const struct traced *t,
 		return 0;
 	}
 	{
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .ref_ctr_offset = (size_t)sem_off,
+		LIBBPF_OPTS(bpf_uprobe_opts, uo,
+			    .ref_ctr_offset = (size_t)sem_off,
 			    .bpf_cookie = (unsigned long long)*last_spec);
 
-		link = bpf_program__attach_uprobe_opts(a->prog, a->pid, t->binary,
-						       (size_t)off, &uo);
+		link = bpf_program__attach_uprobe_opts(a->prog, a->pid,
+						       t->binary, (size_t)off,
+						       &uo);
 	}
 	if (!link) {
 		*why = xstrdup(strerror(errno));
@@ -324,11 +340,11 @@ static int multi_link(const struct attacher *a, const struct file_sites *f)
 	memset(attr, 0, sizeof(attr));
 #define PUT(off, v) (memcpy(attr + (off), &(v), sizeof(v)))
 	u32 = (uint32_t)bpf_program__fd(a->prog);
-	PUT(0, u32);                          /* prog_fd */
+	PUT(0, u32); /* prog_fd */
 	u32 = ATTACH_UPROBE_MULTI;
-	PUT(8, u32);                          /* attach_type */
+	PUT(8, u32); /* attach_type */
 	u64 = (uint64_t)(uintptr_t)f->path;
-	PUT(16, u64);                         /* uprobe_multi.path */
+	PUT(16, u64); /* uprobe_multi.path */
 	u64 = (uint64_t)(uintptr_t)f->offsets;
 	PUT(24, u64);
 	u64 = (uint64_t)(uintptr_t)f->ref_ctr_offsets;
@@ -336,9 +352,9 @@ static int multi_link(const struct attacher *a, const struct file_sites *f)
 	u64 = (uint64_t)(uintptr_t)f->cookies;
 	PUT(40, u64);
 	u32 = (uint32_t)f->n;
-	PUT(48, u32);                         /* cnt; flags 0: not return probes */
+	PUT(48, u32); /* cnt; flags 0: not return probes */
 	u32 = a->pid > 0 ? (uint32_t)a->pid : 0;
-	PUT(56, u32);                         /* pid: 0 for every process */
+	PUT(56, u32); /* pid: 0 for every process */
 #undef PUT
 	return (int)syscall(__NR_bpf, BPF_LINK_CREATE, attr, sizeof(attr));
 }
@@ -382,7 +398,8 @@ int attacher_add(struct attacher *a, const struct traced *t, int cookie,
 		if (f)
 			gathered = f->n;
 		for (s = t->notes->sites; s; s = s->next) {
-			if (attach_site(a, t, s, cookie, why, &last_args, &last_spec) == 0)
+			if (attach_site(a, t, s, cookie, why, &last_args,
+					&last_spec) == 0)
 				continue;
 			/* A probe is traced at all its sites or none. */
 			while (a->nlinks > before)
@@ -395,10 +412,11 @@ int attacher_add(struct attacher *a, const struct traced *t, int cookie,
 	}
 #else
 	{
-		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = (unsigned long long)cookie);
-		struct bpf_link *link = bpf_program__attach_usdt(a->prog, a->pid,
-								 t->binary, t->provider,
-								 t->name, &uo);
+		LIBBPF_OPTS(bpf_usdt_opts, uo,
+			    .usdt_cookie = (unsigned long long)cookie);
+		struct bpf_link *link =
+			bpf_program__attach_usdt(a->prog, a->pid, t->binary,
+						 t->provider, t->name, &uo);
 
 		if (!link) {
 			*why = xstrdup(strerror(errno));

@@ -186,15 +186,18 @@ static void put_args(struct line *l, const struct traced *t,
 			put_escaped(l, t->arg_names[i], NAME_PRINT_MAX, json);
 			*l->p++ = '=';
 		}
-		if (t->read[i].how == READ_STRING && (e->fault_mask & (1u << i))) {
+		if (t->read[i].how == READ_STRING &&
+		    (e->fault_mask & (1u << i))) {
 			/* The page was not there to read: the address, in a
 			 * shape no string the program passes can take (in
 			 * text, unquoted; in JSON, an object). */
 			s++;
 			put_str(l, json ? "{\"address\": \"" : "");
 			put_hex(l, e->args[i]);
-			put_str(l, json ? "\", \"unreadable\": true}" : "(unreadable)");
-		} else if (t->read[i].how == READ_STRING && s < (int)e->nstrings) {
+			put_str(l, json ? "\", \"unreadable\": true}"
+					: "(unreadable)");
+		} else if (t->read[i].how == READ_STRING &&
+			   s < (int)e->nstrings) {
 			int cut = e->cut_mask & (1u << i);
 			char str[TRACE_STR_LEN];
 
@@ -210,4 +213,3 @@ static void put_args(struct line *l, const struct traced *t,
 		}
 	}
 }
-

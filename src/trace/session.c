@@ -31,8 +31,9 @@ static struct trace_bpf *load_program(struct bpf_program **prog,
 	bpf_program__set_autoload(skel->progs.on_probe, false);
 	bpf_program__set_flags(skel->progs.on_probe_sleepable, BPF_F_SLEEPABLE);
 	if (multi)
-		bpf_program__set_expected_attach_type(skel->progs.on_probe_sleepable,
-						      (enum bpf_attach_type)ATTACH_UPROBE_MULTI);
+		bpf_program__set_expected_attach_type(
+			skel->progs.on_probe_sleepable,
+			(enum bpf_attach_type)ATTACH_UPROBE_MULTI);
 	if (trace_bpf__load(skel) == 0) {
 		*prog = skel->progs.on_probe_sleepable;
 		return skel;
@@ -46,7 +47,8 @@ plain:
 	bpf_program__set_autoload(skel->progs.on_probe_sleepable, false);
 	if (multi)
 		bpf_program__set_expected_attach_type(skel->progs.on_probe,
-						      (enum bpf_attach_type)ATTACH_UPROBE_MULTI);
+						      (enum bpf_attach_type)
+							      ATTACH_UPROBE_MULTI);
 	if (trace_bpf__load(skel) != 0) {
 		trace_bpf__destroy(skel);
 		return NULL;
@@ -78,7 +80,8 @@ static void *per_cpu_values(struct bpf_map *map, unsigned key, size_t size,
 static unsigned long long per_cpu_sum(struct bpf_map *map, unsigned key)
 {
 	int ncpus, c;
-	unsigned long long *v = per_cpu_values(map, key, sizeof(*v), &ncpus), sum = 0;
+	unsigned long long *v = per_cpu_values(map, key, sizeof(*v), &ncpus),
+			   sum = 0;
 
 	for (c = 0; v && c < ncpus; c++)
 		sum += v[c];
@@ -91,7 +94,8 @@ static unsigned long long dropped(struct trace_bpf *skel)
 	return per_cpu_sum(skel->maps.drops, 0);
 }
 
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
 {
 	if (level == LIBBPF_WARN && getenv("PROBEGEN_TRACE_DEBUG"))
 		return vfprintf(stderr, fmt, ap);
@@ -121,11 +125,13 @@ static void describe_probes(struct session *s)
 				info.string_mask |= 1u << a;
 		for (a = 0; a < t->nends; a++) {
 			info.ends[a].pair = (unsigned)t->ends[a];
-			info.ends[a].match_arg = s->tr->pairs[t->ends[a]].end_arg;
+			info.ends[a].match_arg =
+				s->tr->pairs[t->ends[a]].end_arg;
 		}
 		for (a = 0; a < t->nstarts; a++) {
 			info.starts[a].pair = (unsigned)t->starts[a];
-			info.starts[a].match_arg = s->tr->pairs[t->starts[a]].start_arg;
+			info.starts[a].match_arg =
+				s->tr->pairs[t->starts[a]].start_arg;
 		}
 		info.nends = (unsigned)t->nends;
 		info.nstarts = (unsigned)t->nstarts;
@@ -143,7 +149,8 @@ static int attach_all(struct session *s, struct bpf_program *prog, int pid,
 	int i, attached = 0;
 	char *why;
 
-	s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs, pid, multi);
+	s->attacher =
+		attacher_new(prog, s->skel->maps.__bpf_usdt_specs, pid, multi);
 	for (i = 0; i < tr->nprobes; i++) {
 		const struct traced *t = &tr->probes[i];
 
@@ -157,7 +164,9 @@ static int attach_all(struct session *s, struct bpf_program *prog, int pid,
 	}
 	if (attacher_commit(s->attacher, &why) != 0) {
 		if (getenv("PROBEGEN_TRACE_DEBUG"))
-			fprintf(stderr, "probegen: %s; one uprobe a site instead\n", why);
+			fprintf(stderr,
+				"probegen: %s; one uprobe a site instead\n",
+				why);
 		free(why);
 		return -1;
 	}
@@ -178,8 +187,11 @@ static int load_and_attach(struct session *s, int pid)
 		if (!s->skel) {
 			if (multi)
 				continue;
-			error_plain("cannot load the BPF program: %s%s", strerror(errno),
-				    errno == EPERM ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
+			error_plain("cannot load the BPF program: %s%s",
+				    strerror(errno),
+				    errno == EPERM
+					    ? " (needs root, or CAP_BPF and CAP_PERFMON)"
+					    : "");
 			return -1;
 		}
 		describe_probes(s);
@@ -240,13 +252,15 @@ static void count_unended(struct session *s, struct tally *t)
 	struct trace_nest_key nk, *prev = NULL;
 	struct trace_value_key vk, *vprev = NULL;
 	struct trace_nest n;
-	struct bpf_map *nests = s->skel->maps.nests, *opened = s->skel->maps.opened_by_value;
+	struct bpf_map *nests = s->skel->maps.nests,
+		       *opened = s->skel->maps.opened_by_value;
 	unsigned npairs = (unsigned)s->tr->npairs;
 
 	while (bpf_map__get_next_key(nests, prev, &nk, sizeof(nk)) == 0) {
 		prev = &nk;
 		if (nk.pair < npairs &&
-		    bpf_map__lookup_elem(nests, &nk, sizeof(nk), &n, sizeof(n), 0) == 0)
+		    bpf_map__lookup_elem(nests, &nk, sizeof(nk), &n, sizeof(n),
+					 0) == 0)
 			t->pairs[nk.pair].unended += n.depth;
 	}
 	while (bpf_map__get_next_key(opened, vprev, &vk, sizeof(vk)) == 0) {
@@ -262,7 +276,8 @@ static void pair_tally(struct bpf_map *map, unsigned key,
 		       struct trace_pair_stats *sum)
 {
 	int ncpus, c, b;
-	struct trace_pair_stats *v = per_cpu_values(map, key, sizeof(*v), &ncpus);
+	struct trace_pair_stats *v =
+		per_cpu_values(map, key, sizeof(*v), &ncpus);
 
 	for (c = 0; v && c < ncpus; c++) {
 		if (!v[c].count && !v[c].unmatched && !v[c].too_deep)

@@ -13,9 +13,12 @@
 #include "tracer.h"
 
 /* The value at fraction q of the pair's timed firings. */
-static unsigned long long percentile(const struct trace_pair_stats *st, double q)
+static unsigned long long percentile(const struct trace_pair_stats *st,
+				     double q)
 {
-	unsigned long long want = (unsigned long long)(q * (double)st->count + 0.999999), seen = 0;
+	unsigned long long want = (unsigned long long)(q * (double)st->count +
+						       0.999999),
+			   seen = 0;
 	int b;
 
 	if (!want)
@@ -26,7 +29,9 @@ static unsigned long long percentile(const struct trace_pair_stats *st, double q
 			unsigned long long v = trace_bucket_floor((unsigned)b);
 
 			/* Never outside what was seen. */
-			return v < st->min_ns ? st->min_ns : v > st->max_ns ? st->max_ns : v;
+			return v < st->min_ns	? st->min_ns
+			       : v > st->max_ns ? st->max_ns
+						: v;
 		}
 	}
 	return st->max_ns;
@@ -72,11 +77,14 @@ static void quantize(FILE *f, const struct trace_pair_stats *st)
 	}
 	if (lo > hi)
 		return;
-	fprintf(f, "  %16s  ------------- Distribution ------------- count\n", "value (ns)");
+	fprintf(f, "  %16s  ------------- Distribution ------------- count\n",
+		"value (ns)");
 	for (k = lo > 0 ? lo - 1 : 0; k <= hi + 1 && k < 64; k++) {
-		bar = (int)((counts[k] * 40 + st->count / 2) / (st->count ? st->count : 1));
-		fprintf(f, "  %16llu |%-40.*s %llu\n", k ? 1ull << k : 0ull, bar,
-			"@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@", counts[k]);
+		bar = (int)((counts[k] * 40 + st->count / 2) /
+			    (st->count ? st->count : 1));
+		fprintf(f, "  %16llu |%-40.*s %llu\n", k ? 1ull << k : 0ull,
+			bar, "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@",
+			counts[k]);
 	}
 }
 
@@ -88,27 +96,33 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 	fprintf(f, "probes:\n");
 	for (i = 0; i < tr->nprobes; i++)
 		if (t->counts[i])
-			fprintf(f, "  %-40s %llu\n", tr->probes[i].label_text, t->counts[i]);
+			fprintf(f, "  %-40s %llu\n", tr->probes[i].label_text,
+				t->counts[i]);
 	for (i = 0; i < tr->npairs; i++) {
 		const struct trace_pair_stats *st = &t->pairs[i];
 
 		/* A binary's names: escaped. */
 		name.len = 0;
-		buf_escaped(&name, tr->pairs[i].stem, strlen(tr->pairs[i].stem), 0);
+		buf_escaped(&name, tr->pairs[i].stem, strlen(tr->pairs[i].stem),
+			    0);
 		buf_lit(&name, " (");
-		buf_escaped(&name, tr->pairs[i].label, strlen(tr->pairs[i].label), 0);
+		buf_escaped(&name, tr->pairs[i].label,
+			    strlen(tr->pairs[i].label), 0);
 		fprintf(f, "\n%s): %llu timed", name.data, st->count);
 		if (st->unmatched)
-			fprintf(f, ", %llu ends without a start", st->unmatched);
+			fprintf(f, ", %llu ends without a start",
+				st->unmatched);
 		if (st->too_deep)
-			fprintf(f, ", %llu starts nested deeper than the stack of %d (not timed)",
+			fprintf(f,
+				", %llu starts nested deeper than the stack of %d (not timed)",
 				st->too_deep, TRACE_MAX_NEST);
 		if (st->unended)
 			fprintf(f, ", %llu starts never ended", st->unended);
 		/* Starts that are not nested calls (objects made, then
 		   freed) pair by an argument that names each. */
 		if ((st->too_deep || st->unended) && !tr->pairs[i].by)
-			fprintf(f, " (not nested calls? match them by an argument: --pair START,END,ARG)");
+			fprintf(f,
+				" (not nested calls? match them by an argument: --pair START,END,ARG)");
 		fputc('\n', f);
 		if (!st->count)
 			continue;
@@ -127,7 +141,8 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 	}
 	for (i = 0; i < tr->nprobes; i++)
 		if (!t->counts[i])
-			fprintf(f, "%s  %s\n", unfired++ ? "" : "\nnever fired:\n",
+			fprintf(f, "%s  %s\n",
+				unfired++ ? "" : "\nnever fired:\n",
 				tr->probes[i].label_text);
 	for (i = 0; i < tr->nsiteless; i++) {
 		name.len = 0;
@@ -175,12 +190,15 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 			json_name(f, tr->pairs[i].by);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"count\": %llu, \"unmatched_ends\": %llu, \"too_deep_starts\": %llu, \"unended_starts\": %llu",
+		fprintf(f,
+			", \"count\": %llu, \"unmatched_ends\": %llu, \"too_deep_starts\": %llu, \"unended_starts\": %llu",
 			st->count, st->unmatched, st->too_deep, st->unended);
 		if (st->count)
-			fprintf(f, ", \"min_ns\": %llu, \"p50_ns\": %llu, \"p90_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu",
-				st->min_ns, percentile(st, 0.50), percentile(st, 0.90),
-				percentile(st, 0.99), st->max_ns);
+			fprintf(f,
+				", \"min_ns\": %llu, \"p50_ns\": %llu, \"p90_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu",
+				st->min_ns, percentile(st, 0.50),
+				percentile(st, 0.90), percentile(st, 0.99),
+				st->max_ns);
 		fputs(", \"histogram\": [", f);
 		powers_of_two(st, counts);
 		for (k = 0, n = 0; k < 64; k++)
@@ -219,7 +237,8 @@ int summary_unfired(const struct tracer *tr, const struct tally *t)
 
 	for (i = 0; i < tr->nprobes; i++)
 		if (!t->counts[i]) {
-			error_input("probe %s never fired", tr->probes[i].label_text);
+			error_input("probe %s never fired",
+				    tr->probes[i].label_text);
 			n++;
 		}
 	for (i = 0; i < tr->nsiteless; i++) {

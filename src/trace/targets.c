@@ -90,7 +90,8 @@ static void describe(struct traced *t, const struct bin_probe *p,
 	buf_free(&name);
 }
 
-static void add_probes(struct tracer *tr, int b, const struct program *from_file)
+static void add_probes(struct tracer *tr, int b,
+		       const struct program *from_file)
 {
 	const struct bin_probe *p;
 
@@ -105,7 +106,8 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 		if (!p->sites) {
 			/* Declared (a -G object records every probe) and
 			   compiled nowhere: it can never fire. */
-			tr->siteless = xgrow(tr->siteless, (size_t)tr->nsiteless,
+			tr->siteless = xgrow(tr->siteless,
+					     (size_t)tr->nsiteless,
 					     sizeof(char *));
 			tr->siteless[tr->nsiteless++] = label.data;
 			continue;
@@ -124,7 +126,8 @@ static void add_probes(struct tracer *tr, int b, const struct program *from_file
 		t->notes = p;
 		/* Sizes are the binary's: a 32-bit program's long is 4. */
 		tg = target_by_name(tr->binaries[b].arch);
-		describe(t, p, tr->programs[b], from_file, tg ? tg : target_host());
+		describe(t, p, tr->programs[b], from_file,
+			 tg ? tg : target_host());
 	}
 }
 
@@ -138,8 +141,11 @@ static int add_binary(struct tracer *tr, const char *path)
 	for (i = 0; i < tr->nbinaries; i++)
 		if (strcmp(tr->binaries[i].path, path) == 0)
 			return 1;
-	tr->binaries = xrealloc(tr->binaries, sizeof(*b) * ((size_t)tr->nbinaries + 1));
-	tr->programs = xrealloc(tr->programs, sizeof(*tr->programs) * ((size_t)tr->nbinaries + 1));
+	tr->binaries = xrealloc(tr->binaries,
+				sizeof(*b) * ((size_t)tr->nbinaries + 1));
+	tr->programs =
+		xrealloc(tr->programs,
+			 sizeof(*tr->programs) * ((size_t)tr->nbinaries + 1));
 	b = &tr->binaries[tr->nbinaries];
 	if (binary_read(path, b) != 0)
 		return -1;
@@ -166,7 +172,8 @@ static int add_process(struct tracer *tr, int pid)
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	n = readlink(path, exe, sizeof(exe) - 1);
 	if (n < 0) {
-		error_plain("no process with PID %d (%s)", pid, strerror(errno));
+		error_plain("no process with PID %d (%s)", pid,
+			    strerror(errno));
 		return -1;
 	}
 	exe[n] = '\0';
@@ -189,7 +196,8 @@ static int add_process(struct tracer *tr, int pid)
 		    !S_ISREG(st.st_mode) || target_from_elf(file, &elf) != 0)
 			continue; /* locale archives, caches: not ELF */
 		if (add_binary(tr, file) < 0)
-			warning_plain("the probes of '%s' are not traced", file);
+			warning_plain("the probes of '%s' are not traced",
+				      file);
 	}
 	fclose(maps);
 	return 0;
@@ -200,7 +208,8 @@ static int add_process(struct tracer *tr, int pid)
  * loaded.  ldd runs with the path as its argument: no shell. */
 static void add_libraries(struct tracer *tr, const char *exe)
 {
-	char *argv[] = { (char *)"ldd", (char *)exe, NULL }, line[PATH_MAX + 128];
+	char *argv[] = { (char *)"ldd", (char *)exe, NULL },
+	     line[PATH_MAX + 128];
 	posix_spawn_file_actions_t fa;
 	int fds[2];
 	pid_t pid;
@@ -211,7 +220,8 @@ static void add_libraries(struct tracer *tr, const char *exe)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
+					 O_WRONLY, 0);
 	if (posix_spawnp(&pid, "ldd", &fa, NULL, argv, environ) != 0)
 		pid = -1;
 	posix_spawn_file_actions_destroy(&fa);
@@ -227,7 +237,8 @@ static void add_libraries(struct tracer *tr, const char *exe)
 		*end = '\0';
 		if (target_from_elf(arrow + 3, &elf) == 0 &&
 		    add_binary(tr, arrow + 3) < 0)
-			warning_plain("the probes of '%s' are not traced", arrow + 3);
+			warning_plain("the probes of '%s' are not traced",
+				      arrow + 3);
 	}
 	if (p)
 		fclose(p);
@@ -282,7 +293,8 @@ static int find_binaries(struct tracer *tr)
 	if (opt->command) {
 		tr->exe = command_path(opt->command[0]);
 		if (!tr->exe) {
-			error_plain("cannot find the command '%s'", opt->command[0]);
+			error_plain("cannot find the command '%s'",
+				    opt->command[0]);
 			return EXIT_SYSTEM;
 		}
 		if (add_binary(tr, tr->exe) < 0)
@@ -329,7 +341,8 @@ static int keep_pairs(struct tracer *tr, int b, const struct pair *list)
 	int traced = 0;
 
 	for (p = list; p; p = p->next) {
-		int s = traced_index(tr, b, p->start), e = traced_index(tr, b, p->end);
+		int s = traced_index(tr, b, p->start),
+		    e = traced_index(tr, b, p->end);
 		struct traced *start, *end;
 		struct traced_pair *tp;
 
@@ -340,11 +353,13 @@ static int keep_pairs(struct tracer *tr, int b, const struct pair *list)
 			continue;
 		start = &tr->probes[s];
 		end = &tr->probes[e];
-		if (tr->npairs >= TRACE_MAX_PAIRS || start->nstarts >= TRACE_MAX_ROLES ||
+		if (tr->npairs >= TRACE_MAX_PAIRS ||
+		    start->nstarts >= TRACE_MAX_ROLES ||
 		    end->nends >= TRACE_MAX_ROLES) {
-			warning_plain("pair %s, %s not timed: at most %d pairs, and %d a probe",
-				      start->label_text, end->label_text,
-				      TRACE_MAX_PAIRS, TRACE_MAX_ROLES);
+			warning_plain(
+				"pair %s, %s not timed: at most %d pairs, and %d a probe",
+				start->label_text, end->label_text,
+				TRACE_MAX_PAIRS, TRACE_MAX_ROLES);
 			continue;
 		}
 		start->starts[start->nstarts++] = tr->npairs;
@@ -358,7 +373,8 @@ static int keep_pairs(struct tracer *tr, int b, const struct pair *list)
 		tp->stem = xstrdup(*p->stem ? p->stem : p->start->name);
 		tp->by = p->arg ? xstrdup(p->arg) : NULL;
 		tp->label = xasprintf("%s, %s%s%s", start->label, end->label,
-				      p->arg ? ", by " : "", p->arg ? p->arg : "");
+				      p->arg ? ", by " : "",
+				      p->arg ? p->arg : "");
 	}
 	return traced;
 }
@@ -376,21 +392,26 @@ static int find_pairs(struct tracer *tr)
 		int found = 0;
 
 		for (b = 0; b < tr->nbinaries && !found; b++) {
-			const struct program *prog = opt->d_program ?
-				opt->d_program : tr->programs[b];
+			const struct program *prog = opt->d_program
+							     ? opt->d_program
+							     : tr->programs[b];
 			struct pair *p;
 
 			free(why);
 			why = pair_parse(prog, opt->pair_requests[i], &p);
 			found = keep_pairs(tr, b, p);
 			pairs_free(p);
-			buf_cat(&searched, searched.len ? ", " : "", tr->binaries[b].path, NULL);
+			buf_cat(&searched, searched.len ? ", " : "",
+				tr->binaries[b].path, NULL);
 		}
 		if (!found) {
 			/* Every binary traced was searched (the command's
 			   libraries too): say which. */
-			error_input("%s (searched: %s)", why ? why : "--pair: its probes are not traced",
-				    searched.data ? searched.data : "no binary");
+			error_input("%s (searched: %s)",
+				    why ? why
+					: "--pair: its probes are not traced",
+				    searched.data ? searched.data
+						  : "no binary");
 			free(why);
 			buf_free(&searched);
 			return EXIT_INPUT;
@@ -417,13 +438,16 @@ int targets_find(struct tracer *tr)
 	for (i = 0; i < tr->nbinaries; i++)
 		add_probes(tr, i, opt->d_program);
 	if (!tr->nbinaries) {
-		error_input("no probes in %s", opt->command ? "the command" :
-			    opt->pid ? "the process or its libraries" : "the binaries");
+		error_input("no probes in %s",
+			    opt->command ? "the command"
+			    : opt->pid	 ? "the process or its libraries"
+					 : "the binaries");
 		return EXIT_INPUT;
 	}
 	if (!tr->nprobes) {
 		error_input("no probe matches %s%s", opt->filters[0],
-			    opt->nfilters > 1 ? " or the other -n patterns" : "");
+			    opt->nfilters > 1 ? " or the other -n patterns"
+					      : "");
 		return EXIT_INPUT;
 	}
 	if (tr->nprobes > TRACE_MAX_PROBES) {

@@ -21,17 +21,17 @@ struct open_slice {
 	struct open_slice *next;
 	int pair;
 	unsigned pid, tid;
-	unsigned long long value;   /* the matching argument's, or 0 */
+	unsigned long long value; /* the matching argument's, or 0 */
 	unsigned long long start_ns;
-	char *args;                 /* the start's arguments, a JSON object */
-	char *name;                 /* the start's `name` string, or NULL */
+	char *args; /* the start's arguments, a JSON object */
+	char *name; /* the start's `name` string, or NULL */
 };
 
 struct timeline {
 	struct output out;
 	const struct tracer *tr;
-	struct open_slice *open;    /* the latest first */
-	unsigned *seen;             /* pids and tids named so far */
+	struct open_slice *open; /* the latest first */
+	unsigned *seen;		 /* pids and tids named so far */
 	size_t nseen;
 	unsigned long long last_ns;
 	int events;
@@ -46,7 +46,8 @@ struct timeline *timeline_open(const struct tracer *tr, const char *path)
 		free(tl);
 		return NULL;
 	}
-	buf_lit(&tl->out.buf, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [");
+	buf_lit(&tl->out.buf,
+		"{\"displayTimeUnit\": \"ms\", \"traceEvents\": [");
 	return tl;
 }
 
@@ -62,7 +63,8 @@ static void put_us(struct buf *b, unsigned long long ns)
 }
 
 /* "process_name" or "thread_name" of id, from /proc, once each. */
-static void name_once(struct timeline *tl, unsigned pid, unsigned tid, int thread)
+static void name_once(struct timeline *tl, unsigned pid, unsigned tid,
+		      int thread)
 {
 	unsigned id = thread ? tid : pid;
 	char path[64], comm[64] = "?";
@@ -84,7 +86,8 @@ static void name_once(struct timeline *tl, unsigned pid, unsigned tid, int threa
 		fclose(f);
 	}
 	comma(tl);
-	buf_printf(&tl->out.buf, "{\"name\": \"%s\", \"ph\": \"M\", \"pid\": %u, \"tid\": %u, \"args\": {\"name\": ",
+	buf_printf(&tl->out.buf,
+		   "{\"name\": \"%s\", \"ph\": \"M\", \"pid\": %u, \"tid\": %u, \"args\": {\"name\": ",
 		   thread ? "thread_name" : "process_name", pid, tid);
 	buf_json_string(&tl->out.buf, comm);
 	buf_lit(&tl->out.buf, "}}");
@@ -105,7 +108,8 @@ static void slice(struct timeline *tl, const struct open_slice *o,
 	put_us(b, o->start_ns - tl->tr->start_ns);
 	buf_lit(b, ", \"dur\": ");
 	put_us(b, end_ns - o->start_ns);
-	buf_printf(b, ", \"pid\": %u, \"tid\": %u, \"args\": {\"start\": %s, \"end\": %s}}",
+	buf_printf(b,
+		   ", \"pid\": %u, \"tid\": %u, \"args\": {\"start\": %s, \"end\": %s}}",
 		   o->pid, o->tid, o->args, end_args ? end_args : "null");
 }
 
@@ -129,9 +133,8 @@ static char *start_name(const struct traced *t, const struct trace_event *e)
 
 /* The open start an end of pair matches: the latest on its thread, or
  * the latest with its argument's value. */
-static struct open_slice **matching(struct timeline *tl, int pair,
-				    unsigned tid, int by_value,
-				    unsigned long long value)
+static struct open_slice **matching(struct timeline *tl, int pair, unsigned tid,
+				    int by_value, unsigned long long value)
 {
 	struct open_slice **o;
 
@@ -157,7 +160,8 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 	for (r = 0; r < t->nends; r++) {
 		int pair = t->ends[r], arg = tr->pairs[pair].end_arg;
 		struct open_slice **o = matching(tl, pair, e->tid, arg >= 0,
-						 arg >= 0 ? e->args[arg] : 0), *done;
+						 arg >= 0 ? e->args[arg] : 0),
+				  *done;
 
 		if (!o)
 			continue;
@@ -191,7 +195,8 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 	buf_json_string(b, t->label);
 	buf_lit(b, ", \"ph\": \"i\", \"s\": \"t\", \"ts\": ");
 	put_us(b, e->time_ns - tr->start_ns);
-	buf_printf(b, ", \"pid\": %u, \"tid\": %u, \"args\": %s}", e->pid, e->tid, args);
+	buf_printf(b, ", \"pid\": %u, \"tid\": %u, \"args\": %s}", e->pid,
+		   e->tid, args);
 	output_flush(&tl->out);
 }
 

@@ -119,7 +119,8 @@ static __always_inline void unmatched(__u32 pair)
 
 /* The key of a pair matched by the value of argument match_arg. */
 static __always_inline struct trace_value_key value_key_of(struct pt_regs *ctx,
-						     __u32 pair, int match_arg)
+							   __u32 pair,
+							   int match_arg)
 {
 	struct trace_value_key k = { 0, pair, 0 };
 	long v = 0;
@@ -153,7 +154,9 @@ static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
 			__u32 d = --n->depth;
 
 			if (d < TRACE_MAX_NEST)
-				record(pair, now - n->start_ns[d & (TRACE_MAX_NEST - 1)]);
+				record(pair,
+				       now - n->start_ns[d &
+							 (TRACE_MAX_NEST - 1)]);
 		} else {
 			unmatched(pair);
 		}
@@ -176,15 +179,18 @@ static __always_inline void pair_start(struct pt_regs *ctx, __u32 pair,
 		__u32 zero = 0;
 
 		if (!n) {
-			struct trace_nest *e = bpf_map_lookup_elem(&empty_nest, &zero);
+			struct trace_nest *e =
+				bpf_map_lookup_elem(&empty_nest, &zero);
 
 			if (e)
-				bpf_map_update_elem(&nests, &nk, e, BPF_NOEXIST);
+				bpf_map_update_elem(&nests, &nk, e,
+						    BPF_NOEXIST);
 			n = bpf_map_lookup_elem(&nests, &nk);
 		}
 		if (n) {
 			if (n->depth < TRACE_MAX_NEST) {
-				n->start_ns[n->depth & (TRACE_MAX_NEST - 1)] = now;
+				n->start_ns[n->depth & (TRACE_MAX_NEST - 1)] =
+					now;
 			} else {
 				struct trace_pair_stats *st =
 					bpf_map_lookup_elem(&pair_stats, &pair);
@@ -207,12 +213,14 @@ static __always_inline void pair_firing(struct pt_regs *ctx,
 	for (r = 0; r < TRACE_MAX_ROLES; r++) {
 		if (r >= info->nends)
 			break;
-		pair_end(ctx, info->ends[r].pair, info->ends[r].match_arg, tid, now);
+		pair_end(ctx, info->ends[r].pair, info->ends[r].match_arg, tid,
+			 now);
 	}
 	for (r = 0; r < TRACE_MAX_ROLES; r++) {
 		if (r >= info->nstarts)
 			break;
-		pair_start(ctx, info->starts[r].pair, info->starts[r].match_arg, tid, now);
+		pair_start(ctx, info->starts[r].pair, info->starts[r].match_arg,
+			   tid, now);
 	}
 }
 
@@ -262,7 +270,9 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
 	e->probe = probe;
-	e->nargs = cnt < 0 ? 0 : cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS : (unsigned int)cnt;
+	e->nargs = cnt < 0		  ? 0
+		   : cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
+					  : (unsigned int)cnt;
 	e->cut_mask = 0;
 	e->fault_mask = 0;
 	for (i = 0; i < TRACE_MAX_ARGS; i++) {
@@ -277,7 +287,8 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 		len = read_string(e->strings[n], (const void *)v, sleepable);
 		if (len == TRACE_STR_LEN)
 			e->cut_mask |= 1u << i;
-		else if (len < 0) /* a page not yet faulted in, or a bad pointer */
+		else if (len <
+			 0) /* a page not yet faulted in, or a bad pointer */
 			e->fault_mask |= 1u << i;
 		n++;
 	}

@@ -98,15 +98,17 @@ static void follow(struct session *s, const struct trace_options *opt,
 static int check_system(void)
 {
 	if (geteuid() != 0) {
-		error_plain("--trace needs root, or the capabilities CAP_BPF and CAP_PERFMON");
+		error_plain(
+			"--trace needs root, or the capabilities CAP_BPF and CAP_PERFMON");
 		return -1;
 	}
 	/* libbpf attaches through the uprobe PMU, else through tracefs. */
 	if (access("/sys/bus/event_source/devices/uprobe/type", R_OK) != 0 &&
 	    access("/sys/kernel/tracing/uprobe_events", W_OK) != 0 &&
 	    access("/sys/kernel/debug/tracing/uprobe_events", W_OK) != 0) {
-		error_plain("no uprobes: the kernel has no uprobe PMU and tracefs is not mounted "
-			    "(mount -t tracefs nodev /sys/kernel/tracing)");
+		error_plain(
+			"no uprobes: the kernel has no uprobe PMU and tracefs is not mounted "
+			"(mount -t tracefs nodev /sys/kernel/tracing)");
 		return -1;
 	}
 	return 0;
@@ -127,14 +129,18 @@ int trace_run(const struct trace_options *opt)
 	status = targets_find(&tr);
 	if (status == EXIT_OK && opt->command &&
 	    (child = start_command(opt->command, &go)) < 0) {
-		error_plain("cannot start '%s': %s", opt->command[0], strerror(errno));
+		error_plain("cannot start '%s': %s", opt->command[0],
+			    strerror(errno));
 		status = EXIT_SYSTEM;
 	}
 	if (status == EXIT_OK && opt->timeline &&
 	    !(tr.timeline = timeline_open(&tr, opt->timeline)))
 		status = EXIT_SYSTEM;
 	if (status == EXIT_OK)
-		s = session_start(&tr, child > 0 ? child : opt->pid ? opt->pid : -1,
+		s = session_start(&tr,
+				  child > 0  ? child
+				  : opt->pid ? opt->pid
+					     : -1,
 				  &status);
 	if (s) {
 		/* Fully buffered unless a person watches: a line each is slow. */

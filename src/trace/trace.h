@@ -6,8 +6,8 @@
 #ifndef PROBEGEN_TRACE_H
 #define PROBEGEN_TRACE_H
 
-#define TRACE_MAX_ARGS 12   /* sys/sdt.h's and libbpf's limit */
-#define TRACE_STR_LEN 128   /* bytes of a string argument, NUL included */
+#define TRACE_MAX_ARGS 12 /* sys/sdt.h's and libbpf's limit */
+#define TRACE_STR_LEN 128 /* bytes of a string argument, NUL included */
 #define TRACE_MAX_PROBES 16384
 /* Argument specs held at once: one for each site whose specs differ
  * from its probe's site before (attach.c). */
@@ -39,21 +39,39 @@ struct trace_value_key {
 
 /* The bucket of a latency (the BPF side counts it) and the lower bound
  * of a bucket (the summary reads it): the layout, in one place. */
-static __inline__ __attribute__((always_inline)) unsigned int
-trace_bucket_of(unsigned long long ns)
+static __inline__ __attribute__((always_inline)) unsigned int trace_bucket_of(
+	unsigned long long ns)
 {
 	unsigned long long v = ns;
 	unsigned int log = 0, b;
 
-	if (v >> 32) { log += 32; v >>= 32; }
-	if (v >> 16) { log += 16; v >>= 16; }
-	if (v >> 8) { log += 8; v >>= 8; }
-	if (v >> 4) { log += 4; v >>= 4; }
-	if (v >> 2) { log += 2; v >>= 2; }
-	if (v >> 1) { log += 1; }
+	if (v >> 32) {
+		log += 32;
+		v >>= 32;
+	}
+	if (v >> 16) {
+		log += 16;
+		v >>= 16;
+	}
+	if (v >> 8) {
+		log += 8;
+		v >>= 8;
+	}
+	if (v >> 4) {
+		log += 4;
+		v >>= 4;
+	}
+	if (v >> 2) {
+		log += 2;
+		v >>= 2;
+	}
+	if (v >> 1) {
+		log += 1;
+	}
 	b = log << TRACE_SUB_BITS;
 	if (log >= TRACE_SUB_BITS)
-		b |= (ns >> (log - TRACE_SUB_BITS)) & ((1 << TRACE_SUB_BITS) - 1);
+		b |= (ns >> (log - TRACE_SUB_BITS)) &
+		     ((1 << TRACE_SUB_BITS) - 1);
 	else
 		b |= ns & ((1 << TRACE_SUB_BITS) - 1);
 	return b < TRACE_LAT_BUCKETS ? b : TRACE_LAT_BUCKETS - 1;
@@ -62,11 +80,13 @@ trace_bucket_of(unsigned long long ns)
 static __inline__ __attribute__((always_inline)) unsigned long long
 trace_bucket_floor(unsigned int b)
 {
-	unsigned int log = b >> TRACE_SUB_BITS, sub = b & ((1 << TRACE_SUB_BITS) - 1);
+	unsigned int log = b >> TRACE_SUB_BITS,
+		     sub = b & ((1 << TRACE_SUB_BITS) - 1);
 
 	if (log < TRACE_SUB_BITS)
 		return (unsigned long long)sub | (log ? 1ull << log : 0);
-	return (1ull << log) | ((unsigned long long)sub << (log - TRACE_SUB_BITS));
+	return (1ull << log) |
+	       ((unsigned long long)sub << (log - TRACE_SUB_BITS));
 }
 
 /* A probe may start or end several pairs (a name pair and a --pair by
@@ -75,8 +95,8 @@ trace_bucket_floor(unsigned int b)
 
 /* One pair a probe starts or ends. */
 struct trace_role {
-	unsigned int pair;        /* its index */
-	int match_arg;            /* the argument matching it, or -1: per
+	unsigned int pair; /* its index */
+	int match_arg;	   /* the argument matching it, or -1: per
 				     thread, nested */
 };
 
@@ -84,15 +104,16 @@ struct trace_role {
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
 	unsigned int nends, nstarts;
-	struct trace_role ends[TRACE_MAX_ROLES];   /* done first */
+	struct trace_role ends[TRACE_MAX_ROLES]; /* done first */
 	struct trace_role starts[TRACE_MAX_ROLES];
 };
 
 /* One pair's times, per CPU (summed by probegen). */
 struct trace_pair_stats {
 	unsigned long long count, unmatched, min_ns, max_ns;
-	unsigned long long too_deep; /* starts past the nesting stack: not timed */
-	unsigned long long unended;  /* filled by probegen: starts never ended */
+	unsigned long long
+		too_deep; /* starts past the nesting stack: not timed */
+	unsigned long long unended; /* filled by probegen: starts never ended */
 	unsigned long long buckets[TRACE_LAT_BUCKETS];
 };
 
@@ -102,10 +123,10 @@ struct trace_pair_stats {
 struct trace_event {
 	unsigned long long time_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	unsigned int pid, tid;
-	unsigned int probe;         /* the cookie */
+	unsigned int probe; /* the cookie */
 	unsigned int nargs;
-	unsigned int cut_mask;      /* bit n: string argument n was cut */
-	unsigned int fault_mask;    /* bit n: string argument n unreadable */
+	unsigned int cut_mask;	 /* bit n: string argument n was cut */
+	unsigned int fault_mask; /* bit n: string argument n unreadable */
 	unsigned int nstrings;
 	unsigned long long args[TRACE_MAX_ARGS];
 	char strings[TRACE_MAX_ARGS][TRACE_STR_LEN];

@@ -8,8 +8,9 @@
 int trace_run(const struct trace_options *opt)
 {
 	(void)opt;
-	error_plain("this probegen was built without --trace: install libbpf-dev, "
-		    "clang and bpftool (apt-get install libbpf-dev clang bpftool) "
-		    "and build it again");
+	error_plain(
+		"this probegen was built without --trace: install libbpf-dev, "
+		"clang and bpftool (apt-get install libbpf-dev clang bpftool) "
+		"and build it again");
 	return EXIT_SYSTEM;
 }

@@ -11,20 +11,20 @@
 struct program;
 
 struct trace_options {
-	char *const *command;             /* -c or -- CMD ARGS: its argv, or NULL */
-	int pid;                          /* -p PID, or 0 */
-	const char *const *binaries;      /* BINARY operands */
+	char *const *command;	     /* -c or -- CMD ARGS: its argv, or NULL */
+	int pid;		     /* -p PID, or 0 */
+	const char *const *binaries; /* BINARY operands */
 	int nbinaries;
-	const char *const *filters;       /* -n PROVIDER:NAME patterns */
+	const char *const *filters; /* -n PROVIDER:NAME patterns */
 	int nfilters;
-	const struct program *d_program;  /* what the -s FILE.d declare, or NULL */
-	long long limit;                  /* --limit N, or 0 */
-	double duration;                  /* --duration SECONDS, or 0 */
+	const struct program *d_program; /* what the -s FILE.d declare, or NULL */
+	long long limit;		 /* --limit N, or 0 */
+	double duration;		 /* --duration SECONDS, or 0 */
 	int json;
-	int summary;      /* --summary: counts and pair latencies at the end */
-	int expect_all;   /* --expect-all: exit 1 if a probe never fired */
-	const char *timeline;             /* --timeline FILE.json, or NULL */
-	const char *const *pair_requests;    /* --pair P:START,P:END[,ARG] */
+	int summary;	/* --summary: counts and pair latencies at the end */
+	int expect_all; /* --expect-all: exit 1 if a probe never fired */
+	const char *timeline;		  /* --timeline FILE.json, or NULL */
+	const char *const *pair_requests; /* --pair P:START,P:END[,ARG] */
 	int npair_requests;
 };
 /* Trace until the command or process ends, --limit, or a signal;

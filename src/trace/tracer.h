@@ -31,7 +31,7 @@ _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
 /* One traced probe: its cookie is its index in struct tracer's array. */
 struct traced {
 	const char *binary;
-	const struct binary *bin;        /* its notes, sites and segments */
+	const struct binary *bin; /* its notes, sites and segments */
 	const struct bin_probe *notes;
 	char *provider, *name;
 	char *label, *label_text; /* "P:N"; escaped for text output */
@@ -46,11 +46,11 @@ struct traced {
 
 /* A pair of traced probes (pairs.c's, by index into probes). */
 struct traced_pair {
-	int start, end;        /* indexes into struct tracer's probes */
+	int start, end;		/* indexes into struct tracer's probes */
 	int start_arg, end_arg; /* the argument matching them, or -1 */
-	char *label;           /* "P:START, P:END[, by ARG]" */
+	char *label;		/* "P:START, P:END[, by ARG]" */
 	char *stem;
-	char *by;              /* ARG, when matched by its value; or NULL */
+	char *by; /* ARG, when matched by its value; or NULL */
 };
 
 struct tracer {
@@ -59,12 +59,12 @@ struct tracer {
 	int nprobes;
 	struct traced_pair *pairs;
 	int npairs;
-	char **siteless;           /* "P:N" declared with no site: never fire */
+	char **siteless; /* "P:N" declared with no site: never fire */
 	int nsiteless;
 	struct binary *binaries;
 	struct program **programs; /* each binary's declarations */
 	int nbinaries;
-	char *exe;                 /* the command's program, found in $PATH */
+	char *exe;		   /* the command's program, found in $PATH */
 	struct timeline *timeline; /* --timeline, or NULL */
 	unsigned long long start_ns, events;
 	FILE *out;
@@ -90,8 +90,8 @@ int events_print(void *ctx, void *data, size_t size);
 
 /* The counts (per probe) and pair times the BPF side kept. */
 struct tally {
-	unsigned long long *counts;          /* tr->nprobes */
-	struct trace_pair_stats *pairs;      /* tr->npairs */
+	unsigned long long *counts;	/* tr->nprobes */
+	struct trace_pair_stats *pairs; /* tr->npairs */
 };
 /* Print them: text, or one JSON object with --json. */
 void summary_print(const struct tracer *tr, const struct tally *t);
