@@ -43,7 +43,7 @@ endif
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
-SRCS = main.c options.c util.c diag.c parse.c ast.c ast_types.c program.c pairs.c check.c type.c spell.c names.c \
+SRCS = main.c options.c help.c util.c name_set.c escape.c diag.c parse.c ast.c ast_types.c program.c pairs.c check.c type.c spell.c names.c \
        target.c input.c output.c defines.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/model.c inspect/srclines.c \

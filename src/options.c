@@ -12,6 +12,76 @@
 
 #include "options.h"
 
+char **split_words(const char *s, char **error)
+{
+	size_t n = strlen(s), count = 0;
+	char **argv = xcalloc(n / 2 + 2, sizeof(char *));
+	char *word = xmalloc(n + 1), *w = NULL;
+	char quote = 0;
+
+	*error = NULL;
+	for (; *s; s++) {
+		char c = *s;
+
+		if (!quote && (c == ' ' || c == '\t' || c == '\n')) {
+			if (w) {
+				*w = '\0';
+				argv[count++] = xstrdup(word);
+				w = NULL;
+			}
+			continue;
+		}
+		/* \newline outside single quotes joins lines; alone
+		 * between blanks it starts no word. */
+		if (c == '\\' && s[1] == '\n' && quote != '\'') {
+			s++;
+			continue;
+		}
+		if (!w)
+			w = word;
+		if (quote == '\'') {
+			if (c == '\'')
+				quote = 0;
+			else
+				*w++ = c;
+		} else if (c == '\\' && s[1] &&
+			   (!quote || strchr("\"\\$`", s[1]))) {
+			*w++ = s[1];
+			s++;
+		} else if (c == '"' && quote) {
+			quote = 0;
+		} else if ((c == '"' || c == '\'') && !quote) {
+			quote = c;
+		} else {
+			*w++ = c;
+		}
+	}
+	if (quote)
+		*error = xasprintf("unterminated %s quote",
+				   quote == '"' ? "double" : "single");
+	else if (w) {
+		*w = '\0';
+		argv[count++] = xstrdup(word);
+	}
+	free(word);
+	if (*error || !count) {
+		if (!*error)
+			*error = xstrdup("no command");
+		words_free(argv);
+		return NULL;
+	}
+	return argv;
+}
+
+void words_free(char **argv)
+{
+	char **p;
+
+	for (p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}
+
 /* How each group is written in messages. */
 /* O_GROUPS counts the groups: the last is 1 << (O_GROUPS - 1). */
 _Static_assert(O_SUMMARY == 1 << (O_GROUPS - 1),
@@ -27,85 +97,6 @@ static const char *const group_names[O_GROUPS] = {
 	"-s more than once",
 	"--summary",
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: probegen -h [options] [-s] FILE.d [-o FILE.h]\n"
-		"       probegen -G [options] [-s] FILE.d [-o FILE.o] [OBJECT...]\n"
-		"       probegen --rust [options] [-s] FILE.d [-o FILE.rs]\n"
-		"       probegen --bpftrace [options] [-s FILE.d]...|BINARY [-o FILE.bt]\n"
-		"       probegen --docs [options] [-s FILE.d]... [-o FILE.md]\n"
-		"       probegen --list [--json] BINARY...\n"
-		"       probegen --check [--strict] [--allow-missing] [-s FILE.d]... BINARY...\n"
-		"       probegen --trace [-p PID] [-n PROVIDER:NAME]... [--limit N] [--json]\n"
-		"                        [-s FILE.d]... [BINARY...] [-c 'CMD ARGS' | -- CMD ARGS]\n"
-		"       probegen --list-targets\n"
-		"\n"
-		"Compile a D provider file into the C header a program calls (-h)\n"
-		"or the object file its link needs (-G), for SystemTap SDT probes.\n"
-		"\n"
-		"  -h                 write a C header (default name: FILE.h)\n"
-		"  -G                 write an ELF object (default name: FILE.o)\n"
-		"  --rust             write a Rust module for build.rs (FILE.rs)\n"
-		"  --bpftrace         write a bpftrace script printing every probe's\n"
-		"                     arguments by name (FILE.bt); from .d files or\n"
-		"                     from the declarations a binary records\n"
-		"  --docs             write a Markdown reference of the probes (FILE.md)\n"
-		"  --list             list the probes binaries carry\n"
-		"  --trace            print every firing of USDT probes, arguments by name\n"
-		"                     and type, of a command, a process or binaries\n"
-		"  -c 'CMD ARGS'      with --trace: run CMD, split as a shell splits\n"
-		"                     words (quotes, backslash) with no expansion\n"
-		"  -- CMD ARGS        with --trace: run CMD with ARGS exactly as given\n"
-		"  -p PID             with --trace: process PID and its libraries\n"
-		"  -n PROVIDER:NAME   with --trace: only these probes (globs: 'myapp:*')\n"
-		"  --limit N          with --trace: stop after N events\n"
-		"  --duration SECONDS with --trace: stop after SECONDS\n"
-		"  --summary          with --trace: count every probe and time the\n"
-		"                     provider's start/done pairs in the kernel, print\n"
-		"                     them at the end (histograms, percentiles, probes\n"
-		"                     never fired); with --bpftrace: a script that does\n"
-		"  --pair P:START,P:END[,ARG]\n"
-		"                     with --trace: time this pair; with ARG, match its\n"
-		"                     starts and ends by that argument across threads\n"
-		"  --expect-all       with --trace: exit 1 if a probe never fired\n"
-		"  --timeline FILE.json\n"
-		"                     with --trace: write the firings as a timeline\n"
-		"                     (Chrome Trace Event Format: Perfetto, speedscope),\n"
-		"                     each pair a slice on its thread\n"
-		"  --json             with --list, --check and --trace: JSON for tools\n"
-		"  --check            check binaries' probes against the .d files: exit 1\n"
-		"                     and a line per problem when they differ\n"
-		"  --strict           with --check: size and sign warnings are errors\n"
-		"  --allow-missing    with --check: missing probes are warnings\n"
-		"  --sites            with --check: a line per site, not one per finding\n"
-		"  -s FILE            the provider file (also the first operand); with\n"
-		"                     --check, --docs, --bpftrace and --trace, once per\n"
-		"                     file of a provider split across files\n"
-		"  -o FILE            the output file\n"
-		"  -C                 run the C preprocessor first ($CPP or cpp)\n"
-		"  -I DIR, -D NAME[=VALUE], -U NAME\n"
-		"                     passed to the preprocessor with -C; with -G,\n"
-		"                     -DSTAP_SDT_V1/V2 as to SystemTap (man page)\n"
-		"  --header-only      with -h: define the semaphores in the header,\n"
-		"                     so that no -G object is needed\n"
-		"  --self-contained   with -h: write the probe notes without sys/sdt.h\n"
-		"  --target=ARCH      with -G: the target (see --list-targets);\n"
-		"                     default: that of the OBJECTs, else $CC $CFLAGS's\n"
-		"                     (-m32, -mx32, a cross compiler), else the host\n"
-		"  -32, -64           with -G: the 32- or 64-bit member of the family\n"
-		"  --list-targets     print the targets -G supports\n"
-		"  -w                 print no warning\n"
-		"  -Werror            make warnings errors (nothing is written)\n"
-		"  -x OPT, -k, -fpic, -fPIC, --types, --no-pyparsing\n"
-		"                     accepted for compatibility with dtrace; ignored\n"
-		"  --help             print this help\n"
-		"  --version          print the version\n"
-		"\n"
-		"Exit status: 0 success, 1 invalid input (a provider file, or what\n"
-		"--check and --trace find in binaries), 2 usage or system error.\n");
-}
 
 /* An option that takes a value: "-oFILE" or "-o FILE"; NULL if missing. */
 static const char *option_value(int argc, char **argv, int *i, size_t len)
@@ -434,7 +425,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->pair_requests = xcalloc((size_t)argc, sizeof(char *));
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
+			options_usage(stdout);
 			return EXIT_OK;
 		}
 		if (strcmp(argv[i], "--version") == 0) {

@@ -79,6 +79,14 @@ struct options {
 int options_parse(int argc, char **argv, const struct mode *modes,
 		  size_t nmodes, struct options *o);
 void options_free(struct options *o);
+/* The text of --help (help.c). */
+void options_usage(FILE *f);
+/* s split into words as a POSIX shell splits them (blanks; single and
+ * double quotes; backslash), with no expansion of any kind: a NULL-
+ * terminated argv to free with words_free(), or NULL and *error (to
+ * free) when a quote is left open or there is no word (-c 'CMD ARGS'). */
+char **split_words(const char *s, char **error);
+void words_free(char **argv);
 /* The .d files: the -s files, else the first operand; and the operands
  * after them: objects (-G) or binaries (--check). */
 const char *const *options_d_files(const struct options *o, int *n);

@@ -1,7 +1,8 @@
 /*
  * parse.h - what the scanner, the parser and the tree's builders share,
  * and nothing else needs: the per-parse state (the scanner's extra data)
- * and the grammar's actions, implemented in ast.c and parse.c.
+ * and the grammar's actions, implemented in ast.c, ast_types.c and
+ * parse.c.
  */
 #ifndef PROBEGEN_PARSE_H
 #define PROBEGEN_PARSE_H

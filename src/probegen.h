@@ -87,7 +87,8 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
-size_t hash_bytes(const void *p, size_t n);
+
+/* ---- escape.c ---- */
 
 /* Text that came from outside (a binary's notes, a traced program's
  * memory), made safe to print: quotes and backslashes escaped, \n and
@@ -98,16 +99,15 @@ size_t hash_bytes(const void *p, size_t n);
  * appends to b. */
 #define ESCAPED_MAX(n) (6 * (n))
 
-/* s split into words as a POSIX shell splits them (blanks; single and
- * double quotes; backslash), with no expansion of any kind: a NULL-
- * terminated argv to free with words_free(), or NULL and *error (to
- * free) when a quote is left open or there is no word. */
-char **split_words(const char *s, char **error);
-void words_free(char **argv);
 char *escape_to(char *out, const char *s, size_t n, int json);
 void buf_escaped(struct buf *b, const char *s, size_t n, int json);
 /* s, NUL-terminated, as a quoted JSON string. */
 void buf_json_string(struct buf *b, const char *s);
+
+/* ---- name_set.c ---- */
+
+/* A fast hash of n bytes: what the name sets and other tables index by. */
+size_t hash_bytes(const void *p, size_t n);
 
 /* A set of names, to find duplicates in linear time; each name has an
  * owner (the node that added it), and is kept by the caller while the
