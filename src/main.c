@@ -337,28 +337,19 @@ static int list_probes(const struct options *o)
 /* --trace: -s files declare types; every operand is a binary. */
 static int trace(const struct options *o)
 {
-	struct trace_options t = { 0 };
+	struct trace_options t = o->trace;
 	struct program *decls = NULL;
 	int status;
 
 	if (o->nfiles &&
 	    !(decls = load_program(o, target_host(), &status, NULL)))
 		return status;
-	t.command = o->command;
-	t.pid = o->trace_pid;
+	/* What --trace shares with other modes, and its operands. */
 	t.binaries = o->operands;
 	t.nbinaries = o->noperands;
-	t.filters = o->filters;
-	t.nfilters = o->nfilters;
 	t.d_program = decls;
-	t.limit = o->limit;
-	t.duration = o->duration;
 	t.json = o->json;
 	t.summary = o->summary;
-	t.timeline = o->timeline;
-	t.expect_all = o->expect_all;
-	t.pair_requests = o->pair_requests;
-	t.npair_requests = o->npair_requests;
 	status = trace_run(&t);
 	program_free(decls);
 	return status;

@@ -149,7 +149,7 @@ static int flag_option(struct options *o, const char *a)
 		{ "-C", O_CPP, offsetof(struct options, cpp.enabled) },
 		{ "--summary", O_SUMMARY, offsetof(struct options, summary) },
 		{ "--expect-all", O_TRACE,
-		  offsetof(struct options, expect_all) },
+		  offsetof(struct options, trace.expect_all) },
 	};
 	/* Meaningful to other dtraces only: SystemTap ignores these too
 	 * (-k keeps its temporary files, of which probegen makes none;
@@ -228,18 +228,18 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 	if (!(v = option_value(argc, argv, i, strlen(a))))
 		return -1;
 	if (a[1] == 'c') {
-		if (o->command && o->command_split)
-			words_free(o->command);
-		o->command = split_words(v, &error);
+		if (o->trace.command && o->command_split)
+			words_free(o->trace.command);
+		o->trace.command = split_words(v, &error);
 		o->command_split = 1;
-		if (!o->command) {
+		if (!o->trace.command) {
 			usage_error("-c '%s': %s", v, error);
 			free(error);
 			return -1;
 		}
 	} else if (a[1] == 'p') {
-		o->trace_pid = (int)positive_whole(v, INT_MAX);
-		if (o->trace_pid <= 0) {
+		o->trace.pid = (int)positive_whole(v, INT_MAX);
+		if (o->trace.pid <= 0) {
 			usage_error("-p takes a process ID, not '%s'", v);
 			return -1;
 		}
@@ -248,21 +248,21 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 			usage_error("-n takes PROVIDER:NAME, not '%s'", v);
 			return -1;
 		}
-		o->filters[o->nfilters++] = v;
+		o->trace.filters[o->trace.nfilters++] = v;
 	} else if (strcmp(a, "--duration") == 0) {
-		o->duration = positive_seconds(v);
-		if (!(o->duration > 0)) {
+		o->trace.duration = positive_seconds(v);
+		if (!(o->trace.duration > 0)) {
 			usage_error("--duration takes a number of seconds, not '%s'",
 				    v);
 			return -1;
 		}
 	} else if (strcmp(a, "--pair") == 0) {
-		o->pair_requests[o->npair_requests++] = v;
+		o->trace.pair_requests[o->trace.npair_requests++] = v;
 	} else if (strcmp(a, "--timeline") == 0) {
-		o->timeline = v;
+		o->trace.timeline = v;
 	} else {
-		o->limit = positive_whole(v, LLONG_MAX);
-		if (o->limit <= 0) {
+		o->trace.limit = positive_whole(v, LLONG_MAX);
+		if (o->trace.limit <= 0) {
 			usage_error("--limit takes a number of events, not '%s'",
 				    v);
 			return -1;
@@ -344,9 +344,9 @@ static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
 			usage_error("'--' must be followed by a command");
 			return EXIT_SYSTEM;
 		}
-		if (o->command && o->command_split)
-			words_free(o->command);
-		o->command = argv + *i + 1;
+		if (o->trace.command && o->command_split)
+			words_free(o->trace.command);
+		o->trace.command = argv + *i + 1;
 		o->command_split = 0;
 		*i = argc;
 	} else if ((r = value_option(o, argc, argv, i)) ||
@@ -400,7 +400,7 @@ static int check_inputs(const struct options *o)
 			what = "--list needs at least one binary";
 		break;
 	case READS_TRACEES:
-		if (!o->command && !o->trace_pid && !o->noperands)
+		if (!o->trace.command && !o->trace.pid && !o->noperands)
 			what = "--trace needs -c CMD, -- CMD, -p PID or a binary";
 		break;
 	}
@@ -421,8 +421,8 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 
 	o->files = xcalloc((size_t)argc, sizeof(char *));
 	o->operands = xcalloc((size_t)argc, sizeof(char *));
-	o->filters = xcalloc((size_t)argc, sizeof(char *));
-	o->pair_requests = xcalloc((size_t)argc, sizeof(char *));
+	o->trace.filters = xcalloc((size_t)argc, sizeof(char *));
+	o->trace.pair_requests = xcalloc((size_t)argc, sizeof(char *));
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0) {
 			options_usage(stdout);
@@ -467,11 +467,11 @@ void options_free(struct options *o)
 		free(o->cpp.args[i]);
 	free(o->cpp.args);
 	if (o->command_split)
-		words_free(o->command);
+		words_free(o->trace.command);
 	free(o->files);
 	free(o->operands);
-	free(o->filters);
-	free(o->pair_requests);
+	free(o->trace.filters);
+	free(o->trace.pair_requests);
 }
 
 const char *const *options_d_files(const struct options *o, int *n)

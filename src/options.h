@@ -6,6 +6,7 @@
 #define PROBEGEN_OPTIONS_H
 
 #include "emit.h"
+#include "trace/trace_run.h"
 
 /* ---- options.c: the command line, checked against the table of modes
  * (main.c) ---- */
@@ -59,17 +60,9 @@ struct options {
 	const char *output, *target;
 	int bits; /* -32 / -64, 0 when not given */
 	int header_only, self_contained, json, strict, allow_missing, sites;
-	int summary, expect_all;
-	const char *timeline;
-	double duration;
-	const char **pair_requests;
-	int npair_requests;
-	char **command;	   /* -c 'CMD ARGS' split, or -- CMD ARGS */
-	int command_split; /* command is ours to free */
-	int trace_pid;
-	long long limit;
-	const char **filters;
-	int nfilters;
+	int summary;
+	struct trace_options trace; /* --trace's own options */
+	int command_split;	    /* trace.command is ours to free */
 	struct cpp_options cpp;
 };
 

@@ -10,12 +10,14 @@
 
 struct program;
 
+/* Filled by options.c as it reads the command line (main.c adds the
+ * operands, the -s files' program, --json and --summary). */
 struct trace_options {
-	char *const *command;	     /* -c or -- CMD ARGS: its argv, or NULL */
+	char **command;		     /* -c or -- CMD ARGS: its argv, or NULL */
 	int pid;		     /* -p PID, or 0 */
 	const char *const *binaries; /* BINARY operands */
 	int nbinaries;
-	const char *const *filters; /* -n PROVIDER:NAME patterns */
+	const char **filters; /* -n PROVIDER:NAME patterns */
 	int nfilters;
 	const struct program *d_program; /* what the -s FILE.d declare, or NULL */
 	long long limit;		 /* --limit N, or 0 */
@@ -23,8 +25,8 @@ struct trace_options {
 	int json;
 	int summary;	/* --summary: counts and pair latencies at the end */
 	int expect_all; /* --expect-all: exit 1 if a probe never fired */
-	const char *timeline;		  /* --timeline FILE.json, or NULL */
-	const char *const *pair_requests; /* --pair P:START,P:END[,ARG] */
+	const char *timeline;	    /* --timeline FILE.json, or NULL */
+	const char **pair_requests; /* --pair P:START,P:END[,ARG] */
 	int npair_requests;
 };
 /* Trace until the command or process ends, --limit, or a signal;
