@@ -56,17 +56,18 @@ static void rust_asm_lines(struct buf *b, const char *text, const char *indent)
 static void site_asm(struct buf *b, const char *arch, const char *note)
 {
 	buf_printf(b, "\t\t#[cfg(target_arch = \"%s\")]\n", arch);
-	buf_puts(b,
-		 "\t\tunsafe {\n\t\t\t::core::arch::asm!(\n"
-		 "\t\t\t\t\"990: nop\",\n"
-		 "\t\t\t\t\".pushsection .note.stapsdt, \\\"\\\", \\\"note\\\"\",\n"
-		 "\t\t\t\t\".balign 4\",\n"
-		 "\t\t\t\t\".4byte 992f-991f, 994f-993f, 3\",\n"
-		 "\t\t\t\t\"991: .asciz \\\"stapsdt\\\"\",\n"
-		 "\t\t\t\t\"992: .balign 4\",\n"
-		 "\t\t\t\t\"993: .8byte 990b\",\n"
-		 "\t\t\t\t\".8byte _.stapsdt.base\",\n"
-		 "\t\t\t\t\".8byte {sem}\",\n");
+	buf_printf(b,
+		   "\t\tunsafe {\n\t\t\t::core::arch::asm!(\n"
+		   "\t\t\t\t\"990: nop\",\n"
+		   "\t\t\t\t\".pushsection %s, \\\"\\\", \\\"note\\\"\",\n"
+		   "\t\t\t\t\".balign 4\",\n"
+		   "\t\t\t\t\".4byte 992f-991f, 994f-993f, %d\",\n"
+		   "\t\t\t\t\"991: .asciz \\\"%s\\\"\",\n",
+		   STAPSDT_NOTE_SECTION, STAPSDT_NOTE_TYPE, STAPSDT_NOTE_OWNER);
+	buf_puts(b, "\t\t\t\t\"992: .balign 4\",\n"
+		    "\t\t\t\t\"993: .8byte 990b\",\n"
+		    "\t\t\t\t\".8byte _.stapsdt.base\",\n"
+		    "\t\t\t\t\".8byte {sem}\",\n");
 	buf_printf(b, "\t\t\t\t$%s,\n", note);
 	buf_puts(b, "\t\t\t\t\"994: .balign 4\",\n"
 		    "\t\t\t\t\".popsection\",\n");

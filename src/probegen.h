@@ -33,6 +33,14 @@
 /* Pointers, arrays and functions within one argument's type. */
 #define MAX_TYPE_DEPTH 32
 
+/* The version-3 stapsdt note every probe site has: its section, owner
+ * and type, as the Rust module writes them and the inspector reads them.
+ * The header's sites (src/header/self_site.h, plain text) write the
+ * same; t_header_self_contained_notes holds them to sys/sdt.h's. */
+#define STAPSDT_NOTE_SECTION ".note.stapsdt"
+#define STAPSDT_NOTE_OWNER "stapsdt"
+#define STAPSDT_NOTE_TYPE 3
+
 /* Exit status, as listed in the man page. */
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_SYSTEM = 2 };
 

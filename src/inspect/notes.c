@@ -156,8 +156,10 @@ static void read_notes(struct binary *b, struct probe_table *t, Elf_Data *data,
 		const char *owner = (const char *)data->d_buf + name_off;
 		const char *desc = (const char *)data->d_buf + desc_off;
 
-		if (!decls && nh.n_type == 3 && nh.n_namesz == 8 &&
-		    memcmp(owner, "stapsdt", 8) == 0)
+		if (!decls && nh.n_type == STAPSDT_NOTE_TYPE &&
+		    nh.n_namesz == sizeof(STAPSDT_NOTE_OWNER) &&
+		    memcmp(owner, STAPSDT_NOTE_OWNER,
+			   sizeof(STAPSDT_NOTE_OWNER)) == 0)
 			stapsdt_note(b, t, desc, nh.n_descsz);
 		else if (decls && nh.n_type == DECL_NOTE_TYPE &&
 			 nh.n_namesz == sizeof(DECL_NOTE_OWNER) &&
@@ -245,7 +247,7 @@ int binary_read(const char *path, struct binary *b)
 		}
 		if (sh.sh_type != SHT_NOTE || !(data = elf_getdata(scn, NULL)))
 			continue;
-		if (strcmp(name, ".note.stapsdt") == 0)
+		if (strcmp(name, STAPSDT_NOTE_SECTION) == 0)
 			read_notes(b, &table, data, 0);
 		else if (strcmp(name, DECL_NOTE_SECTION) == 0)
 			read_notes(b, &table, data, 1);
