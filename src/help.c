@@ -17,6 +17,8 @@ void options_usage(FILE *f)
 		"       probegen --list [--json] BINARY...\n"
 		"       probegen --check [--strict] [--allow-missing] [-s FILE.d]... BINARY...\n"
 		"       probegen --trace [-p PID] [-n PROVIDER:NAME]... [--limit N] [--json]\n"
+		"                        [--duration SECONDS] [--summary] [--expect-all]\n"
+		"                        [--pair P:START,P:END[,ARG]]... [--timeline FILE.json]\n"
 		"                        [-s FILE.d]... [BINARY...] [-c 'CMD ARGS' | -- CMD ARGS]\n"
 		"       probegen --list-targets\n"
 		"\n"
