@@ -160,11 +160,13 @@ struct arena_chunk {
 /* A small tree lives in one chunk from malloc, of the size expected.
  * A big one, or one that outgrows that, gets chunks of 2 MiB, aligned to
  * 2 MiB and offered to the kernel for a transparent huge page: one page
- * fault instead of 512.  Speed machinery that stays because it pays 10%
- * or more (bench/tricks.sh, medians of per-round ratios): with plain
- * 64 KiB chunks from malloc, -h takes 1.28x as long on the 2,000-probe
- * mixed file and 1.46x on a 20,000-probe one.  Where huge pages are off,
- * the same chunk is faulted in 4 KiB pages. */
+ * fault instead of 512.  Where huge pages are off, the same chunk is
+ * faulted in 4 KiB pages.  Speed machinery, under the 10% rule: with
+ * plain 64 KiB chunks from malloc, -h took 1.34x and 1.46x as long on
+ * the 2,000- and 20,000-probe files when it came, but 1.08x and 1.09x
+ * when measured again on 2026-12-01 (bench/tricks.sh, 80 rounds, an
+ * idle machine): it no longer pays, and goes with the other tricks
+ * issue 33 measures. */
 #define ARENA_FIRST_CHUNK (64u * 1024)
 #define HUGE_PAGE (2u << 20)
 
