@@ -20,18 +20,10 @@ done
 fetch_source gjs
 
 build() { # probegen|systemtap -> $WORK/build-$1
-	local b=$WORK/build-$1
-	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
-	# gjs's meson.build runs find_program('dtrace'): first on PATH.
-	PATH=$(dtrace_dir "$1"):$PATH meson setup "$b" "$SRC" -Ddtrace=true -Dsystemtap=true \
+	meson_build "$1" -Ddtrace=true -Dsystemtap=true \
 		-Dcairo=disabled -Dreadline=disabled -Dprofiler=disabled \
 		-Dinstalled_tests=false -Dskip_dbus_tests=true -Dskip_gtk_tests=true \
-		> "$WORK/setup-$1.log" 2>&1 ||
-		{ tail -n 20 "$WORK/setup-$1.log"; fail "meson setup with $1's dtrace"; }
-	grep -q "Program dtrace found: YES ($(dtrace_dir "$1")/dtrace)" "$WORK/setup-$1.log" ||
-		fail "meson did not find $1's dtrace"
-	meson compile -C "$b" gjs-console GjsPrivate-1.0.typelib > "$WORK/compile-$1.log" 2>&1 ||
-		{ grep -m5 -B2 -A8 'error' "$WORK/compile-$1.log"; fail "build with $1's dtrace"; }
+		-- gjs-console GjsPrivate-1.0.typelib
 }
 build probegen
 build systemtap

@@ -16,18 +16,9 @@ done
 fetch_source glib2.0
 
 build() { # probegen|systemtap -> $WORK/build-$1
-	local b=$WORK/build-$1
-	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
-	# GLib's meson.build runs find_program('dtrace'): first on PATH.
-	PATH=$(dtrace_dir "$1"):$PATH meson setup "$b" "$SRC" -Ddtrace=true \
-		-Dtests=false -Dman=false -Dgtk_doc=false -Dnls=disabled \
-		-Dlibmount=disabled -Dselinux=disabled -Dxattr=false \
-		-Dlibelf=disabled -Dsysprof=disabled > "$WORK/setup-$1.log" 2>&1 ||
-		{ tail -n 20 "$WORK/setup-$1.log"; fail "meson setup with $1's dtrace"; }
-	grep -q "Program dtrace found: YES ($(dtrace_dir "$1")/dtrace)" "$WORK/setup-$1.log" ||
-		fail "meson did not find $1's dtrace"
-	meson compile -C "$b" glib-2.0 gobject-2.0 > "$WORK/compile-$1.log" 2>&1 ||
-		{ tail -n 30 "$WORK/compile-$1.log"; fail "build with $1's dtrace"; }
+	meson_build "$1" -Ddtrace=true -Dtests=false -Dman=false -Dgtk_doc=false \
+		-Dnls=disabled -Dlibmount=disabled -Dselinux=disabled -Dxattr=false \
+		-Dlibelf=disabled -Dsysprof=disabled -- glib-2.0 gobject-2.0
 }
 build probegen
 build systemtap

@@ -97,6 +97,27 @@ build_tree() {
 		{ tail -n 30 "$b/$dir"/*.log; fail "build with $kind's dtrace"; }
 }
 
+# meson_build KIND MESON-OPTION... -- TARGET...: $SRC set up in
+# $WORK/build-KIND with KIND's (probegen's or SystemTap's) dtrace first
+# on PATH, where meson.build's find_program('dtrace') looks, checked to
+# be the one found, then TARGETs compiled (setup and compile logs in
+# $WORK).
+meson_build() {
+	local kind=$1 b=$WORK/build-$1 opts=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
+	PATH=$(dtrace_dir "$kind"):$PATH meson setup "$b" "$SRC" "${opts[@]}" \
+		> "$WORK/setup-$kind.log" 2>&1 ||
+		{ tail -n 20 "$WORK/setup-$kind.log"; fail "meson setup with $kind's dtrace"; }
+	grep -q "Program dtrace found: YES ($(dtrace_dir "$kind")/dtrace)" "$WORK/setup-$kind.log" ||
+		fail "meson did not find $kind's dtrace"
+	meson compile -C "$b" "$@" > "$WORK/compile-$kind.log" 2>&1 ||
+		{ grep -m5 -B2 -A8 'error' "$WORK/compile-$kind.log" || tail -n 30 "$WORK/compile-$kind.log"
+		  fail "build with $kind's dtrace"; }
+}
+
 # "provider:probe nargs" of every note in a binary, sorted, unique.
 notes_of() {
 	readelf -nW "$1" | awk '

@@ -19,22 +19,14 @@ done
 fetch_source xorg-server
 
 build() { # probegen|systemtap -> $WORK/build-$1
-	local b=$WORK/build-$1
-	[ -n "${REAL_KEEP:-}" ] && [ -d "$b" ] && return
-	# meson.build: find_program('dtrace'), the first on PATH.
-	PATH=$(dtrace_dir "$1"):$PATH meson setup "$b" "$SRC" -Ddtrace=true \
+	meson_build "$1" -Ddtrace=true \
 		-Dxorg=false -Dxephyr=false -Dxnest=false -Dxwin=false -Dxvfb=true \
 		-Dglamor=false -Dglx=false -Ddri1=false -Ddri2=false -Ddri3=false \
 		-Dudev=false -Dudev_kms=false -Dhal=false -Dsystemd_logind=false \
 		-Dsecure-rpc=false -Dxselinux=false -Dlibunwind=false -Ddocs=false \
 		-Ddevel-docs=false -Dsha1=libcrypto \
 		-Dxkb_dir=/usr/share/X11/xkb -Dxkb_bin_dir=/usr/bin -Dxkb_output_dir="$WORK/xkb" \
-		> "$WORK/setup-$1.log" 2>&1 ||
-		{ tail -n 20 "$WORK/setup-$1.log"; fail "meson setup with $1's dtrace"; }
-	grep -q "Program dtrace found: YES ($(dtrace_dir "$1")/dtrace)" "$WORK/setup-$1.log" ||
-		fail "meson did not find $1's dtrace"
-	meson compile -C "$b" -v Xvfb > "$WORK/compile-$1.log" 2>&1 ||
-		{ grep -m5 -B2 -A8 'error' "$WORK/compile-$1.log"; fail "build with $1's dtrace"; }
+		-- -v Xvfb
 }
 build probegen
 build systemtap
