@@ -15,7 +15,7 @@ struct type *type_new(struct parse_state *ps, enum type_kind kind)
 {
 	struct type *t = arena_alloc(&ps->prog->arena, sizeof(*t));
 
-	t->kind = (unsigned char)kind;
+	t->kind = kind;
 	return t;
 }
 
@@ -89,7 +89,7 @@ struct type *pointer_new(struct parse_state *ps, struct type *rest,
 {
 	struct type *t = type_new(ps, T_POINTER);
 
-	t->quals = (unsigned char)quals;
+	t->quals = quals;
 	chain_add(&rest, t);
 	return rest;
 }
@@ -176,7 +176,7 @@ struct param *declarator_function(struct parse_state *ps, struct param *d,
 {
 	struct type *t = type_new(ps, T_FUNC);
 
-	t->varargs = (unsigned char)is_varargs(params);
+	t->varargs = is_varargs(params);
 	t->params = params_finish(params, NULL, NULL);
 	declarator_insert(d, t);
 	return d;

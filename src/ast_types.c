@@ -62,7 +62,7 @@ struct keywords keywords_add(struct parse_state *ps, struct keywords prev,
 
 struct keywords keywords_qualify(struct keywords s, unsigned quals)
 {
-	s.quals |= (unsigned char)quals;
+	s.quals |= quals;
 	return s;
 }
 
@@ -97,8 +97,8 @@ struct type *type_from_keywords(struct parse_state *ps, struct keywords s,
 	if (!quals && ps->base_types[b])
 		return ps->base_types[b];
 	t = type_new(ps, T_BASE);
-	t->base = (unsigned char)b;
-	t->quals = (unsigned char)quals;
+	t->base = b;
+	t->quals = quals;
 	if (!quals)
 		ps->base_types[b] = t;
 	return t;
@@ -119,8 +119,8 @@ struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
 	}
 
 	t->name = name;
-	t->quals = (unsigned char)quals;
-	t->d_type = (short)d_type_lookup(name);
+	t->quals = quals;
+	t->d_type = d_type_lookup(name);
 	return t;
 }
 
@@ -128,7 +128,7 @@ struct type *type_string(struct parse_state *ps, unsigned quals)
 {
 	struct type *t = type_new(ps, T_STRING);
 
-	t->quals = (unsigned char)quals;
+	t->quals = quals;
 	return t;
 }
 
@@ -145,7 +145,7 @@ struct type *type_tagged(struct parse_state *ps, int kind, char *tag)
 /* Only for nodes the grammar has just made, never shared ones. */
 struct type *type_qualify(struct type *t, unsigned quals)
 {
-	t->quals |= (unsigned char)quals;
+	t->quals |= quals;
 	return t;
 }
 
@@ -200,8 +200,8 @@ struct type *type_mode(struct parse_state *ps, struct type *base,
 	t->quals = base->quals;
 	/* A word is a long on every target probegen knows. */
 	if (mode == MODE_WORD)
-		t->base = (unsigned char)(uns ? B_ULONG : B_LONG);
+		t->base = uns ? B_ULONG : B_LONG;
 	else
-		t->base = (unsigned char)by_size[mode][uns];
+		t->base = by_size[mode][uns];
 	return t;
 }

@@ -125,7 +125,6 @@ static void summary_script(struct output *o, const struct program *prog)
 				   "usdt:$1:%s:%s { @count[\"%s:%s\"] = count(); }\n",
 				   pv->name, pr->name, pv->name, pr->name);
 		}
-		output_flush(o);
 	}
 	name_set_init(&works, 64);
 	for (p = pairs; p; p = p->next, i++) {

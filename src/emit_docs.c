@@ -109,10 +109,8 @@ int emit_docs(struct output *o, const struct program *prog,
 	for_each_provider(prog, pv) {
 		buf_printf(&o->buf, "## Provider %s\n\n", pv->name);
 		stability(&o->buf, prog, pv);
-		for_each_probe(pv, pr) {
+		for_each_probe(pv, pr)
 			probe_section(&o->buf, prog, pr, opt->target);
-			output_flush(o);
-		}
 	}
 	return 0;
 }

@@ -267,7 +267,6 @@ static void sdt_v1_names(struct output *o, const struct program *prog)
 				   pr->names->semaphore, v1);
 			free(v1);
 		}
-		output_flush(o);
 	}
 	buf_lit(&o->buf, "#endif\n\n");
 }
@@ -305,12 +304,9 @@ int emit_header(struct output *o, const struct program *prog,
 	type_forward_declarations(&o->buf, prog);
 	sdt_v1_names(o, prog);
 	buf_puts(&o->buf, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-	for_each_provider(prog, pv) {
-		for_each_probe(pv, pr) {
+	for_each_provider(prog, pv)
+		for_each_probe(pv, pr)
 			probe_block(&o->buf, prog, pr, opt);
-			output_flush(o);
-		}
-	}
 	buf_puts(&o->buf, "#ifdef __cplusplus\n}\n#endif\n\n");
 	buf_printf(&o->buf, "#endif /* %s */\n", guard);
 	free(guard);

@@ -323,7 +323,7 @@ int emit_object(struct output *out, const struct program *prog,
 		return libelf_error("libelf is out of date");
 	/* libelf writes to a seekable file, copied to the output (which
 	   may be a pipe).  A memory file and sendfile saved nothing here
-	   (bench/tricks.sh: 0.97x and 0.98x). */
+	   (0.97x and 0.98x, BENCHMARKS.md). */
 	tmp = tmpfile();
 	if (!tmp) {
 		error_plain("cannot create a temporary file: %s",

@@ -51,11 +51,11 @@ struct param;
  * Unqualified builtin types are shared, so a type is never changed
  * once the parser has finished building it. */
 struct type {
-	unsigned char kind;  /* enum type_kind */
-	unsigned char quals; /* enum qual */
-	unsigned char base;  /* enum base, for T_BASE */
-	unsigned char varargs;
-	short d_type; /* T_NAMED: d_type_lookup(name) */
+	enum type_kind kind;
+	unsigned quals; /* enum qual, or'd */
+	enum base base; /* T_BASE */
+	int varargs;
+	int d_type; /* T_NAMED: d_type_lookup(name) */
 	char *name;   /* tag or typedef name */
 	/* T_NAMED: the file's typedef of that name, once found (the first
 	 * of a name never changes): a chain is walked without hashing. */

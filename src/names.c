@@ -53,7 +53,7 @@ static char *kept(struct program *prog, struct buf *b, size_t *len)
 }
 
 /* All five names of a probe.  (Packing them into one block of the arena
- * saved nothing: bench/tricks.sh, 1.00x and 1.01x.) */
+ * saved nothing: 1.00x and 1.01x, BENCHMARKS.md.) */
 static const struct probe_names *probe_names(struct program *prog,
 					     const struct probe *pr)
 {

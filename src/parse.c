@@ -298,13 +298,8 @@ struct program *parse_text(struct program *into, const char *file, char *text,
 	ps.col = 1;
 	ps.preprocessed = opt && opt->preprocessed;
 	ps.prog = into;
-	if (!into) {
+	if (!into)
 		ps.prog = xcalloc(1, sizeof(*ps.prog));
-		/* The tree and the check's name sets take 8 to 11 bytes a
-		   byte of text (2,000 probes: 200 KB of text, 1.6 MB); with
-		   room. */
-		arena_expect(&ps.prog->arena, len * 16);
-	}
 	/* A later file's declarations go after the earlier ones'. */
 	name_set_init(&ps.providers, (size_t)ps.prog->nproviders);
 	for (ps.provider_tail = &ps.prog->providers; *ps.provider_tail;

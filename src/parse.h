@@ -27,7 +27,7 @@ enum keyword {
  * the qualifiers written among them. */
 struct keywords {
 	unsigned char count[K_DOUBLE + 1];
-	unsigned char quals;
+	unsigned quals;
 };
 
 /* Everything one parse needs; the scanner's extra data. */

@@ -114,7 +114,7 @@ void buf_json_string(struct buf *b, const char *s);
 
 /* ---- name_set.c ---- */
 
-/* A fast hash of n bytes: what the name sets and other tables index by. */
+/* A hash of n bytes: what the name sets and other tables index by. */
 size_t hash_bytes(const void *p, size_t n);
 
 /* A set of names, to find duplicates in linear time; each name has an
@@ -143,12 +143,8 @@ struct arena_chunk;
 struct arena {
 	struct arena_chunk *chunks;
 	char *next, *end;
-	size_t expect; /* bytes it will likely hold: see arena_expect() */
 };
 void *arena_alloc(struct arena *a, size_t n);
-/* Say how much the arena will likely hold, before the first allocation:
- * a small arena takes one malloc'd chunk, a big one huge pages. */
-void arena_expect(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
 
@@ -237,8 +233,9 @@ enum target_error target_choose(const char *name, int bits,
 
 /* ---- output.c: atomic output ---- */
 
-/* A file being written: emitters append to buf and call output_flush(),
- * which writes it out once it is big. */
+/* A file being written: emitters append to buf, which is written out
+ * when committed; a stream of no set length (--timeline's) calls
+ * output_flush() as it goes, which writes it out once it is big. */
 struct output {
 	struct buf buf;
 	const char *path, *dest;

@@ -185,6 +185,8 @@ static void print_decl(struct buf *out, const struct printer *pp,
 			print_params(out, pp, chain[i], depth + steps);
 			buf_lit(out, ")");
 			break;
+		default: /* the innermost type, printed before the name */
+			break;
 		}
 	}
 }

@@ -5,10 +5,8 @@
  */
 #include <errno.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "probegen.h"
 
@@ -152,43 +150,13 @@ void buf_free(struct buf *b)
 
 struct arena_chunk {
 	struct arena_chunk *next;
-	size_t size; /* bytes for data */
-	int mapped;  /* from map_huge(), else from malloc */
 	max_align_t data[];
 };
 
-/* A small tree lives in one chunk from malloc, of the size expected.
- * A big one, or one that outgrows that, gets chunks of 2 MiB, aligned to
- * 2 MiB and offered to the kernel for a transparent huge page: one page
- * fault instead of 512.  Where huge pages are off, the same chunk is
- * faulted in 4 KiB pages.  Speed machinery, under the 10% rule: with
- * plain 64 KiB chunks from malloc, -h took 1.34x and 1.46x as long on
- * the 2,000- and 20,000-probe files when it came, but 1.08x and 1.09x
- * when measured again on 2026-12-01 (bench/tricks.sh, 80 rounds, an
- * idle machine): it no longer pays, and goes with the other tricks
- * issue 33 measures. */
-#define ARENA_FIRST_CHUNK (64u * 1024)
-#define HUGE_PAGE (2u << 20)
-
-/* size bytes (a multiple of HUGE_PAGE) aligned to HUGE_PAGE, zeroed. */
-static void *map_huge(size_t size)
-{
-	char *p = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *start;
-	size_t head;
-
-	if (p == MAP_FAILED)
-		die("out of memory mapping %zu bytes", size);
-	start = (char *)(((uintptr_t)p + HUGE_PAGE - 1) &
-			 ~(uintptr_t)(HUGE_PAGE - 1));
-	head = (size_t)(start - p);
-	if (head)
-		munmap(p, head);
-	munmap(start + size, HUGE_PAGE - head);
-	madvise(start, size, MADV_HUGEPAGE); /* a hint: failure is fine */
-	return start;
-}
+/* Chunks of 64 KiB from malloc, or one of a node's size if bigger.
+ * (A huge-page arena sized by the text's length was tried and measured:
+ * 1.08x on the 2,000-probe file, under the 10% rule, BENCHMARKS.md.) */
+#define ARENA_CHUNK (64u * 1024)
 
 void *arena_alloc(struct arena *a, size_t n)
 {
@@ -197,36 +165,17 @@ void *arena_alloc(struct arena *a, size_t n)
 	/* Every node holds pointers: 8-byte alignment is enough. */
 	n = (n + 7) & ~(size_t)7;
 	if ((size_t)(a->end - a->next) < n) {
-		struct arena_chunk *c;
-		size_t first = a->expect > ARENA_FIRST_CHUNK
-				       ? a->expect
-				       : ARENA_FIRST_CHUNK;
+		size_t size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		struct arena_chunk *c = xcalloc(1, sizeof(*c) + size);
 
-		if (!a->chunks && first < HUGE_PAGE / 2 &&
-		    n + sizeof(*c) <= first) {
-			c = xcalloc(1, first);
-			c->size = first - sizeof(*c);
-		} else {
-			size_t size = (n + sizeof(*c) + HUGE_PAGE - 1) &
-				      ~(size_t)(HUGE_PAGE - 1);
-
-			c = map_huge(size);
-			c->size = size - sizeof(*c);
-			c->mapped = 1;
-		}
 		c->next = a->chunks;
 		a->chunks = c;
 		a->next = (char *)c->data;
-		a->end = a->next + c->size;
+		a->end = a->next + size;
 	}
 	p = a->next;
 	a->next += n;
 	return p;
-}
-
-void arena_expect(struct arena *a, size_t n)
-{
-	a->expect = n;
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
@@ -244,10 +193,7 @@ void arena_free(struct arena *a)
 
 	for (c = a->chunks; c; c = next) {
 		next = c->next;
-		if (c->mapped)
-			munmap(c, c->size + sizeof(*c));
-		else
-			free(c);
+		free(c);
 	}
 	a->chunks = NULL;
 	a->next = a->end = NULL;

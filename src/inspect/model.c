@@ -23,7 +23,7 @@ static void params_from_specs(struct program *prog, struct probe *pr,
 		t->kind = T_NAMED;
 		/* Named for the spec's size and sign. */
 		t->name = (char *)d_type_sized(a.size, a.is_signed);
-		t->d_type = (short)d_type_lookup(t->name);
+		t->d_type = d_type_lookup(t->name);
 		p->type = t;
 		*tail = p;
 		tail = &p->next;
