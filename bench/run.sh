@@ -152,8 +152,5 @@ bench/rust.sh | tee "$OUT/rust.md"
 # probegen --trace against bpftrace on a million firings (bench/trace.sh).
 bench/trace.sh
 
-# Each speed trick against its plain version (bench/tricks.sh).
-bench/tricks.sh 40
-
 bench/report.sh "$growth" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"
