@@ -92,10 +92,33 @@ Debian 12's bpftrace 0.17 can read). Traced by \`probegen --trace -c\`
 (every field, formatted by its declared type), by bpftrace printing the
 same fields, and by a bpftrace program that only counts (the floor: what
 the probe itself costs). Output to a file; events received are the lines
-written. Median of 3 runs, wall-clock seconds of the whole run (start-up
-included); the slowdown is against the untraced loop.
+written. The tracers run in turns, 5 rounds, medians. Two figures each:
+the wall-clock seconds of the whole run (start and end included), and
+the nanoseconds a firing the program itself paid (it times its loop), which
+leaves out start-up and so shows the per-event cost alone. A fast
+machine's figures read against its floor.
 
 $(cat $OUT/trace/trace.md 2>/dev/null || echo "(not run: bench/trace.sh needs root)")
+
+Where a streamed firing's time goes (issue 34; the loop's ns a firing,
+medians of 6 to 8 interleaved runs, each part taken out in turn): the
+uprobe itself is the floor (about 550 ns here); the event's trip
+through the ring buffer costs about 230 ns, the string's copy
+(\`bpf_probe_read_user_str\`) 160 ns, the other five arguments 60 ns.
+Before this round a firing cost 1,060 to 1,180 ns: each register
+argument was read with \`bpf_probe_read_kernel\` (about 55 ns each; now
+the registers are copied once and indexed), and asking the ring how
+much waited (\`bpf_ringbuf_query\`, 100 ns: it reads the reader's
+position from the other CPU's cache; now each CPU counts what it sent).
+A run's end waited for the reader's next 100 ms poll (now a pidfd wakes
+it): a run with nothing to trace went from 224 ms to 137 ms. Tried and
+not kept, each within the noise: reserving in the ring instead of
+copying into it (880 against 892 ns), moving the reader's position
+once a batch (827 against 832 ns), a 1 MiB ring (842 against 859 ns, and
+drops), 96-byte records (833 against 859 ns). The BPF program's
+instructions run a firing need a hardware counter (\`bpftool prog
+profile\`), which this virtual machine lacks; its size and the kernel's
+own timing of it are in the last table.
 
 ## Where the time goes (2,000 mixed probes)
 
@@ -141,8 +164,9 @@ is not computed.
 Each piece of speed machinery was measured against its plain version,
 in turns, medians of the rounds' ratios (issue 22's rule: a trick stays
 only if it saves 10% or more of the wall time on realistic files).
-None did; their plain versions are the code, and none is left to
-measure (the last harness: \`git show 838f3f1:bench/tricks.sh\`).
+None of the compiler's did; their plain versions are the code (the
+harness: \`git show 838f3f1:bench/tricks.sh\`). One stays, for another
+reason than speed: --trace's numbers formatted by hand.
 
 | trick | measured on | plain / with it |
 |---|---|---:|
@@ -153,13 +177,17 @@ measure (the last harness: \`git show 838f3f1:bench/tricks.sh\`).
 | writing output in 64 KiB pieces as it is made | 2,000 / 20,000 probes, -h, 80 rounds | 1.08x / 1.16x |
 | hashing names 8 bytes at a time (FNV-1a is the code) | 2,000 / 20,000 probes, -h, 30 rounds | 0.99x / 0.94x |
 | struct type's fields packed in bytes (14 casts) | 2,000 / 20,000 probes, -h, 30 rounds | 0.99x / 1.00x |
-| --trace's numbers formatted by hand, not sprintf | 1,000,000 firings traced, 10 rounds | 1.01x (wall; the tracer's CPU: 0.44 s against 0.99 s) |
+| --trace's numbers formatted by hand, not sprintf (kept) | 1,000,000 firings traced, 10 rounds | 1.01x (wall; the tracer's CPU: 0.44 s against 0.99 s) |
 
 The 20,000-probe file is ten times any real provider file (Erlang's,
 the largest, has about a thousand probes); the figures that decide are
-the 2,000-probe file's. The formatter's plain version doubles the
-tracer's own CPU time but not the traced program's (its ns a firing:
-1.01x-1.07x), and loses nothing at 5,000,000 firings.
+the 2,000-probe file's. The formatter's plain version doubled the
+tracer's CPU time but not the traced program's (1.01x-1.07x), so it
+went; then the BPF program got cheaper (a firing 0.7 us, below) and the
+reader became the slower side: with sprintf it takes 1 us an event and
+dropped 44,000 to 132,000 of 3,000,000 events (four runs), by hand
+0.4 us and none. A reader slower than the probes loses events, so the
+hand-written one is back.
 
 ## Targets (issue 7)
 

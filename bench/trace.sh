@@ -1,15 +1,22 @@
 #!/bin/bash
 # bench/trace.sh - probegen --trace against bpftrace 0.17 on one program
-# firing bench:event (a string and 5 integers) a million times: events
-# a second the tracer delivers, events lost, and the program's slowdown,
-# next to the floor (a bpftrace program that only counts).  Medians of 3
-# runs; output to files, counted.  Needs root; writes bench/out/trace.md.
+# firing bench:event (a string and 5 integers) a million times, and on a
+# million start/done pairs.  Each tracer runs in turns (floor, probegen,
+# bpftrace, ... then again), 5 rounds, medians.  Two costs are kept for
+# each: the whole run's wall-clock seconds (start and end included) and
+# what the program itself paid a firing (the loop times its firings and
+# says so on stderr), beside the floor's: a bpftrace program that only
+# counts, what the probe itself costs.  Then the time to attach 1, 10,
+# 100 and 1,000 probes in a shared library, and what the BPF program
+# costs a firing by the kernel's own statistics.  Needs root; writes
+# bench/out/trace.md.
 set -eu
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 PROBEGEN=$ROOT/${PROBEGEN_BIN:-probegen}
 OUT=$ROOT/bench/out/trace
 N=${TRACE_EVENTS:-1000000}
+ROUNDS=${TRACE_ROUNDS:-5}
 mkdir -p "$OUT"
 cd "$OUT"
 "$PROBEGEN" -h -s "$ROOT/bench/trace_loop.d" -o trace_loop.h
@@ -18,77 +25,187 @@ gcc -O2 -I. "$ROOT/bench/trace_loop.c" trace_loop_probes.o -o loop
 [ "$(id -u)" = 0 ] || { echo "bench/trace.sh: needs root"; exit 0; }
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
 
-# run NAME COMMAND...: seconds and the lines it wrote, 3 times.
-run() {
-	local name=$1 i s e
-	shift
-	: > "$name.runs"
-	for i in 1 2 3; do
+# The tracers, one a line (each command on one line): NAME|PATTERN OF AN EVENT LINE (empty: the
+# run counts in the kernel)|COMMAND (run by bash).
+FLOOR='usdt:./loop:bench:event { @c = count(); } END { print(@c); clear(@c); }'
+PRINTF='usdt:./loop:bench:event { printf("probegen %s %d %d %u %d %d\n", str(arg0), arg1, arg2, arg3, arg4, arg5); }'
+HIST='usdt:./loop:bench:work__start { @s[tid] = nsecs; } usdt:./loop:bench:work__done /@s[tid]/ { @ns = hist(nsecs - @s[tid]); @n = count(); delete(@s[tid]); } END { clear(@s); }'
+cat > tracers.txt <<EOF
+untraced||./loop $N
+floor||bpftrace -e '$FLOOR' -c './loop $N'
+probegen|bench:event|$PROBEGEN --trace -c './loop $N'
+json|"probe": "bench:event"|$PROBEGEN --trace --json -c './loop $N'
+summary||$PROBEGEN --trace --summary -n bench:event -c './loop $N'
+bpftrace|^probegen |bpftrace -e '$PRINTF' -c './loop $N'
+pairs_untraced||./loop $N pairs
+pairs_summary||$PROBEGEN --trace --summary -c './loop $N pairs'
+pairs_bpftrace||bpftrace -e '$HIST' -c './loop $N pairs'
+EOF
+
+# In turns: each round runs every tracer once; a line per run says
+# NAME SECONDS NS-A-FIRING EVENT-LINES.
+: > runs.txt
+for round in $(seq "$ROUNDS"); do
+	while IFS='|' read -r name pattern command; do
 		s=$(date +%s%N)
-		"$@" > "$name.out" 2> "$name.err" || true
+		bash -c "$command" > "$name.out" 2> "$name.err" || true
 		e=$(date +%s%N)
-		echo "$(( (e - s) / 1000 )) $(grep -c "$name_pattern" "$name.out" || true)" >> "$name.runs"
+		ns=$(sed -n 's/^loop: \([0-9.]*\) ns a firing$/\1/p' "$name.err")
+		lines=0
+		[ -z "$pattern" ] || lines=$(grep -c -- "$pattern" "$name.out" || true)
+		echo "$name $(( (e - s) / 1000 )) ${ns:-0} $lines" >> runs.txt
+	done < tracers.txt
+done
+
+# Attaching: a shared library with K probes, a program that loads it and
+# fires nothing; the time until probegen says it traces them (ready),
+# and the whole run (attach, the program, detach).
+for k in 1 10 100 1000; do
+	python3 - "$k" <<'PY'
+import sys
+k = int(sys.argv[1])
+with open("attach%d.d" % k, "w") as d:
+    d.write("provider attach {\n")
+    for i in range(k):
+        d.write("\tprobe p%d(int i);\n" % i)
+    d.write("};\n")
+with open("attach%d.c" % k, "w") as c:
+    c.write('#include "attach%d.h"\nint fire(int n)\n{\n' % k)
+    for i in range(k):
+        c.write("\tif (n == %d)\n\t\tATTACH_P%d(n);\n" % (i + 1, i))
+    c.write("\treturn n;\n}\n")
+PY
+	"$PROBEGEN" -h -s attach$k.d -o attach$k.h
+	"$PROBEGEN" -G -s attach$k.d -o attach${k}_probes.o
+	gcc -O1 -fPIC -shared attach$k.c attach${k}_probes.o -o libattach$k.so
+	printf 'int fire(int);\nint main(int argc, char **argv) { (void)argv; return fire(-argc) > 0; }\n' > attach_main.c
+	gcc attach_main.c -L. -lattach$k -Wl,-rpath,"$OUT" -o attach$k
+done
+: > attach.txt
+for round in 1 2 3; do
+	for k in 1 10 100 1000; do
+		python3 - "$k" "$PROBEGEN" "$round" >> attach.txt <<'PY'
+import os, subprocess, sys, time
+k, probegen, first = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+t = time.perf_counter()
+p = subprocess.Popen([probegen, "--trace", "-c", "./attach" + k],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+ready = None
+for line in p.stderr:
+    if ready is None and line.startswith("probegen: tracing "):
+        ready = time.perf_counter() - t
+        assert line.split()[2] == k, line
+p.wait()
+print("probegen", k, ready, time.perf_counter() - t)
+# bpftrace 0.17 cannot find a library's probes with -c (the library
+# is not loaded yet): it attaches by path and ends at BEGIN, which runs
+# once every probe is attached.  100 probes take it about 11 s: once.
+if int(k) < 100 or (int(k) == 100 and first):
+    t = time.perf_counter()
+    subprocess.run(["bpftrace", "-e", "usdt:%s/libattach%s.so:attach:* { @ = count(); } BEGIN { exit(); }"
+                    % (os.getcwd(), k)], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    print("bpftrace", k, 0, time.perf_counter() - t)
+PY
 	done
+done
+
+# The BPF program's own cost a firing, by the kernel's statistics
+# (run_time_ns / run_cnt while a run of 4 million firings is traced).
+bpf_cost() {
+	local name=$1 out
+	shift
+	sysctl -qw kernel.bpf_stats_enabled=1
+	"$@" > /dev/null 2>&1 &
+	local pid=$!
+	sleep 2
+	out=$(bpftool prog show | awk '/name on_probe/ {
+		for (i = 1; i <= NF; i++) { if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }
+		if (c > 0) printf "%.0f %d", t / c, c }')
+	local xlated
+	xlated=$(bpftool prog show | awk '/name on_probe/ { getline; getline; for (i = 1; i <= NF; i++) if ($i == "xlated") print $(i + 1) }' | head -1)
+	wait $pid || true
+	sysctl -qw kernel.bpf_stats_enabled=0
+	echo "$name ${out:-0 0} ${xlated:-?}" >> bpfcost.txt
 }
-name_pattern=.
-run untraced ./loop $N
-name_pattern='bench:event'
-run probegen "$PROBEGEN" --trace -c "./loop $N"
-name_pattern='^probegen '
-run bpftrace bpftrace -e 'usdt:./loop:bench:event { printf("probegen %s %d %d %u %d %d\n", str(arg0), arg1, arg2, arg3, arg4, arg5); }' -c "./loop $N"
-name_pattern=.
-run floor bpftrace -e 'usdt:./loop:bench:event { @c = count(); } END { print(@c); clear(@c); }' -c "./loop $N"
-# --summary: counted in the kernel, like the floor.
-name_pattern='^  bench:event '
-run summary "$PROBEGEN" --trace --summary -n 'bench:event' -c "./loop $N"
-# A start/done pair, N times: --summary against a hand-written hist().
-name_pattern=.
-run pairs_untraced ./loop $N pairs
-name_pattern='timed'
-run pairs_summary "$PROBEGEN" --trace --summary -c "./loop $N pairs"
-name_pattern='^\['
-run pairs_bpftrace bpftrace -e 'usdt:./loop:bench:work__start { @s[tid] = nsecs; }
-	usdt:./loop:bench:work__done /@s[tid]/ { @ns = hist(nsecs - @s[tid]); @n = count(); delete(@s[tid]); }
-	END { clear(@s); }' -c "./loop $N pairs"
+: > bpfcost.txt
+if command -v bpftool > /dev/null; then
+	bpf_cost probegen "$PROBEGEN" --trace -c "./loop 4000000"
+	bpf_cost summary "$PROBEGEN" --trace --summary -n bench:event -c "./loop 4000000"
+	bpf_cost pairs "$PROBEGEN" --trace --summary -c "./loop 4000000 pairs"
+fi
+
 python3 - "$N" <<'PY' | tee trace.md
 import statistics, sys
 n = int(sys.argv[1])
-def runs(name):
-    rows = [tuple(int(x) for x in l.split()) for l in open(name + ".runs")]
-    return statistics.median(r[0] for r in rows) / 1e6, statistics.median(r[1] for r in rows)
-base, _ = runs("untraced")
-print("| tracer | seconds | events received | lost | events/s | slowdown |")
-print("|---|---:|---:|---:|---:|---:|")
-print("| untraced | %.3f | - | - | - | 1.0x |" % base)
-for name, label, counted in (("probegen", "probegen --trace (all 6 fields)", True),
-                             ("bpftrace", "bpftrace 0.17 printf (same fields)", True),
-                             ("floor", "bpftrace count() only (the floor)", False)):
-    t, lines = runs(name)
-    got = lines if counted else n
-    print("| %s | %.3f | %s | %s | %.0f | %.1fx |" % (label, t, got if counted else "(counted)",
-          "%.1f%%" % (100.0 * (n - got) / n) if counted else "-", got / t, t / base))
-floor, _ = runs("floor")
-summ, _ = runs("summary")
-print("| probegen --trace --summary (counts in the kernel) | %.3f | (counted) | - | %.0f | %.1fx |" % (summ, n / summ, summ / base))
+rows = {}
+for l in open("runs.txt"):
+    name, us, ns, lines = l.split()
+    rows.setdefault(name, []).append((int(us) / 1e6, float(ns), int(lines)))
+def med(name, i):
+    return statistics.median(r[i] for r in rows[name])
+floor_s, floor_ns = med("floor", 0), med("floor", 1)
+print("The floor (bpftrace counting, the probe's own cost): **%.0f ns a firing** in the program, %.3f s the whole run." % (floor_ns, floor_s))
 print()
-print("--summary against the count-only floor: %.2fx its time (goal: at most 1.2x)." % (summ / floor))
+print("| tracer | seconds | vs the floor | ns a firing in the program | vs the floor | events received | lost |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name, label, counted in (("untraced", "untraced", False),
+                             ("floor", "bpftrace `count()` only (the floor)", False),
+                             ("probegen", "probegen --trace (every field, text)", True),
+                             ("json", "probegen --trace --json (every field)", True),
+                             ("summary", "probegen --trace --summary (counts in the kernel)", False),
+                             ("bpftrace", "bpftrace 0.17 `printf` (same fields)", True)):
+    s, ns = med(name, 0), med(name, 1)
+    got = int(med(name, 2)) if counted else None
+    print("| %s | %.3f | %.2fx | %.0f | %.2fx | %s | %s |" % (
+        label, s, s / floor_s, ns, ns / floor_ns,
+        got if counted else "(counted)" if name != "untraced" else "-",
+        "%.1f%%" % (100.0 * (n - got) / n) if counted else "-"))
 print()
-# The timed pairs each tool reports: probegen's "N timed", bpftrace's @n.
+print("%d start/done pairs, each timed:" % n)
+print()
+print("| tracer | seconds | ns a pair in the program | pairs timed | vs bpftrace `hist()` (seconds, a pair) |")
+print("|---|---:|---:|---:|---:|")
+import re
 def pairs_done(name):
-    import re
     best = []
     for l in open(name + ".out"):
         m = re.search(r"(\d+) timed", l) or re.match(r"@n: (\d+)", l)
         if m:
             best.append(int(m.group(1)))
     return max(best) if best else 0
-pbase, _ = runs("pairs_untraced")
-print("| %d start/done pairs | seconds | pairs timed | lost | slowdown |" % n)
-print("|---|---:|---:|---:|---:|")
-print("| untraced | %.3f | - | - | 1.0x |" % pbase)
-for name, label in (("pairs_summary", "probegen --trace --summary"),
-                    ("pairs_bpftrace", "bpftrace 0.17 hist() by hand")):
-    t, _ = runs(name)
-    got = pairs_done(name)
-    print("| %s | %.3f | %d | %.1f%% | %.1fx |" % (label, t, got, 100.0 * (n - got) / n, t / pbase))
+hs, hns = med("pairs_bpftrace", 0), med("pairs_bpftrace", 1)
+for name, label in (("pairs_untraced", "untraced"),
+                    ("pairs_summary", "probegen --trace --summary"),
+                    ("pairs_bpftrace", "bpftrace 0.17 `hist()` by hand")):
+    s, ns = med(name, 0), med(name, 1)
+    print("| %s | %.3f | %.0f | %s | %s |" % (label, s, ns,
+          pairs_done(name) if name != "pairs_untraced" else "-",
+          "%.2fx, %.2fx" % (s / hs, ns / hns) if name != "pairs_untraced" else "-"))
+print()
+att = {}
+for l in open("attach.txt"):
+    tool, k, ready, total = l.split()
+    att.setdefault((tool, int(k)), []).append((float(ready), float(total)))
+print("Attaching K probes in a shared library (a program that loads it and fires none; medians of 3):")
+print()
+print("| probes | probegen: ready to trace | probegen: whole run | bpftrace 0.17: attached and ended |")
+print("|---:|---:|---:|---:|")
+for k in (1, 10, 100, 1000):
+    p = att[("probegen", k)]
+    b = att.get(("bpftrace", k))
+    print("| %d | %.3f s | %.3f s | %s |" % (k, statistics.median(r[0] for r in p),
+          statistics.median(r[1] for r in p),
+          "%.3f s" % statistics.median(r[1] for r in b) if b else "(not run)"))
+print()
+cost = [l.split() for l in open("bpfcost.txt")]
+if cost:
+    print("The BPF program a firing, by the kernel's statistics (`kernel.bpf_stats_enabled`: run_time_ns / run_cnt over 4,000,000 firings; the program's size, translated):")
+    print()
+    print("| run | ns a firing | firings counted | program size (bytes, translated) |")
+    print("|---|---:|---:|---:|")
+    for name, ns, cnt, xl in cost:
+        label = {"probegen": "--trace (every field)", "summary": "--trace --summary",
+                 "pairs": "--trace --summary, a start/done pair (a firing is half a pair)"}[name]
+        print("| %s | %s | %s | %s |" % (label, ns, cnt, xl))
 PY

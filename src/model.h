@@ -56,7 +56,7 @@ struct type {
 	enum base base; /* T_BASE */
 	int varargs;
 	int d_type; /* T_NAMED: d_type_lookup(name) */
-	char *name;   /* tag or typedef name */
+	char *name; /* tag or typedef name */
 	/* T_NAMED: the file's typedef of that name, once found (the first
 	 * of a name never changes): a chain is walked without hashing. */
 	const struct type *typedef_type;

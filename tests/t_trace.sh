@@ -311,6 +311,35 @@ t_trace_unreadable_string() {
 	ok
 }
 
+# A site whose argument no spec can say (a volatile global passed
+# through sys/sdt.h: "-8@counter(%rip)") is not attached, with a warning
+# naming the probe, the file, the site and the operand; the program's
+# other probes are traced, and their values read right.
+t_trace_unreadable_spec() {
+	need_trace
+	cat > rip.c <<-'EOF'
+	#include <sys/sdt.h>
+	volatile long counter = 41;
+	int main(void)
+	{
+		counter++;
+		STAP_PROBE2(t, global, counter, 7);
+		STAP_PROBE2(t, ok, 5, -6);
+		return 0;
+	}
+	EOF
+	expect gcc -O2 rip.c -o rip
+	"$PROBEGEN" --list rip > list || fail "--list"
+	grep -q '@counter(%rip)' list || skip "gcc put the global in a register here: $(grep site list | head -1)"
+	"$PROBEGEN" --trace -c ./rip > out 2> err || { cat err; fail "--trace"; }
+	grep -Eq "^probegen: warning: cannot attach to t:global in .*/rip: site 0x[0-9a-f]+: argument '-8@counter\(%rip\)' cannot be read$" err ||
+		{ cat err; fail "the warning"; }
+	grep -q '^probegen: tracing 1 probe$' err || { cat err; fail "the other probe attached"; }
+	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	echo 't:ok arg0=5 arg1=-6' | diff -u - got || fail "the other probe's values"
+	ok
+}
+
 # A 32-bit program (i686, static: it runs on this kernel) is traced:
 # libbpf 1.1's own USDT attach refused it ("Bad file descriptor"); its
 # arguments are read with its own sizes (long and pointers of 4

@@ -7,8 +7,9 @@
  * place in the file, with the probe's semaphore as the uprobe's
  * reference counter (the kernel sets it while attached) and, as its BPF
  * cookie, the number of its argument specs in the map that libbpf's
- * usdt.bpf.h reads on the BPF side (bpf_usdt_arg and the rest work
- * unchanged).  Sites of a probe that share their specs share one entry.
+ * usdt.bpf.h declares (trace.bpf.c reads it, as bpf_usdt_arg would,
+ * and libbpf's own attach on other hosts fills it).  Sites of a probe
+ * that share their specs share one entry.
  *
  * The specs are turned into that map's form for x86 (x86-64 and i386
  * programs: a 32-bit process's registers sit in the kernel's 64-bit

@@ -8,23 +8,47 @@
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracer.h"
 #include "trace.skel.h"
 
-/* The sleepable program where the kernel loads it (strings are then
- * read whatever their page), else the plain one; *prog is the one.
- * With multi, loaded for multi-uprobe links (attach.c). */
-static struct trace_bpf *load_program(struct bpf_program **prog,
-				      int summary_only, int multi)
+/* The skeleton, opened for tr: the maps by probe and by pair as big as
+ * what is traced, and the open starts' maps a room each when no pair is
+ * (at their largest they take 17 MiB, made while loading: 15 ms of
+ * every trace's start). */
+static struct trace_bpf *open_program(const struct tracer *tr, int summary_only)
 {
 	struct trace_bpf *skel = trace_bpf__open();
+	unsigned nprobes = tr->nprobes > 0 ? (unsigned)tr->nprobes : 1;
+	unsigned npairs = tr->npairs > 0 ? (unsigned)tr->npairs : 1;
 
 	if (!skel)
 		return NULL;
 	skel->rodata->summary_only = summary_only;
+	bpf_map__set_max_entries(skel->maps.probes, nprobes);
+	bpf_map__set_max_entries(skel->maps.counts, nprobes);
+	bpf_map__set_max_entries(skel->maps.pair_stats, npairs);
+	if (!tr->npairs) {
+		bpf_map__set_max_entries(skel->maps.nests, 1);
+		bpf_map__set_max_entries(skel->maps.opened_by_value, 1);
+	}
+	return skel;
+}
+
+/* The sleepable program where the kernel loads it (strings are then
+ * read whatever their page), else the plain one; *prog is the one.
+ * With multi, loaded for multi-uprobe links (attach.c). */
+static struct trace_bpf *load_program(const struct tracer *tr,
+				      struct bpf_program **prog,
+				      int summary_only, int multi)
+{
+	struct trace_bpf *skel = open_program(tr, summary_only);
+
+	if (!skel)
+		return NULL;
 	/* --summary reads no string: the plain program, which is faster. */
 	if (summary_only)
 		goto plain;
@@ -39,10 +63,9 @@ static struct trace_bpf *load_program(struct bpf_program **prog,
 		return skel;
 	}
 	trace_bpf__destroy(skel);
-	skel = trace_bpf__open();
+	skel = open_program(tr, summary_only);
 	if (!skel)
 		return NULL;
-	skel->rodata->summary_only = summary_only;
 plain:
 	bpf_program__set_autoload(skel->progs.on_probe_sleepable, false);
 	if (multi)
@@ -183,7 +206,7 @@ static int load_and_attach(struct session *s, int pid)
 	int multi = !getenv("PROBEGEN_NO_UPROBE_MULTI"), attached;
 
 	for (;; multi = 0) {
-		s->skel = load_program(&prog, summary_only, multi);
+		s->skel = load_program(s->tr, &prog, summary_only, multi);
 		if (!s->skel) {
 			if (multi)
 				continue;
@@ -234,15 +257,20 @@ fail:
 	return NULL;
 }
 
-int session_poll(struct session *s, int timeout_ms)
+int session_poll(struct session *s, int timeout_ms, int ended_fd)
 {
 	/* Events are sent without a wakeup until 256 KiB wait (see
 	   trace.bpf.c): read what is there at least every timeout_ms. */
-	int r = ring_buffer__poll(s->rb, timeout_ms);
+	struct pollfd p[2] = { { ring_buffer__epoll_fd(s->rb), POLLIN, 0 },
+			       { ended_fd, POLLIN, 0 } };
+	int r = poll(p, ended_fd >= 0 ? 2 : 1, timeout_ms);
 
-	if (r >= 0 && !trace_stopping)
-		r = ring_buffer__consume(s->rb);
-	return r == -EINTR ? 0 : r;
+	if (r < 0 && errno != EINTR)
+		return -errno;
+	r = trace_stopping ? 0 : ring_buffer__consume(s->rb);
+	if (r < 0 && r != -EINTR)
+		return r;
+	return ended_fd >= 0 && (p[1].revents & POLLIN);
 }
 
 /* The starts still open at the end: each thread's nesting depth and

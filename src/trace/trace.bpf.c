@@ -3,9 +3,10 @@
  * by clang -target bpf and embedded through bpftool's skeleton.  One
  * program is attached to every traced probe; the USDT cookie says which.
  * Each firing reads every argument (up to 12, as libbpf's USDT support
- * does), copies its string arguments (faulting their pages in where the
- * program may sleep), and sends one event through a ring buffer; a full
- * ring counts a drop instead of waiting.
+ * does) by the site's specs in usdt.bpf.h's map (arg_value), copies its
+ * string arguments (faulting their pages in where the program may
+ * sleep), and sends one event through a ring buffer; a full ring counts
+ * a drop instead of waiting.
  */
 #include <stdbool.h> /* bpf/usdt.bpf.h needs it first */
 #include <linux/bpf.h>
@@ -50,6 +51,14 @@ struct {
 	__type(value, __u64);
 } drops SEC(".maps");
 
+/* Bytes this CPU has sent since it last woke the reader (WAKEUP_BYTES). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} unsignalled SEC(".maps");
+
 /* --summary: count and time in here; no event crosses to user space. */
 const volatile int summary_only = 0;
 
@@ -93,6 +102,98 @@ struct {
 	__type(value, __u64);
 } opened_by_value SEC(".maps");
 
+/* The firing site's argument specs (usdt.bpf.h's map, which attach.c
+ * fills): looked up once a firing, not once an argument. */
+static __always_inline struct __bpf_usdt_spec *spec_of(struct pt_regs *ctx)
+{
+	int id = __bpf_usdt_spec_id(ctx);
+
+	return id < 0 ? NULL : bpf_map_lookup_elem(&__bpf_usdt_specs, &id);
+}
+
+/* The firing's registers, copied once from the context to the stack
+ * (the verifier lets a program index its stack, not its context):
+ * reading each argument's register with bpf_probe_read_kernel() cost
+ * about 55 ns, a third of a six-argument firing (BENCHMARKS.md; a copy
+ * in a per-CPU map was 130 ns slower a firing).  On other architectures
+ * (arm64's registers are too many for the stack) each register is read
+ * with the helper, as usdt.bpf.h does. */
+#if defined(__TARGET_ARCH_x86)
+#define FIRING_REGS struct pt_regs
+#endif
+struct firing_regs {
+	const struct pt_regs *ctx;
+#ifdef FIRING_REGS
+	FIRING_REGS copy;
+#endif
+};
+
+static __always_inline void registers_of(const struct pt_regs *ctx,
+					 struct firing_regs *regs)
+{
+	regs->ctx = ctx;
+#ifdef FIRING_REGS
+	__builtin_memcpy(&regs->copy, ctx, sizeof(regs->copy));
+#endif
+}
+
+/* The register at byte offset off of the context; 0, or -1. */
+static __always_inline int register_at(const struct firing_regs *r,
+				       unsigned int off, unsigned long *val)
+{
+#ifdef FIRING_REGS
+	/* Registers are 8-byte words, indexed by a number the verifier
+	   can bound (a bounded byte offset it cannot prove aligned). */
+	unsigned int word = (off >> 3) & 63;
+
+	if ((off & 7) || word >= sizeof(r->copy) / sizeof(*val))
+		return -1;
+	*val = ((const unsigned long *)&r->copy)[word];
+	return 0;
+#else
+	return bpf_probe_read_kernel(val, sizeof(*val),
+				     (const char *)r->ctx + off)
+		       ? -1
+		       : 0;
+#endif
+}
+
+/* Argument i as usdt.bpf.h's bpf_usdt_arg() reads it: 0 when it cannot
+ * be read. */
+static __always_inline long arg_value(const struct __bpf_usdt_spec *spec,
+				      const struct firing_regs *regs,
+				      unsigned int i)
+{
+	const struct __bpf_usdt_arg_spec *a;
+	unsigned long val;
+
+	if (i >= BPF_USDT_MAX_ARG_CNT)
+		return 0;
+	a = &spec->args[i];
+	if (a->arg_type == BPF_USDT_ARG_CONST) {
+		val = a->val_off;
+	} else {
+		if (register_at(regs, (unsigned short)a->reg_off, &val) != 0)
+			return 0;
+		if (a->arg_type == BPF_USDT_ARG_REG_DEREF) {
+			if (bpf_probe_read_user(&val, sizeof(val),
+						(const void *)(val +
+							       a->val_off)))
+				return 0;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			val >>= a->arg_bitshift;
+#endif
+		} else if (a->arg_type != BPF_USDT_ARG_REG) {
+			return 0;
+		}
+	}
+	/* 1, 2 or 4 bytes widened to 8, by the argument's sign. */
+	val <<= a->arg_bitshift;
+	if (a->arg_signed)
+		return (long)val >> a->arg_bitshift;
+	return (long)(val >> a->arg_bitshift);
+}
+
 static __always_inline void record(__u32 pair, __u64 ns)
 {
 	struct trace_pair_stats *st = bpf_map_lookup_elem(&pair_stats, &pair);
@@ -118,26 +219,26 @@ static __always_inline void unmatched(__u32 pair)
 }
 
 /* The key of a pair matched by the value of argument match_arg. */
-static __always_inline struct trace_value_key value_key_of(struct pt_regs *ctx,
-							   __u32 pair,
-							   int match_arg)
+static __always_inline struct trace_value_key value_key_of(
+	const struct __bpf_usdt_spec *spec, const struct firing_regs *regs,
+	__u32 pair, int match_arg)
 {
 	struct trace_value_key k = { 0, pair, 0 };
-	long v = 0;
 
-	bpf_usdt_arg(ctx, match_arg, &v);
-	k.value = v;
+	k.value = arg_value(spec, regs, (unsigned int)match_arg);
 	return k;
 }
 
 /* The end of a pair, at time now: timed against its start. */
-static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
+static __always_inline void pair_end(const struct __bpf_usdt_spec *spec,
+				     const struct firing_regs *regs, __u32 pair,
 				     int match_arg, __u32 tid, __u64 now)
 {
 	if (pair >= TRACE_MAX_PAIRS)
 		return;
 	if (match_arg >= 0) {
-		struct trace_value_key k = value_key_of(ctx, pair, match_arg);
+		struct trace_value_key k =
+			value_key_of(spec, regs, pair, match_arg);
 		__u64 *t = bpf_map_lookup_elem(&opened_by_value, &k);
 
 		if (t) {
@@ -164,13 +265,16 @@ static __always_inline void pair_end(struct pt_regs *ctx, __u32 pair,
 }
 
 /* The start of a pair, at time now. */
-static __always_inline void pair_start(struct pt_regs *ctx, __u32 pair,
-				       int match_arg, __u32 tid, __u64 now)
+static __always_inline void pair_start(const struct __bpf_usdt_spec *spec,
+				       const struct firing_regs *regs,
+				       __u32 pair, int match_arg, __u32 tid,
+				       __u64 now)
 {
 	if (pair >= TRACE_MAX_PAIRS)
 		return;
 	if (match_arg >= 0) {
-		struct trace_value_key k = value_key_of(ctx, pair, match_arg);
+		struct trace_value_key k =
+			value_key_of(spec, regs, pair, match_arg);
 
 		bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
 	} else {
@@ -204,7 +308,8 @@ static __always_inline void pair_start(struct pt_regs *ctx, __u32 pair,
 }
 
 /* Every pair probe info ends, then every pair it starts. */
-static __always_inline void pair_firing(struct pt_regs *ctx,
+static __always_inline void pair_firing(const struct __bpf_usdt_spec *spec,
+					const struct firing_regs *regs,
 					struct trace_probe_info *info,
 					__u32 tid, __u64 now)
 {
@@ -213,18 +318,21 @@ static __always_inline void pair_firing(struct pt_regs *ctx,
 	for (r = 0; r < TRACE_MAX_ROLES; r++) {
 		if (r >= info->nends)
 			break;
-		pair_end(ctx, info->ends[r].pair, info->ends[r].match_arg, tid,
-			 now);
+		pair_end(spec, regs, info->ends[r].pair,
+			 info->ends[r].match_arg, tid, now);
 	}
 	for (r = 0; r < TRACE_MAX_ROLES; r++) {
 		if (r >= info->nstarts)
 			break;
-		pair_start(ctx, info->starts[r].pair, info->starts[r].match_arg,
-			   tid, now);
+		pair_start(spec, regs, info->starts[r].pair,
+			   info->starts[r].match_arg, tid, now);
 	}
 }
 
-/* Wake the reader once this much is waiting, not at every event. */
+/* Wake the reader once a CPU has sent this much, not at every event;
+ * user space reads at least every 100 ms besides.  Counted here, per
+ * CPU: asking the ring how much waits (bpf_ringbuf_query) reads the
+ * reader's position from another CPU's cache, 100 ns a firing. */
 #define WAKEUP_BYTES (256 << 10)
 
 /* A string's page may not be in memory yet: a literal in .rodata that
@@ -247,40 +355,47 @@ static __always_inline long read_string(char *dst, const void *src,
 
 static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 {
-	__u32 zero = 0, probe = (__u32)bpf_usdt_cookie(ctx);
-	struct trace_probe_info *info = bpf_map_lookup_elem(&probes, &probe);
+	struct __bpf_usdt_spec *spec = spec_of(ctx);
+	__u32 zero = 0, probe;
+	struct trace_probe_info *info;
 	struct trace_event *e = bpf_map_lookup_elem(&scratch, &zero);
 	__u64 id = bpf_get_current_pid_tgid(), size, flags = BPF_RB_NO_WAKEUP;
-	unsigned int n = 0;
-	long cnt = bpf_usdt_arg_cnt(ctx);
+	__u64 *count, *quiet, now;
+	struct firing_regs regs;
+	unsigned int n = 0, nargs;
 	int i;
 
-	__u64 *count = bpf_map_lookup_elem(&counts, &probe), now;
-
-	if (!info || !e)
+	if (!spec || !e)
 		return 0;
+	probe = (__u32)spec->usdt_cookie;
+	info = bpf_map_lookup_elem(&probes, &probe);
+	count = bpf_map_lookup_elem(&counts, &probe);
+	if (!info)
+		return 0;
+	registers_of(ctx, &regs);
 	now = bpf_ktime_get_ns();
 	if (count)
 		*count += 1;
 	if (info->nstarts || info->nends)
-		pair_firing(ctx, info, (__u32)id, now);
+		pair_firing(spec, &regs, info, (__u32)id, now);
 	if (summary_only)
 		return 0;
+	nargs = spec->arg_cnt < 0		 ? 0
+		: spec->arg_cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
+						 : (unsigned int)spec->arg_cnt;
 	e->time_ns = now;
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
 	e->probe = probe;
-	e->nargs = cnt < 0		  ? 0
-		   : cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
-					  : (unsigned int)cnt;
+	e->nargs = nargs;
 	e->cut_mask = 0;
 	e->fault_mask = 0;
 	for (i = 0; i < TRACE_MAX_ARGS; i++) {
-		long v = 0, len;
+		long v, len;
 
-		if (i >= e->nargs)
+		if (i >= nargs)
 			break;
-		bpf_usdt_arg(ctx, i, &v);
+		v = arg_value(spec, &regs, (unsigned int)i);
 		e->args[i] = v;
 		if (!(info->string_mask & (1u << i)) || n >= TRACE_MAX_ARGS)
 			continue;
@@ -296,8 +411,11 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	size = sizeof(*e) - sizeof(e->strings) + (__u64)n * TRACE_STR_LEN;
 	if (size > sizeof(*e))
 		size = sizeof(*e);
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > WAKEUP_BYTES)
+	quiet = bpf_map_lookup_elem(&unsignalled, &zero);
+	if (quiet && (*quiet += size) > WAKEUP_BYTES) {
+		*quiet = 0;
 		flags = BPF_RB_FORCE_WAKEUP;
+	}
 	if (bpf_ringbuf_output(&events, e, size, flags) != 0) {
 		__u64 *d = bpf_map_lookup_elem(&drops, &zero);
 

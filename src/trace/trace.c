@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,25 +73,41 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* A descriptor that turns readable when process pid ends (Linux 5.3),
+ * so that the trace ends with it, not at the next poll; or -1. */
+static int pid_ended_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	if (pid > 0)
+		return (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	(void)pid;
+	return -1;
+}
+
 /* Until the command or the process ends, --duration, or trace_stopping. */
 static void follow(struct session *s, const struct trace_options *opt,
 		   pid_t *child)
 {
 	double end = opt->duration > 0 ? now_seconds() + opt->duration : 0;
-	int st;
+	int st, ended = 0, fd = pid_ended_fd(*child > 0 ? *child : opt->pid);
 
-	while (!trace_stopping) {
+	while (!trace_stopping && !ended) {
 		if (end && now_seconds() >= end)
 			break;
-		if (session_poll(s, 100) < 0)
+		ended = session_poll(s, 100, fd);
+		if (ended < 0)
 			break;
-		if (*child > 0 && waitpid(*child, &st, WNOHANG) == *child) {
+		if (*child > 0 &&
+		    waitpid(*child, &st, ended ? 0 : WNOHANG) == *child) {
 			*child = 0;
 			break;
 		}
 		if (opt->pid && kill(opt->pid, 0) != 0 && errno == ESRCH)
 			break;
 	}
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Can this process load BPF programs and attach uprobes at all?  Said

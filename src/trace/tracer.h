@@ -140,7 +140,7 @@ struct session;
  * (-1: every process).  NULL with *status set after reporting why. */
 struct session *session_start(struct tracer *tr, int pid, int *status);
 /* Read and print what the ring holds, waiting at most timeout_ms. */
-int session_poll(struct session *s, int timeout_ms);
+int session_poll(struct session *s, int timeout_ms, int ended_fd);
 /* Read the counts and pair times into t (allocated; free with
  * tally_free). */
 void session_tally(struct session *s, struct tally *t);
