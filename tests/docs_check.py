@@ -41,7 +41,7 @@ def sh(cmd, cwd, timeout=120):
 
 def setup_myapp(d):
     """examples/make built with probegen, as its README section says."""
-    for f in ("Makefile", "main.c", "myapp.d"):
+    for f in ("Makefile", "main.c", "myapp.d", "tests.sh"):
         shutil.copy(os.path.join(ROOT, "examples/make", f), d)
     r = sh("make", d)
     assert r.returncode == 0, r.stdout

@@ -260,6 +260,64 @@ i" > g.out 2> err || { cat err; fail "-c with backslash-newline in a word"; }
 	ok
 }
 
+# -c follows the command's whole process tree: make runs a script that
+# runs the program directly and through sh -c (two levels down), with
+# different arguments; every firing of the tree is traced, with each
+# process's pid, and --expect-all passes; a suite that never fires one
+# probe fails naming it.  The same program run outside the tree, all
+# through the trace, is not traced.
+t_trace_command_tree() {
+	need_trace
+	need make
+	printf 'provider app {\n\tprobe start(int n);\n\tprobe work(const char *what, int n);\n\tprobe stop(int n);\n};\n' > app.d
+	cat > app.c <<-'EOF'
+	#include <stdlib.h>
+	#include <unistd.h>
+	#include "app.h"
+	int main(int argc, char **argv)
+	{
+		int n = argc > 1 ? atoi(argv[1]) : 0;
+
+		APP_START(n); /* its first microseconds after exec */
+		if (n > 1)
+			APP_WORK("twice", n);
+		if (n == 7)
+			usleep(1000);
+		APP_STOP(n);
+		return 0;
+	}
+	EOF
+	expect "$PROBEGEN" -h -s app.d -o app.h
+	expect "$PROBEGEN" -G -s app.d -o app_probes.o
+	expect gcc -O2 app.c app_probes.o -o app
+	printf '#!/bin/sh\nset -e\nsleep 0.2\n./app 1\nsh -c "./app 2"\nsleep 0.2\n' > suite.sh
+	printf '#!/bin/sh\n./app 1\n' > short.sh
+	chmod +x suite.sh short.sh
+	printf 'test:\n\t./suite.sh\nshort:\n\t./short.sh\n' > Makefile
+	# The same program outside the tree, firing all through the trace.
+	(while [ ! -e stop ]; do ./app 7; echo x >> outside; done) &
+	loop=$!
+	"$PROBEGEN" --trace --expect-all -c 'make test' > out 2> err; rc=$?
+	touch stop; wait $loop
+	[ $rc = 0 ] || { cat err out; fail "--expect-all -c 'make test' exited $rc"; }
+	[ "$(wc -l < outside)" -gt 10 ] || fail "the program outside the tree ran $(wc -l < outside) times"
+	grep -q 'n=7' out && { grep n=7 out | head -3; fail "a process outside the tree was traced"; }
+	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	printf 'app:start n=1\napp:stop n=1\napp:start n=2\napp:work what="twice" n=2\napp:stop n=2\n' | diff -u - got || fail "the tree's firings"
+	[ "$(grep ' app:' out | awk '{ print $2 }' | sort -u | wc -l)" = 2 ] || { cat out; fail "two processes, each its pid"; }
+	expect_grep '^probegen: tracing 3 probes of .*/app$' err
+	rm -f stop
+	"$PROBEGEN" --trace --expect-all -c 'make short' > out 2> err
+	expect_eq $? 1 "a probe that never fired"
+	grep -q 'app:work' err || { cat err; fail "--expect-all names app:work"; }
+	grep -q 'app:start' err && { cat err; fail "--expect-all names only what never fired"; }
+	# A command that runs nothing with probes says so.
+	"$PROBEGEN" --trace -c 'sh -c true' > out 2> err
+	expect_eq $? 1 "no probes anywhere"
+	expect_grep 'no probes in the command or the programs it started' err
+	ok
+}
+
 # Sites that disagree (a literal 0 passed as 4 bytes, a long in a
 # register as 8) are each read by their own specs: --trace and the
 # --bpftrace script made from the binary print both values.

@@ -8,18 +8,25 @@
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracer.h"
 #include "trace.skel.h"
 
 /* The skeleton, opened for tr: the maps by probe and by pair as big as
- * what is traced, and the open starts' maps a room each when no pair is
- * (at their largest they take 17 MiB, made while loading: 15 ms of
- * every trace's start). */
-static struct trace_bpf *open_program(const struct tracer *tr, int summary_only)
+ * what is traced (or may be: a followed tree's programs bring theirs as
+ * they start), and the open starts' maps a room each when no pair is (at
+ * their largest they take 17 MiB, made while loading: 15 ms of every
+ * trace's start).  The programs that follow the tree load only for it. */
+static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
+				      int follow)
 {
 	struct trace_bpf *skel = trace_bpf__open();
 	unsigned nprobes = tr->nprobes > 0 ? (unsigned)tr->nprobes : 1;
@@ -28,10 +35,20 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only)
 	if (!skel)
 		return NULL;
 	skel->rodata->summary_only = summary_only;
+	skel->rodata->follow_tree = follow;
+	if (follow) {
+		nprobes = TRACE_MAX_PROBES;
+		npairs = TRACE_MAX_PAIRS;
+	} else {
+		bpf_program__set_autoload(skel->progs.on_fork, false);
+		bpf_program__set_autoload(skel->progs.on_exec, false);
+		bpf_program__set_autoload(skel->progs.on_exit, false);
+		bpf_map__set_max_entries(skel->maps.tree, 1);
+	}
 	bpf_map__set_max_entries(skel->maps.probes, nprobes);
 	bpf_map__set_max_entries(skel->maps.counts, nprobes);
 	bpf_map__set_max_entries(skel->maps.pair_stats, npairs);
-	if (!tr->npairs) {
+	if (!tr->npairs && !follow) {
 		bpf_map__set_max_entries(skel->maps.nests, 1);
 		bpf_map__set_max_entries(skel->maps.opened_by_value, 1);
 	}
@@ -43,9 +60,9 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only)
  * With multi, loaded for multi-uprobe links (attach.c). */
 static struct trace_bpf *load_program(const struct tracer *tr,
 				      struct bpf_program **prog,
-				      int summary_only, int multi)
+				      int summary_only, int multi, int follow)
 {
-	struct trace_bpf *skel = open_program(tr, summary_only);
+	struct trace_bpf *skel = open_program(tr, summary_only, follow);
 
 	if (!skel)
 		return NULL;
@@ -63,7 +80,7 @@ static struct trace_bpf *load_program(const struct tracer *tr,
 		return skel;
 	}
 	trace_bpf__destroy(skel);
-	skel = open_program(tr, summary_only);
+	skel = open_program(tr, summary_only, follow);
 	if (!skel)
 		return NULL;
 plain:
@@ -130,15 +147,17 @@ struct session {
 	struct trace_bpf *skel;
 	struct ring_buffer *rb;
 	struct attacher *attacher;
+	/* Following a tree: the links of on_fork, on_exec, on_exit. */
+	struct bpf_link *tree_links[3];
 };
 
-/* Tell the BPF side which arguments of probe i are C strings, and the
- * pairs it ends and starts. */
-static void describe_probes(struct session *s)
+/* Tell the BPF side which arguments of probes from..nprobes-1 are C
+ * strings, and the pairs they end and start. */
+static void describe_probes(struct session *s, int from)
 {
 	int i, a;
 
-	for (i = 0; i < s->tr->nprobes; i++) {
+	for (i = from; i < s->tr->nprobes; i++) {
 		const struct traced *t = &s->tr->probes[i];
 		struct trace_probe_info info = { 0 };
 		unsigned int key = (unsigned int)i;
@@ -163,18 +182,15 @@ static void describe_probes(struct session *s)
 	}
 }
 
-/* Attach prog to every probe; the number attached, or -1 when the
+/* Attach to probes from..nprobes-1; the number attached, or -1 when the
  * multi-uprobe links could not be made (the caller goes per site). */
-static int attach_all(struct session *s, struct bpf_program *prog, int pid,
-		      int multi)
+static int attach_from(struct session *s, int from)
 {
 	struct tracer *tr = s->tr;
 	int i, attached = 0;
 	char *why;
 
-	s->attacher =
-		attacher_new(prog, s->skel->maps.__bpf_usdt_specs, pid, multi);
-	for (i = 0; i < tr->nprobes; i++) {
+	for (i = from; i < tr->nprobes; i++) {
 		const struct traced *t = &tr->probes[i];
 
 		if (attacher_add(s->attacher, t, i, &why) == 0) {
@@ -206,7 +222,8 @@ static int load_and_attach(struct session *s, int pid)
 	int multi = !getenv("PROBEGEN_NO_UPROBE_MULTI"), attached;
 
 	for (;; multi = 0) {
-		s->skel = load_program(s->tr, &prog, summary_only, multi);
+		s->skel = load_program(s->tr, &prog, summary_only, multi,
+				       pid > 0);
 		if (!s->skel) {
 			if (multi)
 				continue;
@@ -217,8 +234,13 @@ static int load_and_attach(struct session *s, int pid)
 					    : "");
 			return -1;
 		}
-		describe_probes(s);
-		attached = attach_all(s, prog, pid, multi);
+		describe_probes(s, 0);
+		/* A followed tree's processes are told apart in the BPF
+		   program: the programs they start are attached in every
+		   process, before they run. */
+		s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs,
+					   pid > 0 ? -1 : pid, multi);
+		attached = attach_from(s, 0);
 		if (attached >= 0 || !multi)
 			return attached;
 		attacher_free(s->attacher);
@@ -226,6 +248,77 @@ static int load_and_attach(struct session *s, int pid)
 		trace_bpf__destroy(s->skel);
 		s->skel = NULL;
 	}
+}
+
+/* Follow process pid and every process it starts: pid joins the tree,
+ * and the programs that grow it are attached. */
+static int follow_tree(struct session *s, int pid)
+{
+	struct bpf_program *progs[3] = { s->skel->progs.on_fork,
+					 s->skel->progs.on_exec,
+					 s->skel->progs.on_exit };
+	unsigned key = (unsigned)pid;
+	unsigned char one = 1;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		s->tree_links[i] = bpf_program__attach(progs[i]);
+		if (!s->tree_links[i]) {
+			error_plain("cannot follow the processes started: %s",
+				    strerror(errno));
+			return -1;
+		}
+	}
+	if (bpf_map__update_elem(s->skel->maps.tree, &key, sizeof(key), &one,
+				 sizeof(one), 0) != 0) {
+		error_plain("cannot follow process %d: %s", pid,
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A followed process (stopped) has exec'd a program: attach to its
+ * probes and its libraries' unless they are traced already, then let it
+ * go on.  Its first instruction runs after. */
+static void exec_seen(struct session *s, int pid)
+{
+	struct tracer *tr = s->tr;
+	char link[64], exe[PATH_MAX];
+	ssize_t n;
+	int before = tr->nprobes, attached;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		if (targets_add_program(tr, exe) > 0) {
+			describe_probes(s, before);
+			attached = attach_from(s, before);
+			if (attached < 0)
+				warning_plain("the probes of %s are not traced: "
+					      "they cannot be attached",
+					      exe);
+			else if (attached > 0)
+				info_plain("tracing %d probe%s of %s", attached,
+					   attached == 1 ? "" : "s", exe);
+		}
+	}
+	kill(pid, SIGCONT);
+}
+
+/* The ring buffer's callback: a followed process's exec, or an event. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct session *s = ctx;
+	const struct trace_event *e = data;
+
+	if (size >= sizeof(e->probe) + offsetof(struct trace_event, probe) &&
+	    e->probe == TRACE_EXEC_EVENT) {
+		exec_seen(s, (int)e->pid);
+		return 0;
+	}
+	return events_print(s->tr, data, size);
 }
 
 struct session *session_start(struct tracer *tr, int pid, int *status)
@@ -239,17 +332,21 @@ struct session *session_start(struct tracer *tr, int pid, int *status)
 	attached = load_and_attach(s, pid);
 	if (attached < 0)
 		goto fail;
-	if (!attached) {
+	if (!attached && (pid <= 0 || tr->nprobes)) {
 		error_plain("no probe could be attached");
 		goto fail;
 	}
-	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events),
-				 events_print, tr, NULL);
+	if (pid > 0 && follow_tree(s, pid) != 0)
+		goto fail;
+	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_record,
+				 s, NULL);
 	if (!s->rb) {
 		error_plain("cannot read the ring buffer: %s", strerror(errno));
 		goto fail;
 	}
-	info_plain("tracing %d probe%s", attached, attached == 1 ? "" : "s");
+	if (attached)
+		info_plain("tracing %d probe%s", attached,
+			   attached == 1 ? "" : "s");
 	*status = EXIT_OK;
 	return s;
 fail:
@@ -267,7 +364,9 @@ int session_poll(struct session *s, int timeout_ms, int ended_fd)
 
 	if (r < 0 && errno != EINTR)
 		return -errno;
-	r = trace_stopping ? 0 : ring_buffer__consume(s->rb);
+	/* Read even when stopping: a followed process stopped at its exec
+	   waits for its record to be read (events_print prints no more). */
+	r = ring_buffer__consume(s->rb);
 	if (r < 0 && r != -EINTR)
 		return r;
 	return ended_fd >= 0 && (p[1].revents & POLLIN);
@@ -346,7 +445,7 @@ void session_end(struct session *s)
 {
 	if (!s)
 		return;
-	if (s->rb && !trace_stopping)
+	if (s->rb)
 		ring_buffer__consume(s->rb); /* what an ended process left */
 	fflush(stdout);
 	if (s->skel) {
@@ -357,6 +456,8 @@ void session_end(struct session *s)
 				   d, d == 1 ? "" : "s");
 	}
 	ring_buffer__free(s->rb);
+	for (int i = 0; i < 3; i++)
+		bpf_link__destroy(s->tree_links[i]);
 	attacher_free(s->attacher);
 	trace_bpf__destroy(s->skel);
 	free(s);

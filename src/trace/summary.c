@@ -236,7 +236,8 @@ int summary_unfired(const struct tracer *tr, const struct tally *t)
 	int i, n = 0;
 
 	for (i = 0; i < tr->nprobes; i++)
-		if (!t->counts[i]) {
+		if (!t->counts[i] &&
+		    !(tr->probes[i].from_system && !tr->opt->nfilters)) {
 			error_input("probe %s never fired",
 				    tr->probes[i].label_text);
 			n++;

@@ -90,6 +90,21 @@ static void describe(struct traced *t, const struct bin_probe *p,
 	buf_free(&name);
 }
 
+/* A binary of the system's own (a package's, not the user's). */
+static int is_system_path(const char *path)
+{
+	static const char *const dirs[] = { "/usr/", "/lib", "/bin/",
+					    "/sbin/" };
+	size_t i;
+
+	if (strncmp(path, "/usr/local/", 11) == 0)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return 1;
+	return 0;
+}
+
 static void add_probes(struct tracer *tr, int b,
 		       const struct program *from_file)
 {
@@ -124,6 +139,7 @@ static void add_probes(struct tracer *tr, int b,
 		t->label_text = label.data;
 		t->bin = &tr->binaries[b];
 		t->notes = p;
+		t->from_system = is_system_path(t->binary);
 		/* Sizes are the binary's: a 32-bit program's long is 4. */
 		tg = target_by_name(tr->binaries[b].arch);
 		describe(t, p, tr->programs[b], from_file,
@@ -269,6 +285,13 @@ static char *command_path(const char *cmd)
 	return found;
 }
 
+static int is_elf(const char *path)
+{
+	struct target elf;
+
+	return target_from_elf(path, &elf) == 0;
+}
+
 /* What opt names, in order: binaries, the process, the command. */
 static int find_binaries(struct tracer *tr)
 {
@@ -297,6 +320,11 @@ static int find_binaries(struct tracer *tr)
 				    opt->command[0]);
 			return EXIT_SYSTEM;
 		}
+		/* A script's probes are its interpreter's, and the
+		   programs it starts are found as it starts them
+		   (targets_add_program). */
+		if (!is_elf(tr->exe))
+			return EXIT_OK;
 		if (add_binary(tr, tr->exe) < 0)
 			return EXIT_SYSTEM;
 		add_libraries(tr, tr->exe);
@@ -437,6 +465,10 @@ int targets_find(struct tracer *tr)
 		return status;
 	for (i = 0; i < tr->nbinaries; i++)
 		add_probes(tr, i, opt->d_program);
+	/* A command or a process is followed: the programs it starts may
+	   bring the probes (trace.c says if none ever did). */
+	if (!tr->nprobes && !opt->nfilters && (opt->command || opt->pid))
+		return EXIT_OK;
 	if (!tr->nbinaries) {
 		error_input("no probes in %s",
 			    opt->command ? "the command"
@@ -456,6 +488,40 @@ int targets_find(struct tracer *tr)
 		return EXIT_INPUT;
 	}
 	return find_pairs(tr);
+}
+
+int targets_add_program(struct tracer *tr, const char *path)
+{
+	int b, i, first = tr->nbinaries, before = tr->nprobes;
+
+	for (b = 0; b < tr->nbinaries; b++)
+		if (strcmp(tr->binaries[b].path, path) == 0)
+			return 0; /* traced already, in every process */
+	if (!is_elf(path))
+		return 0;
+	if (add_binary(tr, path) < 0)
+		warning_plain("the probes of '%s' are not traced", path);
+	add_libraries(tr, path);
+	/* The binaries moved: each probe's points at its own again. */
+	for (i = 0; i < before; i++)
+		for (b = 0; b < first; b++)
+			if (tr->probes[i].binary == tr->binaries[b].path)
+				tr->probes[i].bin = &tr->binaries[b];
+	for (b = first; b < tr->nbinaries; b++) {
+		struct pair *list = pairs_of(tr->programs[b]);
+
+		add_probes(tr, b, tr->opt->d_program);
+		keep_pairs(tr, b, list);
+		pairs_free(list);
+	}
+	if (tr->nprobes > TRACE_MAX_PROBES) {
+		warning_plain(
+			"the probes of '%s' are not traced: at most %d probes at once",
+			path, TRACE_MAX_PROBES);
+		tr->nprobes =
+			before; /* their names leak: the trace ends soon */
+	}
+	return tr->nprobes - before;
 }
 
 void targets_free(struct tracer *tr)

@@ -12,6 +12,7 @@
 #include <linux/bpf.h>
 #include <linux/ptrace.h> /* struct pt_regs, for the USDT helpers */
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 #include "trace.h"
 
@@ -58,6 +59,23 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } unsignalled SEC(".maps");
+
+/* -c and -p: only the processes of the tree are traced, each by its
+ * tgid, put here by probegen (the command, -p's process) and by
+ * on_fork (whatever they start, at any depth) before they run. */
+const volatile int follow_tree = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TRACE_MAX_TREE);
+	__type(key, __u32);
+	__type(value, __u8);
+} tree SEC(".maps");
+
+/* The fields read of the kernel's task, placed by CO-RE. */
+struct task_struct {
+	int pid, tgid;
+} __attribute__((preserve_access_index));
 
 /* --summary: count and time in here; no event crosses to user space. */
 const volatile int summary_only = 0;
@@ -370,7 +388,8 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	probe = (__u32)spec->usdt_cookie;
 	info = bpf_map_lookup_elem(&probes, &probe);
 	count = bpf_map_lookup_elem(&counts, &probe);
-	if (!info)
+	if (!info ||
+	    (follow_tree && !bpf_map_lookup_elem(&tree, &(__u32){ id >> 32 })))
 		return 0;
 	registers_of(ctx, &regs);
 	now = bpf_ktime_get_ns();
@@ -437,4 +456,60 @@ SEC("usdt")
 int on_probe(struct pt_regs *ctx)
 {
 	return on_firing(ctx, false);
+}
+
+/* A process the tree starts (a new thread group, not a thread) joins it
+ * before it runs. */
+SEC("raw_tp/sched_process_fork")
+int on_fork(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *child = (struct task_struct *)ctx->args[1];
+	__u32 parent = (__u32)(bpf_get_current_pid_tgid() >> 32), pid;
+	__u8 one = 1;
+
+	if (!bpf_map_lookup_elem(&tree, &parent))
+		return 0;
+	pid = (__u32)BPF_CORE_READ(child, pid);
+	if (pid == (__u32)BPF_CORE_READ(child, tgid))
+		bpf_map_update_elem(&tree, &pid, &one, BPF_ANY);
+	return 0;
+}
+
+/* A process of the tree has exec'd a program: it stops before the
+ * program's first instruction, and probegen, told, attaches to the
+ * program's probes (and its libraries') and lets it go on. */
+SEC("raw_tp/sched_process_exec")
+int on_exec(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = (__u32)(id >> 32);
+	struct trace_event *e;
+
+	(void)ctx;
+	if (!bpf_map_lookup_elem(&tree, &tgid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e) - sizeof(e->strings), 0);
+	if (!e)
+		return 0; /* counted as nothing: the process runs untraced */
+	__builtin_memset(e, 0, sizeof(*e) - sizeof(e->strings));
+	e->time_ns = bpf_ktime_get_ns();
+	e->pid = tgid;
+	e->tid = (__u32)id;
+	e->probe = TRACE_EXEC_EVENT;
+	bpf_send_signal(19 /* SIGSTOP */);
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
+/* A process of the tree has ended: its tgid may be another's later. */
+SEC("raw_tp/sched_process_exit")
+int on_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = (__u32)(id >> 32);
+
+	(void)ctx;
+	if ((__u32)id == tgid)
+		bpf_map_delete_elem(&tree, &tgid);
+	return 0;
 }

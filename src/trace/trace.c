@@ -170,6 +170,11 @@ int trace_run(const struct trace_options *opt)
 		follow(s, opt, &child);
 	}
 	end_command(child, go);
+	if (s && !tr.nprobes && status == EXIT_OK) {
+		error_input("no probes in %s or the programs it started",
+			    opt->command ? "the command" : "the process");
+		status = EXIT_INPUT;
+	}
 	if (s && (opt->summary || opt->expect_all)) {
 		struct tally t;
 

@@ -132,4 +132,11 @@ struct trace_event {
 	char strings[TRACE_MAX_ARGS][TRACE_STR_LEN];
 };
 
+/* The event's probe when a followed process has just exec'd a program
+ * (-c, -p): it is stopped until probegen has attached to the program's
+ * probes, and only its pid is set. */
+#define TRACE_EXEC_EVENT 0xffffffffu
+/* Processes followed at once (-c's tree, -p's). */
+#define TRACE_MAX_TREE 65536
+
 #endif

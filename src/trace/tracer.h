@@ -42,6 +42,10 @@ struct traced {
 	 * pairs), worked out once when the pairs are chosen. */
 	int ends[TRACE_MAX_ROLES], starts[TRACE_MAX_ROLES];
 	int nends, nstarts;
+	/* In the system's own binaries (/usr, /lib, /bin; not
+	   /usr/local): traced, but not expected by --expect-all unless
+	   -n selects it (a test suite that compiles runs libstdc++'s). */
+	int from_system;
 };
 
 /* A pair of traced probes (pairs.c's, by index into probes). */
@@ -79,6 +83,10 @@ extern volatile sig_atomic_t trace_stopping;
  * and libraries) and every probe to trace, described for printing.
  * Returns EXIT_OK, or the status after reporting why. */
 int targets_find(struct tracer *tr);
+/* A program a followed process has exec'd (path): its probes and its
+ * libraries', after those traced already (pairs among them too), unless
+ * traced already.  The number of probes added. */
+int targets_add_program(struct tracer *tr, const char *path);
 void targets_free(struct tracer *tr);
 
 /* ---- events.c ---- */
