@@ -306,6 +306,17 @@ t_trace_command_tree() {
 	printf 'app:start n=1\napp:stop n=1\napp:start n=2\napp:work what="twice" n=2\napp:stop n=2\n' | diff -u - got || fail "the tree's firings"
 	[ "$(grep ' app:' out | awk '{ print $2 }' | sort -u | wc -l)" = 2 ] || { cat out; fail "two processes, each its pid"; }
 	expect_grep '^probegen: tracing 3 probes of .*/app$' err
+	# --summary: in how many processes each probe fired.
+	"$PROBEGEN" --trace --summary -c 'make test' > sum 2> err || { cat err; fail "--summary"; }
+	grep -Eq '^  app:start +2 in 2 processes$' sum || { cat sum; fail "--summary: processes"; }
+	grep -Eq '^  app:work +1$' sum || { cat sum; fail "--summary: one process is not said"; }
+	"$PROBEGEN" --trace --summary --json -c 'make test' > sum.json 2> err || { cat err; fail "--summary --json"; }
+	python3 - sum.json <<-'PY' || fail "--summary --json: processes"
+	import json, sys
+	p = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][0])["probes"]
+	assert p["app:start"] == {"count": 2, "processes": 2}, p
+	assert p["app:work"] == {"count": 1, "processes": 1}, p
+	PY
 	rm -f stop
 	"$PROBEGEN" --trace --expect-all -c 'make short' > out 2> err
 	expect_eq $? 1 "a probe that never fired"

@@ -44,6 +44,7 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 		bpf_program__set_autoload(skel->progs.on_exec, false);
 		bpf_program__set_autoload(skel->progs.on_exit, false);
 		bpf_map__set_max_entries(skel->maps.tree, 1);
+		bpf_map__set_max_entries(skel->maps.fired_in, 1);
 	}
 	bpf_map__set_max_entries(skel->maps.probes, nprobes);
 	bpf_map__set_max_entries(skel->maps.counts, nprobes);
@@ -422,10 +423,28 @@ static void pair_tally(struct bpf_map *map, unsigned key,
 	free(v);
 }
 
+/* In how many processes each probe fired, while following a tree. */
+static void count_processes(struct session *s, struct tally *t)
+{
+	struct trace_fired_key k, *prev = NULL;
+
+	if (!s->tree_links[0])
+		return;
+	t->processes =
+		xcalloc((size_t)s->tr->nprobes + 1, sizeof(*t->processes));
+	while (bpf_map__get_next_key(s->skel->maps.fired_in, prev, &k,
+				     sizeof(k)) == 0) {
+		prev = &k;
+		if (k.probe < (unsigned)s->tr->nprobes)
+			t->processes[k.probe]++;
+	}
+}
+
 void session_tally(struct session *s, struct tally *t)
 {
 	int i;
 
+	memset(t, 0, sizeof(*t));
 	t->counts = xcalloc((size_t)s->tr->nprobes + 1, sizeof(*t->counts));
 	t->pairs = xcalloc((size_t)s->tr->npairs + 1, sizeof(*t->pairs));
 	for (i = 0; i < s->tr->nprobes; i++)
@@ -433,12 +452,14 @@ void session_tally(struct session *s, struct tally *t)
 	for (i = 0; i < s->tr->npairs; i++)
 		pair_tally(s->skel->maps.pair_stats, (unsigned)i, &t->pairs[i]);
 	count_unended(s, t);
+	count_processes(s, t);
 }
 
 void tally_free(struct tally *t)
 {
 	free(t->counts);
 	free(t->pairs);
+	free(t->processes);
 }
 
 void session_end(struct session *s)

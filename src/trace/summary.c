@@ -94,10 +94,16 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 	int i, unfired = 0;
 
 	fprintf(f, "probes:\n");
-	for (i = 0; i < tr->nprobes; i++)
-		if (t->counts[i])
-			fprintf(f, "  %-40s %llu\n", tr->probes[i].label_text,
-				t->counts[i]);
+	for (i = 0; i < tr->nprobes; i++) {
+		if (!t->counts[i])
+			continue;
+		fprintf(f, "  %-40s %llu", tr->probes[i].label_text,
+			t->counts[i]);
+		/* One process needs no saying. */
+		if (t->processes && t->processes[i] > 1)
+			fprintf(f, " in %u processes", t->processes[i]);
+		fputc('\n', f);
+	}
 	for (i = 0; i < tr->npairs; i++) {
 		const struct trace_pair_stats *st = &t->pairs[i];
 
@@ -173,7 +179,10 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 			continue;
 		fputs(n++ ? ", " : "", f);
 		json_name(f, tr->probes[i].label);
-		fprintf(f, ": {\"count\": %llu}", t->counts[i]);
+		fprintf(f, ": {\"count\": %llu", t->counts[i]);
+		if (t->processes)
+			fprintf(f, ", \"processes\": %u", t->processes[i]);
+		fputc('}', f);
 	}
 	fputs("}, \"pairs\": [", f);
 	for (i = 0; i < tr->npairs; i++) {

@@ -72,6 +72,14 @@ struct {
 	__type(value, __u8);
 } tree SEC(".maps");
 
+/* Each probe's processes (struct trace_fired_key), while following. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TRACE_MAX_TREE);
+	__type(key, struct trace_fired_key);
+	__type(value, __u8);
+} fired_in SEC(".maps");
+
 /* The fields read of the kernel's task, placed by CO-RE. */
 struct task_struct {
 	int pid, tgid;
@@ -395,6 +403,13 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	now = bpf_ktime_get_ns();
 	if (count)
 		*count += 1;
+	if (follow_tree) {
+		struct trace_fired_key k = { probe, (__u32)(id >> 32) };
+		__u8 one = 1;
+
+		if (!bpf_map_lookup_elem(&fired_in, &k))
+			bpf_map_update_elem(&fired_in, &k, &one, BPF_NOEXIST);
+	}
 	if (info->nstarts || info->nends)
 		pair_firing(spec, &regs, info, (__u32)id, now);
 	if (summary_only)

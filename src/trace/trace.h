@@ -139,4 +139,10 @@ struct trace_event {
 /* Processes followed at once (-c's tree, -p's). */
 #define TRACE_MAX_TREE 65536
 
+/* A probe that fired in a process (a followed tree's): --summary says
+ * in how many processes each probe fired. */
+struct trace_fired_key {
+	unsigned int probe, tgid;
+};
+
 #endif

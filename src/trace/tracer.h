@@ -100,6 +100,9 @@ int events_print(void *ctx, void *data, size_t size);
 struct tally {
 	unsigned long long *counts;	/* tr->nprobes */
 	struct trace_pair_stats *pairs; /* tr->npairs */
+	/* Per probe, the processes it fired in; NULL unless a command's or
+	   a process's tree was followed. */
+	unsigned *processes;
 };
 /* Print them: text, or one JSON object with --json. */
 void summary_print(const struct tracer *tr, const struct tally *t);
