@@ -111,7 +111,11 @@ the registers are copied once and indexed), and asking the ring how
 much waited (\`bpf_ringbuf_query\`, 100 ns: it reads the reader's
 position from the other CPU's cache; now each CPU counts what it sent).
 A run's end waited for the reader's next 100 ms poll (now a pidfd wakes
-it): a run with nothing to trace went from 224 ms to 137 ms. Tried and
+it): a run with nothing to trace went from 224 ms to 137 ms. Following
+the command's process tree (issue 38) then added about 40 ms to each
+run's start (the programs that follow forks and execs, and the maps
+sized for programs found later) and nothing a firing (the tree is an
+array indexed by process ID; a hash cost 50 ns a firing). Tried and
 not kept, each within the noise: reserving in the ring instead of
 copying into it (880 against 892 ns), moving the reader's position
 once a batch (827 against 832 ns), a 1 MiB ring (842 against 859 ns, and

@@ -20,6 +20,21 @@
 #include "tracer.h"
 #include "trace.skel.h"
 
+/* The kernel's largest process ID and one, the size of the tree's
+ * array (4194304 on 64-bit kernels, unless set otherwise). */
+static unsigned pid_max(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	unsigned n = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n ? n + 1 : 4194304 + 1;
+}
+
 /* The skeleton, opened for tr: the maps by probe and by pair as big as
  * what is traced (or may be: a followed tree's programs bring theirs as
  * they start), and the open starts' maps a room each when no pair is (at
@@ -36,9 +51,13 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 		return NULL;
 	skel->rodata->summary_only = summary_only;
 	skel->rodata->follow_tree = follow;
+	skel->rodata->count_processes = follow && tr->opt->summary;
 	if (follow) {
 		nprobes = TRACE_MAX_PROBES;
 		npairs = TRACE_MAX_PAIRS;
+		bpf_map__set_max_entries(skel->maps.tree, pid_max());
+		if (!tr->opt->summary)
+			bpf_map__set_max_entries(skel->maps.fired_in, 1);
 	} else {
 		bpf_program__set_autoload(skel->progs.on_fork, false);
 		bpf_program__set_autoload(skel->progs.on_exec, false);

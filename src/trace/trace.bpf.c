@@ -60,17 +60,28 @@ struct {
 	__type(value, __u64);
 } unsignalled SEC(".maps");
 
-/* -c and -p: only the processes of the tree are traced, each by its
- * tgid, put here by probegen (the command, -p's process) and by
- * on_fork (whatever they start, at any depth) before they run. */
+/* -c and -p: only the processes of the tree are traced, each marked in
+ * an array by its tgid (probegen sizes it to the kernel's pid_max): put
+ * there by probegen (the command, -p's process) and by on_fork
+ * (whatever they start, at any depth) before they run.  An array, not a
+ * hash: its lookup is a load, and a hash's cost 50 ns a firing. */
 const volatile int follow_tree = 0;
+/* --summary while following: in how many processes each probe fired. */
+const volatile int count_processes = 0;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TRACE_MAX_TREE);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u8);
 } tree SEC(".maps");
+
+static __always_inline int in_tree(__u32 tgid)
+{
+	__u8 *in = bpf_map_lookup_elem(&tree, &tgid);
+
+	return in && *in;
+}
 
 /* Each probe's processes (struct trace_fired_key), while following. */
 struct {
@@ -396,14 +407,13 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	probe = (__u32)spec->usdt_cookie;
 	info = bpf_map_lookup_elem(&probes, &probe);
 	count = bpf_map_lookup_elem(&counts, &probe);
-	if (!info ||
-	    (follow_tree && !bpf_map_lookup_elem(&tree, &(__u32){ id >> 32 })))
+	if (!info || (follow_tree && !in_tree((__u32)(id >> 32))))
 		return 0;
 	registers_of(ctx, &regs);
 	now = bpf_ktime_get_ns();
 	if (count)
 		*count += 1;
-	if (follow_tree) {
+	if (count_processes) {
 		struct trace_fired_key k = { probe, (__u32)(id >> 32) };
 		__u8 one = 1;
 
@@ -482,7 +492,7 @@ int on_fork(struct bpf_raw_tracepoint_args *ctx)
 	__u32 parent = (__u32)(bpf_get_current_pid_tgid() >> 32), pid;
 	__u8 one = 1;
 
-	if (!bpf_map_lookup_elem(&tree, &parent))
+	if (!in_tree(parent))
 		return 0;
 	pid = (__u32)BPF_CORE_READ(child, pid);
 	if (pid == (__u32)BPF_CORE_READ(child, tgid))
@@ -501,7 +511,7 @@ int on_exec(struct bpf_raw_tracepoint_args *ctx)
 	struct trace_event *e;
 
 	(void)ctx;
-	if (!bpf_map_lookup_elem(&tree, &tgid))
+	if (!in_tree(tgid))
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e) - sizeof(e->strings), 0);
 	if (!e)
@@ -522,9 +532,10 @@ int on_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = (__u32)(id >> 32);
+	__u8 *in = bpf_map_lookup_elem(&tree, &tgid);
 
 	(void)ctx;
-	if ((__u32)id == tgid)
-		bpf_map_delete_elem(&tree, &tgid);
+	if ((__u32)id == tgid && in)
+		*in = 0;
 	return 0;
 }
