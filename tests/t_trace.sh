@@ -306,6 +306,10 @@ t_trace_command_tree() {
 	printf 'app:start n=1\napp:stop n=1\napp:start n=2\napp:work what="twice" n=2\napp:stop n=2\n' | diff -u - got || fail "the tree's firings"
 	[ "$(grep ' app:' out | awk '{ print $2 }' | sort -u | wc -l)" = 2 ] || { cat out; fail "two processes, each its pid"; }
 	expect_grep '^probegen: tracing 3 probes of .*/app$' err
+	# The program named as a BINARY operand too (by a relative path) is
+	# one file with the one the tree execs: each firing once.
+	"$PROBEGEN" --trace app -c ./suite.sh > once 2> err || { cat err; fail "BINARY with -c"; }
+	[ "$(grep -c ' app:start ' once)" = 2 ] || { cat once; fail "a firing traced twice"; }
 	# --summary: in how many processes each probe fired.
 	"$PROBEGEN" --trace --summary -c 'make test' > sum 2> err || { cat err; fail "--summary"; }
 	grep -Eq '^  app:start +2 in 2 processes$' sum || { cat sum; fail "--summary: processes"; }

@@ -147,7 +147,20 @@ static void add_probes(struct tracer *tr, int b,
 	}
 }
 
-/* Read one binary: 1 if it carries probes, 0 if not, -1 on error. */
+/* Whether paths a and b name one file (a BINARY operand, a library by
+ * its symlink, a followed process's /proc/PID/exe). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Read one binary: 1 if it carries probes (or is traced already), 0 if
+ * not, -1 on error. */
 static int add_binary(struct tracer *tr, const char *path)
 {
 	struct binary *b;
@@ -155,7 +168,7 @@ static int add_binary(struct tracer *tr, const char *path)
 	int i, any = 0;
 
 	for (i = 0; i < tr->nbinaries; i++)
-		if (strcmp(tr->binaries[i].path, path) == 0)
+		if (same_file(tr->binaries[i].path, path))
 			return 1;
 	tr->binaries = xrealloc(tr->binaries,
 				sizeof(*b) * ((size_t)tr->nbinaries + 1));
@@ -495,7 +508,7 @@ int targets_add_program(struct tracer *tr, const char *path)
 	int b, i, first = tr->nbinaries, before = tr->nprobes;
 
 	for (b = 0; b < tr->nbinaries; b++)
-		if (strcmp(tr->binaries[b].path, path) == 0)
+		if (same_file(tr->binaries[b].path, path))
 			return 0; /* traced already, in every process */
 	if (!is_elf(path))
 		return 0;
