@@ -326,6 +326,14 @@ t_trace_command_tree() {
 	expect_eq $? 1 "a probe that never fired"
 	grep -q 'app:work' err || { cat err; fail "--expect-all names app:work"; }
 	grep -q 'app:start' err && { cat err; fail "--expect-all names only what never fired"; }
+	# -p follows the processes its process starts once traced: a shell
+	# that runs the program every 50 ms (argument 3), traced for 1 s.
+	sh -c 'while [ ! -e stop ]; do ./app 3; sleep 0.05; done' &
+	loop=$!
+	sleep 0.2
+	timeout 30 "$PROBEGEN" --trace -p $loop --duration 1 > pout 2> err || { cat err; fail "--trace -p"; }
+	touch stop; wait $loop; rm -f stop
+	[ "$(grep -c ' app:work what="twice" n=3$' pout)" -ge 5 ] || { cat err pout; fail "-p: the program its shell runs"; }
 	# A command that runs nothing with probes says so.
 	"$PROBEGEN" --trace -c 'sh -c true' > out 2> err
 	expect_eq $? 1 "no probes anywhere"
