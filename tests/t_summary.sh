@@ -179,7 +179,10 @@ t_summary_timeline_in_viewer() {
 	77) skip "$(cat view.out)" ;;
 	*) cat view.out; fail "speedscope did not show the timeline" ;;
 	esac
-	head -c 300 tl.json > broken.json
+	# Cut inside the first event: speedscope mends a trace cut between
+	# events (a cut after the thread's name showed it, by the digits of
+	# the pids), not one with no whole event.
+	head -c 60 tl.json > broken.json
 	"$ROOT/tests/view_timeline.sh" broken.json > view.out &&
 		fail "speedscope showed a broken file: the check cannot fail"
 	ok

@@ -17,10 +17,21 @@ fi
 dir=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$dir"' EXIT
 cp -r "$cache/node_modules/speedscope/dist/release/." "$dir/" && cp "$file" "$dir/profile.json"
-port=$((20000 + RANDOM % 20000))
-(cd "$dir" && exec python3 -m http.server $port --bind 127.0.0.1) > /dev/null 2>&1 &
-server=$!
-for i in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+# A random port, served by this server only: where another process holds
+# it (this server could not bind, and died), another port.
+for try in 1 2 3 4 5; do
+	port=$((20000 + RANDOM % 20000))
+	(cd "$dir" && exec python3 -m http.server $port --bind 127.0.0.1) > /dev/null 2>&1 &
+	server=$!
+	for i in $(seq 50); do
+		kill -0 $server 2>/dev/null || break
+		(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 0.3 # a server that could not bind has died by now
+	kill -0 $server 2>/dev/null && break
+done
+kill -0 $server 2>/dev/null || { echo "no port to serve the viewer on"; exit 77; }
 timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
 	--user-data-dir="$dir/browser" --virtual-time-budget=15000 --dump-dom \
