@@ -447,7 +447,7 @@ static void count_processes(struct session *s, struct tally *t)
 {
 	struct trace_fired_key k, *prev = NULL;
 
-	if (!s->tree_links[0])
+	if (!s->skel->rodata->count_processes)
 		return;
 	t->processes =
 		xcalloc((size_t)s->tr->nprobes + 1, sizeof(*t->processes));

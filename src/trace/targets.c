@@ -159,17 +159,27 @@ static int same_file(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* Whether path is one of the binaries traced already. */
+static int traced_already(const struct tracer *tr, const char *path)
+{
+	int i;
+
+	for (i = 0; i < tr->nbinaries; i++)
+		if (same_file(tr->binaries[i].path, path))
+			return 1;
+	return 0;
+}
+
 /* Read one binary: 1 if it carries probes (or is traced already), 0 if
  * not, -1 on error. */
 static int add_binary(struct tracer *tr, const char *path)
 {
 	struct binary *b;
 	const struct bin_probe *p;
-	int i, any = 0;
+	int any = 0;
 
-	for (i = 0; i < tr->nbinaries; i++)
-		if (same_file(tr->binaries[i].path, path))
-			return 1;
+	if (traced_already(tr, path))
+		return 1;
 	tr->binaries = xrealloc(tr->binaries,
 				sizeof(*b) * ((size_t)tr->nbinaries + 1));
 	tr->programs =
@@ -503,14 +513,33 @@ int targets_find(struct tracer *tr)
 	return find_pairs(tr);
 }
 
+/* Forget the probes from nprobes on and the pairs from npairs on. */
+static void drop_probes(struct tracer *tr, int nprobes, int npairs)
+{
+	int i, a;
+
+	for (i = nprobes; i < tr->nprobes; i++) {
+		for (a = 0; a < tr->probes[i].nargs; a++)
+			free(tr->probes[i].arg_names[a]);
+		free(tr->probes[i].label);
+		free(tr->probes[i].label_text);
+	}
+	tr->nprobes = nprobes;
+	for (i = npairs; i < tr->npairs; i++) {
+		free(tr->pairs[i].label);
+		free(tr->pairs[i].stem);
+		free(tr->pairs[i].by);
+	}
+	tr->npairs = npairs;
+}
+
 int targets_add_program(struct tracer *tr, const char *path)
 {
-	int b, i, first = tr->nbinaries, before = tr->nprobes;
+	int b, i, first = tr->nbinaries, before = tr->nprobes,
+		  pairs_before = tr->npairs;
 
-	for (b = 0; b < tr->nbinaries; b++)
-		if (same_file(tr->binaries[b].path, path))
-			return 0; /* traced already, in every process */
-	if (!is_elf(path))
+	/* Traced already, in every process: no ldd run again. */
+	if (traced_already(tr, path) || !is_elf(path))
 		return 0;
 	if (add_binary(tr, path) < 0)
 		warning_plain("the probes of '%s' are not traced", path);
@@ -531,28 +560,18 @@ int targets_add_program(struct tracer *tr, const char *path)
 		warning_plain(
 			"the probes of '%s' are not traced: at most %d probes at once",
 			path, TRACE_MAX_PROBES);
-		tr->nprobes =
-			before; /* their names leak: the trace ends soon */
+		/* Its pairs are among its own probes: they go with them. */
+		drop_probes(tr, before, pairs_before);
 	}
 	return tr->nprobes - before;
 }
 
 void targets_free(struct tracer *tr)
 {
-	int i, a;
+	int i;
 
-	for (i = 0; i < tr->nprobes; i++) {
-		for (a = 0; a < tr->probes[i].nargs; a++)
-			free(tr->probes[i].arg_names[a]);
-		free(tr->probes[i].label);
-		free(tr->probes[i].label_text);
-	}
+	drop_probes(tr, 0, 0);
 	free(tr->probes);
-	for (i = 0; i < tr->npairs; i++) {
-		free(tr->pairs[i].label);
-		free(tr->pairs[i].stem);
-		free(tr->pairs[i].by);
-	}
 	free(tr->pairs);
 	for (i = 0; i < tr->nsiteless; i++)
 		free(tr->siteless[i]);

@@ -86,7 +86,7 @@ static __always_inline int in_tree(__u32 tgid)
 /* Each probe's processes (struct trace_fired_key), while following. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TRACE_MAX_TREE);
+	__uint(max_entries, TRACE_MAX_FIRED_IN);
 	__type(key, struct trace_fired_key);
 	__type(value, __u8);
 } fired_in SEC(".maps");
@@ -392,22 +392,27 @@ static __always_inline long read_string(char *dst, const void *src,
 
 static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 {
-	struct __bpf_usdt_spec *spec = spec_of(ctx);
+	struct __bpf_usdt_spec *spec;
 	__u32 zero = 0, probe;
 	struct trace_probe_info *info;
-	struct trace_event *e = bpf_map_lookup_elem(&scratch, &zero);
+	struct trace_event *e;
 	__u64 id = bpf_get_current_pid_tgid(), size, flags = BPF_RB_NO_WAKEUP;
 	__u64 *count, *quiet, now;
 	struct firing_regs regs;
 	unsigned int n = 0, nargs;
 	int i;
 
+	/* Attached in every process while following: others leave first. */
+	if (follow_tree && !in_tree((__u32)(id >> 32)))
+		return 0;
+	spec = spec_of(ctx);
+	e = bpf_map_lookup_elem(&scratch, &zero);
 	if (!spec || !e)
 		return 0;
 	probe = (__u32)spec->usdt_cookie;
 	info = bpf_map_lookup_elem(&probes, &probe);
 	count = bpf_map_lookup_elem(&counts, &probe);
-	if (!info || (follow_tree && !in_tree((__u32)(id >> 32))))
+	if (!info)
 		return 0;
 	registers_of(ctx, &regs);
 	now = bpf_ktime_get_ns();

@@ -136,8 +136,8 @@ struct trace_event {
  * (-c, -p): it is stopped until probegen has attached to the program's
  * probes, and only its pid is set. */
 #define TRACE_EXEC_EVENT 0xffffffffu
-/* Processes followed at once (-c's tree, -p's). */
-#define TRACE_MAX_TREE 65536
+/* Probe-and-process pairs --summary counts while following. */
+#define TRACE_MAX_FIRED_IN 65536
 
 /* A probe that fired in a process (a followed tree's): --summary says
  * in how many processes each probe fired. */
