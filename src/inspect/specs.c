@@ -30,7 +30,10 @@ const char *spec_next(const char *args, struct arg_spec *out)
 	memset(out, 0, sizeof(*out));
 	size = strtol(args, &num_end, 10);
 	out->is_signed = size < 0;
-	out->size = (int)(size < 0 ? -size : size);
+	/* A size no argument has ("-9223372036854775808@%rdi", written by
+	   no compiler) reads as 0, the size of no argument, not a negation
+	   that overflows. */
+	out->size = size > -1024 && size < 1024 ? (int)labs(size) : 0;
 	out->is_float = *num_end == 'f';
 	at = memchr(args, '@', (size_t)(end - args));
 	out->operand = at ? at + 1 : end;
