@@ -341,6 +341,42 @@ t_trace_command_tree() {
 	ok
 }
 
+# The libraries a program is linked with are found by its loader's list
+# and attached before they load: a probe a library fires in its
+# constructor, before main, is traced, for the command and for a program
+# a script execs; a static program (no loader) is traced alone.
+t_trace_command_libraries() {
+	need_trace
+	printf 'provider lib {\n\tprobe ready(int n);\n\tprobe call(int n);\n};\n' > lib.d
+	cat > lib.c <<-'EOF'
+	#include "lib.h"
+	__attribute__((constructor)) static void on_load(void) { LIB_READY(41); }
+	int lib_call(int n) { LIB_CALL(n); return n + 1; }
+	EOF
+	printf 'int lib_call(int);\nint main(void) { return lib_call(1) != 2; }\n' > prog.c
+	expect "$PROBEGEN" -h -s lib.d -o lib.h
+	expect "$PROBEGEN" -G -s lib.d -o lib_probes.o
+	expect gcc -O2 -fPIC -shared lib.c lib_probes.o -o liblib.so
+	expect gcc -O2 prog.c -L. -llib -Wl,-rpath,'$ORIGIN' -o prog
+	"$PROBEGEN" --trace --expect-all -c ./prog > out 2> err || { cat err out; fail "-c ./prog"; }
+	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	printf 'lib:ready n=41\nlib:call n=1\n' | diff -u - got || fail "the library's firings"
+	expect_grep "^probegen: tracing 2 probes$" err
+	printf '#!/bin/sh\n./prog\n' > run.sh
+	chmod +x run.sh
+	"$PROBEGEN" --trace --expect-all -c ./run.sh > out 2> err || { cat err out; fail "-c ./run.sh"; }
+	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	printf 'lib:ready n=41\nlib:call n=1\n' | diff -u - got || fail "the library's firings, exec'd"
+	expect_grep '^probegen: tracing 2 probes of .*/prog$' err
+	if gcc -O2 -static lib.c prog.c lib_probes.o -o static 2> /dev/null; then
+		"$PROBEGEN" --trace --expect-all -c ./static > out 2> err || { cat err out; fail "-c ./static"; }
+		expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out | tr '\n' ' ')" "lib:ready n=41 lib:call n=1 " "a static program's firings"
+	else
+		skip_part "no static C library"
+	fi
+	ok
+}
+
 # Sites that disagree (a literal 0 passed as 4 bytes, a long in a
 # register as 8) are each read by their own specs: --trace and the
 # --bpftrace script made from the binary print both values.

@@ -39,17 +39,22 @@ static unsigned pid_max(void)
  * what is traced (or may be: a followed tree's programs bring theirs as
  * they start), and the open starts' maps a room each when no pair is (at
  * their largest they take 17 MiB, made while loading: 15 ms of every
- * trace's start).  The programs that follow the tree load only for it. */
+ * trace's start).  Counts and pairs are kept in the kernel only when
+ * they are read at the end (--summary, --expect-all): else those maps
+ * are a room each too (following, 14 ms of the start).  The programs
+ * that follow the tree load only for it. */
 static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 				      int follow)
 {
 	struct trace_bpf *skel = trace_bpf__open();
+	int tally = tr->opt->summary || tr->opt->expect_all;
 	unsigned nprobes = tr->nprobes > 0 ? (unsigned)tr->nprobes : 1;
 	unsigned npairs = tr->npairs > 0 ? (unsigned)tr->npairs : 1;
 
 	if (!skel)
 		return NULL;
 	skel->rodata->summary_only = summary_only;
+	skel->rodata->tally = tally;
 	skel->rodata->follow_tree = follow;
 	skel->rodata->count_processes = follow && tr->opt->summary;
 	if (follow) {
@@ -66,9 +71,9 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 		bpf_map__set_max_entries(skel->maps.fired_in, 1);
 	}
 	bpf_map__set_max_entries(skel->maps.probes, nprobes);
-	bpf_map__set_max_entries(skel->maps.counts, nprobes);
-	bpf_map__set_max_entries(skel->maps.pair_stats, npairs);
-	if (!tr->npairs && !follow) {
+	bpf_map__set_max_entries(skel->maps.counts, tally ? nprobes : 1);
+	bpf_map__set_max_entries(skel->maps.pair_stats, tally ? npairs : 1);
+	if (!tally || (!tr->npairs && !follow)) {
 		bpf_map__set_max_entries(skel->maps.nests, 1);
 		bpf_map__set_max_entries(skel->maps.opened_by_value, 1);
 	}
