@@ -59,7 +59,8 @@ TRACE := $(shell echo '\#include <bpf/libbpf.h>' | $(CC) -E -x c - > /dev/null 2
 endif
 ifeq ($(TRACE),yes)
 TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_events.o $(B)/trace_session.o \
-	    $(B)/trace_attach.o $(B)/trace_summary.o $(B)/trace_timeline.o
+	    $(B)/trace_attach.o $(B)/trace_summary.o $(B)/trace_timeline.o \
+	    $(B)/trace_profile.o
 LIBS += -lbpf
 else
 TRACE_OBJ = $(B)/trace_none.o

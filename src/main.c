@@ -344,6 +344,18 @@ static int trace(const struct options *o)
 	if (o->nfiles &&
 	    !(decls = load_program(o, target_host(), &status, NULL)))
 		return status;
+	/* --by names calls where something shows them; --top cuts the
+	   summary's tables. */
+	if ((o->trace.nby_requests && !o->summary && !o->trace.timeline &&
+	     !o->trace.folded) ||
+	    (o->trace.top && !o->summary)) {
+		usage_error("%s needs --summary%s",
+			    o->trace.top && !o->summary ? "--top" : "--by",
+			    o->trace.top && !o->summary
+				    ? ""
+				    : ", --timeline or --folded");
+		return EXIT_SYSTEM;
+	}
 	/* What --trace shares with other modes, and its operands. */
 	t.binaries = o->operands;
 	t.nbinaries = o->noperands;

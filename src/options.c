@@ -93,7 +93,7 @@ static const char *const group_names[O_GROUPS] = {
 	"--header-only, --self-contained",
 	"--json",
 	"--strict, --allow-missing, --sites",
-	"-c, -p, -n, --limit, --duration, --pair, --expect-all, --timeline, --",
+	"-c, -p, -n, --limit, --duration, --pair, --by, --top, --folded, --expect-all, --timeline, --",
 	"-s more than once",
 	"--summary",
 };
@@ -222,7 +222,8 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 	if (strcmp(a, "-c") != 0 && strcmp(a, "-p") != 0 &&
 	    strcmp(a, "-n") != 0 && strcmp(a, "--limit") != 0 &&
 	    strcmp(a, "--duration") != 0 && strcmp(a, "--pair") != 0 &&
-	    strcmp(a, "--timeline") != 0)
+	    strcmp(a, "--timeline") != 0 && strcmp(a, "--by") != 0 &&
+	    strcmp(a, "--top") != 0 && strcmp(a, "--folded") != 0)
 		return 0;
 	given(o, O_TRACE, a);
 	if (!(v = option_value(argc, argv, i, strlen(a))))
@@ -260,6 +261,27 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 		o->trace.pair_requests[o->trace.npair_requests++] = v;
 	} else if (strcmp(a, "--timeline") == 0) {
 		o->trace.timeline = v;
+	} else if (strcmp(a, "--folded") == 0) {
+		o->trace.folded = v;
+	} else if (strcmp(a, "--by") == 0) {
+		const char *last = strrchr(v, ':');
+
+		/* PROVIDER:START:ARG[+ARG...], every part named. */
+		if (!last || last == v || !strchr(v, ':')[1] ||
+		    strchr(v, ':') == last || !last[1] || last[-1] == ':' ||
+		    strstr(last, "++") || last[1] == '+' ||
+		    last[strlen(last) - 1] == '+') {
+			usage_error("--by takes PROVIDER:START:ARG[+ARG...], not '%s'",
+				    v);
+			return -1;
+		}
+		o->trace.by_requests[o->trace.nby_requests++] = v;
+	} else if (strcmp(a, "--top") == 0) {
+		o->trace.top = (int)positive_whole(v, INT_MAX);
+		if (o->trace.top <= 0) {
+			usage_error("--top takes a number of names, not '%s'", v);
+			return -1;
+		}
 	} else {
 		o->trace.limit = positive_whole(v, LLONG_MAX);
 		if (o->trace.limit <= 0) {
@@ -423,6 +445,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->operands = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.filters = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.pair_requests = xcalloc((size_t)argc, sizeof(char *));
+	o->trace.by_requests = xcalloc((size_t)argc, sizeof(char *));
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0) {
 			options_usage(stdout);
@@ -472,6 +495,7 @@ void options_free(struct options *o)
 	free(o->operands);
 	free(o->trace.filters);
 	free(o->trace.pair_requests);
+	free(o->trace.by_requests);
 }
 
 const char *const *options_d_files(const struct options *o, int *n)

@@ -67,6 +67,11 @@ def setup_pairs(d):
     assert r.returncode == 0, r.stdout
 
 
+def setup_runtimes(d):
+    """examples/runtimes (a Python script and CPython's declarations)."""
+    shutil.copytree(os.path.join(ROOT, "examples/runtimes"), os.path.join(d, "examples/runtimes"))
+
+
 def setup_rust_tracing(d):
     """examples/rust-tracing, built offline against Debian's crates."""
     home = os.path.join(d, "cargo-home")
@@ -92,7 +97,7 @@ def setup_rust_tracing_gnu_ld(d):
     os.environ["PROBEGEN"] = PROBEGEN
 
 
-SETUPS = {"rust-tracing-gnu-ld": setup_rust_tracing_gnu_ld, "rust-module": setup_rust_module, "myapp": setup_myapp, "sites": setup_sites, "pairs": setup_pairs,
+SETUPS = {"rust-tracing-gnu-ld": setup_rust_tracing_gnu_ld, "rust-module": setup_rust_module, "myapp": setup_myapp, "sites": setup_sites, "pairs": setup_pairs, "runtimes": setup_runtimes,
           "rust-tracing": setup_rust_tracing}
 made = {}
 
@@ -200,6 +205,7 @@ def mask(s):
         return None
     s = re.sub(r"/[^ ()]*/([^/ ()]+:\d+)", r"\1", s)        # source paths
     s = re.sub(r"\b\d+\.\d+\b", "T", s)                      # times, ms
+    s = re.sub(r"\b(T|\d+) (ns|us|ms|s)\b", "T", s)           # and their units
     s = re.sub(r"\b\d+/\d+\b", "PID/TID", s)                 # pid/tid
     s = re.sub(r'"(pid|tid)": \d+', r'"\1": P', s)
     s = re.sub(r"0x[0-9a-f]+", "0xA", s)                     # addresses

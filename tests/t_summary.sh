@@ -173,7 +173,7 @@ t_summary_timeline_in_viewer() {
 	assert all(e["ts"] >= 0 for e in ev if "ts" in e)
 	PY
 	# The viewer, from the npm registry at test time (kept for reruns).
-	"$ROOT/tests/view_timeline.sh" tl.json > view.out
+	"$ROOT/tests/speedscope.sh" tl.json > view.out
 	case $? in
 	0) grep -q '^pairs (pid [0-9]*), pairs (tid [0-9]*)$' view.out || { cat view.out; fail "the viewer's thread"; } ;;
 	77) skip "$(cat view.out)" ;;
@@ -183,7 +183,7 @@ t_summary_timeline_in_viewer() {
 	# events (a cut after the thread's name showed it, by the digits of
 	# the pids), not one with no whole event.
 	head -c 60 tl.json > broken.json
-	"$ROOT/tests/view_timeline.sh" broken.json > view.out &&
+	"$ROOT/tests/speedscope.sh" broken.json > view.out &&
 		fail "speedscope showed a broken file: the check cannot fail"
 	ok
 }

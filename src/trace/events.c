@@ -1,7 +1,8 @@
 /*
  * src/trace/events.c - what --trace does with an event: one line, a
  * timestamp, pid/tid, provider:name and each argument as name=value by
- * how its type is read (type_tracer_read), or one JSON object a line.
+ * how its type is read (type_tracer_read), or one JSON object a line;
+ * or to the timeline, or to the profile alone.
  * Text from the traced program or a binary is escaped (util.c).
  */
 #include <stdlib.h>
@@ -142,8 +143,16 @@ int events_print(void *ctx, void *data, size_t size)
 	t = &tr->probes[e->probe];
 	if (!tr->start_ns)
 		tr->start_ns = e->time_ns;
+	if (tr->profile)
+		profile_event(tr->profile, e);
 	if (tr->timeline) {
 		to_timeline(tr, e);
+		return 0;
+	}
+	/* Sent for the profile alone: --summary and --folded print no
+	   event. */
+	if (tr->opt->summary || tr->opt->folded) {
+		counted(tr);
 		return 0;
 	}
 	ns = e->time_ns - tr->start_ns;

@@ -91,9 +91,10 @@ static struct trace_bpf *load_program(const struct tracer *tr,
 
 	if (!skel)
 		return NULL;
-	/* --summary reads no string: the plain program, which is faster. */
-	if (summary_only)
-		goto plain;
+	/* --summary reads strings only for the pairs timed in user space
+	   (profile.c), which may come with any program a followed process
+	   starts: the sleepable program as for every trace (it costs a
+	   firing what the plain one does). */
 	bpf_program__set_autoload(skel->progs.on_probe, false);
 	bpf_program__set_flags(skel->progs.on_probe_sleepable, BPF_F_SLEEPABLE);
 	if (multi)
@@ -108,7 +109,6 @@ static struct trace_bpf *load_program(const struct tracer *tr,
 	skel = open_program(tr, summary_only, follow);
 	if (!skel)
 		return NULL;
-plain:
 	bpf_program__set_autoload(skel->progs.on_probe_sleepable, false);
 	if (multi)
 		bpf_program__set_expected_attach_type(skel->progs.on_probe,
@@ -190,18 +190,29 @@ static void describe_probes(struct session *s, int from)
 		for (a = 0; a < t->nargs; a++)
 			if (t->read[a].how == READ_STRING)
 				info.string_mask |= 1u << a;
+		/* A pair timed in user space is not timed here: its
+		   probes' events are sent to it. */
 		for (a = 0; a < t->nends; a++) {
-			info.ends[a].pair = (unsigned)t->ends[a];
-			info.ends[a].match_arg =
-				s->tr->pairs[t->ends[a]].end_arg;
+			const struct traced_pair *p = &s->tr->pairs[t->ends[a]];
+
+			if (p->in_user) {
+				info.stream = 1;
+				continue;
+			}
+			info.ends[info.nends].pair = (unsigned)t->ends[a];
+			info.ends[info.nends++].match_arg = p->end_arg;
 		}
 		for (a = 0; a < t->nstarts; a++) {
-			info.starts[a].pair = (unsigned)t->starts[a];
-			info.starts[a].match_arg =
-				s->tr->pairs[t->starts[a]].start_arg;
+			const struct traced_pair *p =
+				&s->tr->pairs[t->starts[a]];
+
+			if (p->in_user) {
+				info.stream = 1;
+				continue;
+			}
+			info.starts[info.nstarts].pair = (unsigned)t->starts[a];
+			info.starts[info.nstarts++].match_arg = p->start_arg;
 		}
-		info.nends = (unsigned)t->nends;
-		info.nstarts = (unsigned)t->nstarts;
 		bpf_map__update_elem(s->skel->maps.probes, &key, sizeof(key),
 				     &info, sizeof(info), 0);
 	}
@@ -474,8 +485,11 @@ void session_tally(struct session *s, struct tally *t)
 	for (i = 0; i < s->tr->nprobes; i++)
 		t->counts[i] = per_cpu_sum(s->skel->maps.counts, (unsigned)i);
 	for (i = 0; i < s->tr->npairs; i++)
-		pair_tally(s->skel->maps.pair_stats, (unsigned)i, &t->pairs[i]);
+		if (!s->tr->pairs[i].in_user)
+			pair_tally(s->skel->maps.pair_stats, (unsigned)i, &t->pairs[i]);
 	count_unended(s, t);
+	if (s->tr->profile)
+		profile_tally(s->tr->profile, t->pairs);
 	count_processes(s, t);
 }
 

@@ -1,9 +1,12 @@
 /*
  * src/trace/summary.c - what --trace --summary prints at the end, from
- * what the BPF side counted and timed (no event crossed to user space):
+ * what the BPF side counted and timed (no event crossed to user space,
+ * but a profiled pair's: profile.c times those):
  * per probe its count; per pair its count, min, p50, p90, p99 and max,
  * and a power-of-two histogram drawn as DTrace's quantize() draws it;
- * then the declared probes that never fired.  --json: one object.
+ * a pair timed as a profile (profile.c) has its calls by name, most
+ * self time first; then the declared probes that never fired.  --json:
+ * one object.
  * Percentiles come from log-linear buckets, 8 to a power of two: each is
  * the lower bound of its bucket, within 12.5% below the true value.
  */
@@ -49,16 +52,55 @@ static void powers_of_two(const struct trace_pair_stats *st,
 }
 
 /* A duration for people: 850 ns, 12.3 us, 4.56 ms, 1.20 s. */
-static void put_duration(FILE *f, unsigned long long ns)
+static const char *duration_text(char out[32], unsigned long long ns)
 {
 	if (ns < 1000)
-		fprintf(f, "%llu ns", ns);
+		snprintf(out, 32, "%llu ns", ns);
 	else if (ns < 1000000)
-		fprintf(f, "%.1f us", (double)ns / 1e3);
+		snprintf(out, 32, "%.1f us", (double)ns / 1e3);
 	else if (ns < 1000000000)
-		fprintf(f, "%.2f ms", (double)ns / 1e6);
+		snprintf(out, 32, "%.2f ms", (double)ns / 1e6);
 	else
-		fprintf(f, "%.2f s", (double)ns / 1e9);
+		snprintf(out, 32, "%.2f s", (double)ns / 1e9);
+	return out;
+}
+
+static void put_duration(FILE *f, unsigned long long ns)
+{
+	char text[32];
+
+	fputs(duration_text(text, ns), f);
+}
+
+/* A pair timed as a profile: its calls by name, most self time first,
+ * the first --top (20) of them. */
+static void names_text(FILE *f, const struct tracer *tr, int pair)
+{
+	int i, n, top = tr->opt->top ? tr->opt->top : 20;
+	struct profile_name **names = profile_names(tr->profile, pair, &n);
+	struct buf name = { 0 };
+	char a[32], b[32], c[32], d[32];
+
+	if (n) {
+		fprintf(f, "\n  by name (self: less the calls made inside it):\n");
+		fprintf(f, "  %10s  %10s  %10s  %10s  %10s  %s\n", "calls",
+			"total", "self", "p50", "p99", "name");
+	}
+	for (i = 0; i < n && i < top; i++) {
+		name.len = 0;
+		buf_escaped(&name, names[i]->name, strlen(names[i]->name), 0);
+		fprintf(f, "  %10llu  %10s  %10s  %10s  %10s  %s\n",
+			names[i]->calls, duration_text(a, names[i]->total_ns),
+			duration_text(b, names[i]->self_ns),
+			duration_text(c, percentile(names[i]->times, 0.50)),
+			duration_text(d, percentile(names[i]->times, 0.99)),
+			name.data);
+	}
+	if (n > top)
+		fprintf(f, "  (and %d more: --top N, or --json for all)\n",
+			n - top);
+	buf_free(&name);
+	free(names);
 }
 
 /* As DTrace's quantize(): value, a bar of '@' scaled to 40 columns,
@@ -121,7 +163,9 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		if (st->too_deep)
 			fprintf(f,
 				", %llu starts nested deeper than the stack of %d (not timed)",
-				st->too_deep, TRACE_MAX_NEST);
+				st->too_deep,
+				tr->pairs[i].in_user ? PROFILE_MAX_DEPTH
+						     : TRACE_MAX_NEST);
 		if (st->unended)
 			fprintf(f, ", %llu starts never ended", st->unended);
 		/* Starts that are not nested calls (objects made, then
@@ -144,6 +188,8 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		put_duration(f, st->max_ns);
 		fputs("\n\n", f);
 		quantize(f, st);
+		if (tr->pairs[i].in_user && tr->pairs[i].nname_args)
+			names_text(f, tr, i);
 	}
 	for (i = 0; i < tr->nprobes; i++)
 		if (!t->counts[i])
@@ -166,6 +212,33 @@ static void json_name(FILE *f, const char *s)
 	buf_json_string(&b, s);
 	fwrite(b.data, 1, b.len, f);
 	buf_free(&b);
+}
+
+/* A profiled pair's calls by name, all of them, and the start's
+ * arguments that name them. */
+static void names_json(FILE *f, const struct tracer *tr, int pair)
+{
+	const struct traced_pair *p = &tr->pairs[pair];
+	int i, n;
+	struct profile_name **names = profile_names(tr->profile, pair, &n);
+
+	fputs(", \"named_by\": [", f);
+	for (i = 0; i < p->nname_args; i++) {
+		fputs(i ? ", " : "", f);
+		json_name(f, tr->probes[p->start].arg_names[p->name_args[i]]);
+	}
+	fputs("], \"names\": [", f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+		json_name(f, names[i]->name);
+		fprintf(f,
+			", \"calls\": %llu, \"total_ns\": %llu, \"self_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu}",
+			names[i]->calls, names[i]->total_ns, names[i]->self_ns,
+			percentile(names[i]->times, 0.50),
+			percentile(names[i]->times, 0.99));
+	}
+	fputs("]", f);
+	free(names);
 }
 
 static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
@@ -214,7 +287,10 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 			if (counts[k])
 				fprintf(f, "%s[%llu, %llu]", n++ ? ", " : "",
 					k ? 1ull << k : 0ull, counts[k]);
-		fputs("]}", f);
+		fputs("]", f);
+		if (tr->pairs[i].in_user && tr->pairs[i].nname_args)
+			names_json(f, tr, i);
+		fputs("}", f);
 	}
 	fputs("], \"unfired\": [", f);
 	for (i = 0, n = 0; i < tr->nprobes; i++) {

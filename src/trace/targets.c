@@ -417,6 +417,89 @@ static int kept_already(const struct tracer *tr, int s, int e,
 	return 0;
 }
 
+/* Argument a of probe t by name; -1 when it has none so called. */
+static int arg_named(const struct traced *t, const char *name, size_t len)
+{
+	int a;
+
+	for (a = 0; a < t->nargs; a++)
+		if (strlen(t->arg_names[a]) == len &&
+		    strncmp(t->arg_names[a], name, len) == 0)
+			return a;
+	return -1;
+}
+
+/* The first string argument of t named one of names; -1 if none. */
+static int string_arg_named(const struct traced *t, const char *const *names)
+{
+	int a;
+
+	for (; *names; names++)
+		for (a = 0; a < t->nargs; a++)
+			if (t->read[a].how == READ_STRING &&
+			    strcmp(t->arg_names[a], *names) == 0)
+				return a;
+	return -1;
+}
+
+/* The arguments that name the calls of pair tp: a --by's for its start
+ * (PROVIDER:START:ARG[+ARG...]), else, as the runtimes name them, the
+ * string argument that holds the function's name (Python's funcname,
+ * Ruby's methodname, PHP's function_name, Perl's subname, Tcl's and a
+ * span's name) after the one that holds its class or package when the
+ * start has one (Class::method, package::sub).  A --by that names an
+ * argument the start does not have is said, and the names are chosen
+ * as if it were not given. */
+static void choose_names(struct tracer *tr, struct traced_pair *tp)
+{
+	static const char *const function_names[] = {
+		"funcname", "methodname", "function_name", "subname", "name",
+		NULL
+	};
+	static const char *const class_names[] = { "classname", "class_name",
+						    "class", "packagename",
+						    "package", NULL };
+	const struct traced *start = &tr->probes[tp->start];
+	const struct trace_options *opt = tr->opt;
+	int i, f, c;
+
+	tp->nname_args = 0;
+	for (i = 0; i < opt->nby_requests; i++) {
+		const char *req = opt->by_requests[i], *args = strrchr(req, ':');
+		char *probe = xstrndup(req, (size_t)(args - req));
+		const char *part, *end;
+		int ok = fnmatch(probe, start->label, 0) == 0;
+
+		free(probe);
+		if (!ok)
+			continue;
+		tr->by_used[i] = 1;
+		for (part = args + 1; *part; part = *end ? end + 1 : end) {
+			int a;
+
+			end = part + strcspn(part, "+");
+			a = arg_named(start, part, (size_t)(end - part));
+			if (a < 0) {
+				warning_plain("--by %s: %s has no argument '%.*s'",
+					      req, start->label_text,
+					      (int)(end - part), part);
+				tp->nname_args = 0;
+				break;
+			}
+			tp->name_args[tp->nname_args++] = a;
+		}
+		if (tp->nname_args)
+			return;
+	}
+	f = string_arg_named(start, function_names);
+	if (f < 0)
+		return;
+	c = string_arg_named(start, class_names);
+	if (c >= 0)
+		tp->name_args[tp->nname_args++] = c;
+	tp->name_args[tp->nname_args++] = f;
+}
+
 /* Keep the pairs of list whose probes binary b traces, each once (a
  * --pair the probes' names already make is that pair), and give each
  * probe its roles: a probe may start or end several pairs.  Returns how
@@ -461,6 +544,12 @@ static int keep_pairs(struct tracer *tr, int b, const struct pair *list)
 		tp->label = xasprintf("%s, %s%s%s", start->label, end->label,
 				      p->arg ? ", by " : "",
 				      p->arg ? p->arg : "");
+		choose_names(tr, tp);
+		/* Only nested calls are timed as a profile: a pair matched
+		   by value may start on one thread and end on another. */
+		tp->in_user = tp->start_arg < 0 &&
+			      (tr->opt->folded ||
+			       (tr->opt->summary && tp->nname_args));
 	}
 	return traced;
 }
@@ -517,8 +606,10 @@ static int find_pairs(struct tracer *tr)
 int targets_find(struct tracer *tr)
 {
 	const struct trace_options *opt = tr->opt;
-	int i, status = find_binaries(tr);
+	int i, status;
 
+	tr->by_used = xcalloc((size_t)opt->nby_requests + 1, 1);
+	status = find_binaries(tr);
 	if (status != EXIT_OK)
 		return status;
 	for (i = 0; i < tr->nbinaries; i++)
@@ -608,6 +699,7 @@ void targets_free(struct tracer *tr)
 	drop_probes(tr, 0, 0);
 	free(tr->probes);
 	free(tr->pairs);
+	free(tr->by_used);
 	for (i = 0; i < tr->nsiteless; i++)
 		free(tr->siteless[i]);
 	free(tr->siteless);

@@ -3,9 +3,10 @@
  * Chrome Trace Event Format, which Perfetto's UI, chrome://tracing and
  * speedscope open.  Each matched pair becomes a slice ("X": its start's
  * time and its duration) on the thread that started it, nested as it
- * happened, with the start's and the end's arguments, named after the
- * pair's work (X of X__start), or after the start's string argument
- * `name` when it has one (a `tracing` span's name); every other
+ * happened, with the start's and the end's arguments, named as
+ * profile.c's call_name names a call (Class::method from a runtime's
+ * function probes, a `tracing` span's name, --by's arguments), else
+ * after the pair's work (X of X__start); every other
  * firing an instant ("i") on its thread; each process and thread named
  * ("M") from /proc the first time it is seen.  Times are microseconds
  * from the first event.  Written through output.c: all or nothing.
@@ -24,7 +25,7 @@ struct open_slice {
 	unsigned long long value; /* the matching argument's, or 0 */
 	unsigned long long start_ns;
 	char *args; /* the start's arguments, a JSON object */
-	char *name; /* the start's `name` string, or NULL */
+	char *name; /* the slice's name (call_name) */
 };
 
 struct timeline {
@@ -101,7 +102,7 @@ static void slice(struct timeline *tl, const struct open_slice *o,
 
 	comma(tl);
 	buf_lit(b, "{\"name\": ");
-	buf_json_string(b, o->name ? o->name : p->stem);
+	buf_json_string(b, o->name);
 	buf_lit(b, ", \"cat\": ");
 	buf_json_string(b, p->label);
 	buf_lit(b, ", \"ph\": \"X\", \"ts\": ");
@@ -111,24 +112,6 @@ static void slice(struct timeline *tl, const struct open_slice *o,
 	buf_printf(b,
 		   ", \"pid\": %u, \"tid\": %u, \"args\": {\"start\": %s, \"end\": %s}}",
 		   o->pid, o->tid, o->args, end_args ? end_args : "null");
-}
-
-/* The value of a start's string argument called `name`, if it has
- * one and it was read: the slice's name (tracing:span__enter's span
- * name), so that each kind of span has its own. */
-static char *start_name(const struct traced *t, const struct trace_event *e)
-{
-	int i, s = 0;
-
-	for (i = 0; i < t->nargs && i < (int)e->nargs; i++) {
-		if (t->read[i].how != READ_STRING)
-			continue;
-		if (strcmp(t->arg_names[i], "name") == 0 &&
-		    !(e->fault_mask & (1u << i)) && s < (int)e->nstrings)
-			return xstrndup(e->strings[s], TRACE_STR_LEN - 1);
-		s++;
-	}
-	return NULL;
 }
 
 /* The open start an end of pair matches: the latest on its thread, or
@@ -151,7 +134,7 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 	const struct tracer *tr = tl->tr;
 	const struct traced *t = &tr->probes[e->probe];
 	int r, drawn = 0;
-	struct buf *b = &tl->out.buf;
+	struct buf *b = &tl->out.buf, name = { 0 };
 
 	tl->last_ns = e->time_ns;
 	name_once(tl, e->pid, e->pid, 0);
@@ -183,11 +166,13 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 		o->value = arg >= 0 ? e->args[arg] : 0;
 		o->start_ns = e->time_ns;
 		o->args = xstrdup(args);
-		o->name = start_name(t, e);
+		call_name(tr, o->pair, e, &name);
+		o->name = xstrdup(name.data);
 		o->next = tl->open;
 		tl->open = o;
 		drawn = 1;
 	}
+	buf_free(&name);
 	if (drawn)
 		return;
 	comma(tl);

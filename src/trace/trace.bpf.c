@@ -96,7 +96,8 @@ struct task_struct {
 	int pid, tgid;
 } __attribute__((preserve_access_index));
 
-/* --summary: count and time in here; no event crosses to user space. */
+/* --summary: count and time in here; no event crosses to user space
+ * but those of probes marked to stream (their pairs are timed there). */
 const volatile int summary_only = 0;
 /* Count each probe and time the pairs here (--summary, --expect-all:
  * what is read at the end); else the counts and pairs maps are a room
@@ -450,7 +451,7 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 		if (info->nstarts || info->nends)
 			pair_firing(spec, &regs, info, (__u32)id, now);
 	}
-	if (summary_only)
+	if (summary_only && !info->stream)
 		return 0;
 	nargs = spec->arg_cnt < 0		 ? 0
 		: spec->arg_cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS

@@ -153,6 +153,9 @@ int trace_run(const struct trace_options *opt)
 	if (status == EXIT_OK && opt->timeline &&
 	    !(tr.timeline = timeline_open(&tr, opt->timeline)))
 		status = EXIT_SYSTEM;
+	if (status == EXIT_OK && (opt->summary || opt->folded) &&
+	    !(tr.profile = profile_new(&tr)))
+		status = EXIT_SYSTEM;
 	if (status == EXIT_OK)
 		s = session_start(&tr,
 				  child > 0  ? child
@@ -175,6 +178,13 @@ int trace_run(const struct trace_options *opt)
 			    opt->command ? "the command" : "the process");
 		status = EXIT_INPUT;
 	}
+	/* What the ring still holds, before the counts are read. */
+	if (s)
+		session_poll(s, 0, -1);
+	for (int i = 0; s && i < opt->nby_requests; i++)
+		if (!tr.by_used[i])
+			warning_plain("--by %s: no pair traced starts with that probe",
+				      opt->by_requests[i]);
 	if (s && (opt->summary || opt->expect_all)) {
 		struct tally t;
 
@@ -186,6 +196,10 @@ int trace_run(const struct trace_options *opt)
 		tally_free(&t);
 	}
 	session_end(s);
+	if (tr.profile && s && (status == EXIT_OK || status == EXIT_INPUT) &&
+	    profile_write_folded(tr.profile) != 0)
+		status = EXIT_SYSTEM;
+	profile_free(tr.profile);
 	if (tr.timeline) {
 		if (status == EXIT_OK || status == EXIT_INPUT) {
 			if (timeline_close(tr.timeline) != 0)

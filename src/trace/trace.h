@@ -103,6 +103,8 @@ struct trace_role {
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
+	unsigned int stream; /* sent even with --summary: it starts or ends
+				a pair timed in user space (profile.c) */
 	unsigned int nends, nstarts;
 	struct trace_role ends[TRACE_MAX_ROLES]; /* done first */
 	struct trace_role starts[TRACE_MAX_ROLES];

@@ -28,6 +28,10 @@ struct trace_options {
 	const char *timeline;	    /* --timeline FILE.json, or NULL */
 	const char **pair_requests; /* --pair P:START,P:END[,ARG] */
 	int npair_requests;
+	const char **by_requests; /* --by P:START:ARG[+ARG...] */
+	int nby_requests;
+	int top;	    /* --top N: names a pair's breakdown prints */
+	const char *folded; /* --folded FILE: folded stacks, or NULL */
 };
 /* Trace until the command or process ends, --limit, or a signal;
  * returns the exit status. */

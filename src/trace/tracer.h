@@ -55,6 +55,14 @@ struct traced_pair {
 	char *label;		/* "P:START, P:END[, by ARG]" */
 	char *stem;
 	char *by; /* ARG, when matched by its value; or NULL */
+	/* The start's arguments that name each call (--by's, or a
+	   runtime's function and class: profile.c's call_name), in order;
+	   none when the stem names them all. */
+	int name_args[TRACE_MAX_ARGS];
+	int nname_args;
+	/* Timed by profile.c from its events, not in the kernel: a nested
+	   pair broken down by name (--summary) or folded (--folded). */
+	int in_user;
 };
 
 struct tracer {
@@ -70,6 +78,8 @@ struct tracer {
 	int nbinaries;
 	char *exe;		   /* the command's program, found in $PATH */
 	struct timeline *timeline; /* --timeline, or NULL */
+	struct profile *profile;   /* --summary's names, --folded; or NULL */
+	char *by_used;		   /* per --by request: it named a pair */
 	unsigned long long start_ns, events;
 	FILE *out;
 };
@@ -120,6 +130,43 @@ void timeline_event(struct timeline *tl, const struct trace_event *e,
 		    const char *args);
 int timeline_close(struct timeline *tl);
 void timeline_abort(struct timeline *tl);
+
+/* ---- profile.c ---- */
+
+struct profile;
+/* A thread's open calls: a recursion deeper is counted, not timed
+ * (Python's default limit is 1,000). */
+#define PROFILE_MAX_DEPTH 100000
+/* A name's calls: how many, their inclusive time (a recursive call's
+ * counted once, in the outermost's) and self time (less nested calls'),
+ * and each call's inclusive time in buckets. */
+struct profile_name {
+	char *key;	  /* "PAIR\tNAME" */
+	const char *name; /* in key */
+	int pair;
+	unsigned long long calls, total_ns, self_ns;
+	struct trace_pair_stats *times;
+};
+/* The profile of tr's pairs timed in user space, and --folded's file
+ * opened (written only by profile_write_folded); NULL after saying why
+ * the file cannot be written. */
+struct profile *profile_new(const struct tracer *tr);
+/* The name of a call of pair from its start event e: the values of the
+ * pair's name_args joined by "::" (an empty one left out), else its
+ * stem; into b, NUL-terminated. */
+void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
+	       struct buf *b);
+/* An event of a probe that starts or ends a pair timed here. */
+void profile_event(struct profile *p, const struct trace_event *e);
+/* The pairs timed here into pairs (tr->npairs), the calls still open
+ * counted as unended. */
+void profile_tally(struct profile *p, struct trace_pair_stats *pairs);
+/* Pair's names with calls, most self time first: *n of them, in an
+ * array to free (the names are the profile's). */
+struct profile_name **profile_names(const struct profile *p, int pair, int *n);
+/* Write --folded's file, if asked: 0, or -1 after saying why. */
+int profile_write_folded(struct profile *p);
+void profile_free(struct profile *p);
 
 /* ---- attach.c ---- */
 

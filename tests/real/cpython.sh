@@ -95,6 +95,6 @@ PY
 # A real program's timeline, in a real viewer.
 "$PROBEGEN" --trace --timeline "$WORK/timeline.json" -n 'python:function__*' -c "./python $WORK/recurse.py" \
 	> /dev/null 2> "$WORK/timeline.err" || { cat "$WORK/timeline.err"; fail "--timeline"; }
-"$ROOT/tests/view_timeline.sh" "$WORK/timeline.json" > "$WORK/view.out" ||
+"$ROOT/tests/speedscope.sh" "$WORK/timeline.json" > "$WORK/view.out" ||
 	{ cat "$WORK/view.out"; fail "the timeline in speedscope"; }
 ok "$VERSION, $(wc -l < "$WORK/notes") probes, timeline in speedscope: $(cat "$WORK/view.out"); --summary: $(grep '^function pair' "$WORK/summary.check"), traced '$(grep -m1 '^entry probegen_function' "$WORK/trace")', $(( $(date +%s) - start )) s"

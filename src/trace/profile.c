@@ -1,0 +1,457 @@
+/*
+ * src/trace/profile.c - the profiler of --trace: pairs that are calls of
+ * a runtime's functions (Python's function__entry/return, Ruby's
+ * method__entry/return, Perl's sub__entry/return, PHP's, Tcl's), timed
+ * here from their events as they nest on each thread.  Each call is
+ * named by its start's arguments (call_name) and adds to its name's
+ * calls, inclusive time (a recursive call's is in its outermost call's,
+ * as profilers count it), self time (less its nested calls') and
+ * latency buckets, which --summary prints per name, and to a call tree whose
+ * paths are the folded stacks --folded writes ("main;f;g 1234", weighed
+ * by self time in nanoseconds: flamegraph.pl, inferno, speedscope).
+ * The kernel neither counts nor times these pairs: their starts and ends
+ * stream here, --summary or not (session.c).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+
+/* A pair's names; the calls of any more are counted as "(other)". */
+#define PROFILE_MAX_NAMES 10000
+/* Call-tree nodes; past them a call's self time is its caller's. */
+#define PROFILE_MAX_NODES 1000000
+
+/* A node of the call tree: one name under one path of callers. */
+struct node {
+	int parent, first_child, next_sibling, name;
+	unsigned long long self_ns;
+};
+
+/* An open call on a thread. */
+struct frame {
+	int pair, name, node;
+	unsigned long long start_ns, child_ns;
+};
+
+struct thread {
+	char *key; /* its tid, as the thread set's key */
+	struct frame *frames;
+	int depth, cap;
+	int overflow; /* starts past PROFILE_MAX_DEPTH, still open */
+	/* Per name, its calls open on this thread: a recursive call's
+	   time is in its outermost call's total already. */
+	int *open;
+	int nopen;
+};
+
+struct profile {
+	const struct tracer *tr;
+	struct name_set name_set; /* "PAIR\tNAME" -> index + 1 */
+	struct profile_name **names;
+	int nnames;
+	int names_of_pair[TRACE_MAX_PAIRS];
+	int other_of_pair[TRACE_MAX_PAIRS]; /* the (other) name + 1, or 0 */
+	struct node *nodes;
+	int nnodes, first_root;
+	unsigned long long merged; /* calls past PROFILE_MAX_NODES */
+	struct name_set thread_set; /* tid -> index + 1 */
+	struct thread *threads;
+	int nthreads;
+	struct trace_pair_stats pairs[TRACE_MAX_PAIRS];
+	struct buf name, key; /* a call's name and its key, made here */
+	struct output folded; /* --folded's file, while folding */
+	int folding;
+};
+
+struct profile *profile_new(const struct tracer *tr)
+{
+	struct profile *p = xcalloc(1, sizeof(*p));
+
+	/* Opened first: a file that cannot be written is said before the
+	   trace, and nothing is left of it if the trace fails. */
+	if (tr->opt->folded) {
+		if (output_open(&p->folded, tr->opt->folded) != 0) {
+			free(p);
+			return NULL;
+		}
+		p->folding = 1;
+	}
+	p->tr = tr;
+	p->first_root = -1;
+	name_set_init(&p->name_set, 64);
+	name_set_init(&p->thread_set, 16);
+	return p;
+}
+
+/* String argument a of event e, read from the start probe t, into out:
+ * NULL when it could not be read. */
+static const char *string_arg(const struct traced *t,
+			      const struct trace_event *e, int a,
+			      char out[TRACE_STR_LEN])
+{
+	int i, s = 0;
+
+	for (i = 0; i < a; i++)
+		if (t->read[i].how == READ_STRING)
+			s++;
+	if (a >= (int)e->nargs || (e->fault_mask & (1u << a)) ||
+	    s >= (int)e->nstrings)
+		return NULL;
+	memcpy(out, e->strings[s], TRACE_STR_LEN);
+	out[TRACE_STR_LEN - 1] = '\0';
+	return out;
+}
+
+void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
+	       struct buf *b)
+{
+	const struct traced_pair *p = &tr->pairs[pair];
+	const struct traced *t = &tr->probes[e->probe];
+	char str[TRACE_STR_LEN];
+	int k;
+
+	b->len = 0;
+	for (k = 0; k < p->nname_args; k++) {
+		int a = p->name_args[k];
+		const struct tracer_read *r = &t->read[a];
+		size_t before = b->len;
+
+		if (b->len)
+			buf_lit(b, "::");
+		if (r->how == READ_STRING) {
+			const char *s = string_arg(t, e, a, str);
+
+			buf_puts(b, s ? s : "?");
+			/* An empty class: a plain function (PHP's). */
+			if (s && !*s)
+				b->len = before;
+		} else if (a < (int)e->nargs) {
+			int bits = r->size >= 1 && r->size < 8 ? r->size * 8
+							       : 64;
+			unsigned long long v = e->args[a];
+
+			if (r->is_signed)
+				buf_printf(b, "%lld",
+					   (long long)(v << (64 - bits)) >>
+						   (64 - bits));
+			else
+				buf_printf(b, "%llu",
+					   bits < 64 ? v & ((1ull << bits) - 1)
+						     : v);
+		}
+	}
+	if (!b->len)
+		buf_puts(b, p->stem);
+	buf_add(b, "", 1);
+	b->len--;
+}
+
+/* The index of pair's name (the pair's "(other)" past its limit). */
+static int name_index(struct profile *p, int pair, const char *name)
+{
+	struct buf *key = &p->key;
+	const void *found;
+	struct profile_name *n;
+
+	key->len = 0;
+	buf_printf(key, "%d\t%s", pair, name);
+	found = name_set_find(&p->name_set, key->data);
+	if (found)
+		return (int)((intptr_t)found - 1);
+	if (p->names_of_pair[pair] >= PROFILE_MAX_NAMES &&
+	    strcmp(name, "(other)") != 0) {
+		if (!p->other_of_pair[pair]) {
+			const char *label = p->tr->pairs[pair].label;
+
+			key->len = 0;
+			buf_escaped(key, label, strlen(label), 0);
+			warning_plain("%s: more than %d names; the calls of the rest are counted as (other)",
+				      key->data, PROFILE_MAX_NAMES);
+			p->other_of_pair[pair] =
+				name_index(p, pair, "(other)") + 1;
+		}
+		return p->other_of_pair[pair] - 1;
+	}
+	n = xcalloc(1, sizeof(*n));
+	n->key = xstrdup(key->data); /* the set keeps the pointer */
+	n->name = strchr(n->key, '\t') + 1;
+	n->pair = pair;
+	p->names = xgrow(p->names, (size_t)p->nnames, sizeof(*p->names));
+	p->names[p->nnames] = n;
+	name_set_add(&p->name_set, n->key, strlen(n->key),
+		     (const void *)(intptr_t)(p->nnames + 1));
+	p->names_of_pair[pair]++;
+	return p->nnames++;
+}
+
+/* The node for name under parent (-1: a root), made if new; -1 past
+ * PROFILE_MAX_NODES (the call's self time is then its caller's). */
+static int node_of(struct profile *p, int parent, int name)
+{
+	int *link = parent < 0 ? &p->first_root : &p->nodes[parent].first_child;
+	int n;
+
+	for (n = *link; n >= 0; n = p->nodes[n].next_sibling)
+		if (p->nodes[n].name == name)
+			return n;
+	if (p->nnodes >= PROFILE_MAX_NODES) {
+		p->merged++;
+		return parent;
+	}
+	p->nodes = xgrow(p->nodes, (size_t)p->nnodes, sizeof(*p->nodes));
+	n = p->nnodes++;
+	p->nodes[n].parent = parent;
+	p->nodes[n].first_child = -1;
+	p->nodes[n].name = name;
+	p->nodes[n].self_ns = 0;
+	/* Re-read: the array may have moved. */
+	link = parent < 0 ? &p->first_root : &p->nodes[parent].first_child;
+	p->nodes[n].next_sibling = *link;
+	*link = n;
+	return n;
+}
+
+static struct thread *thread_of(struct profile *p, unsigned tid)
+{
+	char key[16];
+	const void *found;
+	struct thread *th;
+
+	snprintf(key, sizeof(key), "%u", tid);
+	found = name_set_find(&p->thread_set, key);
+	if (found)
+		return &p->threads[(intptr_t)found - 1];
+	p->threads = xgrow(p->threads, (size_t)p->nthreads, sizeof(*th));
+	th = &p->threads[p->nthreads++];
+	memset(th, 0, sizeof(*th));
+	th->key = xstrdup(key);
+	name_set_add(&p->thread_set, th->key, strlen(th->key),
+		     (const void *)(intptr_t)p->nthreads);
+	return th;
+}
+
+/* A latency into a pair's or a name's buckets. */
+static void record(struct trace_pair_stats *st, unsigned long long ns)
+{
+	if (!st->count || ns < st->min_ns)
+		st->min_ns = ns;
+	if (ns > st->max_ns)
+		st->max_ns = ns;
+	st->count++;
+	st->buckets[trace_bucket_of(ns)]++;
+}
+
+/* The thread's latest call ends at now. */
+static void finish(struct profile *p, struct thread *th, unsigned long long now)
+{
+	struct frame *f = &th->frames[--th->depth];
+	struct profile_name *n = p->names[f->name];
+	unsigned long long total = now > f->start_ns ? now - f->start_ns : 0,
+			   self = total > f->child_ns ? total - f->child_ns : 0;
+
+	n->calls++;
+	if (--th->open[f->name] == 0)
+		n->total_ns += total;
+	n->self_ns += self;
+	if (!n->times)
+		n->times = xcalloc(1, sizeof(*n->times));
+	record(n->times, total);
+	if (f->node >= 0)
+		p->nodes[f->node].self_ns += self;
+	if (th->depth)
+		th->frames[th->depth - 1].child_ns += total;
+	record(&p->pairs[f->pair], total);
+}
+
+static void call_end(struct profile *p, struct thread *th, int pair,
+		     unsigned long long now)
+{
+	int k;
+
+	if (th->overflow) {
+		th->overflow--;
+		return;
+	}
+	for (k = th->depth - 1; k >= 0 && th->frames[k].pair != pair; k--)
+		;
+	if (k < 0) {
+		p->pairs[pair].unmatched++;
+		return;
+	}
+	/* Calls inside it that never said they ended end with it. */
+	while (th->depth > k)
+		finish(p, th, now);
+}
+
+static void call_start(struct profile *p, struct thread *th, int pair,
+		       const struct trace_event *e, struct buf *name)
+{
+	struct frame *f;
+	int parent;
+
+	if (th->depth >= PROFILE_MAX_DEPTH) {
+		th->overflow++;
+		p->pairs[pair].too_deep++;
+		return;
+	}
+	if (th->depth == th->cap) {
+		th->cap = th->cap ? 2 * th->cap : 16;
+		th->frames = xrealloc(th->frames,
+				      (size_t)th->cap * sizeof(*th->frames));
+	}
+	parent = th->depth ? th->frames[th->depth - 1].node : -1;
+	f = &th->frames[th->depth++];
+	call_name(p->tr, pair, e, name);
+	f->pair = pair;
+	f->name = name_index(p, pair, name->data);
+	if (f->name >= th->nopen) {
+		int more = f->name + 64;
+
+		th->open = xrealloc(th->open, (size_t)more * sizeof(int));
+		memset(th->open + th->nopen, 0,
+		       (size_t)(more - th->nopen) * sizeof(int));
+		th->nopen = more;
+	}
+	th->open[f->name]++;
+	/* Under a caller past the tree's limit: counted, in no node. */
+	if (th->depth > 1 && parent < 0) {
+		p->merged++;
+		f->node = -1;
+	} else {
+		f->node = node_of(p, parent, f->name);
+	}
+	f->start_ns = e->time_ns;
+	f->child_ns = 0;
+}
+
+void profile_event(struct profile *p, const struct trace_event *e)
+{
+	const struct tracer *tr = p->tr;
+	const struct traced *t = &tr->probes[e->probe];
+	struct thread *th = NULL;
+	int r;
+
+	for (r = 0; r < t->nends; r++)
+		if (tr->pairs[t->ends[r]].in_user) {
+			th = th ? th : thread_of(p, e->tid);
+			call_end(p, th, t->ends[r], e->time_ns);
+		}
+	for (r = 0; r < t->nstarts; r++)
+		if (tr->pairs[t->starts[r]].in_user) {
+			th = th ? th : thread_of(p, e->tid);
+			call_start(p, th, t->starts[r], e, &p->name);
+		}
+}
+
+void profile_tally(struct profile *p, struct trace_pair_stats *pairs)
+{
+	int i, k;
+
+	for (i = 0; i < p->nthreads; i++)
+		for (k = 0; k < p->threads[i].depth; k++)
+			p->pairs[p->threads[i].frames[k].pair].unended++;
+	for (i = 0; i < p->tr->npairs && i < TRACE_MAX_PAIRS; i++)
+		if (p->tr->pairs[i].in_user)
+			pairs[i] = p->pairs[i];
+}
+
+static int by_self_time(const void *a, const void *b)
+{
+	const struct profile_name *x = *(const struct profile_name *const *)a,
+				  *y = *(const struct profile_name *const *)b;
+
+	if (x->self_ns != y->self_ns)
+		return x->self_ns < y->self_ns ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+struct profile_name **profile_names(const struct profile *p, int pair, int *n)
+{
+	struct profile_name **list =
+		xcalloc((size_t)p->nnames + 1, sizeof(*list));
+	int i;
+
+	*n = 0;
+	for (i = 0; i < p->nnames; i++)
+		if (p->names[i]->pair == pair && p->names[i]->calls)
+			list[(*n)++] = p->names[i];
+	qsort(list, (size_t)*n, sizeof(*list), by_self_time);
+	return list;
+}
+
+/* A name as a folded frame: ';' separates frames and a line ends the
+ * stack, so neither may be in it (nor any control byte). */
+static void put_frame(struct buf *b, const char *name)
+{
+	for (; *name; name++)
+		buf_add(b,
+			*name == ';'			       ? ":"
+			: (unsigned char)*name < 0x20 || *name == 0x7f ? "?"
+								       : name,
+			1);
+}
+
+int profile_write_folded(struct profile *p)
+{
+	struct buf *out = &p->folded.buf;
+	int *path_nodes = NULL, i, depth, cap = 0, n;
+
+	if (!p->folding)
+		return 0;
+	for (i = 0; i < p->nnodes; i++) {
+		if (!p->nodes[i].self_ns)
+			continue;
+		for (depth = 0, n = i; n >= 0; n = p->nodes[n].parent) {
+			if (depth == cap) {
+				cap = cap ? 2 * cap : 64;
+				path_nodes = xrealloc(path_nodes,
+						      (size_t)cap * sizeof(int));
+			}
+			path_nodes[depth++] = n;
+		}
+		while (depth--) {
+			put_frame(out,
+				  p->names[p->nodes[path_nodes[depth]].name]
+					  ->name);
+			if (depth)
+				buf_lit(out, ";");
+		}
+		buf_printf(out, " %llu\n", p->nodes[i].self_ns);
+	}
+	free(path_nodes);
+	if (p->merged)
+		info_plain("--folded: %llu calls past %d stacks are counted in their callers'",
+			   p->merged, PROFILE_MAX_NODES);
+	p->folding = 0;
+	return output_commit(&p->folded);
+}
+
+void profile_free(struct profile *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	if (p->folding)
+		output_abort(&p->folded);
+	for (i = 0; i < p->nnames; i++) {
+		free(p->names[i]->key);
+		free(p->names[i]->times);
+		free(p->names[i]);
+	}
+	for (i = 0; i < p->nthreads; i++) {
+		free(p->threads[i].key);
+		free(p->threads[i].frames);
+		free(p->threads[i].open);
+	}
+	name_set_free(&p->name_set);
+	name_set_free(&p->thread_set);
+	buf_free(&p->name);
+	buf_free(&p->key);
+	free(p->names);
+	free(p->nodes);
+	free(p->threads);
+	free(p);
+}
