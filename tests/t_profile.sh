@@ -86,11 +86,11 @@ t_profile_breakdown() {
 	calls = {k: v["calls"] for k, v in n.items()}
 	assert calls == {"App::run": 1, "App::slow": 3, "App::fast": 10, "helper": 5, "Rec::down": 1200}, calls
 	ms = lambda k, f: n[k][f] / 1e6
-	# Spinning: at least the time asked, and not twice as much (a busy
-	# machine preempts the spinning).
-	assert 60 <= ms("App::slow", "self_ns") < 120, n["App::slow"]
-	assert 10 <= ms("App::fast", "self_ns") < 20, n["App::fast"]
-	assert 10 <= ms("helper", "self_ns") < 20, n["helper"]
+	# Spinning: at least the time asked, and not three times as much (a
+	# busy machine preempts a call between its spin and its return).
+	assert 60 <= ms("App::slow", "self_ns") < 180, n["App::slow"]
+	assert 10 <= ms("App::fast", "self_ns") < 30, n["App::fast"]
+	assert 10 <= ms("helper", "self_ns") < 30, n["helper"]
 	assert 17.5 <= ms("App::slow", "p50_ns") <= 40, n["App::slow"]
 	# App::run's total holds its calls'; its own time is small.
 	assert ms("App::run", "total_ns") >= 80 and ms("App::run", "self_ns") < 5, n["App::run"]
@@ -157,9 +157,9 @@ t_profile_folded_and_timeline() {
 	for line in open(sys.argv[1]):
 	    stack, weight = line.rstrip("\n").rsplit(" ", 1)
 	    w[stack] = w.get(stack, 0) + int(weight)
-	assert 60e6 <= w["App::run;App::slow"] < 120e6, w["App::run;App::slow"]
-	assert 10e6 <= w["App::run;App::fast"] < 20e6
-	assert 10e6 <= w["App::run;helper"] < 20e6
+	assert 60e6 <= w["App::run;App::slow"] < 180e6, w["App::run;App::slow"]
+	assert 10e6 <= w["App::run;App::fast"] < 30e6
+	assert 10e6 <= w["App::run;helper"] < 30e6
 	assert w["App::run"] < 5e6
 	deepest = max((s for s in w if s.startswith("Rec::down")), key=len)
 	assert deepest.count(";") == 1199, deepest.count(";")

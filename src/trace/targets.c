@@ -46,13 +46,26 @@ static int matches(const struct trace_options *opt, const char *provider,
 	return 0;
 }
 
+/* Whether any of the probe's parameters has a name. */
+static int has_names(const struct probe *pr)
+{
+	const struct param *q;
+
+	for (q = pr->native; q; q = q->next)
+		if (q->name)
+			return 1;
+	return 0;
+}
+
 /* How to print each argument of a probe: from its declaration (the
- * binary's, else -s FILE.d's), else from the note's sizes and signs. */
+ * binary's, else -s FILE.d's; -s FILE.d's too when the binary's names
+ * no argument, as Perl's perldtrace.d does not), else from the note's
+ * sizes and signs. */
 static void describe(struct traced *t, const struct bin_probe *p,
 		     const struct program *recorded,
 		     const struct program *from_file, const struct target *tg)
 {
-	const struct probe *pr = binary_recorded_probe(p);
+	const struct probe *pr = binary_recorded_probe(p), *named;
 	const struct program *prog = recorded;
 	const char *spec = p->sites->args;
 	struct arg_spec a;
@@ -60,8 +73,10 @@ static void describe(struct traced *t, const struct bin_probe *p,
 	struct buf name = { 0 };
 	int i = 0;
 
-	if (!pr) {
-		pr = program_probe(from_file, p->provider, p->name);
+	named = program_probe(from_file, p->provider, p->name);
+	if (!pr || (named && !has_names(pr) && has_names(named) &&
+		    named->nnative == pr->nnative)) {
+		pr = named;
 		prog = from_file;
 	}
 	if (pr && pr->nnative != spec_count(spec))

@@ -63,7 +63,8 @@ timeout 60 bpftrace -e "usdt:./python:python:function__entry {
 [ "$(grep -c '^entry probegen_function line 2$' "$WORK/trace")" -ge 3 ] ||
 	{ tail "$WORK/trace"; fail "function__entry not traced"; }
 # --summary of the function pair on a recursive script: every entry
-# timed, the script's 1,973 calls of fib(15) among them.
+# timed, the script's 1,973 calls of fib(15) among them, and its
+# per-function table has them under fib.
 cat > "$WORK/recurse.py" <<'PY'
 import sys
 calls = 0
@@ -76,7 +77,8 @@ fib(15)
 sys.setprofile(None)
 print("calls", calls)
 PY
-"$PROBEGEN" --trace --summary --json -n 'python:function__*' -c "./python $WORK/recurse.py" \
+# pydtrace.d names no argument: examples/runtimes/python.d does.
+"$PROBEGEN" --trace --summary --json -s "$ROOT/examples/runtimes/python.d" -n 'python:function__*' -c "./python $WORK/recurse.py" \
 	> "$WORK/summary.json" 2> "$WORK/summary.err" || { cat "$WORK/summary.err"; fail "--summary"; }
 grep '^calls ' "$WORK/summary.json"
 python3 - "$WORK/summary.json" > "$WORK/summary.check" <<'PY' || { cat "$WORK/summary.check"; fail "--summary: function pair"; }
@@ -90,7 +92,10 @@ assert calls == 1973, calls
 # code while the profile function is set.
 assert f["count"] == d["probes"]["python:function__entry"]["count"], f
 assert calls <= f["count"] <= calls + 10, (f["count"], calls)
-print("function pair: %d timed, %d of them fib's" % (f["count"], calls))
+# The per-function table: fib's calls, named by funcname.
+n = {x["name"]: x["calls"] for x in f["names"]}
+assert f["named_by"] == ["funcname"] and n["fib"] == calls, (f["named_by"], n)
+print("function pair: %d timed, %d of them fib's, by name: %s" % (f["count"], calls, ", ".join("%s %d" % (x["name"], x["calls"]) for x in f["names"][:3])))
 PY
 # A real program's timeline, in a real viewer.
 "$PROBEGEN" --trace --timeline "$WORK/timeline.json" -n 'python:function__*' -c "./python $WORK/recurse.py" \

@@ -45,6 +45,19 @@ grep -Eq 'perl:sub__entry [a-z_0-9]+="greet" [a-z_0-9]+="-e" [a-z_0-9]+=1 [a-z_0
 	{ head -20 "$WORK/trace"; fail "no sub__entry of greet with its file, line and package"; }
 [ "$(grep -c '="greet"' "$WORK/trace")" = 3 ] || fail "greet is called 3 times: $(grep -c '="greet"' "$WORK/trace") traced"
 
+# The per-sub table: main::greet's 3 calls, by package and sub (Perl's
+# perldtrace.d names no argument: examples/runtimes/perl.d does).
+timeout 120 "$PROBEGEN" --trace --summary --json -s "$ROOT/examples/runtimes/perl.d" -n 'perl:sub__*' -- ./perl -e \
+	'sub greet { my ($who) = @_; return "hello $who" } greet($_) for qw(a b c);' \
+	> "$WORK/summary.json" 2> "$WORK/summary.err" || { cat "$WORK/summary.err"; fail "--summary"; }
+python3 - "$WORK/summary.json" > "$WORK/names" <<'PY' || { cat "$WORK/names"; fail "the per-sub table"; }
+import json, sys
+p = [x for x in json.load(open(sys.argv[1]))["pairs"] if x["start"] == "perl:sub__entry"][0]
+n = {x["name"]: x["calls"] for x in p["names"]}
+print(p["named_by"], n)
+assert p["named_by"] == ["packagename", "subname"] and n.get("main::greet") == 3, n
+PY
+
 need_root_bpftrace
 "$PROBEGEN" --bpftrace "$bin" -o "$WORK/perl.bt" || fail "--bpftrace BINARY"
 # bpftrace's -c splits on blanks, quotes and all: the program in a file.
@@ -53,4 +66,4 @@ timeout 120 bpftrace "$WORK/perl.bt" "$bin" -c "$bin $WORK/f.pl" > "$WORK/bt" 2>
 	{ tail "$WORK/bt"; fail "the generated bpftrace script"; }
 grep -q 'perl:sub__entry arg0="f" arg1=".*/f.pl" arg2=1 arg3="main"' "$WORK/bt" ||
 	{ tail "$WORK/bt"; fail "the script printed no sub__entry of f"; }
-ok "$VERSION, $(wc -l < "$WORK/sites") sites, $warned size warnings, builds: probegen ${time_probegen} s, systemtap ${time_systemtap} s; traced '$(grep -m1 '="greet"' "$WORK/trace" | cut -d' ' -f3-)'; $(( $(date +%s) - start )) s"
+ok "$VERSION, $(wc -l < "$WORK/sites") sites, per sub: $(tail -1 "$WORK/names"), $warned size warnings, builds: probegen ${time_probegen} s, systemtap ${time_systemtap} s; traced '$(grep -m1 '="greet"' "$WORK/trace" | cut -d' ' -f3-)'; $(( $(date +%s) - start )) s"

@@ -61,6 +61,19 @@ grep -Eq 'ruby:method__entry [a-z_0-9]+="Object" [a-z_0-9]+="fib" [a-z_0-9]+="-e
 	{ head -20 "$WORK/trace"; fail "no method__entry of fib with its file and line"; }
 [ "$(grep -c '="fib"' "$WORK/trace")" = 15 ] || fail "fib(5) makes 15 calls: $(grep -c '="fib"' "$WORK/trace") traced"
 
+# The per-method table: Object::fib's 15 calls, by class and method
+# (method__return fires only while a :return TracePoint exists).
+timeout 120 "$PROBEGEN" --trace --summary --json -n 'ruby:method__*' -- ./ruby --disable-gems -e \
+	'TracePoint.new(:call, :return) {}.enable; def fib(n) n < 2 ? n : fib(n - 1) + fib(n - 2) end; fib(5)' \
+	> "$WORK/summary.json" 2> "$WORK/summary.err" || { cat "$WORK/summary.err"; fail "--summary"; }
+python3 - "$WORK/summary.json" > "$WORK/names" <<'PY' || { cat "$WORK/names"; fail "the per-method table"; }
+import json, sys
+p = [x for x in json.load(open(sys.argv[1]))["pairs"] if x["start"] == "ruby:method__entry"][0]
+n = {x["name"]: x["calls"] for x in p["names"]}
+print(p["named_by"], n)
+assert p["named_by"] == ["classname", "methodname"] and n.get("Object::fib") == 15, n
+PY
+
 need_root_bpftrace
 "$PROBEGEN" --bpftrace "$bin" -o "$WORK/ruby.bt" || fail "--bpftrace BINARY"
 # bpftrace's -c splits on blanks, quotes and all: the program in a file.
@@ -69,4 +82,4 @@ timeout 120 bpftrace "$WORK/ruby.bt" "$bin" -c "$bin --disable-gems $WORK/f.rb" 
 	{ tail "$WORK/bt"; fail "the generated bpftrace script"; }
 grep -q 'ruby:method__entry classname="Object" methodname="f" filename=".*/f.rb" lineno=1' "$WORK/bt" ||
 	{ tail "$WORK/bt"; fail "the script printed no method__entry of f"; }
-ok "$VERSION, $(wc -l < "$WORK/sites") sites, warnings for $(tr '\n' ' ' < "$WORK/warned")(expected), builds: probegen ${time_probegen} s, systemtap ${time_systemtap} s; traced '$(grep -m1 '="fib"' "$WORK/trace" | cut -d' ' -f3-)'; $(( $(date +%s) - start )) s"
+ok "$VERSION, $(wc -l < "$WORK/sites") sites, per method: $(tail -1 "$WORK/names"), warnings for $(tr '\n' ' ' < "$WORK/warned")(expected), builds: probegen ${time_probegen} s, systemtap ${time_systemtap} s; traced '$(grep -m1 '="fib"' "$WORK/trace" | cut -d' ' -f3-)'; $(( $(date +%s) - start )) s"
