@@ -60,8 +60,19 @@ endif
 ifeq ($(TRACE),yes)
 TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_events.o $(B)/trace_session.o \
 	    $(B)/trace_attach.o $(B)/trace_summary.o $(B)/trace_timeline.o \
-	    $(B)/trace_profile.o
+	    $(B)/trace_profile.o $(B)/trace_metrics.o $(B)/trace_privileges.o
 LIBS += -lbpf
+# --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
+# found; elsewhere --metrics says what to install.
+ifndef MICROHTTPD
+MICROHTTPD := $(shell echo '\#include <microhttpd.h>' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
+endif
+ifeq ($(MICROHTTPD),yes)
+TRACE_OBJ += $(B)/trace_server.o
+LIBS += -lmicrohttpd
+else
+TRACE_OBJ += $(B)/trace_server_none.o
+endif
 else
 TRACE_OBJ = $(B)/trace_none.o
 endif

@@ -93,7 +93,7 @@ static const char *const group_names[O_GROUPS] = {
 	"--header-only, --self-contained",
 	"--json",
 	"--strict, --allow-missing, --sites",
-	"-c, -p, -n, --limit, --duration, --pair, --by, --top, --folded, --expect-all, --timeline, --",
+	"-c, -p, -n, --limit, --duration, --pair, --by, --top, --folded, --metrics, --user, --expect-all, --timeline, --",
 	"-s more than once",
 	"--summary",
 };
@@ -223,7 +223,8 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 	    strcmp(a, "-n") != 0 && strcmp(a, "--limit") != 0 &&
 	    strcmp(a, "--duration") != 0 && strcmp(a, "--pair") != 0 &&
 	    strcmp(a, "--timeline") != 0 && strcmp(a, "--by") != 0 &&
-	    strcmp(a, "--top") != 0 && strcmp(a, "--folded") != 0)
+	    strcmp(a, "--top") != 0 && strcmp(a, "--folded") != 0 &&
+	    strcmp(a, "--metrics") != 0 && strcmp(a, "--user") != 0)
 		return 0;
 	given(o, O_TRACE, a);
 	if (!(v = option_value(argc, argv, i, strlen(a))))
@@ -263,6 +264,10 @@ static int trace_option(struct options *o, int argc, char **argv, int *i)
 		o->trace.timeline = v;
 	} else if (strcmp(a, "--folded") == 0) {
 		o->trace.folded = v;
+	} else if (strcmp(a, "--metrics") == 0) {
+		o->trace.metrics = v;
+	} else if (strcmp(a, "--user") == 0) {
+		o->trace.user = v;
 	} else if (strcmp(a, "--by") == 0) {
 		const char *last = strrchr(v, ':');
 

@@ -20,7 +20,8 @@ enum {
 	O_JSON = 1 << 4,    /* --json */
 	O_CHECK = 1 << 5,   /* --strict, --allow-missing */
 	O_TRACE = 1 << 6,   /* -c, -p, -n, --limit, --duration, --pair,
-			       --by, --top, --folded, --expect-all, -- CMD */
+			       --by, --top, --folded, --metrics, --user,
+			       --expect-all, -- CMD */
 	O_FILES = 1 << 7,   /* -s given more than once */
 	O_SUMMARY = 1 << 8, /* --summary */
 	O_GROUPS = 9

@@ -145,13 +145,15 @@ int events_print(void *ctx, void *data, size_t size)
 		tr->start_ns = e->time_ns;
 	if (tr->profile)
 		profile_event(tr->profile, e);
+	if (tr->metrics)
+		metrics_event(tr->metrics, e);
 	if (tr->timeline) {
 		to_timeline(tr, e);
 		return 0;
 	}
-	/* Sent for the profile alone: --summary and --folded print no
-	   event. */
-	if (tr->opt->summary || tr->opt->folded) {
+	/* Sent for the profile or the metrics alone: --summary, --folded
+	   and --metrics print no event. */
+	if (tr->opt->summary || tr->opt->folded || tr->opt->metrics) {
 		counted(tr);
 		return 0;
 	}

@@ -239,6 +239,7 @@ static void record(struct trace_pair_stats *st, unsigned long long ns)
 		st->min_ns = ns;
 	if (ns > st->max_ns)
 		st->max_ns = ns;
+	st->sum_ns += ns;
 	st->count++;
 	st->buckets[trace_bucket_of(ns)]++;
 }

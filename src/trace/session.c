@@ -47,7 +47,7 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 				      int follow)
 {
 	struct trace_bpf *skel = trace_bpf__open();
-	int tally = tr->opt->summary || tr->opt->expect_all;
+	int tally = tr->opt->summary || tr->opt->expect_all || tr->opt->metrics;
 	unsigned nprobes = tr->nprobes > 0 ? (unsigned)tr->nprobes : 1;
 	unsigned npairs = tr->npairs > 0 ? (unsigned)tr->npairs : 1;
 
@@ -56,19 +56,21 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 	skel->rodata->summary_only = summary_only;
 	skel->rodata->tally = tally;
 	skel->rodata->follow_tree = follow;
-	skel->rodata->count_processes = follow && tr->opt->summary;
+	/* The processes each probe fired in: --summary's, while following,
+	   and --metrics's running processes. */
+	skel->rodata->count_processes =
+		(follow && tr->opt->summary) || tr->opt->metrics;
+	if (!skel->rodata->count_processes)
+		bpf_map__set_max_entries(skel->maps.fired_in, 1);
 	if (follow) {
 		nprobes = TRACE_MAX_PROBES;
 		npairs = TRACE_MAX_PAIRS;
 		bpf_map__set_max_entries(skel->maps.tree, pid_max());
-		if (!tr->opt->summary)
-			bpf_map__set_max_entries(skel->maps.fired_in, 1);
 	} else {
 		bpf_program__set_autoload(skel->progs.on_fork, false);
 		bpf_program__set_autoload(skel->progs.on_exec, false);
 		bpf_program__set_autoload(skel->progs.on_exit, false);
 		bpf_map__set_max_entries(skel->maps.tree, 1);
-		bpf_map__set_max_entries(skel->maps.fired_in, 1);
 	}
 	bpf_map__set_max_entries(skel->maps.probes, nprobes);
 	bpf_map__set_max_entries(skel->maps.counts, tally ? nprobes : 1);
@@ -190,6 +192,9 @@ static void describe_probes(struct session *s, int from)
 		for (a = 0; a < t->nargs; a++)
 			if (t->read[a].how == READ_STRING)
 				info.string_mask |= 1u << a;
+		/* --metrics counts its firings by --by's arguments in
+		   user space: sent there. */
+		info.stream = t->nlabel_args > 0;
 		/* A pair timed in user space is not timed here: its
 		   probes' events are sent to it. */
 		for (a = 0; a < t->nends; a++) {
@@ -254,7 +259,8 @@ static int attach_from(struct session *s, int from)
 static int load_and_attach(struct session *s, int pid)
 {
 	struct bpf_program *prog = NULL;
-	int summary_only = s->tr->opt->summary && !s->tr->opt->timeline;
+	int summary_only = (s->tr->opt->summary || s->tr->opt->metrics) &&
+			   !s->tr->opt->timeline;
 	int multi = !getenv("PROBEGEN_NO_UPROBE_MULTI"), attached;
 
 	for (;; multi = 0) {
@@ -390,14 +396,18 @@ fail:
 	return NULL;
 }
 
-int session_poll(struct session *s, int timeout_ms, int ended_fd)
+int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 {
 	/* Events are sent without a wakeup until 256 KiB wait (see
 	   trace.bpf.c): read what is there at least every timeout_ms. */
-	struct pollfd p[2] = { { ring_buffer__epoll_fd(s->rb), POLLIN, 0 },
-			       { ended_fd, POLLIN, 0 } };
-	int r = poll(p, ended_fd >= 0 ? 2 : 1, timeout_ms);
+	struct pollfd p[1 + SESSION_MAX_FDS] = {
+		{ ring_buffer__epoll_fd(s->rb), POLLIN, 0 }
+	};
+	int i, r, ready = 0;
 
+	for (i = 0; i < nfds && i < SESSION_MAX_FDS; i++)
+		p[1 + i] = (struct pollfd){ fds[i], POLLIN, 0 };
+	r = poll(p, (nfds_t)(1 + i), timeout_ms);
 	if (r < 0 && errno != EINTR)
 		return -errno;
 	/* Read even when stopping: a followed process stopped at its exec
@@ -405,7 +415,10 @@ int session_poll(struct session *s, int timeout_ms, int ended_fd)
 	r = ring_buffer__consume(s->rb);
 	if (r < 0 && r != -EINTR)
 		return r;
-	return ended_fd >= 0 && (p[1].revents & POLLIN);
+	for (i = 0; i < nfds && i < SESSION_MAX_FDS; i++)
+		if (fds[i] >= 0 && (p[1 + i].revents & (POLLIN | POLLHUP)))
+			ready |= 1 << i;
+	return ready;
 }
 
 /* The starts still open at the end: each thread's nesting depth and
@@ -450,6 +463,7 @@ static void pair_tally(struct bpf_map *map, unsigned key,
 		if (v[c].max_ns > sum->max_ns)
 			sum->max_ns = v[c].max_ns;
 		sum->count += v[c].count;
+		sum->sum_ns += v[c].sum_ns;
 		sum->unmatched += v[c].unmatched;
 		sum->too_deep += v[c].too_deep;
 		for (b = 0; b < TRACE_LAT_BUCKETS; b++)
@@ -475,6 +489,41 @@ static void count_processes(struct session *s, struct tally *t)
 	}
 }
 
+/* --metrics: the processes running now in which a probe has fired; the
+ * keys of those that have ended are deleted, so that the map does not
+ * fill over a long run. */
+static int by_number(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void count_live_processes(struct session *s, struct tally *t)
+{
+	struct bpf_map *map = s->skel->maps.fired_in;
+	struct trace_fired_key k, next;
+	unsigned *tgids = NULL;
+	size_t n = 0, i;
+	int more = bpf_map__get_next_key(map, NULL, &next, sizeof(next)) == 0;
+
+	while (more) {
+		k = next;
+		more = bpf_map__get_next_key(map, &k, &next, sizeof(next)) == 0;
+		if (kill((pid_t)k.tgid, 0) != 0 && errno == ESRCH) {
+			bpf_map__delete_elem(map, &k, sizeof(k), 0);
+			continue;
+		}
+		tgids = xgrow(tgids, n, sizeof(*tgids));
+		tgids[n++] = k.tgid;
+	}
+	qsort(tgids, n, sizeof(*tgids), by_number);
+	t->live_processes = 0;
+	for (i = 0; i < n; i++)
+		t->live_processes += !i || tgids[i] != tgids[i - 1];
+	free(tgids);
+}
+
 void session_tally(struct session *s, struct tally *t)
 {
 	int i;
@@ -491,6 +540,9 @@ void session_tally(struct session *s, struct tally *t)
 	if (s->tr->profile)
 		profile_tally(s->tr->profile, t->pairs);
 	count_processes(s, t);
+	t->dropped = dropped(s->skel);
+	if (s->tr->opt->metrics)
+		count_live_processes(s, t);
 }
 
 void tally_free(struct tally *t)

@@ -121,6 +121,71 @@ static int is_system_path(const char *path)
 	return 0;
 }
 
+/* Argument a of probe t by name; -1 when it has none so called. */
+static int arg_named(const struct traced *t, const char *name, size_t len)
+{
+	int a;
+
+	for (a = 0; a < t->nargs; a++)
+		if (strlen(t->arg_names[a]) == len &&
+		    strncmp(t->arg_names[a], name, len) == 0)
+			return a;
+	return -1;
+}
+
+/* The first string argument of t named one of names; -1 if none. */
+static int string_arg_named(const struct traced *t, const char *const *names)
+{
+	int a;
+
+	for (; *names; names++)
+		for (a = 0; a < t->nargs; a++)
+			if (t->read[a].how == READ_STRING &&
+			    strcmp(t->arg_names[a], *names) == 0)
+				return a;
+	return -1;
+}
+
+/* The arguments of probe t a --by request names (PROVIDER:NAME:ARG
+ * [+ARG...], its probe a glob as -n's), into args: how many, or 0 when
+ * no request names t, or the one that does names an argument t does not
+ * have (said). */
+static int by_args(struct tracer *tr, const struct traced *t, int *args)
+{
+	const struct trace_options *opt = tr->opt;
+	int i, n;
+
+	for (i = 0; i < opt->nby_requests; i++) {
+		const char *req = opt->by_requests[i], *names = strrchr(req, ':');
+		char *probe = xstrndup(req, (size_t)(names - req));
+		const char *part, *end;
+		int ok = fnmatch(probe, t->label, 0) == 0;
+
+		free(probe);
+		if (!ok)
+			continue;
+		tr->by_used[i] = 1;
+		n = 0;
+		for (part = names + 1; *part; part = *end ? end + 1 : end) {
+			int a;
+
+			end = part + strcspn(part, "+");
+			a = arg_named(t, part, (size_t)(end - part));
+			if (a < 0) {
+				warning_plain("--by %s: %s has no argument '%.*s'",
+					      req, t->label_text,
+					      (int)(end - part), part);
+				n = 0;
+				break;
+			}
+			args[n++] = a;
+		}
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
 static void add_probes(struct tracer *tr, int b,
 		       const struct program *from_file)
 {
@@ -160,6 +225,9 @@ static void add_probes(struct tracer *tr, int b,
 		tg = target_by_name(tr->binaries[b].arch);
 		describe(t, p, tr->programs[b], from_file,
 			 tg ? tg : target_host());
+		/* --metrics: its firings counted by these arguments. */
+		if (tr->opt->metrics)
+			t->nlabel_args = by_args(tr, t, t->label_args);
 	}
 }
 
@@ -432,39 +500,12 @@ static int kept_already(const struct tracer *tr, int s, int e,
 	return 0;
 }
 
-/* Argument a of probe t by name; -1 when it has none so called. */
-static int arg_named(const struct traced *t, const char *name, size_t len)
-{
-	int a;
-
-	for (a = 0; a < t->nargs; a++)
-		if (strlen(t->arg_names[a]) == len &&
-		    strncmp(t->arg_names[a], name, len) == 0)
-			return a;
-	return -1;
-}
-
-/* The first string argument of t named one of names; -1 if none. */
-static int string_arg_named(const struct traced *t, const char *const *names)
-{
-	int a;
-
-	for (; *names; names++)
-		for (a = 0; a < t->nargs; a++)
-			if (t->read[a].how == READ_STRING &&
-			    strcmp(t->arg_names[a], *names) == 0)
-				return a;
-	return -1;
-}
-
-/* The arguments that name the calls of pair tp: a --by's for its start
- * (PROVIDER:START:ARG[+ARG...]), else, as the runtimes name them, the
- * string argument that holds the function's name (Python's funcname,
- * Ruby's methodname, PHP's function_name, Perl's subname, Tcl's and a
- * span's name) after the one that holds its class or package when the
- * start has one (Class::method, package::sub).  A --by that names an
- * argument the start does not have is said, and the names are chosen
- * as if it were not given. */
+/* The arguments that name the calls of pair tp: a --by's for its start,
+ * else, as the runtimes name them, the string argument that holds the
+ * function's name (Python's funcname, Ruby's methodname, PHP's
+ * function_name, Perl's subname, Tcl's and a span's name) after the one
+ * that holds its class or package when the start has one
+ * (Class::method, package::sub). */
 static void choose_names(struct tracer *tr, struct traced_pair *tp)
 {
 	static const char *const function_names[] = {
@@ -475,37 +516,11 @@ static void choose_names(struct tracer *tr, struct traced_pair *tp)
 						    "class", "packagename",
 						    "package", NULL };
 	const struct traced *start = &tr->probes[tp->start];
-	const struct trace_options *opt = tr->opt;
-	int i, f, c;
+	int f, c;
 
-	tp->nname_args = 0;
-	for (i = 0; i < opt->nby_requests; i++) {
-		const char *req = opt->by_requests[i], *args = strrchr(req, ':');
-		char *probe = xstrndup(req, (size_t)(args - req));
-		const char *part, *end;
-		int ok = fnmatch(probe, start->label, 0) == 0;
-
-		free(probe);
-		if (!ok)
-			continue;
-		tr->by_used[i] = 1;
-		for (part = args + 1; *part; part = *end ? end + 1 : end) {
-			int a;
-
-			end = part + strcspn(part, "+");
-			a = arg_named(start, part, (size_t)(end - part));
-			if (a < 0) {
-				warning_plain("--by %s: %s has no argument '%.*s'",
-					      req, start->label_text,
-					      (int)(end - part), part);
-				tp->nname_args = 0;
-				break;
-			}
-			tp->name_args[tp->nname_args++] = a;
-		}
-		if (tp->nname_args)
-			return;
-	}
+	tp->nname_args = by_args(tr, start, tp->name_args);
+	if (tp->nname_args)
+		return;
 	f = string_arg_named(start, function_names);
 	if (f < 0)
 		return;

@@ -249,6 +249,7 @@ static __always_inline void record(__u32 pair, __u64 ns)
 		st->min_ns = ns;
 	if (ns > st->max_ns)
 		st->max_ns = ns;
+	st->sum_ns += ns;
 	st->count++;
 }
 

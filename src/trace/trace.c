@@ -85,29 +85,53 @@ static int pid_ended_fd(pid_t pid)
 	return -1;
 }
 
-/* Until the command or the process ends, --duration, or trace_stopping. */
+/* Until the command or the process ends, --duration, or trace_stopping;
+ * serving --metrics's scrapes meanwhile. */
 static void follow(struct session *s, const struct trace_options *opt,
-		   pid_t *child)
+		   pid_t *child, struct server *server)
 {
 	double end = opt->duration > 0 ? now_seconds() + opt->duration : 0;
-	int st, ended = 0, fd = pid_ended_fd(*child > 0 ? *child : opt->pid);
+	int st, ready = 0, fds[2] = { pid_ended_fd(*child > 0 ? *child : opt->pid),
+				      server ? server_fd(server) : -1 };
 
-	while (!trace_stopping && !ended) {
+	while (!trace_stopping && !(ready & 1)) {
+		int timeout = 100, t = server ? server_timeout_ms(server) : -1;
+
 		if (end && now_seconds() >= end)
 			break;
-		ended = session_poll(s, 100, fd);
-		if (ended < 0)
+		if (t >= 0 && t < timeout)
+			timeout = t;
+		ready = session_poll(s, timeout, fds, 2);
+		if (ready < 0)
 			break;
+		if (server)
+			server_run(server);
 		if (*child > 0 &&
-		    waitpid(*child, &st, ended ? 0 : WNOHANG) == *child) {
+		    waitpid(*child, &st, (ready & 1) ? 0 : WNOHANG) == *child) {
 			*child = 0;
 			break;
 		}
 		if (opt->pid && kill(opt->pid, 0) != 0 && errno == ESRCH)
 			break;
 	}
-	if (fd >= 0)
-		close(fd);
+	if (fds[0] >= 0)
+		close(fds[0]);
+}
+
+/* --metrics's page: the counts and times read now, rendered. */
+struct scrape {
+	struct tracer *tr;
+	struct session *s;
+};
+
+static void scrape_page(void *ctx, int openmetrics, struct buf *out)
+{
+	struct scrape *sc = ctx;
+	struct tally t;
+
+	session_tally(sc->s, &t);
+	metrics_render(sc->tr->metrics, &t, openmetrics, out);
+	tally_free(&t);
 }
 
 /* Can this process load BPF programs and attach uprobes at all?  Said
@@ -137,6 +161,8 @@ int trace_run(const struct trace_options *opt)
 	struct session *s = NULL;
 	pid_t child = 0;
 	int go = -1, status;
+	struct server *server = NULL;
+	struct scrape sc = { 0 };
 	static char outbuf[1 << 20];
 
 	tr.opt = opt;
@@ -156,12 +182,29 @@ int trace_run(const struct trace_options *opt)
 	if (status == EXIT_OK && (opt->summary || opt->folded) &&
 	    !(tr.profile = profile_new(&tr)))
 		status = EXIT_SYSTEM;
+	/* The port is taken before anything is attached: one in use is
+	   said first. */
+	if (status == EXIT_OK && opt->metrics) {
+		tr.metrics = metrics_new(&tr);
+		if (!(server = server_start(opt->metrics, scrape_page, &sc)))
+			status = EXIT_SYSTEM;
+	}
 	if (status == EXIT_OK)
 		s = session_start(&tr,
 				  child > 0  ? child
 				  : opt->pid ? opt->pid
 					     : -1,
 				  &status);
+	sc.tr = &tr;
+	sc.s = s;
+	if (s && opt->metrics && drop_privileges(opt->user, child > 0 || opt->pid) != 0) {
+		status = EXIT_SYSTEM;
+		session_end(s);
+		s = NULL;
+	}
+	if (s && opt->metrics)
+		info_plain("serving the metrics on http://%s/metrics",
+			   server_address(server));
 	if (s) {
 		/* Fully buffered unless a person watches: a line each is slow. */
 		if (!isatty(STDOUT_FILENO))
@@ -170,7 +213,7 @@ int trace_run(const struct trace_options *opt)
 		signal(SIGTERM, on_signal);
 		if (go >= 0 && write(go, "g", 1) != 1)
 			trace_stopping = 1;
-		follow(s, opt, &child);
+		follow(s, opt, &child, server);
 	}
 	end_command(child, go);
 	if (s && !tr.nprobes && status == EXIT_OK) {
@@ -178,12 +221,15 @@ int trace_run(const struct trace_options *opt)
 			    opt->command ? "the command" : "the process");
 		status = EXIT_INPUT;
 	}
+	server_stop(server);
 	/* What the ring still holds, before the counts are read. */
 	if (s)
-		session_poll(s, 0, -1);
+		session_poll(s, 0, NULL, 0);
 	for (int i = 0; s && i < opt->nby_requests; i++)
 		if (!tr.by_used[i])
-			warning_plain("--by %s: no pair traced starts with that probe",
+			warning_plain(opt->metrics
+					      ? "--by %s: no probe traced is that probe"
+					      : "--by %s: no pair traced starts with that probe",
 				      opt->by_requests[i]);
 	if (s && (opt->summary || opt->expect_all)) {
 		struct tally t;
@@ -200,6 +246,7 @@ int trace_run(const struct trace_options *opt)
 	    profile_write_folded(tr.profile) != 0)
 		status = EXIT_SYSTEM;
 	profile_free(tr.profile);
+	metrics_free(tr.metrics);
 	if (tr.timeline) {
 		if (status == EXIT_OK || status == EXIT_INPUT) {
 			if (timeline_close(tr.timeline) != 0)

@@ -113,6 +113,7 @@ struct trace_probe_info {
 /* One pair's times, per CPU (summed by probegen). */
 struct trace_pair_stats {
 	unsigned long long count, unmatched, min_ns, max_ns;
+	unsigned long long sum_ns; /* of every timed duration */
 	unsigned long long
 		too_deep; /* starts past the nesting stack: not timed */
 	unsigned long long unended; /* filled by probegen: starts never ended */

@@ -32,6 +32,8 @@ struct trace_options {
 	int nby_requests;
 	int top;	    /* --top N: names a pair's breakdown prints */
 	const char *folded; /* --folded FILE: folded stacks, or NULL */
+	const char *metrics; /* --metrics ADDR: serve Prometheus, or NULL */
+	const char *user;    /* --user NAME: whom to run as once attached */
 };
 /* Trace until the command or process ends, --limit, or a signal;
  * returns the exit status. */

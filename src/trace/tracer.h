@@ -42,6 +42,9 @@ struct traced {
 	 * pairs), worked out once when the pairs are chosen. */
 	int ends[TRACE_MAX_ROLES], starts[TRACE_MAX_ROLES];
 	int nends, nstarts;
+	/* --metrics: the arguments --by labels its firings by. */
+	int label_args[TRACE_MAX_ARGS];
+	int nlabel_args;
 	/* In the system's own binaries (/usr, /lib, /bin; not
 	   /usr/local): traced, but not expected by --expect-all unless
 	   -n selects it (a test suite that compiles runs libstdc++'s). */
@@ -79,6 +82,7 @@ struct tracer {
 	char *exe;		   /* the command's program, found in $PATH */
 	struct timeline *timeline; /* --timeline, or NULL */
 	struct profile *profile;   /* --summary's names, --folded; or NULL */
+	struct metrics *metrics;   /* --metrics, or NULL */
 	char *by_used;		   /* per --by request: it named a pair */
 	unsigned long long start_ns, events;
 	FILE *out;
@@ -113,6 +117,8 @@ struct tally {
 	/* Per probe, the processes it fired in; NULL unless a command's or
 	   a process's tree was followed. */
 	unsigned *processes;
+	unsigned long long dropped; /* events the ring had no room for */
+	unsigned live_processes;    /* --metrics: running, and fired */
 };
 /* Print them: text, or one JSON object with --json. */
 void summary_print(const struct tracer *tr, const struct tally *t);
@@ -168,6 +174,42 @@ struct profile_name **profile_names(const struct profile *p, int pair, int *n);
 int profile_write_folded(struct profile *p);
 void profile_free(struct profile *p);
 
+/* ---- metrics.c ---- */
+
+struct metrics;
+struct metrics *metrics_new(const struct tracer *tr);
+/* An event of a probe --by counts by its arguments' values. */
+void metrics_event(struct metrics *m, const struct trace_event *e);
+/* The text a scrape gets: Prometheus text format 0.0.4, or OpenMetrics
+ * 1.0.0; appended to out. */
+void metrics_render(const struct metrics *m, const struct tally *t,
+		    int openmetrics, struct buf *out);
+void metrics_free(struct metrics *m);
+
+/* ---- server.c ---- */
+
+struct server;
+/* What a scrape of /metrics gets, appended to out. */
+typedef void server_page_fn(void *ctx, int openmetrics, struct buf *out);
+/* Serve GET and HEAD of /metrics (page) and / on addr (HOST:PORT, :PORT
+ * for 127.0.0.1, [V6]:PORT), from the caller's loop: NULL after saying
+ * why. */
+struct server *server_start(const char *addr, server_page_fn *page, void *ctx);
+/* Where it listens: HOST:PORT as bound. */
+const char *server_address(const struct server *s);
+/* The descriptor to wait on, and how long at most (ms, -1: no limit). */
+int server_fd(const struct server *s);
+int server_timeout_ms(const struct server *s);
+/* Serve whatever is ready; never blocks. */
+void server_run(struct server *s);
+void server_stop(struct server *s);
+
+/* ---- privileges.c ---- */
+
+/* Give up every capability but those attaching later needs (when it
+ * will), and become user (if not NULL): 0, or -1 after saying why. */
+int drop_privileges(const char *user, int attaches_later);
+
 /* ---- attach.c ---- */
 
 struct attacher;
@@ -197,8 +239,11 @@ struct session;
 /* Load the BPF program and attach it to every probe, in process pid
  * (-1: every process).  NULL with *status set after reporting why. */
 struct session *session_start(struct tracer *tr, int pid, int *status);
-/* Read and print what the ring holds, waiting at most timeout_ms. */
-int session_poll(struct session *s, int timeout_ms, int ended_fd);
+/* Read and print what the ring holds, waiting at most timeout_ms for it
+ * or for one of fds (at most SESSION_MAX_FDS; -1: none) to be readable.
+ * Returns a bit for each of fds that is (bit i: fds[i]), or -errno. */
+#define SESSION_MAX_FDS 4
+int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds);
 /* Read the counts and pair times into t (allocated; free with
  * tally_free). */
 void session_tally(struct session *s, struct tally *t);

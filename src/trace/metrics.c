@@ -1,0 +1,410 @@
+/*
+ * src/trace/metrics.c - --metrics: what the kernel counted and timed, in
+ * the Prometheus text format (0.0.4), or OpenMetrics (1.0.0) when the
+ * scraper asks for it: per probe its firings (a counter; by the values
+ * of the arguments --by names, counted here from the probe's events),
+ * per pair a histogram of its durations (buckets at the powers of two
+ * of nanoseconds from 2^10, about 1 us, to 2^36, about 68.7 s: the
+ * kernel's own bucket edges), the events lost, the processes traced and
+ * probegen's version.  Series of one probe or pair in several binaries
+ * are summed: the labels name the provider and the probe, not the file.
+ * Label values come from the traced programs and their binaries: data,
+ * escaped as the format says, and made valid UTF-8.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+
+/* Argument values a probe's firings are counted by; past them, the
+ * firings count under "_other", said once. */
+#define METRICS_MAX_VALUES 1000
+/* The histogram's edges: 2^LOW .. 2^HIGH nanoseconds. */
+#define BUCKET_LOW 10
+#define BUCKET_HIGH 36
+
+/* One probe's firings with one set of argument values. */
+struct labelled {
+	char *key; /* "PROBE\tlabels": the set's key */
+	const char *labels; /* in key: ,name="value"... rendered */
+	int probe;
+	unsigned long long count;
+};
+
+struct metrics {
+	const struct tracer *tr;
+	struct name_set set; /* key -> index + 1 */
+	struct labelled *counts;
+	int ncounts;
+	int *values_of; /* per probe: values kept */
+	char *other_said; /* per probe: past METRICS_MAX_VALUES, said */
+	int nprobes_known;
+	struct buf key, value; /* made here for each event */
+};
+
+struct metrics *metrics_new(const struct tracer *tr)
+{
+	struct metrics *m = xcalloc(1, sizeof(*m));
+
+	m->tr = tr;
+	name_set_init(&m->set, 64);
+	return m;
+}
+
+/* s as a label value: \, " and newline escaped, bytes that are not
+ * UTF-8 replaced by U+FFFD. */
+static void put_label_value(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len = c < 0x80		? 1
+			     : (c >> 5) == 6	? 2
+			     : (c >> 4) == 14	? 3
+			     : (c >> 3) == 30 ? 4
+						: 0;
+		size_t k;
+
+		if (c == '\\' || c == '"') {
+			buf_add(b, "\\", 1);
+			buf_add(b, s + i, 1);
+			i++;
+			continue;
+		}
+		if (c == '\n') {
+			buf_lit(b, "\\n");
+			i++;
+			continue;
+		}
+		for (k = 1; len && k < len; k++)
+			if (i + k >= n ||
+			    ((unsigned char)s[i + k] & 0xc0) != 0x80)
+				len = 0;
+		/* Overlong forms and surrogates are not UTF-8 either. */
+		if (len == 2 && c < 0xc2)
+			len = 0;
+		if (len == 3 &&
+		    ((c == 0xe0 && (unsigned char)s[i + 1] < 0xa0) ||
+		     (c == 0xed && (unsigned char)s[i + 1] >= 0xa0)))
+			len = 0;
+		if (len == 4 && (c > 0xf4 ||
+				 (c == 0xf0 && (unsigned char)s[i + 1] < 0x90) ||
+				 (c == 0xf4 && (unsigned char)s[i + 1] >= 0x90)))
+			len = 0;
+		if (!len) {
+			buf_lit(b, "\xef\xbf\xbd");
+			i++;
+			continue;
+		}
+		buf_add(b, s + i, len);
+		i += len;
+	}
+}
+
+/* ,name="value" for each argument probe t's firings are counted by. */
+static void labels_of(struct metrics *m, const struct traced *t,
+		      const struct trace_event *e, struct buf *out)
+{
+	int k, s;
+
+	out->len = 0;
+	for (k = 0; k < t->nlabel_args; k++) {
+		int a = t->label_args[k], i;
+		const struct tracer_read *r = &t->read[a];
+
+		buf_printf(out, ",%s=\"", t->arg_names[a]);
+		m->value.len = 0;
+		if (r->how == READ_STRING) {
+			for (i = 0, s = 0; i < a; i++)
+				s += t->read[i].how == READ_STRING;
+			if (a < (int)e->nargs && !(e->fault_mask & (1u << a)) &&
+			    s < (int)e->nstrings)
+				buf_add(&m->value, e->strings[s],
+					strnlen(e->strings[s],
+						TRACE_STR_LEN - 1));
+			else
+				buf_lit(&m->value, "(unreadable)");
+		} else if (a < (int)e->nargs) {
+			int bits = r->size >= 1 && r->size < 8 ? r->size * 8
+							       : 64;
+			unsigned long long v = e->args[a];
+
+			if (r->is_signed)
+				buf_printf(&m->value, "%lld",
+					   (long long)(v << (64 - bits)) >>
+						   (64 - bits));
+			else
+				buf_printf(&m->value, "%llu",
+					   bits < 64 ? v & ((1ull << bits) - 1)
+						     : v);
+		}
+		put_label_value(out, m->value.data ? m->value.data : "",
+				m->value.len);
+		buf_lit(out, "\"");
+	}
+	buf_add(out, "", 1);
+	out->len--;
+}
+
+/* The count of probe's firings with labels, made if new: past
+ * METRICS_MAX_VALUES, the probe's "_other". */
+static struct labelled *count_of(struct metrics *m, int probe,
+				 const char *labels)
+{
+	const struct traced *t = &m->tr->probes[probe];
+	const void *found;
+	struct labelled *c;
+	int k;
+
+	m->key.len = 0;
+	buf_printf(&m->key, "%d\t%s", probe, labels);
+	found = name_set_find(&m->set, m->key.data);
+	if (found)
+		return &m->counts[(intptr_t)found - 1];
+	if (probe >= m->nprobes_known) {
+		int more = probe + 64;
+
+		m->values_of = xrealloc(m->values_of, (size_t)more * sizeof(int));
+		m->other_said = xrealloc(m->other_said, (size_t)more);
+		memset(m->values_of + m->nprobes_known, 0,
+		       (size_t)(more - m->nprobes_known) * sizeof(int));
+		memset(m->other_said + m->nprobes_known, 0,
+		       (size_t)(more - m->nprobes_known));
+		m->nprobes_known = more;
+	}
+	if (m->values_of[probe] >= METRICS_MAX_VALUES &&
+	    !strstr(labels, "=\"_other\"")) {
+		struct buf other = { 0 };
+
+		if (!m->other_said[probe]) {
+			m->other_said[probe] = 1;
+			warning_plain("--metrics: %s fired with more than %d values of its --by arguments; the rest are counted as _other",
+				      t->label_text, METRICS_MAX_VALUES);
+		}
+		for (k = 0; k < t->nlabel_args; k++)
+			buf_printf(&other, ",%s=\"_other\"",
+				   t->arg_names[t->label_args[k]]);
+		c = count_of(m, probe, other.data);
+		buf_free(&other);
+		return c;
+	}
+	m->values_of[probe]++;
+	m->counts = xgrow(m->counts, (size_t)m->ncounts, sizeof(*c));
+	c = &m->counts[m->ncounts];
+	c->key = xstrdup(m->key.data);
+	c->labels = strchr(c->key, '\t') + 1;
+	c->probe = probe;
+	c->count = 0;
+	name_set_add(&m->set, c->key, strlen(c->key),
+		     (const void *)(intptr_t)(m->ncounts + 1));
+	m->ncounts++;
+	return c;
+}
+
+void metrics_event(struct metrics *m, const struct trace_event *e)
+{
+	const struct traced *t = &m->tr->probes[e->probe];
+	struct buf labels = { 0 };
+
+	if (!t->nlabel_args)
+		return;
+	labels_of(m, t, e, &labels);
+	count_of(m, (int)e->probe, labels.data)->count++;
+	buf_free(&labels);
+}
+
+/* One series of a family, summed with the others of its labels. */
+struct series {
+	char *labels;
+	unsigned long long count, sum_ns;
+	unsigned long long le[BUCKET_HIGH - BUCKET_LOW + 1];
+};
+
+struct family {
+	struct name_set set;
+	struct series *all;
+	int n;
+};
+
+static struct series *series_of(struct family *f, struct buf *labels)
+{
+	const void *found = name_set_find(&f->set, labels->data);
+	struct series *s;
+
+	if (found)
+		return &f->all[(intptr_t)found - 1];
+	f->all = xgrow(f->all, (size_t)f->n, sizeof(*s));
+	s = &f->all[f->n];
+	memset(s, 0, sizeof(*s));
+	s->labels = xstrdup(labels->data);
+	name_set_add(&f->set, s->labels, strlen(s->labels),
+		     (const void *)(intptr_t)(f->n + 1));
+	f->n++;
+	return s;
+}
+
+static void family_free(struct family *f)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->all[i].labels);
+	free(f->all);
+	name_set_free(&f->set);
+}
+
+/* provider="...",probe="..." (name: the second label's). */
+static void base_labels(struct buf *b, const char *provider,
+			const char *name_label, const char *name)
+{
+	b->len = 0;
+	buf_lit(b, "provider=\"");
+	put_label_value(b, provider, strlen(provider));
+	buf_printf(b, "\",%s=\"", name_label);
+	put_label_value(b, name, strlen(name));
+	buf_lit(b, "\"");
+}
+
+static void head(struct buf *out, const char *name, const char *type,
+		 const char *help, int openmetrics)
+{
+	/* OpenMetrics names a counter family without its _total. */
+	size_t n = strlen(name);
+
+	if (openmetrics && strcmp(type, "counter") == 0 && n > 6 &&
+	    strcmp(name + n - 6, "_total") == 0)
+		n -= 6;
+	buf_printf(out, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)n, name, help,
+		   (int)n, name, type);
+}
+
+static void probe_counters(const struct metrics *m, const struct tally *t,
+			   struct buf *out, int openmetrics)
+{
+	const struct tracer *tr = m->tr;
+	struct family f = { 0 };
+	struct buf labels = { 0 };
+	int i;
+
+	name_set_init(&f.set, 64);
+	for (i = 0; i < tr->nprobes; i++) {
+		const struct traced *p = &tr->probes[i];
+
+		/* A probe counted by values: those series, below. */
+		if (p->nlabel_args)
+			continue;
+		base_labels(&labels, p->provider, "probe", p->name);
+		series_of(&f, &labels)->count += t->counts[i];
+	}
+	for (i = 0; i < m->ncounts; i++) {
+		const struct traced *p = &tr->probes[m->counts[i].probe];
+
+		base_labels(&labels, p->provider, "probe", p->name);
+		buf_puts(&labels, m->counts[i].labels);
+		series_of(&f, &labels)->count += m->counts[i].count;
+	}
+	head(out, "probegen_probe_firings_total", "counter",
+	     "Firings of the probe, in every process traced.", openmetrics);
+	for (i = 0; i < f.n; i++)
+		buf_printf(out, "probegen_probe_firings_total{%s} %llu\n",
+			   f.all[i].labels, f.all[i].count);
+	buf_free(&labels);
+	family_free(&f);
+}
+
+static void pair_histograms(const struct metrics *m, const struct tally *t,
+			    struct buf *out)
+{
+	const struct tracer *tr = m->tr;
+	struct family f = { 0 };
+	struct buf labels = { 0 }, name = { 0 };
+	int i, b, k;
+
+	if (!tr->npairs)
+		return;
+	name_set_init(&f.set, 16);
+	for (i = 0; i < tr->npairs; i++) {
+		const struct traced_pair *p = &tr->pairs[i];
+		const struct trace_pair_stats *st = &t->pairs[i];
+		struct series *s;
+
+		name.len = 0;
+		buf_puts(&name, p->stem);
+		if (p->by)
+			buf_cat(&name, "_by_", p->by, NULL);
+		base_labels(&labels, tr->probes[p->start].provider, "pair",
+			    name.data);
+		s = series_of(&f, &labels);
+		s->count += st->count;
+		s->sum_ns += st->sum_ns;
+		/* Below 2^k ns: every bucket of a lower power of two. */
+		for (b = 0; b < TRACE_LAT_BUCKETS; b++)
+			for (k = BUCKET_LOW; k <= BUCKET_HIGH; k++)
+				if ((b >> TRACE_SUB_BITS) < k)
+					s->le[k - BUCKET_LOW] += st->buckets[b];
+	}
+	head(out, "probegen_pair_duration_seconds", "histogram",
+	     "Time from a pair's start to its end.", 0);
+	for (i = 0; i < f.n; i++) {
+		const struct series *s = &f.all[i];
+
+		for (k = BUCKET_LOW; k <= BUCKET_HIGH; k++)
+			buf_printf(out,
+				   "probegen_pair_duration_seconds_bucket{%s,le=\"%.12g\"} %llu\n",
+				   s->labels, (double)(1ull << k) / 1e9,
+				   s->le[k - BUCKET_LOW]);
+		buf_printf(out,
+			   "probegen_pair_duration_seconds_bucket{%s,le=\"+Inf\"} %llu\n"
+			   "probegen_pair_duration_seconds_sum{%s} %llu.%09llu\n"
+			   "probegen_pair_duration_seconds_count{%s} %llu\n",
+			   s->labels, s->count, s->labels,
+			   s->sum_ns / 1000000000, s->sum_ns % 1000000000,
+			   s->labels, s->count);
+	}
+	buf_free(&labels);
+	buf_free(&name);
+	family_free(&f);
+}
+
+void metrics_render(const struct metrics *m, const struct tally *t,
+		    int openmetrics, struct buf *out)
+{
+	probe_counters(m, t, out, openmetrics);
+	pair_histograms(m, t, out);
+	head(out, "probegen_events_lost_total", "counter",
+	     "Events the ring buffer had no room for (--by's counts miss them).",
+	     openmetrics);
+	buf_printf(out, "probegen_events_lost_total %llu\n", t->dropped);
+	head(out, "probegen_traced_processes", "gauge",
+	     "Processes running now in which a traced probe has fired.", 0);
+	buf_printf(out, "probegen_traced_processes %u\n", t->live_processes);
+	/* OpenMetrics has a type for it; the text format, a gauge. */
+	if (openmetrics)
+		head(out, "probegen_build", "info", "probegen's version.", 0);
+	else
+		head(out, "probegen_build_info", "gauge", "probegen's version.",
+		     0);
+	buf_printf(out, "probegen_build_info{version=\"%s\"} 1\n",
+		   PROBEGEN_VERSION);
+	if (openmetrics)
+		buf_lit(out, "# EOF\n");
+}
+
+void metrics_free(struct metrics *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->ncounts; i++)
+		free(m->counts[i].key);
+	free(m->counts);
+	free(m->values_of);
+	free(m->other_said);
+	name_set_free(&m->set);
+	buf_free(&m->key);
+	buf_free(&m->value);
+	free(m);
+}
