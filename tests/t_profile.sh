@@ -130,7 +130,7 @@ t_profile_by() {
 	expect_grep "^probegen: warning: --by toy:other:x: no pair traced starts with that probe$" err
 	"$PROBEGEN" --trace --by 'toy:function__entry:funcname' -c ./toy > out 2> err
 	expect_eq $? 2 "--by alone"
-	expect_grep 'needs --summary, --timeline or --folded' err
+	expect_grep 'needs --summary, --timeline, --folded or --metrics' err
 	"$PROBEGEN" --trace --summary --by 'toy:function__entry' -c ./toy > out 2> err
 	expect_eq $? 2 "--by without arguments"
 	expect_grep "takes PROVIDER:START:ARG" err

@@ -517,7 +517,8 @@ static void count_live_processes(struct session *s, struct tally *t)
 		tgids = xgrow(tgids, n, sizeof(*tgids));
 		tgids[n++] = k.tgid;
 	}
-	qsort(tgids, n, sizeof(*tgids), by_number);
+	if (n)
+		qsort(tgids, n, sizeof(*tgids), by_number);
 	t->live_processes = 0;
 	for (i = 0; i < n; i++)
 		t->live_processes += !i || tgids[i] != tgids[i - 1];
