@@ -190,6 +190,9 @@ install: $(PROG)
 		> $(DESTDIR)$(LIBDIR)/cmake/probegen/probegenConfigVersion.cmake
 	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
 		build-systems/pkgconfig/probegen.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/probegen.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	sed 's|/usr/bin/probegen|$(BINDIR)/probegen|' build-systems/systemd/probegen-metrics@.service \
+		> $(DESTDIR)$(PREFIX)/lib/systemd/system/probegen-metrics@.service
 
 # For builds that look the tool up as `dtrace` (Meson, PHP, autoconf).
 install-dtrace-alias: install

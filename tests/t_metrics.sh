@@ -273,3 +273,68 @@ t_metrics_errors_and_user() {
 	expect_eq "$(./app enabled)" 0 "the semaphore after SIGTERM, as nobody"
 	ok
 }
+
+# build-systems/systemd's unit: systemd-analyze verifies it (with the
+# built probegen in ExecStart), and probegen runs and serves within its
+# capability bounding set and no_new_privs, as the unit starts it.
+t_metrics_systemd_unit() {
+	need_trace
+	need curl
+	need systemd-analyze
+	need setpriv
+	local unit=$ROOT/build-systems/systemd/probegen-metrics@.service caps
+	sed "s|/usr/bin/probegen|$PROBEGEN|" "$unit" > probegen-metrics@test.service
+	systemd-analyze verify --man=no ./probegen-metrics@test.service > verify 2>&1 ||
+		{ cat verify; fail "systemd-analyze verify"; }
+	[ ! -s verify ] || { cat verify; fail "systemd-analyze said something"; }
+	caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$unit" | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')
+	expect grep -q '^NoNewPrivileges=yes$' "$unit"
+	metrics_app
+	PORT=$(free_port)
+	setpriv --bounding-set=-all,$caps --inh-caps=-all --no-new-privs \
+		"$PROBEGEN" --trace --metrics "127.0.0.1:$PORT" --user nobody ./app > metrics.out 2> metrics.err &
+	MPID=$!
+	for i in $(seq 100); do grep -q 'serving the metrics' metrics.err && break; sleep 0.1; done
+	grep -q 'serving the metrics' metrics.err || { cat metrics.err; fail "probegen within the unit's capabilities"; }
+	./app 5 0
+	curl -sf "http://127.0.0.1:$PORT/metrics" > scrape.txt || fail "a scrape"
+	expect_grep '^probegen_probe_firings_total{provider="app",probe="request__done"} 5$' scrape.txt
+	metrics_stop
+	ok
+}
+
+# The README's picture: Prometheus's own graph page, in headless
+# Chromium, drawing a pair's p99 over the run (written to
+# docs/prometheus.png when PROBEGEN_DOCS_IMAGES is set).
+t_metrics_prometheus_graph() {
+	need_trace
+	need curl
+	need chromium
+	metrics_app
+	metrics_start ./app
+	prometheus_start
+	# Requests of 1 ms, then 3 ms, then 1 ms again: about 20 s.
+	./app 5000 1000
+	./app 2000 3000
+	./app 5000 1000
+	wait_for 'probegen_probe_firings_total{provider="app",probe="request__done"}' 12000
+	sleep 2
+	local q='histogram_quantile(0.99, sum by (pair, le) (rate(probegen_pair_duration_seconds_bucket[5s])))'
+	local url="http://127.0.0.1:$PROM_PORT/graph?g0.expr=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$q")&g0.tab=0&g0.range_input=30s"
+	timeout 90 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$PWD/browser" --virtual-time-budget=15000 --window-size=1280,960 \
+		--screenshot="$PWD/prometheus.png" "$url" > /dev/null 2>&1
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); assert d[:8] == b"\x89PNG\r\n\x1a\n" and len(d) > 20000, len(d)' prometheus.png ||
+		fail "no screenshot of Prometheus's graph"
+	# What the picture draws, asked of Prometheus itself over the run:
+	# the 3 ms requests' p99 in their bucket, above 2^21 ns.
+	p99=$(curl -sf --get "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=max_over_time(($q)[1m:1s])" |
+		python3 -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "none")')
+	python3 -c "import sys; sys.exit(not 0.002097152 <= float('$p99') <= 0.008388608)" 2>/dev/null ||
+		fail "the p99 of 3 ms requests over the run: $p99"
+	note "p99 of the 3 ms requests: $p99 s"
+	[ -z "${PROBEGEN_DOCS_IMAGES:-}" ] || cp prometheus.png "$ROOT/docs/prometheus.png"
+	kill $PROM_PID; wait $PROM_PID 2>/dev/null
+	metrics_stop
+	ok
+}
