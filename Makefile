@@ -199,35 +199,38 @@ install-dtrace-alias: install
 	ln -sf probegen $(DESTDIR)$(BINDIR)/dtrace
 
 # libFuzzer, with ASan and UBSan (clang): over the whole pipeline, fed
-# provider files, and over the reader of binaries, fed ELF files.
+# provider files; over the reader of binaries, fed ELF files; over
+# --metrics's page, fed names and values.
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
-$(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
+$(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) src/trace/metrics.c fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)
 	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-o $@ $(FUZZ_SRCS:%=src/%) fuzz/fuzz_$*.c $(B)/parser.c $(B)/lexer.c \
-		$(B)/header_text.c $(LIBS)
+		-Isrc/trace -o $@ $(FUZZ_SRCS:%=src/%) src/trace/metrics.c fuzz/fuzz_$*.c \
+		$(B)/parser.c $(B)/lexer.c $(B)/header_text.c $(LIBS)
 
-# make fuzz: both harnesses, FUZZ_SECONDS each.
-fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
+# make fuzz: every harness, FUZZ_SECONDS each.
+fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) pipeline
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) binary
+	$(Q)fuzz/run.sh $(FUZZ_SECONDS) metrics
 
 # make fuzz-ci: as CI runs them, a line each, failing on a finding.
-fuzz-ci: $(PROG) $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
+fuzz-ci: $(PROG) $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics
 	$(Q)PROBEGEN=$(PROG) fuzz/ci.sh $(FUZZ_SECONDS)
 
 # make fuzz-merge: keep what the last runs reached.  The inputs that add
 # coverage go into tests/fuzz-corpus/, where every run starts.
-fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary
-	$(Q)mkdir -p tests/fuzz-corpus/pipeline tests/fuzz-corpus/binary
+fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics
+	$(Q)mkdir -p tests/fuzz-corpus/pipeline tests/fuzz-corpus/binary tests/fuzz-corpus/metrics
 	$(Q)$(FZ)/fuzz_pipeline -merge=1 -max_len=65536 tests/fuzz-corpus/pipeline fuzz/out/corpus
 	$(Q)$(FZ)/fuzz_binary -merge=1 -max_len=262144 tests/fuzz-corpus/binary fuzz/out/binary-corpus
+	$(Q)$(FZ)/fuzz_metrics -merge=1 -max_len=16384 tests/fuzz-corpus/metrics fuzz/out/metrics-corpus
 
 # make format: clang-format (.clang-format) over the C of src/ and fuzz/;
 # src/header/ is text the generated headers carry, formatted by hand.

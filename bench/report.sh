@@ -129,7 +129,10 @@ ms), and at the end the kernel's wait for a grace period when the uprobes
 go (20 to 70 ms; bpftrace waits for it too). \`--json\` writes 1.8 times
 the bytes of text (169 MB for a million events, against 94 MB): the
 gap between the two rows is that writing, not the tracing (the tracer's
-own CPU time is the same, 0.41 to 0.47 s). Tried and
+own CPU time is the same, 0.41 to 0.47 s). \`--metrics\` costs a firing what \`--summary\` does (the same counts
+and times in the kernel; a scrape reads the maps); with \`--by\` each
+event crosses to probegen to be counted by its value, as streaming does.
+Tried and
 not kept, each within the noise: reserving in the ring instead of
 copying into it (880 against 892 ns), moving the reader's position
 once a batch (827 against 832 ns), a 1 MiB ring (842 against 859 ns, and

@@ -7,8 +7,9 @@
 # what the program itself paid a firing (the loop times its firings and
 # says so on stderr), beside the floor's: a bpftrace program that only
 # counts, what the probe itself costs.  Then the time to attach 1, 10,
-# 100 and 1,000 probes in a shared library, and what the BPF program
-# costs a firing by the kernel's own statistics.  Needs root; writes
+# 100 and 1,000 probes in a shared library, a long run of --metrics
+# (memory, counts, losses), and what the BPF program costs a firing by
+# the kernel's own statistics.  Needs root; writes
 # bench/out/trace.md.
 set -eu
 cd "$(dirname "$0")/.."
@@ -36,6 +37,8 @@ floor||bpftrace -e '$FLOOR' -c './loop $N'
 probegen|bench:event|$PROBEGEN --trace -c './loop $N'
 json|"probe": "bench:event"|$PROBEGEN --trace --json -c './loop $N'
 summary||$PROBEGEN --trace --summary -n bench:event -c './loop $N'
+metrics||$PROBEGEN --trace --metrics 127.0.0.1:0 -n bench:event -c './loop $N'
+metrics_by||$PROBEGEN --trace --metrics 127.0.0.1:0 --by bench:event:name -n bench:event -c './loop $N'
 bpftrace|^probegen |bpftrace -e '$PRINTF' -c './loop $N'
 pairs_untraced||./loop $N pairs
 pairs_summary||$PROBEGEN --trace --summary -c './loop $N pairs'
@@ -110,6 +113,32 @@ PY
 	done
 done
 
+# --metrics for a long run: SOAK firings (20 million) with a scrape
+# every 100 ms, the counts by --by's argument (every event crosses to
+# user space); resident memory at the start and the end, the count the
+# last scrape gives and the events lost.
+SOAK=${TRACE_SOAK:-20000000}
+soak_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$PROBEGEN" --trace --metrics 127.0.0.1:$soak_port --by bench:event:name -n bench:event ./loop \
+	> soak.out 2> soak.err &
+soak_pid=$!
+for i in $(seq 100); do grep -q 'serving the metrics' soak.err && break; sleep 0.1; done
+sleep 1
+rss_start=$(awk '/VmRSS/ { print $2 }' /proc/$soak_pid/status)
+rm -f soak.done
+(scrapes=0; while kill -0 $soak_pid 2> /dev/null && [ ! -e soak.done ]; do
+	curl -sf -o /dev/null "http://127.0.0.1:$soak_port/metrics" && scrapes=$((scrapes + 1))
+	sleep 0.1
+done; echo $scrapes > soak.scrapes) &
+scraper=$!
+/usr/bin/time -f %e -o soak.time ./loop "$SOAK" > /dev/null 2> soak.loop
+soak_s=$(cat soak.time)
+curl -sf "http://127.0.0.1:$soak_port/metrics" > soak.metrics
+rss_end=$(awk '/VmRSS/ { print $2 }' /proc/$soak_pid/status)
+touch soak.done; wait $scraper
+kill -TERM $soak_pid; wait $soak_pid || true
+echo "$SOAK $soak_s $rss_start $rss_end $(cat soak.scrapes) $(sed -n 's/^probegen_probe_firings_total{provider="bench",probe="event",name="probegen"} //p' soak.metrics) $(sed -n 's/^probegen_events_lost_total //p' soak.metrics)" > soak.txt
+
 # The BPF program's own cost a firing, by the kernel's statistics
 # (run_time_ns / run_cnt while a run of 4 million firings is traced).
 bpf_cost() {
@@ -154,6 +183,8 @@ for name, label, counted in (("untraced", "untraced", False),
                              ("probegen", "probegen --trace (every field, text)", True),
                              ("json", "probegen --trace --json (every field)", True),
                              ("summary", "probegen --trace --summary (counts in the kernel)", False),
+                             ("metrics", "probegen --trace --metrics (counts in the kernel, served)", False),
+                             ("metrics_by", "probegen --trace --metrics --by bench:event:name (counted by value in probegen)", False),
                              ("bpftrace", "bpftrace 0.17 `printf` (same fields)", True)):
     s, ns = med(name, 0), med(name, 1)
     got = int(med(name, 2)) if counted else None
@@ -198,6 +229,12 @@ for k in (1, 10, 100, 1000):
           statistics.median(r[1] for r in p),
           "%.3f s" % statistics.median(r[1] for r in b) if b else "(not run)"))
 print()
+soak = open("soak.txt").read().split()
+if len(soak) == 7:
+    firings, secs, rss0, rss1, scrapes, counted, lost = soak
+    print("--metrics --by for a long run: %s firings in %s s, scraped %s times (every 100 ms); resident memory %s KiB at the start, %s KiB at the end; the last scrape counts %s, %s lost." % (
+        "{:,}".format(int(firings)), secs, scrapes, rss0, rss1, "{:,}".format(int(counted or 0)), lost))
+    print()
 cost = [l.split() for l in open("bpfcost.txt")]
 if cost:
     print("The BPF program a firing, by the kernel's statistics (`kernel.bpf_stats_enabled`: run_time_ns / run_cnt over 4,000,000 firings; the program's size, translated):")

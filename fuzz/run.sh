@@ -1,5 +1,5 @@
 #!/bin/sh
-# fuzz/run.sh SECONDS [pipeline|binary] - seed a corpus and run one
+# fuzz/run.sh SECONDS [pipeline|binary|metrics] - seed a corpus and run one
 # harness, from the corpus kept in tests/fuzz-corpus/HARNESS (which
 # `make fuzz-merge` grows), so that each run starts where the kept runs
 # got to:
@@ -11,6 +11,9 @@
 #             an object, a cross-compiled one); findings in
 #             fuzz/out/binary-findings (copy each into tests/fuzz-binary/
 #             once fixed: tests/t_hostile.sh replays them)
+#   metrics   --metrics's page from names and values cut at NUL bytes;
+#             findings in fuzz/out/metrics-findings (into
+#             tests/fuzz-metrics/ once fixed: t_metrics replays them)
 set -e
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -46,7 +49,16 @@ binary)
 		-print_final_stats=1 \
 		-rss_limit_mb=2048 -max_len=262144 \
 		-artifact_prefix=fuzz/out/binary-findings/ $c ;;
+metrics)
+	c=fuzz/out/metrics-corpus
+	mkdir -p $c fuzz/out/metrics-findings
+	printf 'app\0request__start\0path\0method\0/index.html\0GET\0/a"b\\c\nd\0\377\376\0' > $c/seed
+	[ -d tests/fuzz-metrics ] && cp tests/fuzz-metrics/* $c/ 2>/dev/null || true
+	cp tests/fuzz-corpus/metrics/* $c/ 2>/dev/null || true
+	exec build-fuzz/fuzz_metrics -max_total_time="$seconds" -timeout=10 \
+		-print_final_stats=1 -rss_limit_mb=2048 -max_len=16384 \
+		-artifact_prefix=fuzz/out/metrics-findings/ $c ;;
 *)
-	echo "usage: fuzz/run.sh SECONDS [pipeline|binary]" >&2
+	echo "usage: fuzz/run.sh SECONDS [pipeline|binary|metrics]" >&2
 	exit 2 ;;
 esac

@@ -103,6 +103,55 @@ static void put_label_value(struct buf *b, const char *s, size_t n)
 	}
 }
 
+/* An argument's name as a label name: [a-zA-Z_][a-zA-Z0-9_]*, not one
+ * Prometheus keeps (__*) nor one of the probe's own labels; a binary's
+ * declaration may name its arguments anything (fuzz/fuzz_metrics.c). */
+static void put_label_name(struct buf *b, const char *name)
+{
+	struct buf clean = { 0 };
+	const char *c;
+
+	/* Each byte not allowed becomes '_'; then the checks, on that. */
+	for (c = name; *c; c++) {
+		int ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			 (*c >= '0' && *c <= '9') || *c == '_';
+
+		buf_add(&clean, ok ? c : "_", 1);
+	}
+	buf_add(&clean, "", 1);
+	/* "arg" before a name that starts with '_' (Prometheus keeps "__"
+	   names, and a suffix may follow: "_" and "_2" would make "__2"),
+	   with a digit, or is empty or one of the probe's own labels. */
+	if (!clean.data[0] || clean.data[0] == '_' ||
+	    (clean.data[0] >= '0' && clean.data[0] <= '9') ||
+	    strcmp(clean.data, "provider") == 0 ||
+	    strcmp(clean.data, "probe") == 0 || strcmp(clean.data, "le") == 0)
+		buf_puts(b, clean.data[0] == '_' ? "arg" : "arg_");
+	buf_puts(b, clean.data);
+	buf_free(&clean);
+}
+
+/* The label name of t's k-th --by argument: put_label_name's, and _K+1
+ * after it when an earlier one has the same (path+path, a-b and a_b). */
+static void put_label_of(struct buf *b, const struct traced *t, int k)
+{
+	struct buf mine = { 0 }, other = { 0 };
+	int j, same = 0;
+
+	put_label_name(&mine, t->arg_names[t->label_args[k]]);
+	for (j = 0; j < k && !same; j++) {
+		other.len = 0;
+		put_label_name(&other, t->arg_names[t->label_args[j]]);
+		same = other.len == mine.len &&
+		       memcmp(other.data, mine.data, mine.len) == 0;
+	}
+	buf_add(b, mine.data, mine.len);
+	if (same)
+		buf_printf(b, "_%d", k + 1);
+	buf_free(&mine);
+	buf_free(&other);
+}
+
 /* ,name="value" for each argument probe t's firings are counted by. */
 static void labels_of(struct metrics *m, const struct traced *t,
 		      const struct trace_event *e, struct buf *out)
@@ -114,7 +163,9 @@ static void labels_of(struct metrics *m, const struct traced *t,
 		int a = t->label_args[k], i;
 		const struct tracer_read *r = &t->read[a];
 
-		buf_printf(out, ",%s=\"", t->arg_names[a]);
+		buf_lit(out, ",");
+		put_label_of(out, t, k);
+		buf_lit(out, "=\"");
 		m->value.len = 0;
 		if (r->how == READ_STRING) {
 			for (i = 0, s = 0; i < a; i++)
@@ -183,9 +234,11 @@ static struct labelled *count_of(struct metrics *m, int probe,
 			warning_plain("--metrics: %s fired with more than %d values of its --by arguments; the rest are counted as _other",
 				      t->label_text, METRICS_MAX_VALUES);
 		}
-		for (k = 0; k < t->nlabel_args; k++)
-			buf_printf(&other, ",%s=\"_other\"",
-				   t->arg_names[t->label_args[k]]);
+		for (k = 0; k < t->nlabel_args; k++) {
+			buf_lit(&other, ",");
+			put_label_of(&other, t, k);
+			buf_lit(&other, "=\"_other\"");
+		}
 		c = count_of(m, probe, other.data);
 		buf_free(&other);
 		return c;

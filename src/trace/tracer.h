@@ -10,6 +10,11 @@
  *   events.c   what is done with an event: one line of text or JSON
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
+ *   profile.c  the calls of runtimes' function pairs, by name and as
+ *              folded stacks (--summary's breakdown, --folded)
+ *   metrics.c  --metrics's page: Prometheus text or OpenMetrics
+ *   server.c   --metrics's HTTP side (libmicrohttpd)
+ *   privileges.c  what --metrics gives up once attached
  *   trace.c    trace_run(): those steps in order, and the command it runs
  *
  * trace.bpf.c is the BPF side (its shared layout in trace.h); trace_none.c
