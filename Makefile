@@ -28,6 +28,17 @@ LDFLAGS += -fsanitize=address,undefined
 B = build-san
 PROG = $(B)/probegen
 export PROBEGEN_SANITIZED = 1
+else ifdef STATIC
+# make static: one file, linked with the static libelf, zlib, zstd and
+# libbpf Debian ships (--trace included) and libdw's (site lines), that
+# runs on any x86-64 Linux; --metrics is left out (libmicrohttpd's static
+# library needs GnuTLS's and its dependencies', which Debian does not
+# all ship static): it says so.
+B = build-static
+PROG = probegen-static
+LDFLAGS += -static
+MICROHTTPD = no
+STATIC_LIBS = -lelf -lz -lzstd -llzma -lbz2
 else
 B = build
 PROG = probegen
@@ -87,6 +98,19 @@ LIBS += -ldw
 endif
 BPF_ARCH = $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/')
 
+# The version, from one place: a release tarball's .version (make dist
+# writes it), else `git describe` of the v* tags in a checkout (0.1.0, or
+# 0.1.0-5-gabc1234 five commits on).  RELEASE, its x.y.z alone, is what
+# generated files, the CMake package and the pkg-config file name, so that
+# a header does not change with each commit.  Neither there: NEWS.md's
+# newest version, marked unknown.  $(B)/version.h holds both, rewritten
+# only when they change.
+VERSION := $(shell cat .version 2>/dev/null || git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null | sed 's/^v//')
+ifeq ($(VERSION),)
+VERSION := $(shell sed -n 's/^\#\# \([0-9][0-9.]*\).*/\1/p' NEWS.md | head -n 1)-unknown
+endif
+RELEASE := $(firstword $(subst -, ,$(VERSION)))
+
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o \
        $(TRACE_OBJ)
 # The header's fixed parts: plain C under src/header/, embedded as strings.
@@ -98,9 +122,18 @@ all: $(PROG)
 
 $(PROG): $(OBJS)
 	$(msg) LINK $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS) $(STATIC_LIBS)
 
-$(B)/%.o: src/%.c $(B)/parser.h $(B)/lexer.h | $(B)
+static:
+	$(Q)$(MAKE) STATIC=1
+
+$(B)/version.h: FORCE | $(B)
+	$(Q)printf '#define PROBEGEN_VERSION "%s"\n#define PROBEGEN_RELEASE "%s"\n' \
+		'$(VERSION)' '$(RELEASE)' > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+
+$(B)/%.o: src/%.c $(B)/parser.h $(B)/lexer.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
@@ -132,11 +165,11 @@ $(B)/trace.skel.h: $(B)/trace.bpf.o
 # The rooms of --trace (src/trace/tracer.h): trace.c, then targets.c,
 # events.c and session.c as trace_ROOM.o; only session.c sees the
 # skeleton.
-$(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/probegen.h | $(B)
+$(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/probegen.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
-$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/probegen.h | $(B)
+$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/probegen.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
@@ -174,7 +207,6 @@ demo: $(PROG)
 bench: $(PROG)
 	$(Q)bench/run.sh
 
-VERSION = $(shell sed -n 's/^#define PROBEGEN_VERSION "\(.*\)"$$/\1/p' src/probegen.h)
 
 # The program, its man page, and what build systems find it by: a CMake
 # package (find_package(probegen)) and a pkg-config file (Meson's
@@ -184,15 +216,40 @@ install: $(PROG)
 		$(DESTDIR)$(LIBDIR)/cmake/probegen $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/probegen
 	install -m 644 man/probegen.1 $(DESTDIR)$(MANDIR)/man1/probegen.1
-	sed 's|@VERSION@|$(VERSION)|g' build-systems/cmake/probegenConfig.cmake.in \
+	sed 's|@VERSION@|$(RELEASE)|g' build-systems/cmake/probegenConfig.cmake.in \
 		> $(DESTDIR)$(LIBDIR)/cmake/probegen/probegenConfig.cmake
-	sed 's|@VERSION@|$(VERSION)|g' build-systems/cmake/probegenConfigVersion.cmake.in \
+	sed 's|@VERSION@|$(RELEASE)|g' build-systems/cmake/probegenConfigVersion.cmake.in \
 		> $(DESTDIR)$(LIBDIR)/cmake/probegen/probegenConfigVersion.cmake
-	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
+	sed -e 's|@VERSION@|$(RELEASE)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
 		build-systems/pkgconfig/probegen.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/probegen.pc
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
 	sed 's|/usr/bin/probegen|$(BINDIR)/probegen|' build-systems/systemd/probegen-metrics@.service \
 		> $(DESTDIR)$(PREFIX)/lib/systemd/system/probegen-metrics@.service
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 build-systems/bash-completion/probegen \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/probegen
+	# `dtrace` for builds that look the tool up by that name, in a
+	# directory of its own: PATH=$(PREFIX)/lib/probegen/bin:$$PATH puts it
+	# first without taking SystemTap's /usr/bin/dtrace.
+	install -d $(DESTDIR)$(PREFIX)/lib/probegen/bin
+	ln -sf $(BINDIR)/probegen $(DESTDIR)$(PREFIX)/lib/probegen/bin/dtrace
+
+# make dist: probegen-VERSION.tar.gz of the files git tracks and
+# .version, the same bytes each time it is made from one commit: names
+# sorted, owner and group 0, every time the commit's (SOURCE_DATE_EPOCH,
+# when set, instead), gzip without a name or a time.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+dist:
+	$(Q)test -d .git || { echo "make dist: from a git checkout" >&2; exit 2; }
+	$(Q)rm -rf dist-tmp && mkdir -p dist-tmp/probegen-$(VERSION)
+	$(Q)git ls-files -z | xargs -0 cp --parents -t dist-tmp/probegen-$(VERSION)
+	$(Q)echo '$(VERSION)' > dist-tmp/probegen-$(VERSION)/.version
+	$(Q)cd dist-tmp && find probegen-$(VERSION) -print0 | LC_ALL=C sort -z | \
+		tar --null --no-recursion -T - --owner=0 --group=0 --numeric-owner \
+		--mode=u+rw,go+r,go-w --mtime=@$(SOURCE_DATE_EPOCH) --format=gnu -cf - | \
+		gzip -9n > ../probegen-$(VERSION).tar.gz
+	$(Q)rm -rf dist-tmp
+	$(Q)echo probegen-$(VERSION).tar.gz
 
 # For builds that look the tool up as `dtrace` (Meson, PHP, autoconf).
 install-dtrace-alias: install
@@ -206,7 +263,7 @@ FUZZ_CC ?= clang
 FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
-$(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) src/trace/metrics.c fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
+$(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) src/trace/metrics.c fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)
 	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
@@ -240,9 +297,9 @@ format:
 	$(Q)clang-format -i $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-san $(FZ) probegen tests/out fuzz/out
+	rm -rf build build-san build-static $(FZ) probegen probegen-static tests/out fuzz/out dist-tmp probegen-*.tar.gz
 
-.PHONY: all check check-real demo fuzz fuzz-ci fuzz-merge format bench install install-dtrace-alias clean
+.PHONY: all check check-real demo fuzz fuzz-ci fuzz-merge format bench install install-dtrace-alias dist static clean FORCE
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "version.h"
 
 static void stability(struct buf *b, const struct program *prog,
 		      const struct provider *pv)
@@ -105,7 +106,7 @@ int emit_docs(struct output *o, const struct program *prog,
 		"argument as the probe passes it; `bpftrace` shows how a bpftrace\n"
 		"script reads it (`probegen --bpftrace` writes one that prints them\n"
 		"all).\n\n",
-		opt->input_name, PROBEGEN_VERSION, opt->input_name);
+		opt->input_name, PROBEGEN_RELEASE, opt->input_name);
 	for_each_provider(prog, pv) {
 		buf_printf(&o->buf, "## Provider %s\n\n", pv->name);
 		stability(&o->buf, prog, pv);

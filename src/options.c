@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "version.h"
 
 char **split_words(const char *s, char **error)
 {

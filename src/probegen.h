@@ -23,8 +23,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define PROBEGEN_VERSION "0.1.0"
-
 /* The limits of sys/sdt.h, libbpf and DTrace. */
 #define MAX_PROBE_ARGS 12
 #define MAX_NAME_LEN 63

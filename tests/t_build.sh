@@ -9,6 +9,63 @@ t_build_install() {
 	printf 'provider a { probe b(int c); };\n' > a.d
 	root/usr/bin/dtrace -h -s a.d -o a.h || fail "probegen called as dtrace"
 	expect_grep '#define A_B(...)' a.h
+	# dtrace in a directory of its own, for PATH=/usr/lib/probegen/bin:$PATH.
+	expect_eq "$(readlink root/usr/lib/probegen/bin/dtrace)" /usr/bin/probegen "/usr/lib/probegen/bin/dtrace"
+	[ -f root/usr/share/bash-completion/completions/probegen ] || fail "bash completion not installed"
+	grep -q '^ExecStart=/usr/bin/probegen --trace --metrics' root/usr/lib/systemd/system/probegen-metrics@.service ||
+		fail "the systemd unit not installed, or not naming the installed probegen"
+	grep -q "^Version: $(sed -n 's/^## \([0-9.]*\)$/\1/p' "$ROOT/NEWS.md" | head -n 1)\$" root/usr/lib/pkgconfig/probegen.pc ||
+		fail "probegen.pc's version is not NEWS.md's newest"
+	ok
+}
+
+# make static: one file, not a dynamic executable, that runs the README's
+# first steps (-h, -G, a build against them, --list) and --trace with no
+# library to find (an empty LD_LIBRARY_PATH, a directory with nothing).
+t_build_static() {
+	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
+	MAKEFLAGS= MAKELEVEL= make static SANITIZE= > log 2>&1 || { tail -20 log; fail "make static"; }
+	file probegen-static | grep -q 'statically linked' || fail "not linked statically: $(file probegen-static)"
+	ldd probegen-static 2>&1 | grep -q 'not a dynamic executable' || fail "ldd sees libraries"
+	mkdir -p bare && cp probegen-static bare/probegen && cp examples/make/myapp.d examples/make/main.c bare/
+	cd bare
+	LD_LIBRARY_PATH= ./probegen -h -s myapp.d -o myapp.h || fail "-h"
+	LD_LIBRARY_PATH= ./probegen -G -s myapp.d -o myapp_probes.o || fail "-G"
+	gcc -O2 main.c myapp_probes.o -o myapp || fail "building against the static binary's output"
+	LD_LIBRARY_PATH= ./probegen --list myapp | grep -q 'myapp:' || fail "--list"
+	if [ "$(id -u)" = 0 ]; then
+		LD_LIBRARY_PATH= ./probegen --trace --summary -c ./myapp > sum 2> err || { cat err; fail "--trace of the static binary"; }
+		grep -q '^probes:' sum || { cat sum err; fail "--trace --summary printed no counts"; }
+	else
+		skip_part "--trace needs root"
+	fi
+	./probegen --trace --metrics :0 ./myapp > out 2> err
+	expect_eq $? 2 "--metrics in the static binary"
+	expect_grep 'built without libmicrohttpd (make static leaves it out' err
+	ok
+}
+
+# make dist: the same bytes twice (SOURCE_DATE_EPOCH, sorted names, owner
+# 0); the tarball builds alone, its version that of the checkout.
+t_build_dist() {
+	local tgz
+	git clone -q "$ROOT" src || fail "git clone"
+	(cd src && MAKEFLAGS= MAKELEVEL= make -s dist > ../dist1.log) || fail "make dist"
+	tgz=src/$(tail -n 1 dist1.log)
+	[ -f "$tgz" ] || { cat dist1.log; fail "no tarball"; }
+	cp "$tgz" first.tar.gz
+	sleep 1
+	(cd src && MAKEFLAGS= MAKELEVEL= make -s dist > /dev/null) || fail "make dist again"
+	cmp first.tar.gz "$tgz" || fail "two make dist runs differ"
+	tar tvzf first.tar.gz | awk '$2 != "0/0" { bad = 1 } END { exit bad }' || fail "an owner is not 0/0"
+	mkdir -p built && tar xzf first.tar.gz -C built
+	d=$(ls built)
+	expect_eq "$d" "probegen-$(cat "built/$d/.version")" "the tarball's directory"
+	(cd "built/$d" && MAKEFLAGS= MAKELEVEL= make -s SANITIZE= > ../../build.log 2>&1) || { tail build.log; fail "building the tarball"; }
+	expect_eq "$("built/$d/probegen" --version)" "probegen $(cat "built/$d/.version")" "--version of the tarball's build"
+	expect_eq "$(src/probegen --version 2>/dev/null || (cd src && MAKEFLAGS= MAKELEVEL= make -s SANITIZE= > /dev/null 2>&1 && ./probegen --version))" \
+		"probegen $(cat "built/$d/.version")" "--version of the checkout's build"
+	note "$(basename "$tgz"), $(stat -c %s first.tar.gz) bytes, twice the same"
 	ok
 }
 

@@ -254,3 +254,21 @@ t_cli_help_matches_man() {
 	echo "$(wc -l < from_help) options in both"
 	ok
 }
+
+# The bash completion (build-systems/bash-completion/probegen): it offers
+# every option --help lists and no other, completes --tr to --trace, and
+# -h -s to the provider files and directories, in a real bash.
+t_cli_bash_completion() {
+	local comp=$ROOT/build-systems/bash-completion/probegen
+	"$PROBEGEN" --help | awk '/^  -/ { sub(/^  /, ""); split($0, a, /   +/); print a[1] }' |
+		sed 's/, /\n/g' | awk '{ sub(/=.*/, "", $1); if ($1 != "--" && $1 != "") print $1 }' | sort -u > from_help
+	bash -c ". '$comp'; COMP_WORDS=(probegen -); COMP_CWORD=1; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" |
+		sort -u > completed
+	diff -u from_help completed || fail "the completion's options are not --help's"
+	[ "$(wc -l < from_help)" -gt 40 ] || fail "only $(wc -l < from_help) options read from --help"
+	touch a.d b.c; mkdir -p sub
+	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --tr); COMP_CWORD=1; _probegen; echo \"\${COMPREPLY[*]}\"")" "--trace" "probegen --tr<TAB>"
+	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen -h -s ''); COMP_CWORD=3; _probegen; echo \"\${COMPREPLY[*]}\"" | tr ' ' '\n' | sort | tr '\n' ' ')" "a.d sub/ " "probegen -h -s <TAB>"
+	expect_eq "$(PATH=$(dirname "$PROBEGEN"):$PATH bash -c ". '$comp'; COMP_WORDS=(probegen -G --target aarch); COMP_CWORD=3; _probegen; echo \"\${COMPREPLY[*]}\"")" "aarch64" "--target aarch<TAB>"
+	ok
+}

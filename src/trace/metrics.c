@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tracer.h"
+#include "version.h"
 
 /* Argument values a probe's firings are counted by; past them, the
  * firings count under "_other", said once. */
