@@ -3,7 +3,7 @@
 # (or those named), one result line each and the harness's summary line.
 cd "$(dirname "$0")"
 passed=0 failed=0 skipped=0
-for s in ${@:-memcached tcl postgresql cpython glib qemu ruby perl php erlang gjs xorg}; do
+for s in ${@:-memcached tcl postgresql cpython glib qemu ruby perl php erlang gjs xorg package}; do
 	if [ ! -x "$s.sh" ]; then
 		echo "FAIL real_$s: no script tests/real/$s.sh"
 		failed=$((failed + 1))
