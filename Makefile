@@ -10,6 +10,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 LIBDIR ?= $(PREFIX)/lib
+# probegen.pc describes a program, the same on every architecture.
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
 CC ?= cc
 FLEX ?= flex
 BISON ?= bison
@@ -210,10 +212,10 @@ bench: $(PROG)
 
 # The program, its man page, and what build systems find it by: a CMake
 # package (find_package(probegen)) and a pkg-config file (Meson's
-# dependency('probegen')), both under $(LIBDIR).
+# dependency('probegen')), under $(LIBDIR) and $(PKGCONFIGDIR).
 install: $(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(LIBDIR)/cmake/probegen $(DESTDIR)$(LIBDIR)/pkgconfig
+		$(DESTDIR)$(LIBDIR)/cmake/probegen $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/probegen
 	install -m 644 man/probegen.1 $(DESTDIR)$(MANDIR)/man1/probegen.1
 	sed 's|@VERSION@|$(RELEASE)|g' build-systems/cmake/probegenConfig.cmake.in \
@@ -221,7 +223,7 @@ install: $(PROG)
 	sed 's|@VERSION@|$(RELEASE)|g' build-systems/cmake/probegenConfigVersion.cmake.in \
 		> $(DESTDIR)$(LIBDIR)/cmake/probegen/probegenConfigVersion.cmake
 	sed -e 's|@VERSION@|$(RELEASE)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
-		build-systems/pkgconfig/probegen.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/probegen.pc
+		build-systems/pkgconfig/probegen.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/probegen.pc
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
 	sed 's|/usr/bin/probegen|$(BINDIR)/probegen|' build-systems/systemd/probegen-metrics@.service \
 		> $(DESTDIR)$(PREFIX)/lib/systemd/system/probegen-metrics@.service

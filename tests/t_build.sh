@@ -14,7 +14,7 @@ t_build_install() {
 	[ -f root/usr/share/bash-completion/completions/probegen ] || fail "bash completion not installed"
 	grep -q '^ExecStart=/usr/bin/probegen --trace --metrics' root/usr/lib/systemd/system/probegen-metrics@.service ||
 		fail "the systemd unit not installed, or not naming the installed probegen"
-	grep -q "^Version: $(sed -n 's/^## \([0-9.]*\)$/\1/p' "$ROOT/NEWS.md" | head -n 1)\$" root/usr/lib/pkgconfig/probegen.pc ||
+	grep -q "^Version: $(sed -n 's/^## \([0-9.]*\)$/\1/p' "$ROOT/NEWS.md" | head -n 1)\$" root/usr/share/pkgconfig/probegen.pc ||
 		fail "probegen.pc's version is not NEWS.md's newest"
 	ok
 }

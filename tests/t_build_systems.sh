@@ -115,7 +115,7 @@ t_build_systems_meson() {
 	need ninja
 	install_prefix
 	cp -r "$ROOT/examples/meson" src
-	PKG_CONFIG_PATH="$PWD/prefix/lib/pkgconfig" meson setup build src > meson.log 2>&1 ||
+	PKG_CONFIG_PATH="$PWD/prefix/share/pkgconfig" meson setup build src > meson.log 2>&1 ||
 		{ cat meson.log; fail "meson setup"; }
 	grep -q 'Build-time dependency probegen found: YES' meson.log || fail "pkg-config did not find probegen"
 	ninja -C build > build.log 2>&1 || { cat build.log; fail "build"; }
@@ -133,7 +133,7 @@ t_build_systems_meson_cross() {
 	cp -r "$ROOT/examples/meson" src
 	# As the README shows: nothing but the cross file.
 	meson setup build src --cross-file src/aarch64-linux-gnu.ini \
-		-Dbuild.pkg_config_path="$PWD/prefix/lib/pkgconfig" \
+		-Dbuild.pkg_config_path="$PWD/prefix/share/pkgconfig" \
 		> meson.log 2>&1 || { cat meson.log; fail "meson setup"; }
 	ninja -C build > build.log 2>&1 || { cat build.log; fail "build"; }
 	example_qemu build
