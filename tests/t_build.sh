@@ -19,19 +19,17 @@ t_build_install() {
 	ok
 }
 
-# make static: one file, not a dynamic executable, that runs the README's
-# first steps (-h, -G, a build against them, --list) and --trace with no
-# library to find (an empty LD_LIBRARY_PATH, a directory with nothing).
+# make static: one file, not a dynamic executable, that builds
+# examples/make (-h, -G, a program against them), lists and traces it
+# with no library to find (an empty LD_LIBRARY_PATH).
 t_build_static() {
 	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
 	MAKEFLAGS= MAKELEVEL= make static SANITIZE= > log 2>&1 || { tail -20 log; fail "make static"; }
 	file probegen-static | grep -q 'statically linked' || fail "not linked statically: $(file probegen-static)"
 	ldd probegen-static 2>&1 | grep -q 'not a dynamic executable' || fail "ldd sees libraries"
-	mkdir -p bare && cp probegen-static bare/probegen && cp examples/make/myapp.d examples/make/main.c bare/
+	cp -r examples/make bare && cp probegen-static bare/probegen
 	cd bare
-	LD_LIBRARY_PATH= ./probegen -h -s myapp.d -o myapp.h || fail "-h"
-	LD_LIBRARY_PATH= ./probegen -G -s myapp.d -o myapp_probes.o || fail "-G"
-	gcc -O2 main.c myapp_probes.o -o myapp || fail "building against the static binary's output"
+	LD_LIBRARY_PATH= make PROBEGEN=./probegen > make.log 2>&1 || { cat make.log; fail "examples/make with the static binary"; }
 	LD_LIBRARY_PATH= ./probegen --list myapp | grep -q 'myapp:' || fail "--list"
 	if [ "$(id -u)" = 0 ]; then
 		LD_LIBRARY_PATH= ./probegen --trace --summary -c ./myapp > sum 2> err || { cat err; fail "--trace of the static binary"; }

@@ -39,12 +39,11 @@ dpkg -L probegen | sort > "$WORK/installed"
 /usr/bin/probegen --trace -c /bin/true 2>&1 | grep -q 'built without' && fail "the packaged probegen has no --trace"
 /usr/bin/probegen --trace --metrics :0 /bin/true 2>&1 | grep -q 'built without' && fail "the packaged probegen has no --metrics"
 # The README's first steps, with the installed binary.
-mkdir -p "$WORK/first" && cp "$ROOT"/examples/make/{myapp.d,main.c} "$WORK/first/"
+cp -r "$ROOT/examples/make" "$WORK/first"
 cd "$WORK/first"
-probegen -h -s myapp.d -o myapp.h && probegen -G -s myapp.d -o myapp_probes.o &&
-	gcc -O2 main.c myapp_probes.o -o myapp || fail "the README's first steps with the package"
+make PROBEGEN=/usr/bin/probegen > make.log 2>&1 || { cat make.log; fail "examples/make with the package"; }
 PATH=/usr/lib/probegen/bin:$PATH dtrace -h -s myapp.d -o as_dtrace.h || fail "dtrace from /usr/lib/probegen/bin"
-cmp -s myapp.h as_dtrace.h || fail "dtrace from /usr/lib/probegen/bin is not probegen"
+cmp -s myapp_probes.h as_dtrace.h || fail "dtrace from /usr/lib/probegen/bin is not probegen"
 /usr/bin/probegen --trace --summary -c ./myapp > summary 2>&1 || { cat summary; fail "--trace with the package"; }
 # memcached through the PATH form.
 dpkg -s libevent-dev > /dev/null 2>&1 || skip "libevent-dev is not installed"
