@@ -28,16 +28,15 @@ t_build_static() {
 	file probegen-static | grep -q 'statically linked' || fail "not linked statically: $(file probegen-static)"
 	ldd probegen-static 2>&1 | grep -q 'not a dynamic executable' || fail "ldd sees libraries"
 	cp -r examples/make bare && cp probegen-static bare/probegen
-	cd bare
-	LD_LIBRARY_PATH= make PROBEGEN=./probegen > make.log 2>&1 || { cat make.log; fail "examples/make with the static binary"; }
-	LD_LIBRARY_PATH= ./probegen --list myapp | grep -q 'myapp:' || fail "--list"
+	LD_LIBRARY_PATH= make -C bare PROBEGEN=./probegen > make.log 2>&1 || { cat make.log; fail "examples/make with the static binary"; }
+	LD_LIBRARY_PATH= bare/probegen --list bare/myapp | grep -q 'myapp:' || fail "--list"
 	if [ "$(id -u)" = 0 ]; then
-		LD_LIBRARY_PATH= ./probegen --trace --summary -c ./myapp > sum 2> err || { cat err; fail "--trace of the static binary"; }
+		LD_LIBRARY_PATH= bare/probegen --trace --summary -c bare/myapp > sum 2> err || { cat err; fail "--trace of the static binary"; }
 		grep -q '^probes:' sum || { cat sum err; fail "--trace --summary printed no counts"; }
 	else
 		skip_part "--trace needs root"
 	fi
-	./probegen --trace --metrics :0 ./myapp > out 2> err
+	bare/probegen --trace --metrics :0 bare/myapp > out 2> err
 	expect_eq $? 2 "--metrics in the static binary"
 	expect_grep 'built without libmicrohttpd (make static leaves it out' err
 	ok
