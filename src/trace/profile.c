@@ -232,18 +232,6 @@ static struct thread *thread_of(struct profile *p, unsigned tid)
 	return th;
 }
 
-/* A latency into a pair's or a name's buckets. */
-static void record(struct trace_pair_stats *st, unsigned long long ns)
-{
-	if (!st->count || ns < st->min_ns)
-		st->min_ns = ns;
-	if (ns > st->max_ns)
-		st->max_ns = ns;
-	st->sum_ns += ns;
-	st->count++;
-	st->buckets[trace_bucket_of(ns)]++;
-}
-
 /* The thread's latest call ends at now. */
 static void finish(struct profile *p, struct thread *th, unsigned long long now)
 {
@@ -258,12 +246,12 @@ static void finish(struct profile *p, struct thread *th, unsigned long long now)
 	n->self_ns += self;
 	if (!n->times)
 		n->times = xcalloc(1, sizeof(*n->times));
-	record(n->times, total);
+	trace_pair_record(n->times, total);
 	if (f->node >= 0)
 		p->nodes[f->node].self_ns += self;
 	if (th->depth)
 		th->frames[th->depth - 1].child_ns += total;
-	record(&p->pairs[f->pair], total);
+	trace_pair_record(&p->pairs[f->pair], total);
 }
 
 static void call_end(struct profile *p, struct thread *th, int pair,

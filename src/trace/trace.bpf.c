@@ -239,18 +239,9 @@ static __always_inline long arg_value(const struct __bpf_usdt_spec *spec,
 static __always_inline void record(__u32 pair, __u64 ns)
 {
 	struct trace_pair_stats *st = bpf_map_lookup_elem(&pair_stats, &pair);
-	__u32 b;
 
-	if (!st)
-		return;
-	b = trace_bucket_of(ns);
-	st->buckets[b]++;
-	if (!st->count || ns < st->min_ns)
-		st->min_ns = ns;
-	if (ns > st->max_ns)
-		st->max_ns = ns;
-	st->sum_ns += ns;
-	st->count++;
+	if (st)
+		trace_pair_record(st, ns);
 }
 
 static __always_inline void unmatched(__u32 pair)

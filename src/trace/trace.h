@@ -120,6 +120,21 @@ struct trace_pair_stats {
 	unsigned long long buckets[TRACE_LAT_BUCKETS];
 };
 
+/* One timed duration into a pair's (or a profiled name's) times: the
+ * BPF side's and profile.c's one way of counting it. */
+static __inline__ __attribute__((always_inline)) void
+trace_pair_record(struct trace_pair_stats *st, unsigned long long ns)
+{
+	if (!st->count || ns < st->min_ns)
+		st->min_ns = ns;
+	if (ns > st->max_ns)
+		st->max_ns = ns;
+	st->sum_ns += ns;
+	st->count++;
+	st->buckets[trace_bucket_of(ns)]++;
+}
+
+
 /* One firing.  Strings follow the header in the order of their
  * arguments, TRACE_STR_LEN bytes each; the event is only as long as the
  * strings it carries. */
