@@ -160,7 +160,7 @@ bazel_build() {
 # The checkout's files Bazel reads, copied to DIR.
 bazel_checkout() {
 	mkdir -p "$1"
-	(cd "$ROOT" && tar -cf - src grammar build-systems/bazel examples/bazel/WORKSPACE \
+	(cd "$ROOT" && tar -cf - src grammar NEWS.md build-systems/bazel examples/bazel/WORKSPACE \
 		examples/bazel/BUILD.bazel examples/bazel/app.d examples/bazel/app.c tests/bazel) |
 		tar -xf - -C "$1"
 }

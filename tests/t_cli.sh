@@ -11,7 +11,8 @@ t_cli_help_version() {
 		grep -q -- "$w" help || fail "--help does not mention $w"
 	done
 	"$PROBEGEN" --version > v || fail "--version failed"
-	grep -qE '^probegen [0-9]+\.[0-9]+\.[0-9]+$' v || fail "version: $(cat v)"
+	# x.y.z, after a tag's commits git describe's -N-gHASH (-dirty).
+	grep -qE '^probegen [0-9]+\.[0-9]+\.[0-9]+(-[0-9]+-g[0-9a-f]+)?(-dirty|-unknown)?$' v || fail "version: $(cat v)"
 	ok
 }
 
