@@ -264,13 +264,16 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
+# The rooms of --trace that fuzz_metrics.c reaches (no libbpf in them).
+FUZZ_TRACE_SRCS = src/trace/metrics.c src/trace/events.c src/trace/summary.c \
+	src/trace/profile.c src/trace/timeline.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
-$(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) src/trace/metrics.c fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
+$(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)
 	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-Isrc/trace -o $@ $(FUZZ_SRCS:%=src/%) src/trace/metrics.c fuzz/fuzz_$*.c \
+		-Isrc/trace -o $@ $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_$*.c \
 		$(B)/parser.c $(B)/lexer.c $(B)/header_text.c $(LIBS)
 
 # make fuzz: every harness, FUZZ_SECONDS each.

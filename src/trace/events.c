@@ -106,6 +106,36 @@ static void put_value(struct line *l, const struct traced *t, int i,
 static void put_args(struct line *l, const struct traced *t,
 		     const struct trace_event *e, int json);
 
+int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
+		   struct buf *b)
+{
+	const struct tracer_read *r = &t->read[a];
+	int i, s = 0;
+
+	if (a >= (int)e->nargs)
+		return -1;
+	if (r->how == READ_STRING) {
+		/* Strings follow the header in their arguments' order. */
+		for (i = 0; i < a; i++)
+			s += t->read[i].how == READ_STRING;
+		if ((e->fault_mask & (1u << a)) || s >= (int)e->nstrings)
+			return -1;
+		buf_add(b, e->strings[s],
+			strnlen(e->strings[s], TRACE_STR_LEN - 1));
+	} else {
+		int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
+		unsigned long long v = e->args[a];
+
+		if (r->is_signed)
+			buf_printf(b, "%lld",
+				   (long long)(v << (64 - bits)) >> (64 - bits));
+		else
+			buf_printf(b, "%llu",
+				   bits < 64 ? v & ((1ull << bits) - 1) : v);
+	}
+	return 0;
+}
+
 /* One more event; --limit stops the trace. */
 static void counted(struct tracer *tr)
 {

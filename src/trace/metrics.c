@@ -33,15 +33,22 @@ struct labelled {
 	unsigned long long count;
 };
 
+/* A probe counted by value: its label names, made once, and how many
+ * values it has. */
+struct labelled_probe {
+	char *names[TRACE_MAX_ARGS];
+	int values;	/* kept, up to METRICS_MAX_VALUES */
+	int other_said; /* past them: said once */
+};
+
 struct metrics {
 	const struct tracer *tr;
 	struct name_set set; /* key -> index + 1 */
 	struct labelled *counts;
 	int ncounts;
-	int *values_of; /* per probe: values kept */
-	char *other_said; /* per probe: past METRICS_MAX_VALUES, said */
+	struct labelled_probe *probes; /* by probe index, made as seen */
 	int nprobes_known;
-	struct buf key, value; /* made here for each event */
+	struct buf key, value, labels; /* made here for each event */
 };
 
 struct metrics *metrics_new(const struct tracer *tr)
@@ -153,45 +160,48 @@ static void put_label_of(struct buf *b, const struct traced *t, int k)
 	buf_free(&other);
 }
 
+/* What is known of probe (its label names made the first time). */
+static struct labelled_probe *labelled_probe(struct metrics *m, int probe)
+{
+	const struct traced *t = &m->tr->probes[probe];
+	struct labelled_probe *lp;
+	struct buf name = { 0 };
+	int k;
+
+	if (probe >= m->nprobes_known) {
+		int more = probe + 64;
+
+		m->probes = xrealloc(m->probes, (size_t)more * sizeof(*lp));
+		memset(m->probes + m->nprobes_known, 0,
+		       (size_t)(more - m->nprobes_known) * sizeof(*lp));
+		m->nprobes_known = more;
+	}
+	lp = &m->probes[probe];
+	for (k = 0; k < t->nlabel_args && !lp->names[k]; k++) {
+		name.len = 0;
+		put_label_of(&name, t, k);
+		lp->names[k] = xstrndup(name.data, name.len);
+	}
+	buf_free(&name);
+	return lp;
+}
+
 /* ,name="value" for each argument probe t's firings are counted by. */
 static void labels_of(struct metrics *m, const struct traced *t,
+		      const struct labelled_probe *lp,
 		      const struct trace_event *e, struct buf *out)
 {
-	int k, s;
+	int k;
 
 	out->len = 0;
 	for (k = 0; k < t->nlabel_args; k++) {
-		int a = t->label_args[k], i;
-		const struct tracer_read *r = &t->read[a];
+		int a = t->label_args[k];
 
-		buf_lit(out, ",");
-		put_label_of(out, t, k);
-		buf_lit(out, "=\"");
+		buf_cat(out, ",", lp->names[k], "=\"", NULL);
 		m->value.len = 0;
-		if (r->how == READ_STRING) {
-			for (i = 0, s = 0; i < a; i++)
-				s += t->read[i].how == READ_STRING;
-			if (a < (int)e->nargs && !(e->fault_mask & (1u << a)) &&
-			    s < (int)e->nstrings)
-				buf_add(&m->value, e->strings[s],
-					strnlen(e->strings[s],
-						TRACE_STR_LEN - 1));
-			else
-				buf_lit(&m->value, "(unreadable)");
-		} else if (a < (int)e->nargs) {
-			int bits = r->size >= 1 && r->size < 8 ? r->size * 8
-							       : 64;
-			unsigned long long v = e->args[a];
-
-			if (r->is_signed)
-				buf_printf(&m->value, "%lld",
-					   (long long)(v << (64 - bits)) >>
-						   (64 - bits));
-			else
-				buf_printf(&m->value, "%llu",
-					   bits < 64 ? v & ((1ull << bits) - 1)
-						     : v);
-		}
+		if (event_arg_text(t, e, a, &m->value) != 0 &&
+		    t->read[a].how == READ_STRING)
+			buf_lit(&m->value, "(unreadable)");
 		put_label_value(out, m->value.data ? m->value.data : "",
 				m->value.len);
 		buf_lit(out, "\"");
@@ -203,7 +213,7 @@ static void labels_of(struct metrics *m, const struct traced *t,
 /* The count of probe's firings with labels, made if new: past
  * METRICS_MAX_VALUES, the probe's "_other". */
 static struct labelled *count_of(struct metrics *m, int probe,
-				 const char *labels)
+				 struct labelled_probe *lp, const char *labels)
 {
 	const struct traced *t = &m->tr->probes[probe];
 	const void *found;
@@ -215,36 +225,23 @@ static struct labelled *count_of(struct metrics *m, int probe,
 	found = name_set_find(&m->set, m->key.data);
 	if (found)
 		return &m->counts[(intptr_t)found - 1];
-	if (probe >= m->nprobes_known) {
-		int more = probe + 64;
-
-		m->values_of = xrealloc(m->values_of, (size_t)more * sizeof(int));
-		m->other_said = xrealloc(m->other_said, (size_t)more);
-		memset(m->values_of + m->nprobes_known, 0,
-		       (size_t)(more - m->nprobes_known) * sizeof(int));
-		memset(m->other_said + m->nprobes_known, 0,
-		       (size_t)(more - m->nprobes_known));
-		m->nprobes_known = more;
-	}
-	if (m->values_of[probe] >= METRICS_MAX_VALUES &&
+	if (lp->values >= METRICS_MAX_VALUES &&
 	    !strstr(labels, "=\"_other\"")) {
 		struct buf other = { 0 };
 
-		if (!m->other_said[probe]) {
-			m->other_said[probe] = 1;
+		if (!lp->other_said) {
+			lp->other_said = 1;
 			warning_plain("--metrics: %s fired with more than %d values of its --by arguments; the rest are counted as _other",
 				      t->label_text, METRICS_MAX_VALUES);
 		}
-		for (k = 0; k < t->nlabel_args; k++) {
-			buf_lit(&other, ",");
-			put_label_of(&other, t, k);
-			buf_lit(&other, "=\"_other\"");
-		}
-		c = count_of(m, probe, other.data);
+		for (k = 0; k < t->nlabel_args; k++)
+			buf_cat(&other, ",", lp->names[k], "=\"_other\"",
+				NULL);
+		c = count_of(m, probe, lp, other.data);
 		buf_free(&other);
 		return c;
 	}
-	m->values_of[probe]++;
+	lp->values++;
 	m->counts = xgrow(m->counts, (size_t)m->ncounts, sizeof(*c));
 	c = &m->counts[m->ncounts];
 	c->key = xstrdup(m->key.data);
@@ -260,13 +257,13 @@ static struct labelled *count_of(struct metrics *m, int probe,
 void metrics_event(struct metrics *m, const struct trace_event *e)
 {
 	const struct traced *t = &m->tr->probes[e->probe];
-	struct buf labels = { 0 };
+	struct labelled_probe *lp;
 
 	if (!t->nlabel_args)
 		return;
-	labels_of(m, t, e, &labels);
-	count_of(m, (int)e->probe, labels.data)->count++;
-	buf_free(&labels);
+	lp = labelled_probe(m, (int)e->probe);
+	labels_of(m, t, lp, e, &m->labels);
+	count_of(m, (int)e->probe, lp, m->labels.data)->count++;
 }
 
 /* One series of a family, summed with the others of its labels. */
@@ -374,7 +371,8 @@ static void pair_histograms(const struct metrics *m, const struct tally *t,
 	const struct tracer *tr = m->tr;
 	struct family f = { 0 };
 	struct buf labels = { 0 }, name = { 0 };
-	int i, b, k;
+	unsigned long long octaves[64], below;
+	int i, k;
 
 	if (!tr->npairs)
 		return;
@@ -393,11 +391,13 @@ static void pair_histograms(const struct metrics *m, const struct tally *t,
 		s = series_of(&f, &labels);
 		s->count += st->count;
 		s->sum_ns += st->sum_ns;
-		/* Below 2^k ns: every bucket of a lower power of two. */
-		for (b = 0; b < TRACE_LAT_BUCKETS; b++)
-			for (k = BUCKET_LOW; k <= BUCKET_HIGH; k++)
-				if ((b >> TRACE_SUB_BITS) < k)
-					s->le[k - BUCKET_LOW] += st->buckets[b];
+		/* Below 2^k ns: every power of two below it. */
+		powers_of_two(st, octaves);
+		for (k = 0, below = 0; k <= BUCKET_HIGH; k++) {
+			if (k >= BUCKET_LOW)
+				s->le[k - BUCKET_LOW] += below;
+			below += octaves[k];
+		}
 	}
 	head(out, "probegen_pair_duration_seconds", "histogram",
 	     "Time from a pair's start to its end.", 0);
@@ -448,17 +448,20 @@ void metrics_render(const struct metrics *m, const struct tally *t,
 
 void metrics_free(struct metrics *m)
 {
-	int i;
+	int i, k;
 
 	if (!m)
 		return;
 	for (i = 0; i < m->ncounts; i++)
 		free(m->counts[i].key);
 	free(m->counts);
-	free(m->values_of);
-	free(m->other_said);
+	for (i = 0; i < m->nprobes_known; i++)
+		for (k = 0; k < TRACE_MAX_ARGS; k++)
+			free(m->probes[i].names[k]);
+	free(m->probes);
 	name_set_free(&m->set);
 	buf_free(&m->key);
 	buf_free(&m->value);
+	buf_free(&m->labels);
 	free(m);
 }

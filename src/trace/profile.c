@@ -85,61 +85,27 @@ struct profile *profile_new(const struct tracer *tr)
 	return p;
 }
 
-/* String argument a of event e, read from the start probe t, into out:
- * NULL when it could not be read. */
-static const char *string_arg(const struct traced *t,
-			      const struct trace_event *e, int a,
-			      char out[TRACE_STR_LEN])
-{
-	int i, s = 0;
-
-	for (i = 0; i < a; i++)
-		if (t->read[i].how == READ_STRING)
-			s++;
-	if (a >= (int)e->nargs || (e->fault_mask & (1u << a)) ||
-	    s >= (int)e->nstrings)
-		return NULL;
-	memcpy(out, e->strings[s], TRACE_STR_LEN);
-	out[TRACE_STR_LEN - 1] = '\0';
-	return out;
-}
-
 void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 	       struct buf *b)
 {
 	const struct traced_pair *p = &tr->pairs[pair];
 	const struct traced *t = &tr->probes[e->probe];
-	char str[TRACE_STR_LEN];
 	int k;
 
 	b->len = 0;
 	for (k = 0; k < p->nname_args; k++) {
 		int a = p->name_args[k];
-		const struct tracer_read *r = &t->read[a];
-		size_t before = b->len;
+		size_t before = b->len, mark;
 
 		if (b->len)
 			buf_lit(b, "::");
-		if (r->how == READ_STRING) {
-			const char *s = string_arg(t, e, a, str);
-
-			buf_puts(b, s ? s : "?");
+		mark = b->len;
+		if (event_arg_text(t, e, a, b) != 0) {
+			if (t->read[a].how == READ_STRING)
+				buf_lit(b, "?");
+		} else if (b->len == mark) {
 			/* An empty class: a plain function (PHP's). */
-			if (s && !*s)
-				b->len = before;
-		} else if (a < (int)e->nargs) {
-			int bits = r->size >= 1 && r->size < 8 ? r->size * 8
-							       : 64;
-			unsigned long long v = e->args[a];
-
-			if (r->is_signed)
-				buf_printf(b, "%lld",
-					   (long long)(v << (64 - bits)) >>
-						   (64 - bits));
-			else
-				buf_printf(b, "%llu",
-					   bits < 64 ? v & ((1ull << bits) - 1)
-						     : v);
+			b->len = before;
 		}
 	}
 	if (!b->len)

@@ -472,12 +472,13 @@ static void pair_tally(struct bpf_map *map, unsigned key,
 	free(v);
 }
 
-/* In how many processes each probe fired, while following a tree. */
+/* In how many processes each probe fired, while following a tree
+ * (--summary says it; --metrics counts the live ones alone). */
 static void count_processes(struct session *s, struct tally *t)
 {
 	struct trace_fired_key k, *prev = NULL;
 
-	if (!s->skel->rodata->count_processes)
+	if (!s->skel->rodata->count_processes || !s->tr->opt->summary)
 		return;
 	t->processes =
 		xcalloc((size_t)s->tr->nprobes + 1, sizeof(*t->processes));
@@ -489,9 +490,6 @@ static void count_processes(struct session *s, struct tally *t)
 	}
 }
 
-/* --metrics: the processes running now in which a probe has fired; the
- * keys of those that have ended are deleted, so that the map does not
- * fill over a long run. */
 static int by_number(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -499,6 +497,9 @@ static int by_number(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* --metrics: the processes running now in which a probe has fired; the
+ * keys of those that have ended are deleted, so that the map does not
+ * fill over a long run. */
 static void count_live_processes(struct session *s, struct tally *t)
 {
 	struct bpf_map *map = s->skel->maps.fired_in;

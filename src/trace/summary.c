@@ -40,9 +40,8 @@ static unsigned long long percentile(const struct trace_pair_stats *st,
 	return st->max_ns;
 }
 
-/* The pair's firings by power of two: counts[k] for [2^k, 2^(k+1)). */
-static void powers_of_two(const struct trace_pair_stats *st,
-			  unsigned long long counts[64])
+void powers_of_two(const struct trace_pair_stats *st,
+		   unsigned long long counts[64])
 {
 	int b;
 

@@ -112,6 +112,13 @@ void targets_free(struct tracer *tr);
 
 /* The ring buffer's callback: print one event (ctx: the tracer). */
 int events_print(void *ctx, void *data, size_t size);
+/* Argument a of event e (a firing of probe t) as text, appended to b: a
+ * string's bytes as the program passed them (not escaped), a number in
+ * decimal by its size and sign.  -1, nothing appended, when the event
+ * has no argument a or its string could not be read.  What names a call
+ * (profile.c) and labels a firing (metrics.c). */
+int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
+		   struct buf *b);
 
 /* ---- summary.c ---- */
 
@@ -127,6 +134,10 @@ struct tally {
 };
 /* Print them: text, or one JSON object with --json. */
 void summary_print(const struct tracer *tr, const struct tally *t);
+/* A pair's timings by power of two: counts[k] for [2^k, 2^(k+1)) ns
+ * (also --metrics's histogram buckets). */
+void powers_of_two(const struct trace_pair_stats *st,
+		   unsigned long long counts[64]);
 /* With --expect-all: name each probe that never fired; 1 if any. */
 int summary_unfired(const struct tracer *tr, const struct tally *t);
 
