@@ -56,11 +56,11 @@ endif
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
-SRCS = main.c options.c help.c util.c name_set.c escape.c diag.c parse.c ast.c ast_types.c program.c pairs.c check.c type.c spell.c names.c \
+SRCS = main.c options.c options_trace.c help.c util.c name_set.c escape.c diag.c parse.c ast.c ast_types.c program.c pairs.c check.c type.c spell.c names.c \
        target.c input.c output.c defines.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/model.c inspect/srclines.c \
-       inspect/list.c inspect/check.c
+       inspect/list.c inspect/check.c inspect/loader.c
 # --trace needs libbpf, clang's BPF target and bpftool; without them the
 # compiler builds the same and --trace says how to get it (TRACE=no
 # forces that).
@@ -71,9 +71,11 @@ TRACE := $(shell echo '\#include <bpf/libbpf.h>' | $(CC) -E -x c - > /dev/null 2
 	[ -x $(BPFTOOL) ] && command -v $(BPF_CLANG) > /dev/null 2>&1 && echo yes)
 endif
 ifeq ($(TRACE),yes)
-TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_events.o $(B)/trace_session.o \
-	    $(B)/trace_attach.o $(B)/trace_summary.o $(B)/trace_timeline.o \
-	    $(B)/trace_profile.o $(B)/trace_metrics.o $(B)/trace_privileges.o
+TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_probes.o \
+	    $(B)/trace_timed_pairs.o $(B)/trace_events.o $(B)/trace_load.o \
+	    $(B)/trace_session.o $(B)/trace_tally.o $(B)/trace_attach.o \
+	    $(B)/trace_summary.o $(B)/trace_timeline.o $(B)/trace_profile.o \
+	    $(B)/trace_metrics.o $(B)/trace_privileges.o
 LIBS += -lbpf
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
 # found; elsewhere --metrics says what to install.
@@ -155,7 +157,8 @@ $(B)/header_text.o: $(B)/header_text.c
 
 # The BPF side of --trace: compiled for the BPF target, embedded through
 # bpftool's skeleton.
-$(B)/trace.bpf.o: src/trace/trace.bpf.c src/trace/trace.h | $(B)
+$(B)/trace.bpf.o: src/trace/trace.bpf.c src/trace/args.bpf.h src/trace/pairs.bpf.h \
+		src/trace/trace.h | $(B)
 	$(msg) BPF $<
 	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 		-I/usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine) -Isrc/trace -c -o $@ $<
@@ -164,9 +167,8 @@ $(B)/trace.skel.h: $(B)/trace.bpf.o
 	$(msg) SKEL $@
 	$(Q)$(BPFTOOL) gen skeleton $< name trace_bpf > $@.tmp && mv $@.tmp $@
 
-# The rooms of --trace (src/trace/tracer.h): trace.c, then targets.c,
-# events.c and session.c as trace_ROOM.o; only session.c sees the
-# skeleton.
+# The rooms of --trace (src/trace/tracer.h): trace.c, then each room as
+# trace_ROOM.o; only load.c, session.c and tally.c see the skeleton.
 $(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/probegen.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
@@ -175,7 +177,7 @@ $(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/probegen.
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
-$(B)/trace_session.o: $(B)/trace.skel.h
+$(B)/trace_load.o $(B)/trace_session.o $(B)/trace_tally.o: $(B)/trace.skel.h
 
 $(B)/trace_none.o: src/trace/trace_none.c src/probegen.h | $(B)
 	$(msg) CC $<

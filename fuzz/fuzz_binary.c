@@ -51,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	inspect_list(files, 1, 0);
 	inspect_list(files, 1, 1);
+	/* --trace's reading of a program's loader. */
+	free(binary_interpreter(path));
 	if (binary_read(path, &b) == 0) {
 		struct check_options copt = { 0 };
 

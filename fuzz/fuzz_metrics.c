@@ -48,9 +48,11 @@ static int utf8(const unsigned char *s, size_t n)
 	while (i < n) {
 		unsigned c = s[i];
 
-		len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
-						   : (c >> 3) == 30    ? 4
-								       : 0;
+		len = c < 0x80	       ? 1
+		      : (c >> 5) == 6  ? 2
+		      : (c >> 4) == 14 ? 3
+		      : (c >> 3) == 30 ? 4
+				       : 0;
 		if (!len || i + len > n)
 			return 0;
 		for (k = 1; k < len; k++)
@@ -66,10 +68,12 @@ static int label_name(const char *s, size_t n)
 {
 	size_t i;
 
-	if (!n || (s[0] >= '0' && s[0] <= '9') || (n >= 2 && s[0] == '_' && s[1] == '_'))
+	if (!n || (s[0] >= '0' && s[0] <= '9') ||
+	    (n >= 2 && s[0] == '_' && s[1] == '_'))
 		return 0;
 	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
 		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
 			return 0;
 	return 1;
@@ -99,17 +103,22 @@ static void check(const struct buf *b)
 
 				while (eq < nl && *eq != '=')
 					eq++;
-				if (eq >= nl || eq[1] != '"' || !label_name(p, (size_t)(eq - p)))
+				if (eq >= nl || eq[1] != '"' ||
+				    !label_name(p, (size_t)(eq - p)))
 					abort();
 				for (j = 0; j < n; j++)
-					if (lens[j] == (size_t)(eq - p) && !memcmp(names[j], p, lens[j]))
+					if (lens[j] == (size_t)(eq - p) &&
+					    !memcmp(names[j], p, lens[j]))
 						abort();
 				if (n < 8) {
 					names[n] = p;
 					lens[n++] = (size_t)(eq - p);
 				}
 				for (p = eq + 2; p < nl && *p != '"'; p++)
-					if (*p == '\\' && (++p >= nl || (*p != '\\' && *p != '"' && *p != 'n')))
+					if (*p == '\\' &&
+					    (++p >= nl ||
+					     (*p != '\\' && *p != '"' &&
+					      *p != 'n')))
 						abort();
 				if (p >= nl)
 					abort();

@@ -6,7 +6,8 @@
 
 #include "options.h"
 
-void options_usage(FILE *f)
+/* The synopsis: a line for each mode. */
+static void usage_synopsis(FILE *f)
 {
 	fprintf(f,
 		"Usage: probegen -h [options] [-s] FILE.d [-o FILE.h]\n"
@@ -23,7 +24,13 @@ void options_usage(FILE *f)
 		"                        [--metrics HOST:PORT [--user NAME]]\n"
 		"                        [-s FILE.d]... [BINARY...] [-c 'CMD ARGS' | -- CMD ARGS]\n"
 		"       probegen --list-targets\n"
-		"\n"
+		"\n");
+}
+
+/* What each mode does, and --trace's options. */
+static void usage_modes(FILE *f)
+{
+	fprintf(f,
 		"Compile a D provider file into the C header a program calls (-h)\n"
 		"or the object file its link needs (-G), for SystemTap SDT probes.\n"
 		"\n"
@@ -73,7 +80,13 @@ void options_usage(FILE *f)
 		"  --timeline FILE.json\n"
 		"                     with --trace: write the firings as a timeline\n"
 		"                     (Chrome Trace Event Format: Perfetto, speedscope),\n"
-		"                     each pair a slice on its thread\n"
+		"                     each pair a slice on its thread\n");
+}
+
+/* The options of the compiler and the inspector, and the exit status. */
+static void usage_options(FILE *f)
+{
+	fprintf(f,
 		"  --json             with --list, --check and --trace: JSON for tools\n"
 		"  --check            check binaries' probes against the .d files: exit 1\n"
 		"                     and a line per problem when they differ\n"
@@ -105,4 +118,11 @@ void options_usage(FILE *f)
 		"\n"
 		"Exit status: 0 success, 1 invalid input (a provider file, or what\n"
 		"--check and --trace find in binaries), 2 usage or system error.\n");
+}
+
+void options_usage(FILE *f)
+{
+	usage_synopsis(f);
+	usage_modes(f);
+	usage_options(f);
 }

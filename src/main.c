@@ -361,7 +361,8 @@ static int trace(const struct options *o)
 	if (o->trace.metrics &&
 	    (o->summary || o->trace.timeline || o->trace.folded ||
 	     o->trace.limit || o->json || o->trace.expect_all)) {
-		usage_error("--metrics does not go with --summary, --timeline, --folded, --limit, --json or --expect-all");
+		usage_error(
+			"--metrics does not go with --summary, --timeline, --folded, --limit, --json or --expect-all");
 		return EXIT_SYSTEM;
 	}
 	if (o->trace.user && !o->trace.metrics) {

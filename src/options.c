@@ -187,116 +187,18 @@ static int flag_option(struct options *o, const char *a)
 	return 0;
 }
 
-/* v as a whole number above 0 and at most max, every byte of it read
- * ("10x" and " 10" are not 10); 0 when it is not one. */
-static long long positive_whole(const char *v, long long max)
-{
-	char *end;
-	long long n;
-
-	errno = 0;
-	n = strtoll(v, &end, 10);
-	if (*v < '0' || *v > '9' || errno || *end || n <= 0 || n > max)
-		return 0;
-	return n;
-}
-
-/* v as a finite number of seconds above 0, every byte read; else 0. */
-static double positive_seconds(const char *v)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(v, &end);
-	if (!strchr("0123456789.", *v) || errno || *end || !(d > 0) || d > 1e9)
-		return 0;
-	return d;
-}
-
-/* -c, -p, -n and --limit; returns 1 if a was one, -1 on a usage error. */
+/* One of --trace's options that take a value (options_trace.c reads
+ * it): 1 if a was one, -1 on a usage error. */
 static int trace_option(struct options *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *v;
-	char *error;
 
-	if (strcmp(a, "-c") != 0 && strcmp(a, "-p") != 0 &&
-	    strcmp(a, "-n") != 0 && strcmp(a, "--limit") != 0 &&
-	    strcmp(a, "--duration") != 0 && strcmp(a, "--pair") != 0 &&
-	    strcmp(a, "--timeline") != 0 && strcmp(a, "--by") != 0 &&
-	    strcmp(a, "--top") != 0 && strcmp(a, "--folded") != 0 &&
-	    strcmp(a, "--metrics") != 0 && strcmp(a, "--user") != 0)
+	if (!trace_option_takes_value(a))
 		return 0;
 	given(o, O_TRACE, a);
 	if (!(v = option_value(argc, argv, i, strlen(a))))
 		return -1;
-	if (a[1] == 'c') {
-		if (o->trace.command && o->command_split)
-			words_free(o->trace.command);
-		o->trace.command = split_words(v, &error);
-		o->command_split = 1;
-		if (!o->trace.command) {
-			usage_error("-c '%s': %s", v, error);
-			free(error);
-			return -1;
-		}
-	} else if (a[1] == 'p') {
-		o->trace.pid = (int)positive_whole(v, INT_MAX);
-		if (o->trace.pid <= 0) {
-			usage_error("-p takes a process ID, not '%s'", v);
-			return -1;
-		}
-	} else if (a[1] == 'n') {
-		if (!strchr(v, ':')) {
-			usage_error("-n takes PROVIDER:NAME, not '%s'", v);
-			return -1;
-		}
-		o->trace.filters[o->trace.nfilters++] = v;
-	} else if (strcmp(a, "--duration") == 0) {
-		o->trace.duration = positive_seconds(v);
-		if (!(o->trace.duration > 0)) {
-			usage_error("--duration takes a number of seconds, not '%s'",
-				    v);
-			return -1;
-		}
-	} else if (strcmp(a, "--pair") == 0) {
-		o->trace.pair_requests[o->trace.npair_requests++] = v;
-	} else if (strcmp(a, "--timeline") == 0) {
-		o->trace.timeline = v;
-	} else if (strcmp(a, "--folded") == 0) {
-		o->trace.folded = v;
-	} else if (strcmp(a, "--metrics") == 0) {
-		o->trace.metrics = v;
-	} else if (strcmp(a, "--user") == 0) {
-		o->trace.user = v;
-	} else if (strcmp(a, "--by") == 0) {
-		const char *last = strrchr(v, ':');
-
-		/* PROVIDER:START:ARG[+ARG...], every part named. */
-		if (!last || last == v || !strchr(v, ':')[1] ||
-		    strchr(v, ':') == last || !last[1] || last[-1] == ':' ||
-		    strstr(last, "++") || last[1] == '+' ||
-		    last[strlen(last) - 1] == '+') {
-			usage_error("--by takes PROVIDER:START:ARG[+ARG...], not '%s'",
-				    v);
-			return -1;
-		}
-		o->trace.by_requests[o->trace.nby_requests++] = v;
-	} else if (strcmp(a, "--top") == 0) {
-		o->trace.top = (int)positive_whole(v, INT_MAX);
-		if (o->trace.top <= 0) {
-			usage_error("--top takes a number of names, not '%s'", v);
-			return -1;
-		}
-	} else {
-		o->trace.limit = positive_whole(v, LLONG_MAX);
-		if (o->trace.limit <= 0) {
-			usage_error("--limit takes a number of events, not '%s'",
-				    v);
-			return -1;
-		}
-	}
-	return 1;
+	return trace_option_value(o, a, v);
 }
 
 /* Options that take a value, other than --trace's: 1 if a was one, -1

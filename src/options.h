@@ -81,6 +81,13 @@ void options_usage(FILE *f);
  * free) when a quote is left open or there is no word (-c 'CMD ARGS'). */
 char **split_words(const char *s, char **error);
 void words_free(char **argv);
+/* ---- options_trace.c: the values of --trace's options ---- */
+
+/* Whether a is one of --trace's options that take a value. */
+int trace_option_takes_value(const char *a);
+/* Read option a's value v into o: 1, or -1 after a usage error. */
+int trace_option_value(struct options *o, const char *a, const char *v);
+
 /* The .d files: the -s files, else the first operand; and the operands
  * after them: objects (-G) or binaries (--check). */
 const char *const *options_d_files(const struct options *o, int *n);

@@ -114,3 +114,48 @@ t_build_fuzz_harness() {
 		"$ROOT"/tests/fuzz/*.d > log 2>&1 || { tail -n 30 log; fail "harness on the test inputs"; }
 	ok
 }
+
+# The tree's shape, kept: no file of src/ or grammar/ over 500 lines and
+# no function over 80 (a function's lines from its signature to its
+# closing brace at the line's start, the code's style), so that each
+# room stays one a reader takes in whole.
+t_build_shape() {
+	need python3
+	python3 - "$ROOT" > out 2>&1 <<-'PY'
+	import glob, os, re, sys
+	root = sys.argv[1]
+	files = [f for pat in ("src/**/*.[ch]", "grammar/*.[yl]")
+	         for f in glob.glob(os.path.join(root, pat), recursive=True)]
+	bad, longest = [], []
+	for f in files:
+	    lines = open(f, errors="replace").read().split("\n")
+	    name = os.path.relpath(f, root)
+	    if len(lines) - 1 > 500:
+	        bad.append("%s: %d lines" % (name, len(lines) - 1))
+	    i = 0
+	    while i < len(lines):
+	        if lines[i] == "{":
+	            j = i - 1
+	            while j >= 0 and "(" not in lines[j]:
+	                j -= 1
+	            m = re.search(r"(\w+)\s*\(", lines[j]) if j >= 0 else None
+	            k = i + 1
+	            while k < len(lines) and not lines[k].startswith("}"):
+	                k += 1
+	            n = k - j + 1
+	            longest.append((n, "%s in %s" % (m.group(1) if m else "?", name)))
+	            if n > 80:
+	                bad.append("%s: %d lines" % (longest[-1][1], n))
+	            i = k
+	        i += 1
+	longest.sort(reverse=True)
+	print("%d files, %d functions; longest: %s" % (len(files), len(longest), ", ".join("%s %d" % (w, n) for n, w in longest[:3])))
+	for b in bad:
+	    print("too long:", b)
+	sys.exit(1 if bad or len(longest) < 300 else 0)
+	PY
+	local rc=$?
+	note "$(head -1 out)"
+	[ $rc = 0 ] || { cat out; fail "a file or function over the bound"; }
+	ok
+}

@@ -71,6 +71,12 @@ struct program *binary_program(struct binary *b);
  * notes' sizes. */
 const struct probe *binary_recorded_probe(const struct bin_probe *p);
 
+/* ---- loader.c: a program's dynamic loader ---- */
+
+/* The dynamic loader program path names (PT_INTERP), or NULL (a static
+ * program, or not ELF); to free. */
+char *binary_interpreter(const char *path);
+
 /* ---- specs.c: a note's argument specs ---- */
 
 /* One argument spec of a note: "-4@%edi". */

@@ -128,7 +128,8 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 
 		if (r->is_signed)
 			buf_printf(b, "%lld",
-				   (long long)(v << (64 - bits)) >> (64 - bits));
+				   (long long)(v << (64 - bits)) >>
+					   (64 - bits));
 		else
 			buf_printf(b, "%llu",
 				   bits < 64 ? v & ((1ull << bits) - 1) : v);

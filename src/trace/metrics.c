@@ -27,7 +27,7 @@
 
 /* One probe's firings with one set of argument values. */
 struct labelled {
-	char *key; /* "PROBE\tlabels": the set's key */
+	char *key;	    /* "PROBE\tlabels": the set's key */
 	const char *labels; /* in key: ,name="value"... rendered */
 	int probe;
 	unsigned long long count;
@@ -68,11 +68,11 @@ static void put_label_value(struct buf *b, const char *s, size_t n)
 
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80		? 1
-			     : (c >> 5) == 6	? 2
-			     : (c >> 4) == 14	? 3
+		size_t len = c < 0x80	      ? 1
+			     : (c >> 5) == 6  ? 2
+			     : (c >> 4) == 14 ? 3
 			     : (c >> 3) == 30 ? 4
-						: 0;
+					      : 0;
 		size_t k;
 
 		if (c == '\\' || c == '"') {
@@ -97,9 +97,10 @@ static void put_label_value(struct buf *b, const char *s, size_t n)
 		    ((c == 0xe0 && (unsigned char)s[i + 1] < 0xa0) ||
 		     (c == 0xed && (unsigned char)s[i + 1] >= 0xa0)))
 			len = 0;
-		if (len == 4 && (c > 0xf4 ||
-				 (c == 0xf0 && (unsigned char)s[i + 1] < 0x90) ||
-				 (c == 0xf4 && (unsigned char)s[i + 1] >= 0x90)))
+		if (len == 4 &&
+		    (c > 0xf4 ||
+		     (c == 0xf0 && (unsigned char)s[i + 1] < 0x90) ||
+		     (c == 0xf4 && (unsigned char)s[i + 1] >= 0x90)))
 			len = 0;
 		if (!len) {
 			buf_lit(b, "\xef\xbf\xbd");
@@ -231,12 +232,12 @@ static struct labelled *count_of(struct metrics *m, int probe,
 
 		if (!lp->other_said) {
 			lp->other_said = 1;
-			warning_plain("--metrics: %s fired with more than %d values of its --by arguments; the rest are counted as _other",
-				      t->label_text, METRICS_MAX_VALUES);
+			warning_plain(
+				"--metrics: %s fired with more than %d values of its --by arguments; the rest are counted as _other",
+				t->label_text, METRICS_MAX_VALUES);
 		}
 		for (k = 0; k < t->nlabel_args; k++)
-			buf_cat(&other, ",", lp->names[k], "=\"_other\"",
-				NULL);
+			buf_cat(&other, ",", lp->names[k], "=\"_other\"", NULL);
 		c = count_of(m, probe, lp, other.data);
 		buf_free(&other);
 		return c;

@@ -27,9 +27,10 @@
 #define CAP_BPF 39
 #endif
 
-static const int attach_caps[] = { CAP_BPF,	   CAP_PERFMON,
-				   CAP_SYS_ADMIN,  CAP_SYS_PTRACE,
-				   CAP_DAC_READ_SEARCH, CAP_KILL };
+static const int attach_caps[] = {
+	CAP_BPF,	CAP_PERFMON,	     CAP_SYS_ADMIN,
+	CAP_SYS_PTRACE, CAP_DAC_READ_SEARCH, CAP_KILL
+};
 
 static int kept(int cap, int attaches_later)
 {
@@ -43,7 +44,8 @@ static int kept(int cap, int attaches_later)
 
 int drop_privileges(const char *user, int attaches_later)
 {
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
+						0 };
 	struct __user_cap_data_struct data[2];
 	struct passwd *pw = NULL;
 	int cap;
@@ -55,7 +57,8 @@ int drop_privileges(const char *user, int attaches_later)
 	/* The bounding set first: dropping from it needs CAP_SETPCAP. */
 	for (cap = 0; cap <= 63; cap++)
 		if (!kept(cap, attaches_later) &&
-		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 &&
+		    errno != EINVAL)
 			break;
 	if (pw) {
 		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0 ||

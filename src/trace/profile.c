@@ -55,7 +55,7 @@ struct profile {
 	int other_of_pair[TRACE_MAX_PAIRS]; /* the (other) name + 1, or 0 */
 	struct node *nodes;
 	int nnodes, first_root;
-	unsigned long long merged; /* calls past PROFILE_MAX_NODES */
+	unsigned long long merged;  /* calls past PROFILE_MAX_NODES */
 	struct name_set thread_set; /* tid -> index + 1 */
 	struct thread *threads;
 	int nthreads;
@@ -133,8 +133,9 @@ static int name_index(struct profile *p, int pair, const char *name)
 
 			key->len = 0;
 			buf_escaped(key, label, strlen(label), 0);
-			warning_plain("%s: more than %d names; the calls of the rest are counted as (other)",
-				      key->data, PROFILE_MAX_NAMES);
+			warning_plain(
+				"%s: more than %d names; the calls of the rest are counted as (other)",
+				key->data, PROFILE_MAX_NAMES);
 			p->other_of_pair[pair] =
 				name_index(p, pair, "(other)") + 1;
 		}
@@ -342,7 +343,7 @@ static void put_frame(struct buf *b, const char *name)
 {
 	for (; *name; name++)
 		buf_add(b,
-			*name == ';'			       ? ":"
+			*name == ';'				       ? ":"
 			: (unsigned char)*name < 0x20 || *name == 0x7f ? "?"
 								       : name,
 			1);
@@ -361,8 +362,9 @@ int profile_write_folded(struct profile *p)
 		for (depth = 0, n = i; n >= 0; n = p->nodes[n].parent) {
 			if (depth == cap) {
 				cap = cap ? 2 * cap : 64;
-				path_nodes = xrealloc(path_nodes,
-						      (size_t)cap * sizeof(int));
+				path_nodes =
+					xrealloc(path_nodes,
+						 (size_t)cap * sizeof(int));
 			}
 			path_nodes[depth++] = n;
 		}

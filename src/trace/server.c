@@ -44,8 +44,9 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 			     const char *type, const char *body, size_t len,
 			     const char *allow)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(
-		len, (void *)body, MHD_RESPMEM_MUST_COPY);
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(len, (void *)body,
+						MHD_RESPMEM_MUST_COPY);
 	enum MHD_Result ok;
 
 	if (!r)
@@ -78,8 +79,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
 		*upload_size = 0; /* a body is not read */
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
-			     not_allowed, sizeof(not_allowed) - 1,
-			     "GET, HEAD");
+			     not_allowed, sizeof(not_allowed) - 1, "GET, HEAD");
 	}
 	if (!metrics)
 		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8",
@@ -102,8 +102,8 @@ static int listen_on(const char *addr)
 	struct addrinfo hints = { 0 }, *ai = NULL;
 	int fd = -1, one = 1, rc;
 
-	if (!colon || !colon[1] || strspn(colon + 1, "0123456789") !=
-					   strlen(colon + 1)) {
+	if (!colon || !colon[1] ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1)) {
 		error_plain("--metrics takes HOST:PORT or :PORT, not '%s'",
 			    addr);
 		return -1;
@@ -188,13 +188,15 @@ struct server *server_start(const char *addr, server_page_fn *page, void *ctx)
 	bound_address(fd, s->address, sizeof(s->address));
 	s->page = page;
 	s->ctx = ctx;
-	s->daemon = MHD_start_daemon(
-		MHD_USE_EPOLL, 0, NULL, NULL, on_request, s,
-		MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_SECONDS,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_BYTES,
-		MHD_OPTION_END);
+	s->daemon = MHD_start_daemon(MHD_USE_EPOLL, 0, NULL, NULL, on_request,
+				     s, MHD_OPTION_LISTEN_SOCKET,
+				     (MHD_socket)fd,
+				     MHD_OPTION_CONNECTION_LIMIT,
+				     (unsigned int)MAX_CONNECTIONS,
+				     MHD_OPTION_CONNECTION_TIMEOUT,
+				     (unsigned int)IDLE_SECONDS,
+				     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				     (size_t)REQUEST_BYTES, MHD_OPTION_END);
 	if (!s->daemon) {
 		error_plain("cannot serve on %s: libmicrohttpd would not start",
 			    addr);

@@ -9,7 +9,8 @@ struct server *server_start(const char *addr, server_page_fn *page, void *ctx)
 	(void)addr;
 	(void)page;
 	(void)ctx;
-	error_plain("--metrics: this probegen was built without libmicrohttpd (make static leaves it out; elsewhere, install libmicrohttpd-dev and build again)");
+	error_plain(
+		"--metrics: this probegen was built without libmicrohttpd (make static leaves it out; elsewhere, install libmicrohttpd-dev and build again)");
 	return NULL;
 }
 

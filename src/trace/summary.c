@@ -81,7 +81,8 @@ static void names_text(FILE *f, const struct tracer *tr, int pair)
 	char a[32], b[32], c[32], d[32];
 
 	if (n) {
-		fprintf(f, "\n  by name (self: less the calls made inside it):\n");
+		fprintf(f,
+			"\n  by name (self: less the calls made inside it):\n");
 		fprintf(f, "  %10s  %10s  %10s  %10s  %10s  %s\n", "calls",
 			"total", "self", "p50", "p99", "name");
 	}

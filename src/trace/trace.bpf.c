@@ -111,272 +111,8 @@ struct {
 	__type(value, __u64);
 } counts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, TRACE_MAX_PAIRS);
-	__type(key, __u32);
-	__type(value, struct trace_pair_stats);
-} pair_stats SEC(".maps");
-
-/* Per thread and pair, the open starts' times, a stack (recursion and
- * nesting come right): one lookup a firing.  Deeper than TRACE_MAX_NEST, a
- * start is counted but not timed. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct trace_nest_key);
-	__type(value, struct trace_nest);
-} nests SEC(".maps");
-
-/* The zeroed stack a thread's first start of a pair copies. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct trace_nest);
-} empty_nest SEC(".maps");
-
-/* Starts of pairs matched by an argument's value, across threads. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct trace_value_key);
-	__type(value, __u64);
-} opened_by_value SEC(".maps");
-
-/* The firing site's argument specs (usdt.bpf.h's map, which attach.c
- * fills): looked up once a firing, not once an argument. */
-static __always_inline struct __bpf_usdt_spec *spec_of(struct pt_regs *ctx)
-{
-	int id = __bpf_usdt_spec_id(ctx);
-
-	return id < 0 ? NULL : bpf_map_lookup_elem(&__bpf_usdt_specs, &id);
-}
-
-/* The firing's registers, copied once from the context to the stack
- * (the verifier lets a program index its stack, not its context):
- * reading each argument's register with bpf_probe_read_kernel() cost
- * about 55 ns, a third of a six-argument firing (BENCHMARKS.md; a copy
- * in a per-CPU map was 130 ns slower a firing).  On other architectures
- * (arm64's registers are too many for the stack) each register is read
- * with the helper, as usdt.bpf.h does. */
-#if defined(__TARGET_ARCH_x86)
-#define FIRING_REGS struct pt_regs
-#endif
-struct firing_regs {
-	const struct pt_regs *ctx;
-#ifdef FIRING_REGS
-	FIRING_REGS copy;
-#endif
-};
-
-static __always_inline void registers_of(const struct pt_regs *ctx,
-					 struct firing_regs *regs)
-{
-	regs->ctx = ctx;
-#ifdef FIRING_REGS
-	__builtin_memcpy(&regs->copy, ctx, sizeof(regs->copy));
-#endif
-}
-
-/* The register at byte offset off of the context; 0, or -1. */
-static __always_inline int register_at(const struct firing_regs *r,
-				       unsigned int off, unsigned long *val)
-{
-#ifdef FIRING_REGS
-	/* Registers are 8-byte words, indexed by a number the verifier
-	   can bound (a bounded byte offset it cannot prove aligned). */
-	unsigned int word = (off >> 3) & 63;
-
-	if ((off & 7) || word >= sizeof(r->copy) / sizeof(*val))
-		return -1;
-	*val = ((const unsigned long *)&r->copy)[word];
-	return 0;
-#else
-	return bpf_probe_read_kernel(val, sizeof(*val),
-				     (const char *)r->ctx + off)
-		       ? -1
-		       : 0;
-#endif
-}
-
-/* Argument i as usdt.bpf.h's bpf_usdt_arg() reads it: 0 when it cannot
- * be read. */
-static __always_inline long arg_value(const struct __bpf_usdt_spec *spec,
-				      const struct firing_regs *regs,
-				      unsigned int i)
-{
-	const struct __bpf_usdt_arg_spec *a;
-	unsigned long val;
-
-	if (i >= BPF_USDT_MAX_ARG_CNT)
-		return 0;
-	a = &spec->args[i];
-	if (a->arg_type == BPF_USDT_ARG_CONST) {
-		val = a->val_off;
-	} else {
-		if (register_at(regs, (unsigned short)a->reg_off, &val) != 0)
-			return 0;
-		if (a->arg_type == BPF_USDT_ARG_REG_DEREF) {
-			if (bpf_probe_read_user(&val, sizeof(val),
-						(const void *)(val +
-							       a->val_off)))
-				return 0;
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			val >>= a->arg_bitshift;
-#endif
-		} else if (a->arg_type != BPF_USDT_ARG_REG) {
-			return 0;
-		}
-	}
-	/* 1, 2 or 4 bytes widened to 8, by the argument's sign. */
-	val <<= a->arg_bitshift;
-	if (a->arg_signed)
-		return (long)val >> a->arg_bitshift;
-	return (long)(val >> a->arg_bitshift);
-}
-
-static __always_inline void record(__u32 pair, __u64 ns)
-{
-	struct trace_pair_stats *st = bpf_map_lookup_elem(&pair_stats, &pair);
-
-	if (st)
-		trace_pair_record(st, ns);
-}
-
-static __always_inline void unmatched(__u32 pair)
-{
-	struct trace_pair_stats *st = bpf_map_lookup_elem(&pair_stats, &pair);
-
-	if (st)
-		st->unmatched++;
-}
-
-/* The key of a pair matched by the value of argument match_arg. */
-static __always_inline struct trace_value_key value_key_of(
-	const struct __bpf_usdt_spec *spec, const struct firing_regs *regs,
-	__u32 pair, int match_arg)
-{
-	struct trace_value_key k = { 0, pair, 0 };
-
-	k.value = arg_value(spec, regs, (unsigned int)match_arg);
-	return k;
-}
-
-/* pair_end() and pair_start() are global functions, not inlined: the
- * kernel checks each once, not once for every role of every argument's
- * path (the program took 77 ms to verify inlined, 8 ms so; a call costs
- * a few nanoseconds).  Their pointers may be NULL, the kernel says: they
- * are checked. */
-
-/* The end of a pair, at time now: timed against its start. */
-__noinline int pair_end(const struct __bpf_usdt_spec *spec,
-		const struct firing_regs *regs,
-		const struct trace_role *role, __u32 tid, __u64 now)
-{
-	__u32 pair;
-	int match_arg;
-
-	if (!spec || !regs || !role || role->pair >= TRACE_MAX_PAIRS)
-		return 0;
-	pair = role->pair;
-	match_arg = role->match_arg;
-	if (match_arg >= 0) {
-		struct trace_value_key k =
-			value_key_of(spec, regs, pair, match_arg);
-		__u64 *t = bpf_map_lookup_elem(&opened_by_value, &k);
-
-		if (t) {
-			record(pair, now - *t);
-			bpf_map_delete_elem(&opened_by_value, &k);
-		} else {
-			unmatched(pair);
-		}
-	} else {
-		struct trace_nest_key nk = { tid, pair };
-		struct trace_nest *n = bpf_map_lookup_elem(&nests, &nk);
-
-		if (n && n->depth) {
-			__u32 d = --n->depth;
-
-			if (d < TRACE_MAX_NEST)
-				record(pair,
-				       now - n->start_ns[d &
-							 (TRACE_MAX_NEST - 1)]);
-		} else {
-			unmatched(pair);
-		}
-	}
-	return 0;
-}
-
-/* The start of a pair, at time now. */
-__noinline int pair_start(const struct __bpf_usdt_spec *spec,
-		const struct firing_regs *regs,
-		const struct trace_role *role, __u32 tid, __u64 now)
-{
-	__u32 pair;
-	int match_arg;
-
-	if (!spec || !regs || !role || role->pair >= TRACE_MAX_PAIRS)
-		return 0;
-	pair = role->pair;
-	match_arg = role->match_arg;
-	if (match_arg >= 0) {
-		struct trace_value_key k =
-			value_key_of(spec, regs, pair, match_arg);
-
-		bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
-	} else {
-		struct trace_nest_key nk = { tid, pair };
-		struct trace_nest *n = bpf_map_lookup_elem(&nests, &nk);
-		__u32 zero = 0;
-
-		if (!n) {
-			struct trace_nest *e =
-				bpf_map_lookup_elem(&empty_nest, &zero);
-
-			if (e)
-				bpf_map_update_elem(&nests, &nk, e,
-						    BPF_NOEXIST);
-			n = bpf_map_lookup_elem(&nests, &nk);
-		}
-		if (n) {
-			if (n->depth < TRACE_MAX_NEST) {
-				n->start_ns[n->depth & (TRACE_MAX_NEST - 1)] =
-					now;
-			} else {
-				struct trace_pair_stats *st =
-					bpf_map_lookup_elem(&pair_stats, &pair);
-
-				if (st)
-					st->too_deep++;
-			}
-			n->depth++;
-		}
-	}
-	return 0;
-}
-
-/* Every pair probe info ends, then every pair it starts. */
-static __always_inline void pair_firing(const struct __bpf_usdt_spec *spec,
-					const struct firing_regs *regs,
-					struct trace_probe_info *info,
-					__u32 tid, __u64 now)
-{
-	int r;
-
-	for (r = 0; r < TRACE_MAX_ROLES; r++) {
-		if (r >= info->nends)
-			break;
-		pair_end(spec, regs, &info->ends[r], tid, now);
-	}
-	for (r = 0; r < TRACE_MAX_ROLES; r++) {
-		if (r >= info->nstarts)
-			break;
-		pair_start(spec, regs, &info->starts[r], tid, now);
-	}
-}
+#include "args.bpf.h"
+#include "pairs.bpf.h"
 
 /* Wake the reader once a CPU has sent this much, not at every event;
  * user space reads at least every 100 ms besides.  Counted here, per
@@ -402,66 +138,44 @@ static __always_inline long read_string(char *dst, const void *src,
 	return bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
 }
 
-static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
+/* --summary, --expect-all, --metrics: count the firing (and, while
+ * following, the process it was in) and time its pairs. */
+static __always_inline void count_firing(const struct __bpf_usdt_spec *spec,
+					 const struct firing_regs *regs,
+					 struct trace_probe_info *info,
+					 __u32 probe, __u64 id, __u64 now)
 {
-	struct __bpf_usdt_spec *spec;
-	__u32 zero = 0, probe;
-	struct trace_probe_info *info;
-	struct trace_event *e;
-	__u64 id = bpf_get_current_pid_tgid(), size, flags = BPF_RB_NO_WAKEUP;
-	__u64 *count, *quiet, now;
-	struct firing_regs regs;
-	unsigned int n, nargs;
+	__u64 *count = bpf_map_lookup_elem(&counts, &probe);
+
+	if (count)
+		*count += 1;
+	if (count_processes) {
+		struct trace_fired_key k = { probe, (__u32)(id >> 32) };
+		__u8 one = 1;
+
+		if (!bpf_map_lookup_elem(&fired_in, &k))
+			bpf_map_update_elem(&fired_in, &k, &one, BPF_NOEXIST);
+	}
+	if (info->nstarts || info->nends)
+		pair_firing(spec, regs, info, (__u32)id, now);
+}
+
+/* The firing's nargs arguments into event e, its strings copied. */
+static __always_inline void read_args(struct trace_event *e,
+				      const struct __bpf_usdt_spec *spec,
+				      const struct firing_regs *regs,
+				      const struct trace_probe_info *info,
+				      unsigned int nargs, bool sleepable)
+{
+	unsigned int n;
 	int i;
 
-	/* Attached in every process while following: others leave first. */
-	if (follow_tree && !in_tree((__u32)(id >> 32)))
-		return 0;
-	spec = spec_of(ctx);
-	e = bpf_map_lookup_elem(&scratch, &zero);
-	if (!spec || !e)
-		return 0;
-	probe = (__u32)spec->usdt_cookie;
-	info = bpf_map_lookup_elem(&probes, &probe);
-	if (!info)
-		return 0;
-	registers_of(ctx, &regs);
-	now = bpf_ktime_get_ns();
-	if (tally) {
-		count = bpf_map_lookup_elem(&counts, &probe);
-		if (count)
-			*count += 1;
-		if (count_processes) {
-			struct trace_fired_key k = { probe,
-						     (__u32)(id >> 32) };
-			__u8 one = 1;
-
-			if (!bpf_map_lookup_elem(&fired_in, &k))
-				bpf_map_update_elem(&fired_in, &k, &one,
-						    BPF_NOEXIST);
-		}
-		if (info->nstarts || info->nends)
-			pair_firing(spec, &regs, info, (__u32)id, now);
-	}
-	if (summary_only && !info->stream)
-		return 0;
-	nargs = spec->arg_cnt < 0		 ? 0
-		: spec->arg_cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
-						 : (unsigned int)spec->arg_cnt;
-	e->time_ns = now;
-	e->pid = id >> 32;
-	e->tid = (__u32)id;
-	e->probe = probe;
-	e->nargs = nargs;
-	e->cut_mask = 0;
-	e->fault_mask = 0;
-	e->nstrings = 0;
 	for (i = 0; i < TRACE_MAX_ARGS; i++) {
 		long v, len;
 
 		if (i >= nargs)
 			break;
-		v = arg_value(spec, &regs, (unsigned int)i);
+		v = arg_value(spec, regs, (unsigned int)i);
 		e->args[i] = v;
 		/* The count of strings so far is read from the record, not
 		   kept in a register: the verifier then sees one unknown
@@ -478,6 +192,48 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 			e->fault_mask |= 1u << i;
 		e->nstrings = n + 1;
 	}
+}
+
+static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
+{
+	struct __bpf_usdt_spec *spec;
+	__u32 zero = 0, probe;
+	struct trace_probe_info *info;
+	struct trace_event *e;
+	__u64 id = bpf_get_current_pid_tgid(), size, flags = BPF_RB_NO_WAKEUP;
+	__u64 *quiet, now;
+	struct firing_regs regs;
+	unsigned int n, nargs;
+
+	/* Attached in every process while following: others leave first. */
+	if (follow_tree && !in_tree((__u32)(id >> 32)))
+		return 0;
+	spec = spec_of(ctx);
+	e = bpf_map_lookup_elem(&scratch, &zero);
+	if (!spec || !e)
+		return 0;
+	probe = (__u32)spec->usdt_cookie;
+	info = bpf_map_lookup_elem(&probes, &probe);
+	if (!info)
+		return 0;
+	registers_of(ctx, &regs);
+	now = bpf_ktime_get_ns();
+	if (tally)
+		count_firing(spec, &regs, info, probe, id, now);
+	if (summary_only && !info->stream)
+		return 0;
+	nargs = spec->arg_cnt < 0		 ? 0
+		: spec->arg_cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
+						 : (unsigned int)spec->arg_cnt;
+	e->time_ns = now;
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->probe = probe;
+	e->nargs = nargs;
+	e->cut_mask = 0;
+	e->fault_mask = 0;
+	e->nstrings = 0;
+	read_args(e, spec, &regs, info, nargs, sleepable);
 	n = e->nstrings;
 	if (n > TRACE_MAX_ARGS)
 		n = TRACE_MAX_ARGS;

@@ -91,8 +91,9 @@ static void follow(struct session *s, const struct trace_options *opt,
 		   pid_t *child, struct server *server)
 {
 	double end = opt->duration > 0 ? now_seconds() + opt->duration : 0;
-	int st, ready = 0, fds[2] = { pid_ended_fd(*child > 0 ? *child : opt->pid),
-				      server ? server_fd(server) : -1 };
+	int st, ready = 0,
+		fds[2] = { pid_ended_fd(*child > 0 ? *child : opt->pid),
+			   server ? server_fd(server) : -1 };
 
 	while (!trace_stopping && !(ready & 1)) {
 		int timeout = 100, t = server ? server_timeout_ms(server) : -1;
@@ -155,6 +156,86 @@ static int check_system(void)
 	return 0;
 }
 
+/* What comes before attaching: the targets, the command (started,
+ * waiting on go), and the outputs a failure should be said of first. */
+static int prepare(struct tracer *tr, pid_t *child, int *go,
+		   struct server **server, struct scrape *sc)
+{
+	const struct trace_options *opt = tr->opt;
+	int status = targets_find(tr);
+
+	if (status == EXIT_OK && opt->command &&
+	    (*child = start_command(opt->command, go)) < 0) {
+		error_plain("cannot start '%s': %s", opt->command[0],
+			    strerror(errno));
+		status = EXIT_SYSTEM;
+	}
+	if (status == EXIT_OK && opt->timeline &&
+	    !(tr->timeline = timeline_open(tr, opt->timeline)))
+		status = EXIT_SYSTEM;
+	if (status == EXIT_OK && (opt->summary || opt->folded) &&
+	    !(tr->profile = profile_new(tr)))
+		status = EXIT_SYSTEM;
+	/* The port is taken before anything is attached: one in use is
+	   said first. */
+	if (status == EXIT_OK && opt->metrics) {
+		tr->metrics = metrics_new(tr);
+		if (!(*server = server_start(opt->metrics, scrape_page, sc)))
+			status = EXIT_SYSTEM;
+	}
+	return status;
+}
+
+/* Once the trace has ended: what was asked of it, read and said. */
+static int report(struct tracer *tr, struct session *s, int status)
+{
+	const struct trace_options *opt = tr->opt;
+
+	if (!tr->nprobes && status == EXIT_OK) {
+		error_input("no probes in %s or the programs it started",
+			    opt->command ? "the command" : "the process");
+		status = EXIT_INPUT;
+	}
+	for (int i = 0; i < opt->nby_requests; i++)
+		if (!tr->by_used[i])
+			warning_plain(
+				opt->metrics
+					? "--by %s: no probe traced is that probe"
+					: "--by %s: no pair traced starts with that probe",
+				opt->by_requests[i]);
+	if (opt->summary || opt->expect_all) {
+		struct tally t;
+
+		session_tally(s, &t);
+		if (opt->summary)
+			summary_print(tr, &t);
+		if (opt->expect_all && summary_unfired(tr, &t))
+			status = EXIT_INPUT;
+		tally_free(&t);
+	}
+	return status;
+}
+
+/* The files written at the end (--folded, --timeline): kept when the
+ * trace ran (found probes unfired or not), removed when it failed. */
+static int finish_files(struct tracer *tr, int traced, int status)
+{
+	int ran = status == EXIT_OK || status == EXIT_INPUT;
+
+	if (tr->profile && traced && ran &&
+	    profile_write_folded(tr->profile) != 0)
+		status = EXIT_SYSTEM;
+	if (tr->timeline) {
+		if (ran) {
+			if (timeline_close(tr->timeline) != 0)
+				status = EXIT_SYSTEM;
+		} else {
+			timeline_abort(tr->timeline);
+		}
+	}
+	return status;
+}
+
 int trace_run(const struct trace_options *opt)
 {
 	struct tracer tr = { 0 };
@@ -162,42 +243,23 @@ int trace_run(const struct trace_options *opt)
 	pid_t child = 0;
 	int go = -1, status;
 	struct server *server = NULL;
-	struct scrape sc = { 0 };
+	struct scrape sc = { &tr, NULL };
 	static char outbuf[1 << 20];
 
 	tr.opt = opt;
 	tr.out = stdout;
 	if (check_system() != 0)
 		return EXIT_SYSTEM;
-	status = targets_find(&tr);
-	if (status == EXIT_OK && opt->command &&
-	    (child = start_command(opt->command, &go)) < 0) {
-		error_plain("cannot start '%s': %s", opt->command[0],
-			    strerror(errno));
-		status = EXIT_SYSTEM;
-	}
-	if (status == EXIT_OK && opt->timeline &&
-	    !(tr.timeline = timeline_open(&tr, opt->timeline)))
-		status = EXIT_SYSTEM;
-	if (status == EXIT_OK && (opt->summary || opt->folded) &&
-	    !(tr.profile = profile_new(&tr)))
-		status = EXIT_SYSTEM;
-	/* The port is taken before anything is attached: one in use is
-	   said first. */
-	if (status == EXIT_OK && opt->metrics) {
-		tr.metrics = metrics_new(&tr);
-		if (!(server = server_start(opt->metrics, scrape_page, &sc)))
-			status = EXIT_SYSTEM;
-	}
+	status = prepare(&tr, &child, &go, &server, &sc);
 	if (status == EXIT_OK)
 		s = session_start(&tr,
 				  child > 0  ? child
 				  : opt->pid ? opt->pid
 					     : -1,
 				  &status);
-	sc.tr = &tr;
 	sc.s = s;
-	if (s && opt->metrics && drop_privileges(opt->user, child > 0 || opt->pid) != 0) {
+	if (s && opt->metrics &&
+	    drop_privileges(opt->user, child > 0 || opt->pid) != 0) {
 		status = EXIT_SYSTEM;
 		session_end(s);
 		s = NULL;
@@ -216,45 +278,16 @@ int trace_run(const struct trace_options *opt)
 		follow(s, opt, &child, server);
 	}
 	end_command(child, go);
-	if (s && !tr.nprobes && status == EXIT_OK) {
-		error_input("no probes in %s or the programs it started",
-			    opt->command ? "the command" : "the process");
-		status = EXIT_INPUT;
-	}
 	server_stop(server);
-	/* What the ring still holds, before the counts are read. */
-	if (s)
+	if (s) {
+		/* What the ring still holds, before the counts are read. */
 		session_poll(s, 0, NULL, 0);
-	for (int i = 0; s && i < opt->nby_requests; i++)
-		if (!tr.by_used[i])
-			warning_plain(opt->metrics
-					      ? "--by %s: no probe traced is that probe"
-					      : "--by %s: no pair traced starts with that probe",
-				      opt->by_requests[i]);
-	if (s && (opt->summary || opt->expect_all)) {
-		struct tally t;
-
-		session_tally(s, &t);
-		if (opt->summary)
-			summary_print(&tr, &t);
-		if (opt->expect_all && summary_unfired(&tr, &t))
-			status = EXIT_INPUT;
-		tally_free(&t);
+		status = report(&tr, s, status);
 	}
 	session_end(s);
-	if (tr.profile && s && (status == EXIT_OK || status == EXIT_INPUT) &&
-	    profile_write_folded(tr.profile) != 0)
-		status = EXIT_SYSTEM;
+	status = finish_files(&tr, s != NULL, status);
 	profile_free(tr.profile);
 	metrics_free(tr.metrics);
-	if (tr.timeline) {
-		if (status == EXIT_OK || status == EXIT_INPUT) {
-			if (timeline_close(tr.timeline) != 0)
-				status = EXIT_SYSTEM;
-		} else {
-			timeline_abort(tr.timeline);
-		}
-	}
 	targets_free(&tr);
 	return status;
 }

@@ -103,8 +103,9 @@ struct trace_role {
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
-	unsigned int stream; /* sent even with --summary: it starts or ends
-				a pair timed in user space (profile.c) */
+	/* Sent even with --summary: it starts or ends a pair timed in user
+	   space (profile.c). */
+	unsigned int stream;
 	unsigned int nends, nstarts;
 	struct trace_role ends[TRACE_MAX_ROLES]; /* done first */
 	struct trace_role starts[TRACE_MAX_ROLES];
@@ -122,8 +123,8 @@ struct trace_pair_stats {
 
 /* One timed duration into a pair's (or a profiled name's) times: the
  * BPF side's and profile.c's one way of counting it. */
-static __inline__ __attribute__((always_inline)) void
-trace_pair_record(struct trace_pair_stats *st, unsigned long long ns)
+static __inline__ __attribute__((always_inline)) void trace_pair_record(
+	struct trace_pair_stats *st, unsigned long long ns)
 {
 	if (!st->count || ns < st->min_ns)
 		st->min_ns = ns;
@@ -133,7 +134,6 @@ trace_pair_record(struct trace_pair_stats *st, unsigned long long ns)
 	st->count++;
 	st->buckets[trace_bucket_of(ns)]++;
 }
-
 
 /* One firing.  Strings follow the header in the order of their
  * arguments, TRACE_STR_LEN bytes each; the event is only as long as the

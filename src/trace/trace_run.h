@@ -30,8 +30,8 @@ struct trace_options {
 	int npair_requests;
 	const char **by_requests; /* --by P:START:ARG[+ARG...] */
 	int nby_requests;
-	int top;	    /* --top N: names a pair's breakdown prints */
-	const char *folded; /* --folded FILE: folded stacks, or NULL */
+	int top;	     /* --top N: names a pair's breakdown prints */
+	const char *folded;  /* --folded FILE: folded stacks, or NULL */
 	const char *metrics; /* --metrics ADDR: serve Prometheus, or NULL */
 	const char *user;    /* --user NAME: whom to run as once attached */
 };

@@ -3,10 +3,15 @@
  * BPF side's view is trace.h):
  *
  *   targets.c  what to attach: binaries, a process's mappings, a
- *              command's program and libraries; their probes, described;
- *              the pairs to time, and each probe's part in them
+ *              command's program and libraries, what a followed
+ *              process execs
+ *   probes.c   the probes -n chooses in them, described for printing
+ *   timed_pairs.c  the pairs to time, and each probe's part in them
  *   attach.c   a uprobe at every site, from inspect/notes.c's reading
- *   session.c  the BPF lifecycle: load, attach, poll the ring, detach
+ *   load.c     the BPF program opened, sized and loaded
+ *   session.c  the BPF lifecycle: load, attach, follow a tree, poll the
+ *              ring, detach
+ *   tally.c    what the BPF side counted and timed, read from its maps
  *   events.c   what is done with an event: one line of text or JSON
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
@@ -106,7 +111,30 @@ int targets_find(struct tracer *tr);
  * libraries', after those traced already (pairs among them too), unless
  * traced already.  The number of probes added. */
 int targets_add_program(struct tracer *tr, const char *path);
+
 void targets_free(struct tracer *tr);
+
+/* ---- probes.c ---- */
+
+/* The probes of binary b that -n chooses, described (argument names and
+ * reads from its recorded declaration, else from_file's, else the note). */
+void probes_add(struct tracer *tr, int b, const struct program *from_file);
+/* Forget the probes from nprobes on and the pairs from npairs on. */
+void probes_drop(struct tracer *tr, int nprobes, int npairs);
+/* The arguments of probe t a --by request names, into args: how many;
+ * 0 when none names t, or it names an argument t lacks (said). */
+int probe_by_args(struct tracer *tr, const struct traced *t, int *args);
+/* The first string argument of t named one of names; -1 if none. */
+int probe_string_arg(const struct traced *t, const char *const *names);
+
+/* ---- timed_pairs.c ---- */
+
+/* Keep the pairs of list whose probes binary b traces, each once, and
+ * give each probe its roles.  How many of list's pairs b traces. */
+int pairs_keep(struct tracer *tr, int b, const struct pair *list);
+/* The --pair requests and the pairs the probes' names make: EXIT_OK, or
+ * EXIT_INPUT when a --pair's probes are traced by no binary (said). */
+int pairs_find(struct tracer *tr);
 
 /* ---- events.c ---- */
 
@@ -249,6 +277,18 @@ int attacher_commit(struct attacher *a, char **why);
 /* Detach every site (the kernel clears the semaphores). */
 void attacher_free(struct attacher *a);
 
+/* ---- load.c ---- */
+
+struct bpf_program;
+struct trace_bpf; /* the skeleton, which load.c, session.c and tally.c see */
+/* The sleepable program where the kernel loads it (strings are then
+ * read whatever their page), else the plain one; *prog is the one.
+ * With multi, loaded for multi-uprobe links (attach.c); with follow,
+ * with the programs that follow a tree.  NULL when neither loads. */
+struct trace_bpf *load_program(const struct tracer *tr,
+			       struct bpf_program **prog, int summary_only,
+			       int multi, int follow);
+
 /* ---- session.c ---- */
 
 struct session;
@@ -260,11 +300,19 @@ struct session *session_start(struct tracer *tr, int pid, int *status);
  * Returns a bit for each of fds that is (bit i: fds[i]), or -errno. */
 #define SESSION_MAX_FDS 4
 int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds);
-/* Read the counts and pair times into t (allocated; free with
- * tally_free). */
+/* Read the counts and pair times into t (tally_read). */
 void session_tally(struct session *s, struct tally *t);
-void tally_free(struct tally *t);
 /* Detach (the kernel clears the semaphores), say what was dropped. */
 void session_end(struct session *s);
+
+/* ---- tally.c ---- */
+
+/* Read the counts and pair times the BPF side kept into t (allocated;
+ * free with tally_free). */
+void tally_read(const struct tracer *tr, struct trace_bpf *skel,
+		struct tally *t);
+void tally_free(struct tally *t);
+/* The events the ring buffer had no room for. */
+unsigned long long tally_dropped(struct trace_bpf *skel);
 
 #endif

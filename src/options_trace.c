@@ -1,0 +1,155 @@
+/*
+ * options_trace.c - the values of --trace's options, each checked as it
+ * is read: -c's command split as a shell splits words, -p's process ID,
+ * -n's and --by's patterns, the numbers of --limit, --duration and
+ * --top.  options.c finds the options on the command line.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+/* Those whose value is kept as given, and where. */
+static const struct {
+	const char *name;
+	size_t offset;
+} kept_as_given[] = {
+	{ "--timeline", offsetof(struct options, trace.timeline) },
+	{ "--folded", offsetof(struct options, trace.folded) },
+	{ "--metrics", offsetof(struct options, trace.metrics) },
+	{ "--user", offsetof(struct options, trace.user) },
+};
+
+/* The rest, read by trace_option_value's own code. */
+static const char *const checked[] = { "-c",	  "-p",		"-n",
+				       "--limit", "--duration", "--pair",
+				       "--by",	  "--top" };
+
+int trace_option_takes_value(const char *a)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kept_as_given); i++)
+		if (strcmp(a, kept_as_given[i].name) == 0)
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(checked); i++)
+		if (strcmp(a, checked[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* v as a whole number above 0 and at most max, every byte of it read
+ * ("10x" and " 10" are not 10); 0 when it is not one. */
+static long long positive_whole(const char *v, long long max)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (*v < '0' || *v > '9' || errno || *end || n <= 0 || n > max)
+		return 0;
+	return n;
+}
+
+/* v as a finite number of seconds above 0, every byte read; else 0. */
+static double positive_seconds(const char *v)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (!strchr("0123456789.", *v) || errno || *end || !(d > 0) || d > 1e9)
+		return 0;
+	return d;
+}
+
+/* --by's PROVIDER:START:ARG[+ARG...], every part named. */
+static int by_request_ok(const char *v)
+{
+	const char *first = strchr(v, ':'), *last = strrchr(v, ':');
+
+	return first && last != v && first[1] && first != last && last[1] &&
+	       last[-1] != ':' && !strstr(last, "++") && last[1] != '+' &&
+	       last[strlen(last) - 1] != '+';
+}
+
+static int command_value(struct options *o, const char *v)
+{
+	char *error;
+
+	if (o->trace.command && o->command_split)
+		words_free(o->trace.command);
+	o->trace.command = split_words(v, &error);
+	o->command_split = 1;
+	if (!o->trace.command) {
+		usage_error("-c '%s': %s", v, error);
+		free(error);
+		return -1;
+	}
+	return 1;
+}
+
+/* The numbers: -p, --duration, --top, --limit. */
+static int number_value(struct options *o, const char *a, const char *v)
+{
+	struct trace_options *t = &o->trace;
+
+	if (strcmp(a, "-p") == 0) {
+		if ((t->pid = (int)positive_whole(v, INT_MAX)) > 0)
+			return 1;
+		usage_error("-p takes a process ID, not '%s'", v);
+	} else if (strcmp(a, "--duration") == 0) {
+		if ((t->duration = positive_seconds(v)) > 0)
+			return 1;
+		usage_error("--duration takes a number of seconds, not '%s'",
+			    v);
+	} else if (strcmp(a, "--top") == 0) {
+		if ((t->top = (int)positive_whole(v, INT_MAX)) > 0)
+			return 1;
+		usage_error("--top takes a number of names, not '%s'", v);
+	} else {
+		if ((t->limit = positive_whole(v, LLONG_MAX)) > 0)
+			return 1;
+		usage_error("--limit takes a number of events, not '%s'", v);
+	}
+	return -1;
+}
+
+int trace_option_value(struct options *o, const char *a, const char *v)
+{
+	struct trace_options *t = &o->trace;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kept_as_given); i++)
+		if (strcmp(a, kept_as_given[i].name) == 0) {
+			*(const char **)((char *)o + kept_as_given[i].offset) =
+				v;
+			return 1;
+		}
+	if (strcmp(a, "-c") == 0)
+		return command_value(o, v);
+	if (strcmp(a, "-n") == 0) {
+		if (!strchr(v, ':')) {
+			usage_error("-n takes PROVIDER:NAME, not '%s'", v);
+			return -1;
+		}
+		t->filters[t->nfilters++] = v;
+	} else if (strcmp(a, "--pair") == 0) {
+		t->pair_requests[t->npair_requests++] = v;
+	} else if (strcmp(a, "--by") == 0) {
+		if (!by_request_ok(v)) {
+			usage_error("--by takes PROVIDER:START:ARG[+ARG...], not '%s'",
+				    v);
+			return -1;
+		}
+		t->by_requests[t->nby_requests++] = v;
+	} else {
+		return number_value(o, a, v);
+	}
+	return 1;
+}

@@ -1,0 +1,238 @@
+/*
+ * src/trace/probes.c - each probe --trace follows, chosen by -n and
+ * described for printing: its label, its arguments' names and how to
+ * read each, from the binary's recorded declaration, else -s FILE.d's,
+ * else the note's sizes; and the arguments --by names.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+
+static int matches(const struct trace_options *opt, const char *provider,
+		   const char *name)
+{
+	int i;
+
+	if (!opt->nfilters)
+		return 1;
+	for (i = 0; i < opt->nfilters; i++) {
+		const char *f = opt->filters[i], *colon = strchr(f, ':');
+		char pv[256];
+
+		if (!colon || (size_t)(colon - f) >= sizeof(pv))
+			continue;
+		memcpy(pv, f, (size_t)(colon - f));
+		pv[colon - f] = '\0';
+		if (fnmatch(pv, provider, 0) == 0 &&
+		    fnmatch(colon + 1, name, 0) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether any of the probe's parameters has a name. */
+static int has_names(const struct probe *pr)
+{
+	const struct param *q;
+
+	for (q = pr->native; q; q = q->next)
+		if (q->name)
+			return 1;
+	return 0;
+}
+
+/* How to print each argument of a probe: from its declaration (the
+ * binary's, else -s FILE.d's; -s FILE.d's too when the binary's names
+ * no argument, as Perl's perldtrace.d does not), else from the note's
+ * sizes and signs. */
+static void describe(struct traced *t, const struct bin_probe *p,
+		     const struct program *recorded,
+		     const struct program *from_file, const struct target *tg)
+{
+	const struct probe *pr = binary_recorded_probe(p), *named;
+	const struct program *prog = recorded;
+	const char *spec = p->sites->args;
+	struct arg_spec a;
+	const struct param *q;
+	struct buf name = { 0 };
+	int i = 0;
+
+	named = program_probe(from_file, p->provider, p->name);
+	if (!pr || (named && !has_names(pr) && has_names(named) &&
+		    named->nnative == pr->nnative)) {
+		pr = named;
+		prog = from_file;
+	}
+	if (pr && pr->nnative != spec_count(spec))
+		pr = NULL; /* not the declaration of what the binary fires */
+	q = pr ? pr->native : NULL;
+	while ((spec = spec_next(spec, &a)) && i < TRACE_MAX_ARGS) {
+		name.len = 0;
+		if (pr)
+			arg_display_name(&name, pr, i);
+		else
+			buf_printf(&name, "arg%d", i);
+		t->arg_names[i] = xstrdup(name.data);
+		if (q) {
+			t->read[i] = type_tracer_read(prog, q->type, tg);
+			q = q->next;
+		}
+		/* No declaration, or a type of the user's headers: as the
+		   note records it. */
+		if (!pr || t->read[i].how == READ_AS_NOTED) {
+			t->read[i].how = READ_INTEGER;
+			t->read[i].size = a.size;
+			t->read[i].is_signed = a.is_signed;
+		}
+		i++;
+	}
+	t->nargs = i;
+	buf_free(&name);
+}
+
+/* A binary of the system's own (a package's, not the user's). */
+static int is_system_path(const char *path)
+{
+	static const char *const dirs[] = { "/usr/", "/lib", "/bin/",
+					    "/sbin/" };
+	size_t i;
+
+	if (strncmp(path, "/usr/local/", 11) == 0)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* Argument a of probe t by name; -1 when it has none so called. */
+static int arg_named(const struct traced *t, const char *name, size_t len)
+{
+	int a;
+
+	for (a = 0; a < t->nargs; a++)
+		if (strlen(t->arg_names[a]) == len &&
+		    strncmp(t->arg_names[a], name, len) == 0)
+			return a;
+	return -1;
+}
+
+/* The first string argument of t named one of names; -1 if none. */
+int probe_string_arg(const struct traced *t, const char *const *names)
+{
+	int a;
+
+	for (; *names; names++)
+		for (a = 0; a < t->nargs; a++)
+			if (t->read[a].how == READ_STRING &&
+			    strcmp(t->arg_names[a], *names) == 0)
+				return a;
+	return -1;
+}
+
+/* The arguments of probe t a --by request names (PROVIDER:NAME:ARG
+ * [+ARG...], its probe a glob as -n's), into args: how many, or 0 when
+ * no request names t, or the one that does names an argument t does not
+ * have (said). */
+int probe_by_args(struct tracer *tr, const struct traced *t, int *args)
+{
+	const struct trace_options *opt = tr->opt;
+	int i, n;
+
+	for (i = 0; i < opt->nby_requests; i++) {
+		const char *req = opt->by_requests[i],
+			   *names = strrchr(req, ':');
+		char *probe = xstrndup(req, (size_t)(names - req));
+		const char *part, *end;
+		int ok = fnmatch(probe, t->label, 0) == 0;
+
+		free(probe);
+		if (!ok)
+			continue;
+		tr->by_used[i] = 1;
+		n = 0;
+		for (part = names + 1; *part; part = *end ? end + 1 : end) {
+			int a;
+
+			end = part + strcspn(part, "+");
+			a = arg_named(t, part, (size_t)(end - part));
+			if (a < 0) {
+				warning_plain("--by %s: %s has no argument '%.*s'",
+					      req, t->label_text,
+					      (int)(end - part), part);
+				n = 0;
+				break;
+			}
+			args[n++] = a;
+		}
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+void probes_add(struct tracer *tr, int b, const struct program *from_file)
+{
+	const struct bin_probe *p;
+
+	for (p = tr->binaries[b].probes; p; p = p->next) {
+		const struct target *tg;
+		struct traced *t;
+		struct buf label = { 0 };
+
+		if (!matches(tr->opt, p->provider, p->name))
+			continue;
+		buf_printf(&label, "%s:%s", p->provider, p->name);
+		if (!p->sites) {
+			/* Declared (a -G object records every probe) and
+			   compiled nowhere: it can never fire. */
+			tr->siteless = xgrow(tr->siteless,
+					     (size_t)tr->nsiteless,
+					     sizeof(char *));
+			tr->siteless[tr->nsiteless++] = label.data;
+			continue;
+		}
+		tr->probes = xgrow(tr->probes, (size_t)tr->nprobes, sizeof(*t));
+		t = &tr->probes[tr->nprobes++];
+		memset(t, 0, sizeof(*t));
+		t->binary = tr->binaries[b].path;
+		t->provider = p->provider;
+		t->name = p->name;
+		t->label = label.data;
+		label = (struct buf){ 0 };
+		buf_escaped(&label, t->label, strlen(t->label), 0);
+		t->label_text = label.data;
+		t->bin = &tr->binaries[b];
+		t->notes = p;
+		t->from_system = is_system_path(t->binary);
+		/* Sizes are the binary's: a 32-bit program's long is 4. */
+		tg = target_by_name(tr->binaries[b].arch);
+		describe(t, p, tr->programs[b], from_file,
+			 tg ? tg : target_host());
+		/* --metrics: its firings counted by these arguments. */
+		if (tr->opt->metrics)
+			t->nlabel_args = probe_by_args(tr, t, t->label_args);
+	}
+}
+
+/* Forget the probes from nprobes on and the pairs from npairs on. */
+void probes_drop(struct tracer *tr, int nprobes, int npairs)
+{
+	int i, a;
+
+	for (i = nprobes; i < tr->nprobes; i++) {
+		for (a = 0; a < tr->probes[i].nargs; a++)
+			free(tr->probes[i].arg_names[a]);
+		free(tr->probes[i].label);
+		free(tr->probes[i].label_text);
+	}
+	tr->nprobes = nprobes;
+	for (i = npairs; i < tr->npairs; i++) {
+		free(tr->pairs[i].label);
+		free(tr->pairs[i].stem);
+		free(tr->pairs[i].by);
+	}
+	tr->npairs = npairs;
+}

@@ -1,0 +1,170 @@
+/*
+ * src/trace/timed_pairs.c - the pairs --trace times: those --pair names
+ * and those the probes' names make (src/pairs.c reads both), each kept
+ * once with its probes' roles, and the arguments that name its calls
+ * when it is a runtime's function pair.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+
+/* The traced probe of binary b named like pr, or -1. */
+static int traced_index(const struct tracer *tr, int b, const struct probe *pr)
+{
+	int i;
+
+	for (i = 0; i < tr->nprobes; i++)
+		if (tr->probes[i].binary == tr->binaries[b].path &&
+		    strcmp(tr->probes[i].provider, pr->provider->name) == 0 &&
+		    strcmp(tr->probes[i].name, pr->name) == 0)
+			return i;
+	return -1;
+}
+
+/* Is the pair from s to e, matched by those arguments, kept already? */
+static int kept_already(const struct tracer *tr, int s, int e,
+			const struct pair *p)
+{
+	int i;
+
+	for (i = 0; i < tr->npairs; i++)
+		if (tr->pairs[i].start == s && tr->pairs[i].end == e &&
+		    tr->pairs[i].start_arg == p->start_arg &&
+		    tr->pairs[i].end_arg == p->end_arg)
+			return 1;
+	return 0;
+}
+
+/* The arguments that name the calls of pair tp: a --by's for its start,
+ * else, as the runtimes name them, the string argument that holds the
+ * function's name (Python's funcname, Ruby's methodname, PHP's
+ * function_name, Perl's subname, Tcl's and a span's name) after the one
+ * that holds its class or package when the start has one
+ * (Class::method, package::sub). */
+static void choose_names(struct tracer *tr, struct traced_pair *tp)
+{
+	static const char *const function_names[] = {
+		"funcname", "methodname", "function_name",
+		"subname",  "name",	  NULL
+	};
+	static const char *const class_names[] = { "classname", "class_name",
+						   "class",	"packagename",
+						   "package",	NULL };
+	const struct traced *start = &tr->probes[tp->start];
+	int f, c;
+
+	tp->nname_args = probe_by_args(tr, start, tp->name_args);
+	if (tp->nname_args)
+		return;
+	f = probe_string_arg(start, function_names);
+	if (f < 0)
+		return;
+	c = probe_string_arg(start, class_names);
+	if (c >= 0)
+		tp->name_args[tp->nname_args++] = c;
+	tp->name_args[tp->nname_args++] = f;
+}
+
+/* Keep the pairs of list whose probes binary b traces, each once (a
+ * --pair the probes' names already make is that pair), and give each
+ * probe its roles: a probe may start or end several pairs.  Returns how
+ * many of list's pairs binary b traces, kept now or before. */
+int pairs_keep(struct tracer *tr, int b, const struct pair *list)
+{
+	const struct pair *p;
+	int traced = 0;
+
+	for (p = list; p; p = p->next) {
+		int s = traced_index(tr, b, p->start),
+		    e = traced_index(tr, b, p->end);
+		struct traced *start, *end;
+		struct traced_pair *tp;
+
+		if (s < 0 || e < 0)
+			continue;
+		traced++;
+		if (kept_already(tr, s, e, p))
+			continue;
+		start = &tr->probes[s];
+		end = &tr->probes[e];
+		if (tr->npairs >= TRACE_MAX_PAIRS ||
+		    start->nstarts >= TRACE_MAX_ROLES ||
+		    end->nends >= TRACE_MAX_ROLES) {
+			warning_plain(
+				"pair %s, %s not timed: at most %d pairs, and %d a probe",
+				start->label_text, end->label_text,
+				TRACE_MAX_PAIRS, TRACE_MAX_ROLES);
+			continue;
+		}
+		start->starts[start->nstarts++] = tr->npairs;
+		end->ends[end->nends++] = tr->npairs;
+		tr->pairs = xgrow(tr->pairs, (size_t)tr->npairs, sizeof(*tp));
+		tp = &tr->pairs[tr->npairs++];
+		tp->start = s;
+		tp->end = e;
+		tp->start_arg = p->start_arg;
+		tp->end_arg = p->end_arg;
+		tp->stem = xstrdup(*p->stem ? p->stem : p->start->name);
+		tp->by = p->arg ? xstrdup(p->arg) : NULL;
+		tp->label = xasprintf("%s, %s%s%s", start->label, end->label,
+				      p->arg ? ", by " : "",
+				      p->arg ? p->arg : "");
+		choose_names(tr, tp);
+		/* Only nested calls are timed as a profile: a pair matched
+		   by value may start on one thread and end on another. */
+		tp->in_user = tp->start_arg < 0 &&
+			      (tr->opt->folded ||
+			       (tr->opt->summary && tp->nname_args));
+	}
+	return traced;
+}
+
+/* Those --pair names (found in the -s declarations, else in the first
+ * binary that traces both probes), and those the names give. */
+int pairs_find(struct tracer *tr)
+{
+	const struct trace_options *opt = tr->opt;
+	int b, i;
+
+	for (i = 0; i < opt->npair_requests; i++) {
+		struct buf searched = { 0 };
+		char *why = NULL;
+		int found = 0;
+
+		for (b = 0; b < tr->nbinaries && !found; b++) {
+			const struct program *prog = opt->d_program
+							     ? opt->d_program
+							     : tr->programs[b];
+			struct pair *p;
+
+			free(why);
+			why = pair_parse(prog, opt->pair_requests[i], &p);
+			found = pairs_keep(tr, b, p);
+			pairs_free(p);
+			buf_cat(&searched, searched.len ? ", " : "",
+				tr->binaries[b].path, NULL);
+		}
+		if (!found) {
+			/* Every binary traced was searched (the command's
+			   libraries too): say which. */
+			error_input("%s (searched: %s)",
+				    why ? why
+					: "--pair: its probes are not traced",
+				    searched.data ? searched.data
+						  : "no binary");
+			free(why);
+			buf_free(&searched);
+			return EXIT_INPUT;
+		}
+		free(why);
+		buf_free(&searched);
+	}
+	for (b = 0; b < tr->nbinaries; b++) {
+		struct pair *list = pairs_of(tr->programs[b]);
+
+		pairs_keep(tr, b, list);
+		pairs_free(list);
+	}
+	return EXIT_OK;
+}
