@@ -122,7 +122,14 @@ and pairs are kept in the kernel only when the end reads them
 maps (14 ms while following); and the command's libraries are listed by
 its own loader (\`LOADER --list\`, 1 ms) instead of \`ldd\` (12 ms: the
 script tries every loader it knows). A run with nothing to trace
-(\`-c './loop 0'\`, hyperfine, 20 runs) went from 164 ms to 101 ms. What
+(\`-c './loop 0'\`, hyperfine, 20 runs) went from 164 ms to 101 ms; watching
+the loader for \`dlopen\` (a multi-uprobe link on its \`_dl_debug_state\`, whose
+release the kernel makes wait for a grace period) brought it to 131 ms
+(100 ms without, the same run); a suite that runs a program 100 times
+takes what it took (203 ms, now 200 ms): a program found to carry no
+probe is no longer read again at each exec, nor its libraries listed,
+which pays for the watch (the hook is hit twice at each program's start,
+and let pass). What
 is left of a run's start and end: the kernel's BTF, read for the program
 that follows forks (about 15 ms), making the maps and loading (about 10
 ms), and at the end the kernel's wait for a grace period when the uprobes

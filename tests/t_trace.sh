@@ -377,6 +377,83 @@ t_trace_command_libraries() {
 	ok
 }
 
+# A library the program dlopen()s is attached when the loader has mapped
+# it, before its constructor runs: its constructor's firing, a firing
+# behind its semaphore (_ENABLED()) and one after dlclose and a second
+# dlopen are traced, for a command run by a script and for -p's process;
+# probegen says it traces the library's probes.  The program itself has
+# none.
+t_trace_command_dlopen() {
+	need_trace
+	printf 'provider plug {\n\tprobe loaded(int n);\n\tprobe called(const char *what, int round);\n};\n' > plug.d
+	cat > plug.c <<-'EOF'
+	#include "plug.h"
+	__attribute__((constructor)) static void on_load(void) { PLUG_LOADED(42); }
+	void plug_run(int round)
+	{
+		if (PLUG_CALLED_ENABLED())
+			PLUG_CALLED("hello", round);
+	}
+	EOF
+	cat > host.c <<-'EOF'
+	#include <dlfcn.h>
+	#include <stdio.h>
+	#include <unistd.h>
+	int main(int argc, char **argv)
+	{
+		int round;
+
+		/* -p: wait until the tracer has attached (it makes "go"). */
+		while (argc > 1 && access(argv[1], F_OK) != 0)
+			usleep(10000);
+		for (round = 1; round <= 2; round++) {
+			void *h = dlopen("./plug.so", RTLD_NOW);
+			void (*run)(int) = h ? (void (*)(int))dlsym(h, "plug_run") : 0;
+
+			if (!run) {
+				fprintf(stderr, "dlopen: %s\n", dlerror());
+				return 1;
+			}
+			run(round);
+			dlclose(h);
+		}
+		return 0;
+	}
+	EOF
+	expect "$PROBEGEN" -h -s plug.d -o plug.h
+	expect "$PROBEGEN" -G -s plug.d -o plug_probes.o
+	expect gcc -O2 -fPIC -shared plug.c plug_probes.o -o plug.so
+	expect gcc -O2 host.c -o host -ldl
+	[ -z "$(./host)" ] || fail "the program prints"
+	printf '#!/bin/sh\n./host\n' > run.sh
+	chmod +x run.sh
+	want='plug:loaded n=42 plug:called what="hello" round=1 plug:loaded n=42 plug:called what="hello" round=2 '
+	"$PROBEGEN" --trace --expect-all -c ./run.sh > out 2> err || { cat err out; fail "-c ./run.sh"; }
+	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out | tr '\n' ' ')" "$want" "the dlopen'ed library's firings"
+	expect_grep '^probegen: tracing 2 probes of .*/plug.so$' err
+	# The same with a uprobe a site (kernels before 6.6).
+	PROBEGEN_NO_UPROBE_MULTI=1 "$PROBEGEN" --trace -c ./run.sh > out 2> err || { cat err out; fail "a uprobe a site"; }
+	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out | tr '\n' ' ')" "$want" "a uprobe a site: the library's firings"
+	# -p: the process runs before the trace; it loads the library after.
+	rm -f go
+	./host go > /dev/null &
+	pid=$!
+	"$PROBEGEN" --trace -p $pid > pout 2> perr &
+	tracer=$!
+	# Attached once a link runs on_loader (bpftool lists them).
+	for i in $(seq 300); do
+		for prog in $(bpftool link show 2> /dev/null | sed -n 's/.* prog \([0-9]*\).*/\1/p'); do
+			bpftool prog show id "$prog" 2> /dev/null | grep -q 'name on_loader' && break 2
+		done
+		sleep 0.1
+	done
+	touch go
+	wait $tracer || { cat perr pout; fail "--trace -p"; }
+	wait $pid
+	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' pout | tr '\n' ' ')" "$want" "-p: the dlopen'ed library's firings"
+	ok
+}
+
 # Sites that disagree (a literal 0 passed as 4 bytes, a long in a
 # register as 8) are each read by their own specs: --trace and the
 # --bpftrace script made from the binary print both values.

@@ -76,6 +76,9 @@ const struct probe *binary_recorded_probe(const struct bin_probe *p);
 /* The dynamic loader program path names (PT_INTERP), or NULL (a static
  * program, or not ELF); to free. */
 char *binary_interpreter(const char *path);
+/* Where function name (a dynamic symbol) is in the file path: its file
+ * offset, or -1 when it has none. */
+long long binary_function_offset(const char *path, const char *name);
 
 /* ---- specs.c: a note's argument specs ---- */
 

@@ -334,32 +334,42 @@ static int attach_site(struct attacher *a, const struct traced *t,
  * link_create with its uprobe_multi member, as Linux 6.6 lays it out. */
 static int multi_link(const struct attacher *a, const struct file_sites *f)
 {
+	return attach_uprobe_multi(bpf_program__fd(a->prog), f->path,
+				   f->offsets, f->ref_ctr_offsets, f->cookies,
+				   f->n, a->pid > 0 ? a->pid : 0);
+}
+#endif
+
+int attach_uprobe_multi(int prog_fd, const char *path,
+			const unsigned long long *offsets,
+			const unsigned long long *ref_ctr_offsets,
+			const unsigned long long *cookies, int n, int pid)
+{
 	unsigned char attr[sizeof(union bpf_attr)];
 	uint32_t u32;
 	uint64_t u64;
 
 	memset(attr, 0, sizeof(attr));
 #define PUT(off, v) (memcpy(attr + (off), &(v), sizeof(v)))
-	u32 = (uint32_t)bpf_program__fd(a->prog);
+	u32 = (uint32_t)prog_fd;
 	PUT(0, u32); /* prog_fd */
 	u32 = ATTACH_UPROBE_MULTI;
 	PUT(8, u32); /* attach_type */
-	u64 = (uint64_t)(uintptr_t)f->path;
+	u64 = (uint64_t)(uintptr_t)path;
 	PUT(16, u64); /* uprobe_multi.path */
-	u64 = (uint64_t)(uintptr_t)f->offsets;
+	u64 = (uint64_t)(uintptr_t)offsets;
 	PUT(24, u64);
-	u64 = (uint64_t)(uintptr_t)f->ref_ctr_offsets;
+	u64 = (uint64_t)(uintptr_t)ref_ctr_offsets;
 	PUT(32, u64);
-	u64 = (uint64_t)(uintptr_t)f->cookies;
+	u64 = (uint64_t)(uintptr_t)cookies;
 	PUT(40, u64);
-	u32 = (uint32_t)f->n;
+	u32 = (uint32_t)n;
 	PUT(48, u32); /* cnt; flags 0: not return probes */
-	u32 = a->pid > 0 ? (uint32_t)a->pid : 0;
+	u32 = (uint32_t)pid;
 	PUT(56, u32); /* pid: 0 for every process */
 #undef PUT
 	return (int)syscall(__NR_bpf, BPF_LINK_CREATE, attr, sizeof(attr));
 }
-#endif
 
 int attacher_commit(struct attacher *a, char **why)
 {

@@ -60,6 +60,7 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 		bpf_program__set_autoload(skel->progs.on_fork, false);
 		bpf_program__set_autoload(skel->progs.on_exec, false);
 		bpf_program__set_autoload(skel->progs.on_exit, false);
+		bpf_program__set_autoload(skel->progs.on_loader, false);
 		bpf_map__set_max_entries(skel->maps.tree, 1);
 	}
 	bpf_map__set_max_entries(skel->maps.probes, nprobes);
@@ -93,6 +94,12 @@ struct trace_bpf *load_program(const struct tracer *tr,
 		bpf_program__set_expected_attach_type(
 			skel->progs.on_probe_sleepable,
 			(enum bpf_attach_type)ATTACH_UPROBE_MULTI);
+	/* The loader's hook through a multi-uprobe link too: the kernel
+	   releases one in 20-30 ms, a uprobe's perf event in 110 ms. */
+	if (multi)
+		bpf_program__set_expected_attach_type(skel->progs.on_loader,
+						      (enum bpf_attach_type)
+							      ATTACH_UPROBE_MULTI);
 	if (trace_bpf__load(skel) == 0) {
 		*prog = skel->progs.on_probe_sleepable;
 		return skel;

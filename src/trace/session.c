@@ -3,8 +3,8 @@
  * program of trace.bpf.c (load.c), tell it which arguments are strings
  * and which pairs each probe is in, attach it to every site of every
  * probe (attach.c; the probe's index is its USDT cookie), follow the
- * tree of -c's command or -p's process (each program it execs), poll
- * the ring buffer, and detach.
+ * tree of -c's command or -p's process (each program it execs, each
+ * library it maps), poll the ring buffer, and detach.
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -35,6 +35,13 @@ struct session {
 	struct attacher *attacher;
 	/* Following a tree: the links of on_fork, on_exec, on_exit. */
 	struct bpf_link *tree_links[3];
+	int multi; /* loaded for multi-uprobe links */
+	/* on_loader's, one a dynamic loader the tree has run, by path: a
+	   multi-uprobe link's fd, or a uprobe's link. */
+	struct bpf_link **loader_links;
+	int *loader_fds;
+	char **loaders;
+	int nloaders;
 };
 
 /* Tell the BPF side which arguments of probes from..nprobes-1 are C
@@ -141,6 +148,7 @@ static int load_and_attach(struct session *s, int pid)
 		   process, before they run. */
 		s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs,
 					   pid > 0 ? -1 : pid, multi);
+		s->multi = multi;
 		attached = attach_from(s, 0);
 		if (attached >= 0 || !multi)
 			return attached;
@@ -151,32 +159,118 @@ static int load_and_attach(struct session *s, int pid)
 	}
 }
 
-/* A followed process (stopped) has exec'd a program: attach to its
- * probes and its libraries' unless they are traced already, then let it
- * go on.  Its first instruction runs after. */
-static void exec_seen(struct session *s, int pid)
+/* The program process pid runs, into exe (PATH_MAX bytes): 1, or 0
+ * when it has ended. */
+static int exe_of(int pid, char *exe)
 {
-	struct tracer *tr = s->tr;
-	char link[64], exe[PATH_MAX];
+	char link[64];
 	ssize_t n;
-	int before = tr->nprobes, attached;
 
 	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
-	n = readlink(link, exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		if (targets_add_program(tr, exe) > 0) {
-			describe_probes(s, before);
-			attached = attach_from(s, before);
-			if (attached < 0)
-				warning_plain("the probes of %s are not traced: "
-					      "they cannot be attached",
-					      exe);
-			else if (attached > 0)
-				info_plain("tracing %d probe%s of %s", attached,
-					   attached == 1 ? "" : "s", exe);
+	n = readlink(link, exe, PATH_MAX - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	return 1;
+}
+
+/* The loader's function a process calls once it has mapped or
+ * unmapped objects (glibc's r_debug.r_brk, where debuggers break; musl
+ * has it too). */
+#define LOADER_HOOK "_dl_debug_state"
+
+/* Stop the tree's processes that run exe's dynamic loader where it has
+ * mapped a library (on_loader), unless that loader is watched already:
+ * a library dlopen'ed later is then found before it runs. */
+static void watch_loader(struct session *s, const char *exe)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = LOADER_HOOK);
+	char *interp = binary_interpreter(exe), *real;
+	struct bpf_link *link = NULL;
+	unsigned long long off;
+	int i, fd = -1;
+
+	real = interp ? realpath(interp, NULL) : NULL;
+	free(interp);
+	if (!real)
+		return; /* a static program: no loader */
+	for (i = 0; i < s->nloaders; i++)
+		if (strcmp(s->loaders[i], real) == 0) {
+			free(real);
+			return;
 		}
+	off = (unsigned long long)binary_function_offset(real, LOADER_HOOK);
+	if (s->multi && off != (unsigned long long)-1)
+		fd = attach_uprobe_multi(bpf_program__fd(
+						 s->skel->progs.on_loader),
+					 real, &off, NULL, NULL, 1, 0);
+	else if (!s->multi)
+		link = bpf_program__attach_uprobe_opts(s->skel->progs.on_loader,
+						       -1, real, 0, &opts);
+	if (fd < 0 && !link) {
+		warning_plain("libraries a process loads with dlopen are not "
+			      "traced: no %s in %s",
+			      LOADER_HOOK, real);
+		free(real);
+		return;
 	}
+	s->loader_links = xgrow(s->loader_links, (size_t)s->nloaders,
+				sizeof(*s->loader_links));
+	s->loader_fds = xgrow(s->loader_fds, (size_t)s->nloaders,
+			      sizeof(*s->loader_fds));
+	s->loaders = xgrow(s->loaders, (size_t)s->nloaders, sizeof(char *));
+	s->loader_links[s->nloaders] = link;
+	s->loader_fds[s->nloaders] = fd;
+	s->loaders[s->nloaders++] = real;
+}
+
+/* Attach to the probes of path, a program exec'd (with its libraries)
+ * or a library mapped, unless they are traced already. */
+static void attach_program(struct session *s, const char *path,
+			   int with_libraries)
+{
+	struct tracer *tr = s->tr;
+	int before = tr->nprobes, attached;
+
+	if (targets_add_program(tr, path, with_libraries) <= 0)
+		return;
+	describe_probes(s, before);
+	attached = attach_from(s, before);
+	if (attached < 0)
+		warning_plain("the probes of %s are not traced: "
+			      "they cannot be attached",
+			      path);
+	else if (attached > 0)
+		info_plain("tracing %d probe%s of %s", attached,
+			   attached == 1 ? "" : "s", path);
+}
+
+/* A followed process (stopped) has exec'd a program: attach to its
+ * probes and its libraries', and watch its loader; then let it go on.
+ * Its first instruction runs after. */
+static void exec_seen(struct session *s, int pid)
+{
+	char exe[PATH_MAX];
+
+	if (exe_of(pid, exe)) {
+		watch_loader(s, exe);
+		attach_program(s, exe, 1);
+	}
+	kill(pid, SIGCONT);
+}
+
+/* A followed process (stopped in its loader) has mapped objects:
+ * attach to those with probes not traced yet, then let it go on, to
+ * relocate them and run their constructors. */
+static void mapped_seen(struct session *s, int pid)
+{
+	char **files = targets_new_mappings(s->tr, pid), **f;
+
+	for (f = files; f && *f; f++) {
+		attach_program(s, *f, 0);
+		free(*f);
+	}
+	free(files);
 	kill(pid, SIGCONT);
 }
 
@@ -189,6 +283,7 @@ static int follow_tree(struct session *s, int pid)
 					 s->skel->progs.on_exit };
 	unsigned key = (unsigned)pid;
 	unsigned char one = 1;
+	char exe[PATH_MAX];
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -205,6 +300,9 @@ static int follow_tree(struct session *s, int pid)
 			    strerror(errno));
 		return -1;
 	}
+	/* -p's process runs already (a command's is watched at its exec). */
+	if (s->tr->opt->pid && exe_of(pid, exe))
+		watch_loader(s, exe);
 	return 0;
 }
 
@@ -215,8 +313,11 @@ static int on_record(void *ctx, void *data, size_t size)
 	const struct trace_event *e = data;
 
 	if (size >= sizeof(e->probe) + offsetof(struct trace_event, probe) &&
-	    e->probe == TRACE_EXEC_EVENT) {
-		exec_seen(s, (int)e->pid);
+	    (e->probe == TRACE_EXEC_EVENT || e->probe == TRACE_MAP_EVENT)) {
+		if (e->probe == TRACE_EXEC_EVENT)
+			exec_seen(s, (int)e->pid);
+		else
+			mapped_seen(s, (int)e->pid);
 		return 0;
 	}
 	return events_print(s->tr, data, size);
@@ -301,6 +402,15 @@ void session_end(struct session *s)
 	ring_buffer__free(s->rb);
 	for (int i = 0; i < 3; i++)
 		bpf_link__destroy(s->tree_links[i]);
+	for (int i = 0; i < s->nloaders; i++) {
+		bpf_link__destroy(s->loader_links[i]);
+		if (s->loader_fds[i] >= 0)
+			close(s->loader_fds[i]);
+		free(s->loaders[i]);
+	}
+	free(s->loader_links);
+	free(s->loader_fds);
+	free(s->loaders);
 	attacher_free(s->attacher);
 	trace_bpf__destroy(s->skel);
 	free(s);

@@ -44,16 +44,32 @@ static int traced_already(const struct tracer *tr, const char *path)
 	return 0;
 }
 
+/* Whether path is a file read before and found to carry no probes (a
+ * followed tree's programs and libraries are met again and again). */
+static int probeless_already(const struct tracer *tr, const struct stat *st)
+{
+	int i;
+
+	for (i = 0; i < tr->nprobeless; i++)
+		if (tr->probeless[i].dev == st->st_dev &&
+		    tr->probeless[i].ino == st->st_ino)
+			return 1;
+	return 0;
+}
+
 /* Read one binary: 1 if it carries probes (or is traced already), 0 if
  * not, -1 on error. */
 static int add_binary(struct tracer *tr, const char *path)
 {
 	struct binary *b;
 	const struct bin_probe *p;
-	int any = 0;
+	struct stat st;
+	int any = 0, known = stat(path, &st) == 0;
 
 	if (traced_already(tr, path))
 		return 1;
+	if (known && probeless_already(tr, &st))
+		return 0;
 	tr->binaries = xrealloc(tr->binaries,
 				sizeof(*b) * ((size_t)tr->nbinaries + 1));
 	tr->programs =
@@ -69,17 +85,59 @@ static int add_binary(struct tracer *tr, const char *path)
 	if (!any) {
 		free((char *)b->path);
 		binary_free(b);
+		if (!known)
+			return 0;
+		tr->probeless = xgrow(tr->probeless, (size_t)tr->nprobeless,
+				      sizeof(*tr->probeless));
+		tr->probeless[tr->nprobeless].dev = st.st_dev;
+		tr->probeless[tr->nprobeless++].ino = st.st_ino;
 		return 0;
 	}
 	tr->nbinaries++;
 	return 1;
 }
 
+/* The ELF files process pid has mapped, by absolute path, each once
+ * (a NULL-terminated list, each and the list to free), or NULL when its
+ * maps cannot be read.  Shared libraries by absolute path, as libbpf
+ * needs them; locale archives and caches are not ELF. */
+static char **mapped_files(int pid)
+{
+	char path[64], line[PATH_MAX + 256];
+	char **files = xcalloc(1, sizeof(*files));
+	size_t n = 0;
+	FILE *maps;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(maps = fopen(path, "r"))) {
+		free(files);
+		return NULL;
+	}
+	while (fgets(line, sizeof(line), maps)) {
+		char *file = strchr(line, '/');
+		struct target elf;
+		struct stat st;
+
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		if ((n && strcmp(files[n - 1], file) == 0) ||
+		    strstr(file, " (deleted)") || stat(file, &st) != 0 ||
+		    !S_ISREG(st.st_mode) || target_from_elf(file, &elf) != 0)
+			continue;
+		files = xgrow(files, n + 1, sizeof(*files));
+		files[n++] = xstrdup(file);
+		files[n] = NULL;
+	}
+	fclose(maps);
+	return files;
+}
+
 /* The executable and the shared objects a process has mapped. */
 static int add_process(struct tracer *tr, int pid)
 {
-	char path[64], line[PATH_MAX + 256], exe[PATH_MAX];
-	FILE *maps;
+	char path[64], exe[PATH_MAX];
+	char **files, **f;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
@@ -92,28 +150,34 @@ static int add_process(struct tracer *tr, int pid)
 	exe[n] = '\0';
 	if (add_binary(tr, exe) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	if (!(maps = fopen(path, "r")))
+	if (!(files = mapped_files(pid)))
 		return 0;
-	while (fgets(line, sizeof(line), maps)) {
-		char *file = strchr(line, '/');
-		struct target elf;
+	for (f = files; *f; f++)
+		if (add_binary(tr, *f) < 0)
+			warning_plain("the probes of '%s' are not traced", *f);
+	for (f = files; *f; f++)
+		free(*f);
+	free(files);
+	return 0;
+}
+
+char **targets_new_mappings(const struct tracer *tr, int pid)
+{
+	char **files = mapped_files(pid);
+	size_t i, kept = 0;
+
+	for (i = 0; files && files[i]; i++) {
 		struct stat st;
 
-		if (!file)
-			continue;
-		file[strcspn(file, "\n")] = '\0';
-		/* Shared libraries by absolute path, as libbpf needs them. */
-
-		if (strstr(file, " (deleted)") || stat(file, &st) != 0 ||
-		    !S_ISREG(st.st_mode) || target_from_elf(file, &elf) != 0)
-			continue; /* locale archives, caches: not ELF */
-		if (add_binary(tr, file) < 0)
-			warning_plain("the probes of '%s' are not traced",
-				      file);
+		if (traced_already(tr, files[i]) ||
+		    (stat(files[i], &st) == 0 && probeless_already(tr, &st)))
+			free(files[i]);
+		else
+			files[kept++] = files[i];
 	}
-	fclose(maps);
-	return 0;
+	if (files)
+		files[kept] = NULL;
+	return files;
 }
 
 /* The shared libraries a program will load, as its own loader lists
@@ -270,17 +334,22 @@ int targets_find(struct tracer *tr)
 	return pairs_find(tr);
 }
 
-int targets_add_program(struct tracer *tr, const char *path)
+int targets_add_program(struct tracer *tr, const char *path, int with_libraries)
 {
 	int b, i, first = tr->nbinaries, before = tr->nprobes,
 		  pairs_before = tr->npairs;
+	struct stat st;
 
-	/* Traced already, in every process: no ldd run again. */
-	if (traced_already(tr, path) || !is_elf(path))
+	/* Traced already, in every process, or read before and found to
+	   carry no probe: its libraries were listed then. */
+	if (traced_already(tr, path) ||
+	    (stat(path, &st) == 0 && probeless_already(tr, &st)) ||
+	    !is_elf(path))
 		return 0;
 	if (add_binary(tr, path) < 0)
 		warning_plain("the probes of '%s' are not traced", path);
-	add_libraries(tr, path);
+	if (with_libraries)
+		add_libraries(tr, path);
 	/* The binaries moved: each probe's points at its own again. */
 	for (i = 0; i < before; i++)
 		for (b = 0; b < first; b++)
@@ -314,6 +383,7 @@ void targets_free(struct tracer *tr)
 	for (i = 0; i < tr->nsiteless; i++)
 		free(tr->siteless[i]);
 	free(tr->siteless);
+	free(tr->probeless);
 	for (i = 0; i < tr->nbinaries; i++) {
 		program_free(tr->programs[i]);
 		free((char *)tr->binaries[i].path);

@@ -285,17 +285,15 @@ int on_fork(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-/* A process of the tree has exec'd a program: it stops before the
- * program's first instruction, and probegen, told, attaches to the
- * program's probes (and its libraries') and lets it go on. */
-SEC("raw_tp/sched_process_exec")
-int on_exec(struct bpf_raw_tracepoint_args *ctx)
+/* Stop the current process of the tree and tell probegen why (kind:
+ * TRACE_EXEC_EVENT or TRACE_MAP_EVENT); it lets the process go on once
+ * it has attached to what the process now runs. */
+static __always_inline int stop_and_tell(__u32 kind)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = (__u32)(id >> 32);
 	struct trace_event *e;
 
-	(void)ctx;
 	if (!in_tree(tgid))
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e) - sizeof(e->strings), 0);
@@ -305,10 +303,53 @@ int on_exec(struct bpf_raw_tracepoint_args *ctx)
 	e->time_ns = bpf_ktime_get_ns();
 	e->pid = tgid;
 	e->tid = (__u32)id;
-	e->probe = TRACE_EXEC_EVENT;
+	e->probe = kind;
 	bpf_send_signal(19 /* SIGSTOP */);
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 	return 0;
+}
+
+/* The calls of the loader's hook at a program's start (on_loader). */
+#define LOADER_START_CALLS 2
+
+/* A process of the tree has exec'd a program: it stops before the
+ * program's first instruction, and probegen, told, attaches to the
+ * program's probes (and its libraries') and lets it go on. */
+SEC("raw_tp/sched_process_exec")
+int on_exec(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	__u8 *in = bpf_map_lookup_elem(&tree, &tgid);
+
+	(void)ctx;
+	/* The loader's first calls of its hook map the libraries probegen
+	   attaches to now: on_loader lets them pass. */
+	if (in && *in)
+		*in = 1 + LOADER_START_CALLS;
+	return stop_and_tell(TRACE_EXEC_EVENT);
+}
+
+/* A process of the tree is in its loader's _dl_debug_state(), the
+ * debuggers' hook, called once objects are mapped or unmapped and
+ * before they are relocated or their constructors run: it stops, and
+ * probegen attaches to the probes of a library it has dlopen'ed.  At a
+ * program's start glibc's loader calls it twice (before and after
+ * mapping the libraries its exec stop attached to): those two pass, so
+ * that a process costs one stop, not three.  A loader that calls it
+ * less at its start (musl: once) lets a dlopen's first call pass, and
+ * stops at its second, once the library is mapped. */
+SEC("uprobe")
+int on_loader(struct pt_regs *ctx)
+{
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	__u8 *in = bpf_map_lookup_elem(&tree, &tgid);
+
+	(void)ctx;
+	if (in && *in > 1) {
+		*in -= 1; /* a call of the loader's start */
+		return 0;
+	}
+	return stop_and_tell(TRACE_MAP_EVENT);
 }
 
 /* A process of the tree has ended: its tgid may be another's later. */

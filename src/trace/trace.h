@@ -154,6 +154,10 @@ struct trace_event {
  * (-c, -p): it is stopped until probegen has attached to the program's
  * probes, and only its pid is set. */
 #define TRACE_EXEC_EVENT 0xffffffffu
+/* ... or when its dynamic loader has just mapped or unmapped objects
+ * (dlopen, dlclose, its start): stopped until probegen has attached to
+ * the probes of what it mapped. */
+#define TRACE_MAP_EVENT 0xfffffffeu
 /* Probe-and-process pairs --summary counts while following. */
 #define TRACE_MAX_FIRED_IN 65536
 

@@ -29,6 +29,7 @@
 #define PROBEGEN_TRACER_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "inspect/inspect.h"
 #include "trace.h"
@@ -61,6 +62,12 @@ struct traced {
 	int from_system;
 };
 
+/* A file, whatever path names it. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 /* A pair of traced probes (pairs.c's, by index into probes). */
 struct traced_pair {
 	int start, end;		/* indexes into struct tracer's probes */
@@ -89,6 +96,8 @@ struct tracer {
 	struct binary *binaries;
 	struct program **programs; /* each binary's declarations */
 	int nbinaries;
+	struct file_id *probeless; /* read, and found to carry no probe */
+	int nprobeless;
 	char *exe;		   /* the command's program, found in $PATH */
 	struct timeline *timeline; /* --timeline, or NULL */
 	struct profile *profile;   /* --summary's names, --folded; or NULL */
@@ -107,10 +116,16 @@ extern volatile sig_atomic_t trace_stopping;
  * and libraries) and every probe to trace, described for printing.
  * Returns EXIT_OK, or the status after reporting why. */
 int targets_find(struct tracer *tr);
-/* A program a followed process has exec'd (path): its probes and its
- * libraries', after those traced already (pairs among them too), unless
- * traced already.  The number of probes added. */
-int targets_add_program(struct tracer *tr, const char *path);
+/* A program a followed process has exec'd, or a library it has mapped
+ * (path): its probes (and with_libraries, those of the libraries its
+ * loader lists for it), after those traced already (pairs among them
+ * too), unless traced already.  The number of probes added. */
+int targets_add_program(struct tracer *tr, const char *path,
+			int with_libraries);
+/* The ELF files process pid has mapped that are neither traced nor
+ * known to carry no probe: a NULL-terminated list (each and the list
+ * to free), or NULL. */
+char **targets_new_mappings(const struct tracer *tr, int pid);
 
 void targets_free(struct tracer *tr);
 
@@ -276,6 +291,13 @@ int attacher_add(struct attacher *a, const struct traced *t, int cookie,
 int attacher_commit(struct attacher *a, char **why);
 /* Detach every site (the kernel clears the semaphores). */
 void attacher_free(struct attacher *a);
+/* A multi-uprobe link of program prog_fd at n offsets of file path
+ * (ref_ctr_offsets and cookies may be NULL), in process pid (0: every
+ * process): its fd, or -1 and errno.  Linux 6.6. */
+int attach_uprobe_multi(int prog_fd, const char *path,
+			const unsigned long long *offsets,
+			const unsigned long long *ref_ctr_offsets,
+			const unsigned long long *cookies, int n, int pid);
 
 /* ---- load.c ---- */
 
