@@ -55,6 +55,8 @@ metrics_start() {
 	PORT=$(free_port)
 	"$PROBEGEN" --trace --metrics "127.0.0.1:$PORT" "$@" > metrics.out 2> metrics.err &
 	MPID=$!
+	# A test that fails leaves no server behind (the test is a subshell).
+	trap 'kill ${MPID:-} ${PROM_PID:-} 2> /dev/null' EXIT
 	for i in $(seq 100); do
 		grep -q 'serving the metrics' metrics.err 2>/dev/null && return 0
 		kill -0 $MPID 2>/dev/null || { cat metrics.err; fail "--metrics exited"; }
@@ -68,6 +70,7 @@ metrics_stop() {
 	kill -TERM $MPID
 	wait $MPID
 	expect_eq $? 0 "--metrics's exit after SIGTERM"
+	MPID=
 }
 
 # Prometheus itself: it scrapes probegen every second.
@@ -86,6 +89,7 @@ prometheus_start() {
 	prometheus --config.file=prometheus.yml --storage.tsdb.path=tsdb \
 		--web.listen-address="127.0.0.1:$PROM_PORT" > prometheus.log 2>&1 &
 	PROM_PID=$!
+	trap 'kill ${MPID:-} ${PROM_PID:-} 2> /dev/null' EXIT
 	for i in $(seq 150); do
 		curl -sf "http://127.0.0.1:$PROM_PORT/-/ready" > /dev/null 2>&1 && return 0
 		sleep 0.2
@@ -143,7 +147,7 @@ t_metrics_prometheus() {
 	expect_eq "$(tail -n 1 om.txt)" "# EOF" "OpenMetrics ends with # EOF"
 	expect_grep '^# TYPE probegen_probe_firings counter$' om.txt
 	expect_grep '^probegen_pair_duration_seconds_bucket{provider="app",pair="request",le="+Inf"} 300$' scrape.txt
-	kill $PROM_PID; wait $PROM_PID 2>/dev/null
+	kill $PROM_PID; wait $PROM_PID 2>/dev/null; PROM_PID=
 	metrics_stop
 	expect_eq "$(./app enabled)" 0 "the semaphore after SIGTERM"
 	ok
@@ -336,7 +340,7 @@ t_metrics_prometheus_graph() {
 		fail "the p99 of 3 ms requests over the run: $p99"
 	note "p99 of the 3 ms requests: $p99 s"
 	[ -z "${PROBEGEN_DOCS_IMAGES:-}" ] || cp prometheus.png "$ROOT/docs/prometheus.png"
-	kill $PROM_PID; wait $PROM_PID 2>/dev/null
+	kill $PROM_PID; wait $PROM_PID 2>/dev/null; PROM_PID=
 	metrics_stop
 	ok
 }
