@@ -124,12 +124,13 @@ its own loader (\`LOADER --list\`, 1 ms) instead of \`ldd\` (12 ms: the
 script tries every loader it knows). A run with nothing to trace
 (\`-c './loop 0'\`, hyperfine, 20 runs) went from 164 ms to 101 ms; watching
 the loader for \`dlopen\` (a multi-uprobe link on its \`_dl_debug_state\`, whose
-release the kernel makes wait for a grace period) brought it to 131 ms
-(100 ms without, the same run); a suite that runs a program 100 times
-takes what it took (203 ms, now 200 ms): a program found to carry no
-probe is no longer read again at each exec, nor its libraries listed,
-which pays for the watch (the hook is hit twice at each program's start,
-and let pass). What
+release the kernel makes wait for a grace period) brought it to 136 ms
+(99 ms without, the same run). A script that runs /bin/true 100 times is
+no slower (three paired runs of 20: 359 and 359 ms, 419 and 372, 305
+and 248): each program's start now stops once more, in its loader once
+its libraries are mapped (so that those its own environment chose are
+found), and a program found to carry no probe is no longer read again
+at each exec, nor its libraries listed. What
 is left of a run's start and end: the kernel's BTF, read for the program
 that follows forks (about 15 ms), making the maps and loading (about 10
 ms), and at the end the kernel's wait for a grace period when the uprobes

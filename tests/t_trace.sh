@@ -332,7 +332,15 @@ t_trace_command_tree() {
 	loop=$!
 	sleep 0.2
 	timeout 30 "$PROBEGEN" --trace -p $loop --duration 1 > pout 2> err || { cat err; fail "--trace -p"; }
-	touch stop; wait $loop; rm -f stop
+	# No process of the tree is left stopped once the trace has ended
+	# (one stopped at an exec or in its loader as it ended goes on).
+	touch stop
+	if ! timeout 10 tail --pid=$loop -f /dev/null; then
+		ps -o pid,stat,args --ppid $loop
+		pkill -CONT -P $loop
+		fail "a process of the tree was left stopped"
+	fi
+	wait $loop; rm -f stop
 	[ "$(grep -c ' app:work what="twice" n=3$' pout)" -ge 5 ] || { cat err pout; fail "-p: the program its shell runs"; }
 	# A command that runs nothing with probes says so.
 	"$PROBEGEN" --trace -c 'sh -c true' > out 2> err
@@ -344,7 +352,9 @@ t_trace_command_tree() {
 # The libraries a program is linked with are found by its loader's list
 # and attached before they load: a probe a library fires in its
 # constructor, before main, is traced, for the command and for a program
-# a script execs; a static program (no loader) is traced alone.
+# a script execs, and for a library the program's own environment chose
+# (the loader's stop at its start finds those); a static program (no
+# loader) is traced alone.
 t_trace_command_libraries() {
 	need_trace
 	printf 'provider lib {\n\tprobe ready(int n);\n\tprobe call(int n);\n};\n' > lib.d
@@ -368,6 +378,20 @@ t_trace_command_libraries() {
 	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
 	printf 'lib:ready n=41\nlib:call n=1\n' | diff -u - got || fail "the library's firings, exec'd"
 	expect_grep '^probegen: tracing 2 probes of .*/prog$' err
+	# A library the program's own environment chooses, which the loader
+	# probegen asks (in its environment) does not list: LD_LIBRARY_PATH
+	# set by a wrapper script, as libtool's are, and LD_PRELOAD.
+	mkdir -p build
+	expect gcc -O2 -fPIC -shared lib.c lib_probes.o -o build/libwrapped.so
+	expect gcc -O2 prog.c -Lbuild -lwrapped -o wrapped
+	printf '#!/bin/sh\nLD_LIBRARY_PATH=build exec ./wrapped\n' > wrapper.sh
+	chmod +x wrapper.sh
+	"$PROBEGEN" --trace --expect-all -c ./wrapper.sh > out 2> err || { cat err out; fail "-c ./wrapper.sh"; }
+	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	printf 'lib:ready n=41\nlib:call n=1\n' | diff -u - got || fail "the firings of a library LD_LIBRARY_PATH chose"
+	expect_grep '^probegen: tracing 2 probes of .*/build/libwrapped.so$' err
+	"$PROBEGEN" --trace -c "env LD_PRELOAD=$PWD/build/libwrapped.so /bin/true" > out 2> err || { cat err out; fail "LD_PRELOAD"; }
+	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out)" "lib:ready n=41" "a preloaded library's constructor"
 	if gcc -O2 -static lib.c prog.c lib_probes.o -o static 2> /dev/null; then
 		"$PROBEGEN" --trace --expect-all -c ./static > out 2> err || { cat err out; fail "-c ./static"; }
 		expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out | tr '\n' ' ')" "lib:ready n=41 lib:call n=1 " "a static program's firings"

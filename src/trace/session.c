@@ -42,6 +42,7 @@ struct session {
 	int *loader_fds;
 	char **loaders;
 	int nloaders;
+	int ending; /* the trace has ended: a stopped process only goes on */
 };
 
 /* Tell the BPF side which arguments of probes from..nprobes-1 are C
@@ -252,7 +253,7 @@ static void exec_seen(struct session *s, int pid)
 {
 	char exe[PATH_MAX];
 
-	if (exe_of(pid, exe)) {
+	if (!s->ending && exe_of(pid, exe)) {
 		watch_loader(s, exe);
 		attach_program(s, exe, 1);
 	}
@@ -264,7 +265,8 @@ static void exec_seen(struct session *s, int pid)
  * relocate them and run their constructors. */
 static void mapped_seen(struct session *s, int pid)
 {
-	char **files = targets_new_mappings(s->tr, pid), **f;
+	char **files = s->ending ? NULL : targets_new_mappings(s->tr, pid);
+	char **f;
 
 	for (f = files; f && *f; f++) {
 		attach_program(s, *f, 0);
@@ -385,12 +387,42 @@ void session_tally(struct session *s, struct tally *t)
 	tally_read(s->tr, s->skel, t);
 }
 
+/* Follow no more: from now on no process of the tree stops (a link's
+ * release waits for the BPF programs running it, so each stop made is
+ * in the ring by then). */
+static void stop_following(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		bpf_link__destroy(s->tree_links[i]);
+		s->tree_links[i] = NULL;
+	}
+	for (i = 0; i < s->nloaders; i++) {
+		bpf_link__destroy(s->loader_links[i]);
+		if (s->loader_fds[i] >= 0)
+			close(s->loader_fds[i]);
+		free(s->loaders[i]);
+	}
+	free(s->loader_links);
+	free(s->loader_fds);
+	free(s->loaders);
+	s->loader_links = NULL;
+	s->loader_fds = NULL;
+	s->loaders = NULL;
+	s->nloaders = 0;
+	s->ending = 1;
+}
+
 void session_end(struct session *s)
 {
 	if (!s)
 		return;
+	stop_following(s);
+	/* What an ended process left, and the processes stopped at an exec
+	   or a mapping since the last poll: they go on. */
 	if (s->rb)
-		ring_buffer__consume(s->rb); /* what an ended process left */
+		ring_buffer__consume(s->rb);
 	fflush(stdout);
 	if (s->skel) {
 		unsigned long long d = tally_dropped(s->skel);
@@ -400,17 +432,6 @@ void session_end(struct session *s)
 				   d, d == 1 ? "" : "s");
 	}
 	ring_buffer__free(s->rb);
-	for (int i = 0; i < 3; i++)
-		bpf_link__destroy(s->tree_links[i]);
-	for (int i = 0; i < s->nloaders; i++) {
-		bpf_link__destroy(s->loader_links[i]);
-		if (s->loader_fds[i] >= 0)
-			close(s->loader_fds[i]);
-		free(s->loaders[i]);
-	}
-	free(s->loader_links);
-	free(s->loader_fds);
-	free(s->loaders);
 	attacher_free(s->attacher);
 	trace_bpf__destroy(s->skel);
 	free(s);

@@ -309,8 +309,9 @@ static __always_inline int stop_and_tell(__u32 kind)
 	return 0;
 }
 
-/* The calls of the loader's hook at a program's start (on_loader). */
-#define LOADER_START_CALLS 2
+/* The calls of the loader's hook at a program's start that on_loader
+ * lets pass: the first, before the libraries are mapped. */
+#define LOADER_START_CALLS 1
 
 /* A process of the tree has exec'd a program: it stops before the
  * program's first instruction, and probegen, told, attaches to the
@@ -322,8 +323,8 @@ int on_exec(struct bpf_raw_tracepoint_args *ctx)
 	__u8 *in = bpf_map_lookup_elem(&tree, &tgid);
 
 	(void)ctx;
-	/* The loader's first calls of its hook map the libraries probegen
-	   attaches to now: on_loader lets them pass. */
+	/* The loader's first call of its hook maps nothing yet: on_loader
+	   lets it pass. */
 	if (in && *in)
 		*in = 1 + LOADER_START_CALLS;
 	return stop_and_tell(TRACE_EXEC_EVENT);
@@ -332,12 +333,12 @@ int on_exec(struct bpf_raw_tracepoint_args *ctx)
 /* A process of the tree is in its loader's _dl_debug_state(), the
  * debuggers' hook, called once objects are mapped or unmapped and
  * before they are relocated or their constructors run: it stops, and
- * probegen attaches to the probes of a library it has dlopen'ed.  At a
- * program's start glibc's loader calls it twice (before and after
- * mapping the libraries its exec stop attached to): those two pass, so
- * that a process costs one stop, not three.  A loader that calls it
- * less at its start (musl: once) lets a dlopen's first call pass, and
- * stops at its second, once the library is mapped. */
+ * probegen attaches to the probes of what it has mapped.  At a
+ * program's start glibc's loader calls it twice: before mapping the
+ * libraries (passed) and after (a stop: the program's own environment
+ * may have chosen libraries, LD_LIBRARY_PATH in a wrapper script as
+ * libtool's, or LD_PRELOAD, that the exec stop's LOADER --list, run in
+ * probegen's environment, did not list). */
 SEC("uprobe")
 int on_loader(struct pt_regs *ctx)
 {
