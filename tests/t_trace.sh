@@ -12,6 +12,10 @@ need_trace() {
 	return 0
 }
 
+# The events a trace printed into file $1, without their time and
+# pid/tid: what the program fired, in order.
+firings() { sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' "$1"; }
+
 # Every firing of values.c, all twelve arguments, by name and type.
 t_trace_values() {
 	need_trace
@@ -19,7 +23,7 @@ t_trace_values() {
 	"$PROBEGEN" --trace -c ./values > out 2> err || { cat err; fail "--trace"; }
 	# The program saw its probes enabled while traced.
 	expect_grep '^enabled=1$' out
-	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	firings out > got
 	{
 		for i in 1 2 3; do echo 'vals:ints a=65 b=250 c=-300 d=60000 e=-70000 f=4000000000 g=-5000000000 h=18000000000000000000 i=-9000000000000000000 j=18446744073709551615'; done
 		for i in 1 2; do echo 'vals:ptrs s="hello probe" p=0xADDR t="hello probe"'; done
@@ -216,7 +220,7 @@ t_trace_literal_strings() {
 	need_trace
 	literals_program
 	"$PROBEGEN" --trace -c ./literals > out 2> err || { cat err; fail "--trace"; }
-	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	firings out > got
 	cat > want <<-'W'
 	fleet:truck__departed id=17 driver="marta" odometer=2500000000
 	fleet:truck__departed id=18 driver="jonas" odometer=1
@@ -302,7 +306,7 @@ t_trace_command_tree() {
 	[ $rc = 0 ] || { cat err out; fail "--expect-all -c 'make test' exited $rc"; }
 	[ "$(wc -l < outside)" -gt 10 ] || fail "the program outside the tree ran $(wc -l < outside) times"
 	grep -q 'n=7' out && { grep n=7 out | head -3; fail "a process outside the tree was traced"; }
-	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	firings out > got
 	printf 'app:start n=1\napp:stop n=1\napp:start n=2\napp:work what="twice" n=2\napp:stop n=2\n' | diff -u - got || fail "the tree's firings"
 	[ "$(grep ' app:' out | awk '{ print $2 }' | sort -u | wc -l)" = 2 ] || { cat out; fail "two processes, each its pid"; }
 	expect_grep '^probegen: tracing 3 probes of .*/app$' err
@@ -369,13 +373,13 @@ t_trace_command_libraries() {
 	expect gcc -O2 -fPIC -shared lib.c lib_probes.o -o liblib.so
 	expect gcc -O2 prog.c -L. -llib -Wl,-rpath,'$ORIGIN' -o prog
 	"$PROBEGEN" --trace --expect-all -c ./prog > out 2> err || { cat err out; fail "-c ./prog"; }
-	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	firings out > got
 	printf 'lib:ready n=41\nlib:call n=1\n' | diff -u - got || fail "the library's firings"
 	expect_grep "^probegen: tracing 2 probes$" err
 	printf '#!/bin/sh\n./prog\n' > run.sh
 	chmod +x run.sh
 	"$PROBEGEN" --trace --expect-all -c ./run.sh > out 2> err || { cat err out; fail "-c ./run.sh"; }
-	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	firings out > got
 	printf 'lib:ready n=41\nlib:call n=1\n' | diff -u - got || fail "the library's firings, exec'd"
 	expect_grep '^probegen: tracing 2 probes of .*/prog$' err
 	# A library the program's own environment chooses, which the loader
@@ -387,14 +391,14 @@ t_trace_command_libraries() {
 	printf '#!/bin/sh\nLD_LIBRARY_PATH=build exec ./wrapped\n' > wrapper.sh
 	chmod +x wrapper.sh
 	"$PROBEGEN" --trace --expect-all -c ./wrapper.sh > out 2> err || { cat err out; fail "-c ./wrapper.sh"; }
-	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	firings out > got
 	printf 'lib:ready n=41\nlib:call n=1\n' | diff -u - got || fail "the firings of a library LD_LIBRARY_PATH chose"
 	expect_grep '^probegen: tracing 2 probes of .*/build/libwrapped.so$' err
 	"$PROBEGEN" --trace -c "env LD_PRELOAD=$PWD/build/libwrapped.so /bin/true" > out 2> err || { cat err out; fail "LD_PRELOAD"; }
-	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out)" "lib:ready n=41" "a preloaded library's constructor"
+	expect_eq "$(firings out)" "lib:ready n=41" "a preloaded library's constructor"
 	if gcc -O2 -static lib.c prog.c lib_probes.o -o static 2> /dev/null; then
 		"$PROBEGEN" --trace --expect-all -c ./static > out 2> err || { cat err out; fail "-c ./static"; }
-		expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out | tr '\n' ' ')" "lib:ready n=41 lib:call n=1 " "a static program's firings"
+		expect_eq "$(firings out | tr '\n' ' ')" "lib:ready n=41 lib:call n=1 " "a static program's firings"
 	else
 		skip_part "no static C library"
 	fi
@@ -453,11 +457,11 @@ t_trace_command_dlopen() {
 	chmod +x run.sh
 	want='plug:loaded n=42 plug:called what="hello" round=1 plug:loaded n=42 plug:called what="hello" round=2 '
 	"$PROBEGEN" --trace --expect-all -c ./run.sh > out 2> err || { cat err out; fail "-c ./run.sh"; }
-	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out | tr '\n' ' ')" "$want" "the dlopen'ed library's firings"
+	expect_eq "$(firings out | tr '\n' ' ')" "$want" "the dlopen'ed library's firings"
 	expect_grep '^probegen: tracing 2 probes of .*/plug.so$' err
 	# The same with a uprobe a site (kernels before 6.6).
 	PROBEGEN_NO_UPROBE_MULTI=1 "$PROBEGEN" --trace -c ./run.sh > out 2> err || { cat err out; fail "a uprobe a site"; }
-	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out | tr '\n' ' ')" "$want" "a uprobe a site: the library's firings"
+	expect_eq "$(firings out | tr '\n' ' ')" "$want" "a uprobe a site: the library's firings"
 	# -p: the process runs before the trace; it loads the library after.
 	rm -f go
 	./host go > /dev/null &
@@ -474,7 +478,7 @@ t_trace_command_dlopen() {
 	touch go
 	wait $tracer || { cat perr pout; fail "--trace -p"; }
 	wait $pid
-	expect_eq "$(sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' pout | tr '\n' ' ')" "$want" "-p: the dlopen'ed library's firings"
+	expect_eq "$(firings pout | tr '\n' ' ')" "$want" "-p: the dlopen'ed library's firings"
 	ok
 }
 
@@ -553,7 +557,7 @@ t_trace_unreadable_spec() {
 	grep -Eq "^probegen: warning: cannot attach to t:global in .*/rip: site 0x[0-9a-f]+: argument '-8@counter\(%rip\)' cannot be read$" err ||
 		{ cat err; fail "the warning"; }
 	grep -q '^probegen: tracing 1 probe$' err || { cat err; fail "the other probe attached"; }
-	sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' out > got
+	firings out > got
 	echo 't:ok arg0=5 arg1=-6' | diff -u - got || fail "the other probe's values"
 	ok
 }
