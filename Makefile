@@ -169,11 +169,11 @@ $(B)/trace.skel.h: $(B)/trace.bpf.o
 
 # The rooms of --trace (src/trace/tracer.h): trace.c, then each room as
 # trace_ROOM.o; only load.c, session.c and tally.c see the skeleton.
-$(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/probegen.h $(B)/version.h | $(B)
+$(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
-$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/probegen.h $(B)/version.h | $(B)
+$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tracer.h"
+#include "session.h"
 #include "trace.skel.h"
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tracer.h"
+#include "session.h"
 
 static void on_signal(int sig)
 {

@@ -22,8 +22,10 @@
  *   privileges.c  what --metrics gives up once attached
  *   trace.c    trace_run(): those steps in order, and the command it runs
  *
- * trace.bpf.c is the BPF side (its shared layout in trace.h); trace_none.c
- * replaces all of these where probegen is built without libbpf.
+ * session.h declares attach.c, load.c, session.c and tally.c, the rooms
+ * that hold the BPF program (libbpf's types); trace.bpf.c is the BPF
+ * side (its shared layout in trace.h); trace_none.c replaces all of
+ * these where probegen is built without libbpf.
  */
 #ifndef PROBEGEN_TRACER_H
 #define PROBEGEN_TRACER_H
@@ -268,73 +270,5 @@ void server_stop(struct server *s);
 /* Give up every capability but those attaching later needs (when it
  * will), and become user (if not NULL): 0, or -1 after saying why. */
 int drop_privileges(const char *user, int attaches_later);
-
-/* ---- attach.c ---- */
-
-struct attacher;
-struct bpf_program;
-struct bpf_map;
-/* BPF_TRACE_UPROBE_MULTI (Linux 6.6): the attach type a program must be
- * loaded with for the multi-uprobe link. */
-#define ATTACH_UPROBE_MULTI 48
-/* An attacher of prog to sites, their specs kept in the map specs
- * (libbpf's __bpf_usdt_specs), in process pid (-1: every process);
- * with multi, prog was loaded for multi-uprobe links. */
-struct attacher *attacher_new(struct bpf_program *prog, struct bpf_map *specs,
-			      int pid, int multi);
-/* Attach to every site of probe t, cookie its index: 0, or -1 and why
- * (allocated) with none of its sites attached.  With multi the sites
- * are only gathered: attacher_commit attaches them. */
-int attacher_add(struct attacher *a, const struct traced *t, int cookie,
-		 char **why);
-/* One link a file for the sites gathered: 0, or -1 and why. */
-int attacher_commit(struct attacher *a, char **why);
-/* Detach every site (the kernel clears the semaphores). */
-void attacher_free(struct attacher *a);
-/* A multi-uprobe link of program prog_fd at n offsets of file path
- * (ref_ctr_offsets and cookies may be NULL), in process pid (0: every
- * process): its fd, or -1 and errno.  Linux 6.6. */
-int attach_uprobe_multi(int prog_fd, const char *path,
-			const unsigned long long *offsets,
-			const unsigned long long *ref_ctr_offsets,
-			const unsigned long long *cookies, int n, int pid);
-
-/* ---- load.c ---- */
-
-struct bpf_program;
-struct trace_bpf; /* the skeleton, which load.c, session.c and tally.c see */
-/* The sleepable program where the kernel loads it (strings are then
- * read whatever their page), else the plain one; *prog is the one.
- * With multi, loaded for multi-uprobe links (attach.c); with follow,
- * with the programs that follow a tree.  NULL when neither loads. */
-struct trace_bpf *load_program(const struct tracer *tr,
-			       struct bpf_program **prog, int summary_only,
-			       int multi, int follow);
-
-/* ---- session.c ---- */
-
-struct session;
-/* Load the BPF program and attach it to every probe, in process pid
- * (-1: every process).  NULL with *status set after reporting why. */
-struct session *session_start(struct tracer *tr, int pid, int *status);
-/* Read and print what the ring holds, waiting at most timeout_ms for it
- * or for one of fds (at most SESSION_MAX_FDS; -1: none) to be readable.
- * Returns a bit for each of fds that is (bit i: fds[i]), or -errno. */
-#define SESSION_MAX_FDS 4
-int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds);
-/* Read the counts and pair times into t (tally_read). */
-void session_tally(struct session *s, struct tally *t);
-/* Detach (the kernel clears the semaphores), say what was dropped. */
-void session_end(struct session *s);
-
-/* ---- tally.c ---- */
-
-/* Read the counts and pair times the BPF side kept into t (allocated;
- * free with tally_free). */
-void tally_read(const struct tracer *tr, struct trace_bpf *skel,
-		struct tally *t);
-void tally_free(struct tally *t);
-/* The events the ring buffer had no room for. */
-unsigned long long tally_dropped(struct trace_bpf *skel);
 
 #endif
