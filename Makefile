@@ -2,6 +2,7 @@
 #   make              build ./probegen
 #   make check        run the test suite (tests/run.sh)
 #   make demo         build examples/demo and trace it
+#   make check-fresh  the README's commands in a clean Debian 12 root
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make V=1          show full commands
 # ./configure (optional) writes config.mak, read here when present.
@@ -61,14 +62,36 @@ SRCS = main.c options.c options_trace.c help.c util.c name_set.c escape.c diag.c
        emit_rust.c emit_bpftrace.c emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/model.c inspect/srclines.c \
        inspect/list.c inspect/check.c inspect/loader.c
+# Optional parts, each found by compiling and linking a one-line program
+# that includes the part's header: have = $(call have,HEADER,LIBS) is yes
+# or empty.  No `#` may appear here: GNU make 4.3 passes `\#` through to
+# the shell, and a preprocessor fed `\#include <x.h>` sees no directive
+# and answers yes for a header that does not exist.  A part set on the
+# command line or in config.mak (TRACE=no, LIBDW=no, MICROHTTPD=no) is
+# not looked for.  What is left out is said once, when $(PROG) is linked.
+have = $(shell printf 'int main(void) { return 0; }\n' | \
+	$(CC) $(CFLAGS) -include $(1) -x c - -o /dev/null $(2) > /dev/null 2>&1 && echo yes)
+LEFT_OUT =
+
+# The compiler itself needs libelf; without it nothing builds.
+ifneq ($(filter-out clean dist format,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(call have,gelf.h,-lelf),yes)
+$(error libelf not found: apt-get install libelf-dev (and build-essential flex bison systemtap-sdt-dev))
+endif
+endif
+
 # --trace needs libbpf, clang's BPF target and bpftool; without them the
-# compiler builds the same and --trace says how to get it (TRACE=no
-# forces that).
+# compiler builds the same and --trace says how to get it.
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 BPF_CLANG ?= clang
 ifndef TRACE
-TRACE := $(shell echo '\#include <bpf/libbpf.h>' | $(CC) -E -x c - > /dev/null 2>&1 && \
-	[ -x $(BPFTOOL) ] && command -v $(BPF_CLANG) > /dev/null 2>&1 && echo yes)
+TRACE_MISSING := $(if $(call have,bpf/libbpf.h,-lbpf),,libbpf-dev) \
+	$(if $(wildcard $(BPFTOOL)),,bpftool) \
+	$(if $(shell $(BPF_CLANG) -target bpf -c -x c /dev/null -o /dev/null 2>/dev/null && echo yes),,clang)
+TRACE := $(if $(strip $(TRACE_MISSING)),no,yes)
+ifeq ($(TRACE),no)
+LEFT_OUT += "--trace left out: apt-get install $(strip $(TRACE_MISSING)), then make again"
+endif
 endif
 ifeq ($(TRACE),yes)
 TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_probes.o \
@@ -80,7 +103,10 @@ LIBS += -lbpf
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
 # found; elsewhere --metrics says what to install.
 ifndef MICROHTTPD
-MICROHTTPD := $(shell echo '\#include <microhttpd.h>' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
+MICROHTTPD := $(if $(call have,microhttpd.h,-lmicrohttpd),yes,no)
+ifeq ($(MICROHTTPD),no)
+LEFT_OUT += "--trace --metrics left out: apt-get install libmicrohttpd-dev, then make again"
+endif
 endif
 ifeq ($(MICROHTTPD),yes)
 TRACE_OBJ += $(B)/trace_server.o
@@ -94,7 +120,10 @@ endif
 # Source lines of probe sites in --list and --check come from libdw
 # (libdw-dev) when it is there; LIBDW=no leaves them out.
 ifndef LIBDW
-LIBDW := $(shell echo '\#include <elfutils/libdwfl.h>' | $(CC) -E -x c - > /dev/null 2>&1 && echo yes)
+LIBDW := $(if $(call have,elfutils/libdwfl.h,-ldw),yes,no)
+ifeq ($(LIBDW),no)
+LEFT_OUT += "source lines of probe sites (--list, --check) left out: apt-get install libdw-dev, then make again"
+endif
 endif
 ifeq ($(LIBDW),yes)
 ALL_CFLAGS += -DHAVE_LIBDW
@@ -124,12 +153,21 @@ HEADER_PARTS = src/header/stapsdt_base.h src/header/common.h \
 
 all: $(PROG)
 
-$(PROG): $(OBJS)
+$(PROG): $(OBJS) $(B)/features
 	$(msg) LINK $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS) $(STATIC_LIBS)
+	$(Q)for note in $(LEFT_OUT); do printf '  %-7s %s\n' NOTE "$$note"; done
 
 static:
 	$(Q)$(MAKE) STATIC=1
+
+# The parts found and the flags, rewritten only when they change: every
+# object depends on it, so that `make` after installing (or removing) a
+# part builds it in (or out) without a `make clean`.
+$(B)/features: FORCE | $(B)
+	$(Q)printf '%s\n' 'TRACE=$(TRACE) MICROHTTPD=$(MICROHTTPD) LIBDW=$(LIBDW)' \
+		'$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' $(LEFT_OUT) > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(B)/version.h: FORCE | $(B)
 	$(Q)printf '#define PROBEGEN_VERSION "%s"\n#define PROBEGEN_RELEASE "%s"\n' \
@@ -137,7 +175,7 @@ $(B)/version.h: FORCE | $(B)
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 FORCE:
 
-$(B)/%.o: src/%.c $(B)/parser.h $(B)/lexer.h $(B)/version.h | $(B)
+$(B)/%.o: src/%.c $(B)/parser.h $(B)/lexer.h $(B)/version.h $(B)/features | $(B)
 	$(msg) CC $<
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
@@ -173,7 +211,7 @@ $(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/trace/s
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
-$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h | $(B)
+$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h $(B)/features | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
@@ -204,6 +242,11 @@ check: $(PROG)
 check-real: $(PROG)
 	$(Q)PROBEGEN=$(abspath $(PROG)) tests/real/run.sh $(REAL)
 
+# The README's commands as a new user meets them, in a clean Debian 12
+# root (tests/fresh_root.sh; root and mmdebstrap): CI runs it.
+check-fresh:
+	$(Q)tests/fresh_root.sh
+
 demo: $(PROG)
 	$(Q)examples/demo/run.sh
 
@@ -229,6 +272,10 @@ install: $(PROG)
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
 	sed 's|/usr/bin/probegen|$(BINDIR)/probegen|' build-systems/systemd/probegen-metrics@.service \
 		> $(DESTDIR)$(PREFIX)/lib/systemd/system/probegen-metrics@.service
+	# The runtimes' declarations (argument names their own builds do not
+	# record), for --trace -s PREFIX/share/probegen/runtimes/python.d.
+	install -d $(DESTDIR)$(PREFIX)/share/probegen/runtimes
+	install -m 644 examples/runtimes/*.d $(DESTDIR)$(PREFIX)/share/probegen/runtimes/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 build-systems/bash-completion/probegen \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/probegen
@@ -306,7 +353,7 @@ format:
 clean:
 	rm -rf build build-san build-static $(FZ) probegen probegen-static tests/out fuzz/out dist-tmp probegen-*.tar.gz
 
-.PHONY: all check check-real demo fuzz fuzz-ci fuzz-merge format bench install install-dtrace-alias dist static clean FORCE
+.PHONY: all check check-real check-fresh demo fuzz fuzz-ci fuzz-merge format bench install install-dtrace-alias dist static clean FORCE
 .DELETE_ON_ERROR:
 
 -include $(OBJS:.o=.d)

@@ -14,6 +14,9 @@ a roff comment `.\\" docs: KIND ARGS`.  Kinds:
   in FILE...        every code line (comments and blanks dropped) is a
                     line of one of the files: a snippet "from" a file is
                     that file's text
+  script SETUP      the whole block runs as one bash script (set -e) in
+                    SETUP, as pasted into one shell: a `cd` holds for the
+                    lines after it
   provider          a provider file: probegen -h and -G accept it
   skip REASON       cannot run here, and why: listed, never silent
 
@@ -58,6 +61,18 @@ def setup_sites(d):
     assert r.returncode == 0, r.stdout
 
 
+def setup_clone(d):
+    """The top of a clone once the README's command 1 has run: the
+    examples, the build helpers, the tests' cargo setup, and ./probegen
+    built."""
+    for t in ("examples", "build-systems"):
+        shutil.copytree(os.path.join(ROOT, t), os.path.join(d, t),
+                        ignore=shutil.ignore_patterns("target", "out"))
+    os.makedirs(os.path.join(d, "tests"))
+    shutil.copy(os.path.join(ROOT, "tests/cargo-debian.toml"), os.path.join(d, "tests"))
+    os.symlink(PROBEGEN, os.path.join(d, "probegen"))
+
+
 def setup_pairs(d):
     """tests/src/pairs.c, whose start/done pairs the README summarises."""
     for f in ("pairs.c", "pairs.d"):
@@ -90,14 +105,7 @@ def setup_rust_module(d):
     assert r.returncode == 0, r.stdout
 
 
-def setup_rust_tracing_gnu_ld(d):
-    """The same example, its build left to the transcript (GNU ld)."""
-    setup_rust_tracing(d)
-    os.environ["CARGO_HOME"] = os.path.join(d, "cargo-home")
-    os.environ["PROBEGEN"] = PROBEGEN
-
-
-SETUPS = {"rust-tracing-gnu-ld": setup_rust_tracing_gnu_ld, "rust-module": setup_rust_module, "myapp": setup_myapp, "sites": setup_sites, "pairs": setup_pairs, "runtimes": setup_runtimes,
+SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "runtimes": setup_runtimes,
           "rust-tracing": setup_rust_tracing}
 made = {}
 
@@ -199,6 +207,12 @@ def check_run(setup, body):
     return None
 
 
+def check_script(setup, body):
+    d = scratch(setup)
+    r = sh("set -e\n" + "\n".join(body), d, timeout=600)
+    return None if r.returncode == 0 else "exit %d: %s" % (r.returncode, r.stdout[-400:])
+
+
 def mask(s):
     # This machine's bpftrace cannot raise RLIMIT_MEMLOCK, and says so.
     if "couldn't set RLIMIT_MEMLOCK" in s:
@@ -280,6 +294,7 @@ def main():
             why = {"in": lambda: check_in(args, body),
                    "provider": lambda: check_provider(body),
                    "run": lambda: check_run(args, body),
+                   "script": lambda: check_script(args, body),
                    "transcript": lambda: check_transcript(args, body)}[kind]()
         except KeyError:
             why = "unknown marker kind %r" % kind

@@ -12,6 +12,12 @@ t_build_install() {
 	# dtrace in a directory of its own, for PATH=/usr/lib/probegen/bin:$PATH.
 	expect_eq "$(readlink root/usr/lib/probegen/bin/dtrace)" /usr/bin/probegen "/usr/lib/probegen/bin/dtrace"
 	[ -f root/usr/share/bash-completion/completions/probegen ] || fail "bash completion not installed"
+	# The runtimes' declarations, where the README says, usable by -s.
+	local d
+	for d in "$ROOT"/examples/runtimes/*.d; do
+		cmp -s "$d" root/usr/share/probegen/runtimes/${d##*/} || fail "${d##*/} not installed in /usr/share/probegen/runtimes"
+	done
+	root/usr/bin/probegen --docs -s root/usr/share/probegen/runtimes/python.d -o python.md || fail "-s the installed python.d"
 	grep -q '^ExecStart=/usr/bin/probegen --trace --metrics' root/usr/lib/systemd/system/probegen-metrics@.service ||
 		fail "the systemd unit not installed, or not naming the installed probegen"
 	grep -q "^Version: $(sed -n 's/^## \([0-9.]*\)$/\1/p' "$ROOT/NEWS.md" | head -n 1)\$" root/usr/share/pkgconfig/probegen.pc ||

@@ -6,6 +6,9 @@ t_examples_make() {
 	expect_eq "$(make/myapp)" "done" "program output"
 	expect_eq "$(probe_list make/myapp | sort | tr '\n' ' ')" \
 		"myapp:request__done 2 myapp:request__start 2 " "probes"
+	# The README shows --check on this program silent: main.c passes
+	# what myapp.d declares.
+	expect_eq "$("$PROBEGEN" --check -s make/myapp.d make/myapp 2>&1)" "" "--check on the README's program"
 	# The README's tracing examples on this program print what it shows.
 	if [ "$(id -u)" != 0 ] || "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without'; then
 		skip_part "--trace and bpftrace need root and libbpf"

@@ -4,8 +4,7 @@
 . "$ROOT/tests/libbpf_args.sh"
 
 # build_rust debug|release [gnu-ld]: the example as a user builds it,
-# linked by Rust's default linker (rust-lld), or by GNU ld for the one
-# tracer that misreads rust-lld's layout (bpftrace 0.17: README).
+# linked by Rust's default linker (rust-lld), or by GNU ld.
 build_rust() {
 	need cargo
 	rm -rf crate
@@ -65,9 +64,20 @@ t_rust_gdb() {
 	ok
 }
 
+# bpftrace 0.17 reads the probes and sets the semaphores of a build
+# linked by rust-lld (Rust's default) as of one linked by GNU ld: both.
 t_rust_bpftrace() {
 	need_bpftrace
-	build_rust release gnu-ld
+	local linker
+	for linker in rust-lld gnu-ld; do
+		bpftrace_rustapp $linker
+	done
+	ok
+}
+
+bpftrace_rustapp() {
+	build_rust release ${1#rust-lld}
+	linked_by $1
 	timeout 60 bpftrace -e "
 	usdt:./$bin:rustapp:request__start /@n < 3/ { @n++; printf(\"start %d %s\\n\", arg0, str(arg1)); }
 	usdt:./$bin:rustapp:described /@d < 3/ { @d++; printf(\"described %d %s\\n\", arg0, str(arg1)); }
@@ -77,8 +87,8 @@ t_rust_bpftrace() {
 	calls=$(sed -n 's/^lazy closure calls: //p' out)
 	[ "${calls:-0}" -gt 0 ] || fail "the lazy closure never ran while traced"
 	grep -q '^start [0-9]* /index.html$' out || fail "request__start not traced"
-	grep -qE '^described ([0-9]+) request number \1$' out || fail "lazy string not traced"
-	ok
+	grep -qE '^described ([0-9]+) request number \1$' out || fail "$1: lazy string not traced"
+	case_ok "bpftrace on a build linked by $1"
 }
 
 # The cargo helper (build-systems/cargo/probegen-build): a missing
@@ -237,16 +247,32 @@ t_rust_tracing_layer() {
 	ok
 }
 
-# The same probes under bpftrace (a GNU ld build: bpftrace 0.17 misreads
-# rust-lld's layout, README).
+# The same probes under bpftrace, linked by rust-lld (the README's
+# transcript) and by GNU ld.
 t_rust_tracing_bpftrace() {
 	need_bpftrace
-	build_tracing_example gnu-ld
+	local linker
+	for linker in rust-lld gnu-ld; do
+		bpftrace_tracing_example $linker
+	done
+	ok
+}
+
+bpftrace_tracing_example() {
+	build_tracing_example ${1#rust-lld}
+	linked_by $1
 	timeout 60 bpftrace -e "
 	usdt:./$bin:tracing:event { printf(\"event %s %s %s\\n\", str(arg0), str(arg2), str(arg3)); }
 	usdt:./$bin:tracing:span__enter { printf(\"enter %s %s\\n\", str(arg1), str(arg3)); }" \
 		-c "./$bin 4" > out 2> err
-	grep -qx 'event WARN not found: /missing id=3' out || { cat out err; fail "no WARN event"; }
-	grep -qx 'enter handle id=1 path="/index.html"' out || { cat out; fail "no span entry of handle(1)"; }
-	ok
+	grep -qx 'event WARN not found: /missing id=3' out || { cat out err; fail "$1: no WARN event"; }
+	grep -qx 'enter handle id=1 path="/index.html"' out || { cat out; fail "$1: no span entry of handle(1)"; }
+	case_ok "bpftrace on a build linked by $1"
+}
+
+# linked_by rust-lld|gnu-ld: $bin was linked so.
+linked_by() {
+	local lld=no
+	readelf -p .comment $bin | grep -q 'Linker: LLD' && lld=yes
+	[ $lld = $([ $1 = rust-lld ] && echo yes || echo no) ] || fail "$bin: not linked by $1"
 }
