@@ -108,6 +108,36 @@ t_profile_breakdown() {
 	ok
 }
 
+# The man page's --summary --json object, as man renders it, is valid
+# in shape and names every key a real summary has (a pair by name, and
+# processes: -c follows a tree), and no key it does not have.
+t_profile_json_as_man() {
+	need_trace
+	need man
+	profile_toy
+	"$PROBEGEN" --trace --summary --json -c ./toy > out.json 2> err || { cat err; fail "--summary --json"; }
+	MANWIDTH=1000 man -l "$ROOT/man/probegen.1" 2> /dev/null > man.txt || fail "man -l"
+	python3 - out.json man.txt <<-'PY' || fail "the man page's JSON and a real one differ"
+	import json, re, sys
+	def keys(v, out):
+	    if isinstance(v, dict):
+	        for k, x in v.items():
+	            out.add(k if not re.match(r"^\w+:\w+$", k) else "P:N")
+	            keys(x, out)
+	    elif isinstance(v, list):
+	        for x in v:
+	            keys(x, out)
+	    return out
+	real = keys(json.load(open(sys.argv[1])), set())
+	text = re.sub(r"\s*\n\s*", " ", open(sys.argv[2]).read())
+	m = re.search(r'(\{"probes": .*?"unfired": \["P:N"\]\})', text)
+	assert m, "no --summary --json object in the rendered page"
+	shown = set(re.findall(r'"([\w:]+)":', m.group(1)))
+	assert shown == real, ("only in the man page", shown - real, "only in the output", real - shown)
+	PY
+	ok
+}
+
 # --by names the arguments (an integer too); a name it cannot find is
 # said; with 12,000 names a pair keeps 10,000 and counts the rest as
 # (other), said once.
