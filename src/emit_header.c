@@ -184,12 +184,12 @@ static void typed_call(struct buf *b, const struct program *prog,
 			buf_lit(&types, ", ");
 	}
 	if (plain) {
-		define_head_va(b, n->typed, pr->nnative);
+		define_head(b, n->typed, pr->nnative);
 		buf_printf(b, "PROBEGEN_TYPED%d(%s, %s%s%s%s", pr->nnative,
 			   n->typed, n->macro, pr->native ? ", " : "",
 			   pr->native ? types.data : "",
 			   pr->native ? ", " : "");
-		va_args(b, pr->nnative);
+		arg_list(b, pr->nnative);
 		buf_lit(b, ")\n");
 	} else {
 		define_head(b, n->typed, pr->nnative);

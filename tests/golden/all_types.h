@@ -37,32 +37,32 @@
 #define PROBEGEN_TYPED(f, types, args, m, touches, casts) \
 	do { __extension__ void f types; PROBEGEN_CHECK(f args); touches m casts; } while (0)
 #define PROBEGEN_T(m, a) PROBEGEN_TOUCH_LITERAL(m##_ENABLED(), a);
-#define PROBEGEN_C(m, t, a) PROBEGEN_CAST(m, t, a)
+#define PROBEGEN_V(t, v, a) __extension__ __typeof__(t) v = (a);
 #define PROBEGEN_TYPED0(f, m) PROBEGEN_TYPED(f, (void), (), m, (void)0;, ())
 #define PROBEGEN_TYPED1(f, m, t1, a1) \
-	PROBEGEN_TYPED(f, (t1), (a1), m, PROBEGEN_T(m, a1), (PROBEGEN_C(m, t1, a1)))
+	PROBEGEN_TYPED_LOCALS(f, (t1), (a1), m, PROBEGEN_V(t1, probegen_a1, a1), PROBEGEN_T(m, a1), (probegen_a1))
 #define PROBEGEN_TYPED2(f, m, t1, t2, a1, a2) \
-	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2), (a1, a2), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2), (probegen_a1, probegen_a2))
 #define PROBEGEN_TYPED3(f, m, t1, t2, t3, a1, a2, a3) \
-	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3), (a1, a2, a3), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3), (probegen_a1, probegen_a2, probegen_a3))
 #define PROBEGEN_TYPED4(f, m, t1, t2, t3, t4, a1, a2, a3, a4) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4), (probegen_a1, probegen_a2, probegen_a3, probegen_a4))
 #define PROBEGEN_TYPED5(f, m, t1, t2, t3, t4, t5, a1, a2, a3, a4, a5) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5))
 #define PROBEGEN_TYPED6(f, m, t1, t2, t3, t4, t5, t6, a1, a2, a3, a4, a5, a6) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6))
 #define PROBEGEN_TYPED7(f, m, t1, t2, t3, t4, t5, t6, t7, a1, a2, a3, a4, a5, a6, a7) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7))
 #define PROBEGEN_TYPED8(f, m, t1, t2, t3, t4, t5, t6, t7, t8, a1, a2, a3, a4, a5, a6, a7, a8) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8))
 #define PROBEGEN_TYPED9(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9))
 #define PROBEGEN_TYPED10(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9) PROBEGEN_V(t10, probegen_a10, a10), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9, probegen_a10))
 #define PROBEGEN_TYPED11(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9) PROBEGEN_V(t10, probegen_a10, a10) PROBEGEN_V(t11, probegen_a11, a11), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9, probegen_a10, probegen_a11))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11) PROBEGEN_T(m, a12), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9) PROBEGEN_V(t10, probegen_a10, a10) PROBEGEN_V(t11, probegen_a11, a11) PROBEGEN_V(t12, probegen_a12, a12), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11) PROBEGEN_T(m, a12), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9, probegen_a10, probegen_a11, probegen_a12))
 #define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
@@ -94,6 +94,8 @@ template <unsigned long N> inline void probegen_touch_literal(char const (&s)[N]
 	 (void)0)
 #endif
 #define PROBEGEN_LITERAL(p, n, a) PROBEGEN_TOUCH_LITERAL(PROBEGEN_ENABLED(p, n), a)
+#define PROBEGEN_TYPED_LOCALS(f, types, args, m, locals, touches, values) \
+	do { locals touches m values; } while (0)
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
@@ -102,6 +104,8 @@ __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
 int probegen_use(int, ...);
 void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
+#define PROBEGEN_TYPED_LOCALS(f, types, args, m, locals, touches, values) \
+	do { __extension__ void f types; PROBEGEN_CHECK(f args); } while (0)
 #define PROBEGEN_TOUCH_LITERAL(on, a) ((void)0)
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)
@@ -356,8 +360,8 @@ extern unsigned short types_ints_semaphore;
 	PROBEGEN_ENABLED(types, ints)
 #define TYPES_INTS(...) \
 	PROBEGEN_SITE12(types, ints, __VA_ARGS__)
-#define trace_types_ints(...) \
-	PROBEGEN_TYPED12(trace_types_ints, TYPES_INTS, char, signed char, unsigned char, short, short, short, unsigned short, int, int, unsigned int, long, long, __VA_ARGS__)
+#define trace_types_ints(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	PROBEGEN_TYPED12(trace_types_ints, TYPES_INTS, char, signed char, unsigned char, short, short, short, unsigned short, int, int, unsigned int, long, long, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 #define TYPES_INTS_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_INTS, trace_types_ints, (__VA_ARGS__))
 
@@ -367,8 +371,8 @@ extern unsigned short types_longs_semaphore;
 	PROBEGEN_ENABLED(types, longs)
 #define TYPES_LONGS(...) \
 	PROBEGEN_SITE9(types, longs, __VA_ARGS__)
-#define trace_types_longs(...) \
-	PROBEGEN_TYPED9(trace_types_longs, TYPES_LONGS, unsigned long, unsigned long, long long, long long, long long, unsigned long long, unsigned long long, unsigned long long, PROBEGEN_BOOL, __VA_ARGS__)
+#define trace_types_longs(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	PROBEGEN_TYPED9(trace_types_longs, TYPES_LONGS, unsigned long, unsigned long, long long, long long, long long, unsigned long long, unsigned long long, unsigned long long, PROBEGEN_BOOL, a1, a2, a3, a4, a5, a6, a7, a8, a9)
 #define TYPES_LONGS_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_LONGS, trace_types_longs, (__VA_ARGS__))
 
@@ -378,8 +382,8 @@ extern unsigned short types_consts_semaphore;
 	PROBEGEN_ENABLED(types, consts)
 #define TYPES_CONSTS(...) \
 	PROBEGEN_SITE6(types, consts, __VA_ARGS__)
-#define trace_types_consts(...) \
-	PROBEGEN_TYPED6(trace_types_consts, TYPES_CONSTS, char const *, char const *, unsigned char const *, int const * const, int const * const, int const volatile *, __VA_ARGS__)
+#define trace_types_consts(a1, a2, a3, a4, a5, a6) \
+	PROBEGEN_TYPED6(trace_types_consts, TYPES_CONSTS, char const *, char const *, unsigned char const *, int const * const, int const * const, int const volatile *, a1, a2, a3, a4, a5, a6)
 #define TYPES_CONSTS_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_CONSTS, trace_types_consts, (__VA_ARGS__))
 
@@ -400,8 +404,8 @@ extern unsigned short types_tags_semaphore;
 	PROBEGEN_ENABLED(types, tags)
 #define TYPES_TAGS(...) \
 	PROBEGEN_SITE5(types, tags, __VA_ARGS__)
-#define trace_types_tags(...) \
-	PROBEGEN_TYPED5(trace_types_tags, TYPES_TAGS, struct conn const *, struct conn const *, union u const *, int, struct conn const *, __VA_ARGS__)
+#define trace_types_tags(a1, a2, a3, a4, a5) \
+	PROBEGEN_TYPED5(trace_types_tags, TYPES_TAGS, struct conn const *, struct conn const *, union u const *, int, struct conn const *, a1, a2, a3, a4, a5)
 #define TYPES_TAGS_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_TAGS, trace_types_tags, (__VA_ARGS__))
 
@@ -411,8 +415,8 @@ extern unsigned short types_d_types_semaphore;
 	PROBEGEN_ENABLED(types, d_types)
 #define TYPES_D_TYPES(...) \
 	PROBEGEN_SITE12(types, d_types, __VA_ARGS__)
-#define trace_types_d_types(...) \
-	PROBEGEN_TYPED12(trace_types_d_types, TYPES_D_TYPES, char const *, signed char, short, int, __INT64_TYPE__, unsigned char, unsigned short, unsigned int, __UINT64_TYPE__, __UINTPTR_TYPE__, __SIZE_TYPE__, __PTRDIFF_TYPE__, __VA_ARGS__)
+#define trace_types_d_types(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	PROBEGEN_TYPED12(trace_types_d_types, TYPES_D_TYPES, char const *, signed char, short, int, __INT64_TYPE__, unsigned char, unsigned short, unsigned int, __UINT64_TYPE__, __UINTPTR_TYPE__, __SIZE_TYPE__, __PTRDIFF_TYPE__, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 #define TYPES_D_TYPES_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_D_TYPES, trace_types_d_types, (__VA_ARGS__))
 
@@ -422,8 +426,8 @@ extern unsigned short types_unnamed_semaphore;
 	PROBEGEN_ENABLED(types, unnamed)
 #define TYPES_UNNAMED(...) \
 	PROBEGEN_SITE4(types, unnamed, __VA_ARGS__)
-#define trace_types_unnamed(...) \
-	PROBEGEN_TYPED4(trace_types_unnamed, TYPES_UNNAMED, int, char const *, unsigned long long, struct conn const *, __VA_ARGS__)
+#define trace_types_unnamed(a1, a2, a3, a4) \
+	PROBEGEN_TYPED4(trace_types_unnamed, TYPES_UNNAMED, int, char const *, unsigned long long, struct conn const *, a1, a2, a3, a4)
 #define TYPES_UNNAMED_LAZY(...) \
 	PROBEGEN_LAZY(TYPES_UNNAMED, trace_types_unnamed, (__VA_ARGS__))
 

@@ -37,32 +37,32 @@
 #define PROBEGEN_TYPED(f, types, args, m, touches, casts) \
 	do { __extension__ void f types; PROBEGEN_CHECK(f args); touches m casts; } while (0)
 #define PROBEGEN_T(m, a) PROBEGEN_TOUCH_LITERAL(m##_ENABLED(), a);
-#define PROBEGEN_C(m, t, a) PROBEGEN_CAST(m, t, a)
+#define PROBEGEN_V(t, v, a) __extension__ __typeof__(t) v = (a);
 #define PROBEGEN_TYPED0(f, m) PROBEGEN_TYPED(f, (void), (), m, (void)0;, ())
 #define PROBEGEN_TYPED1(f, m, t1, a1) \
-	PROBEGEN_TYPED(f, (t1), (a1), m, PROBEGEN_T(m, a1), (PROBEGEN_C(m, t1, a1)))
+	PROBEGEN_TYPED_LOCALS(f, (t1), (a1), m, PROBEGEN_V(t1, probegen_a1, a1), PROBEGEN_T(m, a1), (probegen_a1))
 #define PROBEGEN_TYPED2(f, m, t1, t2, a1, a2) \
-	PROBEGEN_TYPED(f, (t1, t2), (a1, a2), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2), (a1, a2), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2), (probegen_a1, probegen_a2))
 #define PROBEGEN_TYPED3(f, m, t1, t2, t3, a1, a2, a3) \
-	PROBEGEN_TYPED(f, (t1, t2, t3), (a1, a2, a3), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3), (a1, a2, a3), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3), (probegen_a1, probegen_a2, probegen_a3))
 #define PROBEGEN_TYPED4(f, m, t1, t2, t3, t4, a1, a2, a3, a4) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4), (a1, a2, a3, a4), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4), (probegen_a1, probegen_a2, probegen_a3, probegen_a4))
 #define PROBEGEN_TYPED5(f, m, t1, t2, t3, t4, t5, a1, a2, a3, a4, a5) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5), (a1, a2, a3, a4, a5), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5))
 #define PROBEGEN_TYPED6(f, m, t1, t2, t3, t4, t5, t6, a1, a2, a3, a4, a5, a6) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6), (a1, a2, a3, a4, a5, a6), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6))
 #define PROBEGEN_TYPED7(f, m, t1, t2, t3, t4, t5, t6, t7, a1, a2, a3, a4, a5, a6, a7) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7), (a1, a2, a3, a4, a5, a6, a7), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7))
 #define PROBEGEN_TYPED8(f, m, t1, t2, t3, t4, t5, t6, t7, t8, a1, a2, a3, a4, a5, a6, a7, a8) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8), (a1, a2, a3, a4, a5, a6, a7, a8), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8))
 #define PROBEGEN_TYPED9(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9), (a1, a2, a3, a4, a5, a6, a7, a8, a9), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9))
 #define PROBEGEN_TYPED10(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9) PROBEGEN_V(t10, probegen_a10, a10), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9, probegen_a10))
 #define PROBEGEN_TYPED11(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9) PROBEGEN_V(t10, probegen_a10, a10) PROBEGEN_V(t11, probegen_a11, a11), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9, probegen_a10, probegen_a11))
 #define PROBEGEN_TYPED12(f, m, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	PROBEGEN_TYPED(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11) PROBEGEN_T(m, a12), (PROBEGEN_C(m, t1, a1), PROBEGEN_C(m, t2, a2), PROBEGEN_C(m, t3, a3), PROBEGEN_C(m, t4, a4), PROBEGEN_C(m, t5, a5), PROBEGEN_C(m, t6, a6), PROBEGEN_C(m, t7, a7), PROBEGEN_C(m, t8, a8), PROBEGEN_C(m, t9, a9), PROBEGEN_C(m, t10, a10), PROBEGEN_C(m, t11, a11), PROBEGEN_C(m, t12, a12)))
+	PROBEGEN_TYPED_LOCALS(f, (t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12), (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), m, PROBEGEN_V(t1, probegen_a1, a1) PROBEGEN_V(t2, probegen_a2, a2) PROBEGEN_V(t3, probegen_a3, a3) PROBEGEN_V(t4, probegen_a4, a4) PROBEGEN_V(t5, probegen_a5, a5) PROBEGEN_V(t6, probegen_a6, a6) PROBEGEN_V(t7, probegen_a7, a7) PROBEGEN_V(t8, probegen_a8, a8) PROBEGEN_V(t9, probegen_a9, a9) PROBEGEN_V(t10, probegen_a10, a10) PROBEGEN_V(t11, probegen_a11, a11) PROBEGEN_V(t12, probegen_a12, a12), PROBEGEN_T(m, a1) PROBEGEN_T(m, a2) PROBEGEN_T(m, a3) PROBEGEN_T(m, a4) PROBEGEN_T(m, a5) PROBEGEN_T(m, a6) PROBEGEN_T(m, a7) PROBEGEN_T(m, a8) PROBEGEN_T(m, a9) PROBEGEN_T(m, a10) PROBEGEN_T(m, a11) PROBEGEN_T(m, a12), (probegen_a1, probegen_a2, probegen_a3, probegen_a4, probegen_a5, probegen_a6, probegen_a7, probegen_a8, probegen_a9, probegen_a10, probegen_a11, probegen_a12))
 #define PROBEGEN_CAST(m, t, a) __extension__ (t)(a)
 #define PROBEGEN_LAZY(m, f, args) do { if (m##_ENABLED()) f args; } while (0)
 #if defined(PROBEGEN_ELF)
@@ -94,6 +94,8 @@ template <unsigned long N> inline void probegen_touch_literal(char const (&s)[N]
 	 (void)0)
 #endif
 #define PROBEGEN_LITERAL(p, n, a) PROBEGEN_TOUCH_LITERAL(PROBEGEN_ENABLED(p, n), a)
+#define PROBEGEN_TYPED_LOCALS(f, types, args, m, locals, touches, values) \
+	do { locals touches m values; } while (0)
 #if (defined(__clang__) && __clang_major__ >= 13) || \
     (!defined(__clang__) && __GNUC__ >= 11)
 __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
@@ -102,6 +104,8 @@ __asm__(PROBEGEN_STAPSDT_BASE("aGR"));
 int probegen_use(int, ...);
 void const *probegen_touch(void const *);
 #define PROBEGEN_USE(...) (void)sizeof(probegen_use(0, __VA_ARGS__))
+#define PROBEGEN_TYPED_LOCALS(f, types, args, m, locals, touches, values) \
+	do { __extension__ void f types; PROBEGEN_CHECK(f args); } while (0)
 #define PROBEGEN_TOUCH_LITERAL(on, a) ((void)0)
 #define PROBEGEN_ENABLED(p, n) 0
 #define PROBEGEN_SITE0(p, n) do { } while (0)
@@ -346,8 +350,8 @@ extern unsigned short crlf_a_semaphore;
 	PROBEGEN_ENABLED(crlf, a)
 #define CRLF_A(...) \
 	PROBEGEN_SITE1(crlf, a, __VA_ARGS__)
-#define trace_crlf_a(...) \
-	PROBEGEN_TYPED1(trace_crlf_a, CRLF_A, int, __VA_ARGS__)
+#define trace_crlf_a(a1) \
+	PROBEGEN_TYPED1(trace_crlf_a, CRLF_A, int, a1)
 #define CRLF_A_LAZY(...) \
 	PROBEGEN_LAZY(CRLF_A, trace_crlf_a, (__VA_ARGS__))
 
@@ -357,8 +361,8 @@ extern unsigned short crlf_b_semaphore;
 	PROBEGEN_ENABLED(crlf, b)
 #define CRLF_B(...) \
 	PROBEGEN_SITE1(crlf, b, __VA_ARGS__)
-#define trace_crlf_b(...) \
-	PROBEGEN_TYPED1(trace_crlf_b, CRLF_B, char const *, __VA_ARGS__)
+#define trace_crlf_b(a1) \
+	PROBEGEN_TYPED1(trace_crlf_b, CRLF_B, char const *, a1)
 #define CRLF_B_LAZY(...) \
 	PROBEGEN_LAZY(CRLF_B, trace_crlf_b, (__VA_ARGS__))
 
