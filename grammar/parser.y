@@ -359,19 +359,20 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 	const char *sep = what.data[0] == 'u' ? " " : " before ";
 
 	if (next == YYSYMBOL_YYEOF) {
-		parse_error(ps, loc, "%s%s", what.data,
-			 sep[1] == 'b' ? " at end of input" : " end of input");
+		buf_puts(&what, sep[1] == 'b' ? " at end of input" : " end of input");
 	} else {
 		const char *text = yyget_text(scanner);
 		size_t len = strlen(text);
 
+		buf_puts(&what, sep);
 		if (len > 40 || next == YYSYMBOL_LITERAL)
-			parse_error(ps, loc, "%s%s%s", what.data, sep,
-				 token_name(next, tmp, sizeof(tmp)));
+			buf_puts(&what, token_name(next, tmp, sizeof(tmp)));
 		else
-			parse_error(ps, loc, "%s%s'%.*s'", what.data, sep, (int)len,
-				 text);
+			buf_printf(&what, "'%.*s'", (int)len, text);
 	}
+	/* The item's context may say it better (parse.c). */
+	if (!parse_syntax_error(ps, loc, what.data))
+		parse_error(ps, loc, "%s", what.data);
 	buf_free(&what);
 	return 0;
 }

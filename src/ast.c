@@ -191,6 +191,7 @@ struct param *param_make(struct parse_state *ps, struct type *base,
 		d = param_new(ps, loc);
 	else if (!d->name)
 		d->loc = loc;
+	d->type_loc = loc;
 	if (d->type)
 		chain_end(d->type, NULL)->inner =
 			base; /* always: no hole left */

@@ -111,7 +111,7 @@ struct type *type_named(struct parse_state *ps, char *name, unsigned quals,
 	const struct loc *macro =
 		ps->macros.slots ? name_set_find(&ps->macros, name) : NULL;
 
-	if (macro) {
+	if (macro && !ps->types_unused) {
 		parse_warning(ps, loc,
 			      "'%s' is a macro, which is not expanded without -C",
 			      name);

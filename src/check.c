@@ -175,6 +175,111 @@ static void check_collisions(struct name_set *set, const struct probe *pr)
 	}
 }
 
+/* A known type name that the unknown name looks like a typo of. */
+static const char *type_suggestion(const struct program *prog,
+				   const char *name)
+{
+	static const char *const keywords[] = { "char",	  "short",    "int",
+						"long",	  "signed",   "unsigned",
+						"float",  "double",   "void",
+						"string", "_Bool" };
+	const struct typedef_decl *td;
+	const char *d;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keywords); i++)
+		if (likely_typo(name, keywords[i]))
+			return keywords[i];
+	for (i = 0; (d = d_type_name((int)i)); i++)
+		if (likely_typo(name, d))
+			return d;
+	for (td = prog->typedefs; td; td = td->next)
+		if (likely_typo(name, td->name))
+			return td->name;
+	return NULL;
+}
+
+/* A type name neither D nor the file declares is the program's own (as
+ * SystemTap takes it), unless it looks like a typo of one that is. */
+static void check_type_names(const struct program *prog,
+			     const struct probe *pr)
+{
+	const struct param *p;
+	const struct type *t;
+
+	for_each_param(pr->native, p) {
+		for (t = p->type; t; t = t->inner) {
+			const char *like;
+
+			if (t->kind != T_NAMED || t->d_type >= 0 ||
+			    named_typedef(prog, t))
+				continue;
+			like = type_suggestion(prog, t->name);
+			if (!like)
+				continue;
+			warning_at(p->type_loc,
+				   "unknown type '%s' (did you mean '%s'?)",
+				   t->name, like);
+			note_at(p->type_loc,
+				"a type of the program's own needs no declaration here: typed calls check it with PROBEGEN_USER_TYPES defined");
+		}
+	}
+}
+
+/* Does type t, or what it points to, returns or holds, name n? */
+static int type_uses(const struct type *t, const char *n, int depth)
+{
+	const struct param *p;
+
+	for (; t && depth < MAX_TYPE_DEPTH; t = t->inner, depth++) {
+		if (t->name && strcmp(t->name, n) == 0)
+			return 1;
+		for_each_param(t->params, p)
+			if (type_uses(p->type, n, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+static const struct probe *probe_using(const struct program *prog,
+				       const char *name)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+	const struct param *p;
+
+	for_each_provider(prog, pv)
+		for_each_probe(pv, pr)
+			for_each_param(pr->native, p)
+				if (type_uses(p->type, name, 0))
+					return pr;
+	return NULL;
+}
+
+/* A declaration the parser could not read is skipped, as SystemTap's
+ * fallback parser skips it, unless a probe needs what it declares. */
+static void check_skipped(const struct program *prog)
+{
+	const struct skipped_decl *d;
+
+	for (d = prog->skipped; d; d = d->next) {
+		const struct probe *pr = d->name ? probe_using(prog, d->name)
+						 : NULL;
+
+		if (pr)
+			error_at(d->loc,
+				 "%s, in the declaration of '%s', which probe '%s' uses",
+				 d->why, d->name, pr->name);
+		else if (d->name)
+			warning_at(d->loc,
+				   "%s: the declaration of '%s' is skipped (no probe uses it)",
+				   d->why, d->name);
+		else
+			warning_at(d->loc, "%s: a declaration is skipped",
+				   d->why);
+	}
+}
+
 void check_program(struct program *prog, const struct target *tg,
 		   int readability)
 {
@@ -218,12 +323,15 @@ void check_program(struct program *prog, const struct target *tg,
 				    pr->nnative <= MAX_PROBE_ARGS)
 					check_mapping(pr);
 			}
-			if (readability)
+			if (readability) {
 				check_readable(prog, pr, tg);
+				check_type_names(prog, pr);
+			}
 			check_collisions(&names, pr);
 		}
 		name_set_free(&probes);
 	}
 	name_set_free(&names);
+	check_skipped(prog);
 	prog->checked = 1;
 }

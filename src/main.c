@@ -22,21 +22,23 @@ static int trace(const struct options *o);
 
 static const struct mode modes[] = {
 	{ "-h", READS_D, O_OUTPUT | O_CPP | O_HEADER, "h", emit_header,
-	  compile },
-	{ "-G", READS_D, O_OUTPUT | O_CPP | O_TARGET, "o", emit_object,
-	  compile },
-	{ "--rust", READS_D, O_OUTPUT | O_CPP, "rs", emit_rust, compile },
+	  compile, M_TYPES },
+	{ "-G", READS_D_OBJECTS, O_OUTPUT | O_CPP | O_TARGET, "o", emit_object,
+	  compile, M_NO_TYPES | M_SDT_DEFINES },
+	{ "--rust", READS_D, O_OUTPUT | O_CPP, "rs", emit_rust, compile,
+	  M_TYPES },
 	{ "--bpftrace", READS_D_OR_BINARY,
 	  O_OUTPUT | O_CPP | O_FILES | O_SUMMARY | O_TARGET, "bt",
-	  emit_bpftrace, compile },
+	  emit_bpftrace, compile, M_TYPES },
 	{ "--docs", READS_D, O_OUTPUT | O_CPP | O_FILES | O_TARGET, "md",
-	  emit_docs, compile },
-	{ "--list-targets", READS_NOTHING, 0, NULL, NULL, list_targets },
-	{ "--list", READS_BINARIES, O_JSON, NULL, NULL, list_probes },
+	  emit_docs, compile, M_TYPES },
+	{ "--list-targets", READS_NOTHING, 0, NULL, NULL, list_targets, 0 },
+	{ "--list", READS_BINARIES, O_JSON, NULL, NULL, list_probes, 0 },
 	{ "--check", READS_D_BINARIES, O_CPP | O_CHECK | O_FILES | O_JSON, NULL,
-	  NULL, check_binaries },
+	  NULL, check_binaries, 0 },
 	{ "--trace", READS_TRACEES,
-	  O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL, NULL, trace },
+	  O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL, NULL, trace,
+	  0 },
 };
 
 static const char *path_base_name(const char *path)
@@ -130,7 +132,8 @@ static struct program *load_program(const struct options *o,
 				    const struct target *tg, int *status,
 				    struct emit_options *eopt)
 {
-	struct parse_options popt = { o->cpp.enabled };
+	struct parse_options popt = { o->cpp.enabled,
+				       !!(o->mode->depends & M_NO_TYPES) };
 	const char *const *paths;
 	struct program *prog = NULL;
 	struct target elf;
@@ -161,7 +164,7 @@ static struct program *load_program(const struct options *o,
 	}
 	program_complete(prog);
 	/* Check even after syntax errors: report everything in one run. */
-	check_program(prog, tg, o->mode->emit && o->mode->emit != emit_object);
+	check_program(prog, tg, o->mode->depends & M_TYPES);
 	*status = diag.errors ? EXIT_INPUT : EXIT_OK;
 	if (diag.errors) {
 		program_free(prog);
@@ -301,7 +304,7 @@ static int compile(const struct options *o)
 			      : target_host();
 	/* SystemTap hands -D to the compiler of -G, -C or not; for -h
 	   without -C it reads none, and the header decides at compile time. */
-	if (eopt.target && o->mode->emit == emit_object)
+	if (eopt.target && o->mode->depends & M_SDT_DEFINES)
 		eopt.sdt_version =
 			defines_sdt_version(&o->cpp, !o->cpp.enabled);
 	prog = eopt.target ? load_program(o, eopt.target, &status, &eopt)

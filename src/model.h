@@ -68,7 +68,8 @@ struct param {
 	struct param *next;
 	struct type *type;
 	char *name; /* NULL when unnamed */
-	struct loc loc;
+	struct loc loc;	     /* its name's, else its type's */
+	struct loc type_loc; /* where its type is written */
 };
 
 struct probe {
@@ -107,6 +108,17 @@ struct typedef_decl {
 	struct loc loc;
 };
 
+/* A C declaration outside any provider that the parser could not read
+ * (`typedef const static unsigned short x;`): skipped, as SystemTap's
+ * fallback parser skips it, unless a probe uses the name it declares
+ * (check.c says which). */
+struct skipped_decl {
+	struct skipped_decl *next;
+	const char *name; /* the last identifier before its ';', or NULL */
+	const char *why;  /* the parser's message */
+	struct loc loc;	  /* where the parser stopped */
+};
+
 /* `#pragma D attributes NAME/DATA/CLASS provider P WHAT`: the stability
  * the file declares for one part (WHAT: provider, module, function,
  * name or args) of provider P. */
@@ -120,6 +132,7 @@ struct program {
 	struct provider *providers;
 	struct stability *stabilities; /* in file order */
 	struct typedef_decl *typedefs;
+	struct skipped_decl *skipped; /* in file order */
 	struct name_set typedef_names; /* the first of each name, for lookups */
 	int nproviders, nprobes;
 	int ntags; /* named struct and union types: forward-declared */
@@ -160,6 +173,9 @@ const struct probe *program_probe(const struct program *prog,
 
 struct parse_options {
 	int preprocessed; /* input came from cpp: '#' lines are its markers */
+	/* What is written spells no argument type (-G): a macro read as
+	   a type name without -C changes nothing, and is not said. */
+	int types_unused;
 };
 /* Parse a parameter list alone, "(int a, char *b)" (len bytes and two
  * NULs, as parse_text takes), into prog's arena, saying nothing: a probe
@@ -203,6 +219,8 @@ struct type_info {
 /* D's predefined type names (int64_t; string is a keyword): an index
  * for struct type's d_type, or -1. */
 int d_type_lookup(const char *name);
+/* The name of D's type index, or NULL past the last: for suggestions. */
+const char *d_type_name(int index);
 /* How C spells D's predefined type of that index. */
 const char *d_type_c(int index);
 /* D's fixed-width integer of size bytes (8 for any other size) and that

@@ -315,8 +315,23 @@ static int check_inputs(const struct options *o)
 
 	switch (o->mode->reads) {
 	case READS_NOTHING:
+		if (o->noperands) {
+			usage_error("unexpected operand '%s': %s reads none",
+				    o->operands[0], o->mode->option);
+			return EXIT_SYSTEM;
+		}
 		break;
 	case READS_D:
+		if (ds && o->noperands > (o->nfiles ? 0 : 1)) {
+			usage_error("unexpected operand '%s': %s reads %s",
+				    o->operands[o->nfiles ? 0 : 1],
+				    o->mode->option,
+				    o->nfiles ? "the -s files alone"
+					      : "one provider file");
+			return EXIT_SYSTEM;
+		}
+		/* fall through */
+	case READS_D_OBJECTS:
 	case READS_D_OR_BINARY:
 		if (!ds)
 			what = "no provider file given (use -s FILE)";

@@ -30,8 +30,9 @@ enum {
 /* What a mode reads besides its options. */
 enum reads {
 	READS_NOTHING,	   /* --list-targets */
-	READS_D,	   /* a .d file (-s or the first operand); then, for
-			      -G, objects that choose the target */
+	READS_D,	   /* a .d file (-s or the first operand), alone */
+	READS_D_OBJECTS,   /* a .d file, then objects that choose the
+			      target (-G) */
 	READS_D_OR_BINARY, /* .d files, or one binary's recorded declarations */
 	READS_D_BINARIES,  /* .d files, then binaries */
 	READS_BINARIES,	   /* binaries */
@@ -39,6 +40,17 @@ enum reads {
 };
 
 struct options;
+
+/* What a mode's output depends on, besides its probes' names. */
+enum {
+	M_TYPES = 1 << 0,	/* it spells argument types: a type no tracer
+				   reads, or a name that looks mistyped, is
+				   said */
+	M_NO_TYPES = 1 << 1,	/* it depends on no argument type (-G): a
+				   macro read as a type is not said either */
+	M_SDT_DEFINES = 1 << 2, /* -D STAP_SDT_V1/V2, as SystemTap hands -D
+				   to the compiler of -G */
+};
 
 /* One thing probegen can do, chosen by its option. */
 struct mode {
@@ -48,6 +60,7 @@ struct mode {
 	const char *extension; /* of the default output name */
 	emit_fn *emit;	       /* compile .d files into one output */
 	int (*command)(const struct options *o); /* or run this instead */
+	unsigned depends;      /* M_* */
 };
 
 struct options {

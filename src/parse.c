@@ -240,6 +240,71 @@ void parse_note(struct parse_state *ps, struct loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Follow the top-level item (a provider, a declaration, a clause) the
+ * token belongs to: parse_syntax_error() judges its errors by it. */
+static void track_item(struct parse_state *ps, int token,
+		       const union YYSTYPE *lval, const struct loc *lloc)
+{
+	if (!ps->item_first && token != ';') {
+		ps->item_first = token;
+		ps->item_loc = *lloc;
+		ps->item_head = token == IDENT ? lval->str : NULL;
+		ps->item_ident = NULL;
+		ps->item_depth = 0;
+		ps->item_said = 0;
+		ps->skipping = NULL;
+	}
+	if (token == IDENT)
+		ps->item_ident = lval->str;
+	else if (token == '{')
+		ps->item_depth++;
+	else if (token == '}' && ps->item_depth > 0 && --ps->item_depth == 0 &&
+		 ps->item_first == PROVIDER)
+		ps->item_first = 0;
+	else if (token == ';' && ps->item_depth == 0 && ps->item_first) {
+		if (ps->skipping)
+			ps->skipping->name = ps->item_ident;
+		ps->item_first = 0;
+	}
+}
+
+/* Tokens that start a C declaration (a typedef, a tag, a function or a
+ * variable from a header). */
+static int starts_declaration(int token)
+{
+	return token == TYPEDEF || token == STRUCT || token == UNION ||
+	       token == ENUM || token == STORAGE || token == QUAL ||
+	       token == BUILTIN;
+}
+
+int parse_syntax_error(struct parse_state *ps, struct loc loc, const char *what)
+{
+	struct skipped_decl *d;
+
+	if (ps->start_token || !ps->item_first)
+		return 0;
+	if (ps->item_said)
+		return 1;
+	if (ps->item_first == IDENT && ps->item_head &&
+	    likely_typo(ps->item_head, "provider")) {
+		parse_error(ps, ps->item_loc,
+			    "unknown keyword '%s' (did you mean 'provider'?)",
+			    ps->item_head);
+		ps->item_said = 1;
+		return 1;
+	}
+	if (!starts_declaration(ps->item_first) || !ps->skipped_tail)
+		return 0;
+	d = arena_alloc(&ps->prog->arena, sizeof(*d));
+	d->why = arena_strndup(&ps->prog->arena, what, strlen(what));
+	d->loc = loc;
+	*ps->skipped_tail = d;
+	ps->skipped_tail = &d->next;
+	ps->skipping = d;
+	ps->item_said = 1;
+	return 1;
+}
+
 int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 	      struct parse_state *ps)
 {
@@ -252,6 +317,7 @@ int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 		return token;
 	}
 	token = (yylex)(lval, lloc, scanner);
+	track_item(ps, token, lval, lloc);
 
 	/* A comment ending on the line above the probe, or on its line. */
 	if (token == PROBE && ps->comment.len &&
@@ -297,9 +363,13 @@ struct program *parse_text(struct program *into, const char *file, char *text,
 	ps.line = 1;
 	ps.col = 1;
 	ps.preprocessed = opt && opt->preprocessed;
+	ps.types_unused = opt && opt->types_unused;
 	ps.prog = into;
 	if (!into)
 		ps.prog = xcalloc(1, sizeof(*ps.prog));
+	for (ps.skipped_tail = &ps.prog->skipped; *ps.skipped_tail;
+	     ps.skipped_tail = &(*ps.skipped_tail)->next)
+		;
 	/* A later file's declarations go after the earlier ones'. */
 	name_set_init(&ps.providers, (size_t)ps.prog->nproviders);
 	for (ps.provider_tail = &ps.prog->providers; *ps.provider_tail;

@@ -66,7 +66,21 @@ struct parse_state {
 	 * whose probe (with no name) lands in params. */
 	int start_token;
 	struct probe *params;
+	int types_unused; /* parse_options' */
+	/* The top-level item being read (lex_token): the token it starts
+	 * with (0 before it starts) and where, its first and last
+	 * identifiers, the braces open in it; a C declaration in it that
+	 * the parser cannot read is kept in skipping, and a syntax error
+	 * after a mistyped 'provider' is said once, at the word. */
+	int item_first, item_depth, item_said;
+	struct loc item_loc;
+	const char *item_head, *item_ident;
+	struct skipped_decl *skipping, **skipped_tail;
 };
+/* A syntax error the parse state explains better, said by it (a
+ * mistyped 'provider') or kept (a C declaration no probe may need):
+ * 1, or 0 for the grammar's own message.  parser.y asks it first. */
+int parse_syntax_error(struct parse_state *ps, struct loc loc, const char *what);
 /* The parser's diagnostics: counted in ps, and said through diag.c
  * unless ps is quiet. */
 void parse_error(struct parse_state *ps, struct loc loc, const char *fmt, ...)

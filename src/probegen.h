@@ -93,6 +93,10 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
+/* Whether s is a likely typo of word (not word itself): one edit
+ * (insert, delete, change, swap of neighbours) from a word of up to 4
+ * letters, two from a longer one.  For "did you mean" suggestions. */
+int likely_typo(const char *s, const char *word);
 
 /* ---- escape.c ---- */
 

@@ -59,6 +59,13 @@ int d_type_lookup(const char *name)
 	return -1;
 }
 
+const char *d_type_name(int index)
+{
+	return index >= 0 && (size_t)index < ARRAY_SIZE(d_types)
+		       ? d_types[index].name
+		       : NULL;
+}
+
 const char *d_type_sized(int size, int is_signed)
 {
 	size_t i;

@@ -198,3 +198,48 @@ void arena_free(struct arena *a)
 	a->chunks = NULL;
 	a->next = a->end = NULL;
 }
+
+/* ---- typos: "did you mean" ---- */
+
+/* Optimal string alignment distance (insert, delete, change, swap of
+ * neighbours) between a and b, or max + 1 once it must exceed max.
+ * Names are short: the rows are on the stack, longer ones never close. */
+static int edit_distance(const char *a, const char *b, int max)
+{
+	size_t n = strlen(a), m = strlen(b), i, j;
+	int rows[3][65], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+
+	if (n > 64 || m > 64 || (n > m ? n - m : m - n) > (size_t)max)
+		return max + 1;
+	for (j = 0; j <= m; j++)
+		prev[j] = (int)j;
+	for (i = 1; i <= n; i++) {
+		int best = cur[0] = (int)i, *t;
+
+		for (j = 1; j <= m; j++) {
+			int d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < d)
+				d = prev2[j - 2] + 1;
+			cur[j] = d;
+			if (d < best)
+				best = d;
+		}
+		if (best > max)
+			return max + 1;
+		t = prev2, prev2 = prev, prev = cur, cur = t;
+	}
+	return prev[m];
+}
+
+int likely_typo(const char *s, const char *word)
+{
+	int max = strlen(word) <= 4 ? 1 : 2, d = edit_distance(s, word, max);
+
+	return d > 0 && d <= max;
+}

@@ -48,6 +48,10 @@ t_cli_usage_errors() {
 	--trace --|'--' must be followed by a command
 	--trace -c "'a"|-c ''a': unterminated single quote
 	-h -s cli.d -s cli.d|'-h' takes one provider file; '-s cli.d' is a second
+	-h -s cli.d /etc/passwd|unexpected operand '/etc/passwd': -h reads the -s files alone
+	-h cli.d extra.d|unexpected operand 'extra.d': -h reads one provider file
+	--rust -s cli.d x.o|unexpected operand 'x.o': --rust reads the -s files alone
+	--list-targets x|unexpected operand 'x': --list-targets reads none
 	-G -32 --target=riscv64 -s cli.d|no 32-bit variant of target 'riscv64'
 	--trace --limit 10x -c true|--limit takes a number of events, not '10x'
 	--trace --limit 0 -c true|--limit takes a number of events, not '0'

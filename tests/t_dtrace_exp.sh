@@ -98,6 +98,22 @@ t_dtrace_exp_replayed() {
 	# 18: -x and its value, as other dtraces take.
 	"$PROBEGEN" -x IGNORED -C -h -s test.d -o x.h 2> err && [ -s x.h ] && ! grep -q error err &&
 		case_ok "18 -x IGNORED -h" || case_fail "18 -x IGNORED" "$(cat err)"
+	# 20: -G of a file whose types are macros, without -C, as a
+	# non-root user through Tcl's exec: nothing on stderr (the object
+	# spells no type; -h still says the macro is not expanded).
+	printf '#define INT16 short\nprovider m {\n\tprobe a(INT16 x, int y);\n};\n' > macros.d
+	"$PROBEGEN" -G -s macros.d -o /dev/null > out 2> err && [ ! -s err ] && [ ! -s out ] &&
+		"$PROBEGEN" -h -s macros.d -o macros.h 2> err && grep -q "'INT16' is a macro" err &&
+		case_ok "20 -G -o /dev/null on a file of macro types: silent" ||
+		case_fail "20 -G of macro types" "$(cat out err)"
+	# 21: a declaration SystemTap's parser cannot read either (its test
+	# file's 'typedef const static ...'): it falls back and writes the
+	# header with a warning; so does probegen, naming the declaration.
+	printf 'typedef const static unsigned short __u_c_short;\nprovider f {\n\tprobe a(int x);\n};\n' > fallback.d
+	"$PROBEGEN" -h -s fallback.d -o fallback.h 2> err && [ -s fallback.h ] &&
+		grep -q "warning: .*'__u_c_short' is skipped" err &&
+		case_ok "21 an unreadable declaration no probe uses: skipped with a warning, header written" ||
+		case_fail "21 unreadable declaration" "$(cat err)"
 	# 19: the test file's constructs compile and fire: a program built
 	# against the header and the object records every probe.
 	cat > prog.c <<-'C'

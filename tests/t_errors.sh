@@ -83,6 +83,27 @@ t_errors_warnings() {
 	expect_eq $? 0 "exit status (duplicate names)"
 	expect_eq "$(head -n 1 err)" "$ROOT/tests/good/duplicate_param.d:2:23: warning: duplicate argument name 'x' in probe 'a'" "duplicate names"
 	expect_grep '^#define P_A(...)' d.h
+	# A type name that looks like a typo of a known one: a warning with
+	# the likely name, and where the program's own types are checked;
+	# a name like no known one is the program's own type, unsaid.
+	printf 'provider p {\n\tprobe t(chr c, uint64 n, Oid o);\n};\n' > t.d
+	"$PROBEGEN" -h -s t.d -o t.h 2> err
+	expect_eq $? 0 "exit status (unknown types)"
+	expect_grep "^t.d:2:10: warning: unknown type 'chr' (did you mean 'char'?)$" err
+	expect_grep "^t.d:2:17: warning: unknown type 'uint64' (did you mean 'uint64_t'?)$" err
+	expect_grep "PROBEGEN_USER_TYPES" err
+	expect_eq "$(grep -c warning err)" 2 "warnings (unknown types: not Oid)"
+	"$PROBEGEN" -G -s t.d -o t.o 2> err
+	[ ! -s err ] || { cat err; fail "-G warned of types it does not write"; }
+	# A declaration the parser cannot read that no probe uses: skipped
+	# with a warning naming it, and the header written (SystemTap's
+	# fallback parser does the same); a probe that uses it:
+	# tests/errors/unreadable_declaration_used.d.
+	printf 'typedef const static unsigned short __u_c_short;\nprovider p {\n\tprobe a(int v);\n};\n' > u.d
+	"$PROBEGEN" -h -s u.d -o u.h 2> err
+	expect_eq $? 0 "exit status (a declaration skipped)"
+	expect_eq "$(head -n 1 err)" "u.d:1:15: warning: unexpected 'static': the declaration of '__u_c_short' is skipped (no probe uses it)" "skipped declaration"
+	expect_grep '^#define P_A(' u.h
 	ok
 }
 

@@ -1,0 +1,3 @@
+provder myapp {
+	probe start(int id);
+};
