@@ -37,7 +37,8 @@ static const struct mode modes[] = {
 	{ "--check", READS_D_BINARIES, O_CPP | O_CHECK | O_FILES | O_JSON, NULL,
 	  NULL, check_binaries, 0 },
 	{ "--trace", READS_TRACEES,
-	  O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL, NULL, trace,
+	  O_OUTPUT | O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL, NULL,
+	  trace,
 	  0 },
 };
 
@@ -378,6 +379,7 @@ static int trace(const struct options *o)
 	t.d_program = decls;
 	t.json = o->json;
 	t.summary = o->summary;
+	t.output = o->output;
 	status = trace_run(&t);
 	program_free(decls);
 	return status;

@@ -93,6 +93,33 @@ t_trace_json() {
 	ok
 }
 
+# -o FILE: probegen's own output (events, the summary, JSON) in FILE,
+# never mixed with the command's, which keeps stdout; a file that
+# cannot be written is said before the trace; a trace that never
+# started leaves no file.
+t_trace_output_file() {
+	need_trace
+	values_program values.c values
+	printf '#!/bin/sh\necho "the command speaks"\nexec ./values\n' > run.sh
+	chmod +x run.sh
+	"$PROBEGEN" --trace --summary --json -o sum.json -n 'vals:*' -c ./run.sh > out 2> err ||
+		{ cat err; fail "--summary --json -o"; }
+	expect_grep '^the command speaks$' out
+	grep -q '"probes"' out && fail "the summary went to stdout too"
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); assert s["probes"]["vals:ints"]["count"] == 3, s' sum.json ||
+		{ cat sum.json; fail "-o's JSON"; }
+	"$PROBEGEN" --trace --json -o events.json -n 'vals:*' -c ./run.sh > out 2> err || fail "--json -o"
+	[ "$(grep -c . out)" = "$(grep -vc '^{' out)" ] || fail "an event on stdout"
+	python3 -c 'import json, sys; ev = [json.loads(l) for l in open(sys.argv[1])]; assert len(ev) == 8, len(ev)' events.json ||
+		fail "-o's events"
+	"$PROBEGEN" --trace -o /nonexistent/dir/x -c ./values > out 2> err
+	expect_eq $? 2 "-o an unwritable path"
+	expect_grep "cannot write '/nonexistent/dir/x'" err
+	"$PROBEGEN" --trace -o never.txt -c ./no-such-program > out 2> err
+	[ ! -e never.txt ] || fail "a trace that never ran left its -o file"
+	ok
+}
+
 # -n selects probes (globs), --limit stops after N events and ends the
 # command it started.
 t_trace_filters_limit() {

@@ -423,7 +423,7 @@ void session_end(struct session *s)
 	   or a mapping since the last poll: they go on. */
 	if (s->rb)
 		ring_buffer__consume(s->rb);
-	fflush(stdout);
+	fflush(s->tr->out);
 	if (s->skel) {
 		unsigned long long d = tally_dropped(s->skel);
 

@@ -310,8 +310,10 @@ int targets_find(struct tracer *tr)
 	for (i = 0; i < tr->nbinaries; i++)
 		probes_add(tr, i, opt->d_program);
 	/* A command or a process is followed: the programs it starts may
-	   bring the probes (trace.c says if none ever did). */
-	if (!tr->nprobes && !opt->nfilters && (opt->command || opt->pid))
+	   bring the probes, or those -n chooses when it carries none
+	   (trace.c says if none ever did). */
+	if (!tr->nprobes && (!opt->nfilters || !tr->nbinaries) &&
+	    (opt->command || opt->pid))
 		return EXIT_OK;
 	if (!tr->nbinaries) {
 		error_input("no probes in %s",

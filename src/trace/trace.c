@@ -192,8 +192,14 @@ static int report(struct tracer *tr, struct session *s, int status)
 	const struct trace_options *opt = tr->opt;
 
 	if (!tr->nprobes && status == EXIT_OK) {
-		error_input("no probes in %s or the programs it started",
-			    opt->command ? "the command" : "the process");
+		if (opt->nfilters)
+			error_input("no probe matches %s%s in %s or the programs it started",
+				    opt->filters[0],
+				    opt->nfilters > 1 ? " or the other -n patterns" : "",
+				    opt->command ? "the command" : "the process");
+		else
+			error_input("no probes in %s or the programs it started",
+				    opt->command ? "the command" : "the process");
 		status = EXIT_INPUT;
 	}
 	for (int i = 0; i < opt->nby_requests; i++)
@@ -251,6 +257,14 @@ int trace_run(const struct trace_options *opt)
 	if (check_system() != 0)
 		return EXIT_SYSTEM;
 	status = prepare(&tr, &child, &go, &server, &sc);
+	/* -o FILE: probegen's own output apart from the command's. */
+	if (status == EXIT_OK && opt->output &&
+	    !(tr.out = fopen(opt->output, "w"))) {
+		error_plain("cannot write '%s': %s", opt->output,
+			    strerror(errno));
+		tr.out = stdout;
+		status = EXIT_SYSTEM;
+	}
 	if (status == EXIT_OK)
 		s = session_start(&tr,
 				  child > 0  ? child
@@ -269,8 +283,8 @@ int trace_run(const struct trace_options *opt)
 			   server_address(server));
 	if (s) {
 		/* Fully buffered unless a person watches: a line each is slow. */
-		if (!isatty(STDOUT_FILENO))
-			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		if (!isatty(fileno(tr.out)))
+			setvbuf(tr.out, outbuf, _IOFBF, sizeof(outbuf));
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
 		if (go >= 0 && write(go, "g", 1) != 1)
@@ -286,6 +300,14 @@ int trace_run(const struct trace_options *opt)
 	}
 	session_end(s);
 	status = finish_files(&tr, s != NULL, status);
+	if (tr.out != stdout && fclose(tr.out) != 0 && status == EXIT_OK) {
+		error_plain("cannot write '%s': %s", opt->output,
+			    strerror(errno));
+		status = EXIT_SYSTEM;
+	}
+	/* Nothing was traced: nothing is left written. */
+	if (tr.out != stdout && !s)
+		unlink(opt->output);
 	profile_free(tr.profile);
 	metrics_free(tr.metrics);
 	targets_free(&tr);
