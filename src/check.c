@@ -176,12 +176,11 @@ static void check_collisions(struct name_set *set, const struct probe *pr)
 }
 
 /* A known type name that the unknown name looks like a typo of. */
-static const char *type_suggestion(const struct program *prog,
-				   const char *name)
+static const char *type_suggestion(const struct program *prog, const char *name)
 {
-	static const char *const keywords[] = { "char",	  "short",    "int",
-						"long",	  "signed",   "unsigned",
-						"float",  "double",   "void",
+	static const char *const keywords[] = { "char",	  "short",  "int",
+						"long",	  "signed", "unsigned",
+						"float",  "double", "void",
 						"string", "_Bool" };
 	const struct typedef_decl *td;
 	const char *d;
@@ -201,8 +200,7 @@ static const char *type_suggestion(const struct program *prog,
 
 /* A type name neither D nor the file declares is the program's own (as
  * SystemTap takes it), unless it looks like a typo of one that is. */
-static void check_type_names(const struct program *prog,
-			     const struct probe *pr)
+static void check_type_names(const struct program *prog, const struct probe *pr)
 {
 	const struct param *p;
 	const struct type *t;

@@ -21,7 +21,7 @@ static void usage_synopsis(FILE *f)
 		"                        [--duration SECONDS] [--summary] [--expect-all]\n"
 		"                        [--pair P:START,P:END[,ARG]]... [--timeline FILE.json]\n"
 		"                        [--by P:START:ARG[+ARG]]... [--top N] [--folded FILE]\n"
-		"                        [--metrics HOST:PORT [--user NAME]]\n"
+		"                        [--metrics HOST:PORT [--user NAME]] [-o FILE]\n"
 		"                        [-s FILE.d]... [BINARY...] [-c 'CMD ARGS' | -- CMD ARGS]\n"
 		"       probegen --list-targets\n"
 		"\n");
@@ -96,7 +96,8 @@ static void usage_options(FILE *f)
 		"  -s FILE            the provider file (also the first operand); with\n"
 		"                     --check, --docs, --bpftrace and --trace, once per\n"
 		"                     file of a provider split across files\n"
-		"  -o FILE            the output file\n"
+		"  -o FILE            the output file; with --trace, where the events and\n"
+		"                     the summary go, apart from the command's output\n"
 		"  -C                 run the C preprocessor first ($CPP or cpp)\n"
 		"  -I DIR, -D NAME[=VALUE], -U NAME\n"
 		"                     passed to the preprocessor with -C; with -G,\n"

@@ -21,8 +21,8 @@ static int check_binaries(const struct options *o);
 static int trace(const struct options *o);
 
 static const struct mode modes[] = {
-	{ "-h", READS_D, O_OUTPUT | O_CPP | O_HEADER, "h", emit_header,
-	  compile, M_TYPES },
+	{ "-h", READS_D, O_OUTPUT | O_CPP | O_HEADER, "h", emit_header, compile,
+	  M_TYPES },
 	{ "-G", READS_D_OBJECTS, O_OUTPUT | O_CPP | O_TARGET, "o", emit_object,
 	  compile, M_NO_TYPES | M_SDT_DEFINES },
 	{ "--rust", READS_D, O_OUTPUT | O_CPP, "rs", emit_rust, compile,
@@ -38,8 +38,7 @@ static const struct mode modes[] = {
 	  NULL, check_binaries, 0 },
 	{ "--trace", READS_TRACEES,
 	  O_OUTPUT | O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY, NULL, NULL,
-	  trace,
-	  0 },
+	  trace, 0 },
 };
 
 static const char *path_base_name(const char *path)
@@ -134,7 +133,7 @@ static struct program *load_program(const struct options *o,
 				    struct emit_options *eopt)
 {
 	struct parse_options popt = { o->cpp.enabled,
-				       !!(o->mode->depends & M_NO_TYPES) };
+				      !!(o->mode->depends & M_NO_TYPES) };
 	const char *const *paths;
 	struct program *prog = NULL;
 	struct target elf;

@@ -67,7 +67,7 @@ struct type {
 struct param {
 	struct param *next;
 	struct type *type;
-	char *name; /* NULL when unnamed */
+	char *name;	     /* NULL when unnamed */
 	struct loc loc;	     /* its name's, else its type's */
 	struct loc type_loc; /* where its type is written */
 };
@@ -132,7 +132,7 @@ struct program {
 	struct provider *providers;
 	struct stability *stabilities; /* in file order */
 	struct typedef_decl *typedefs;
-	struct skipped_decl *skipped; /* in file order */
+	struct skipped_decl *skipped;  /* in file order */
 	struct name_set typedef_names; /* the first of each name, for lookups */
 	int nproviders, nprobes;
 	int ntags; /* named struct and union types: forward-declared */

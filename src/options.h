@@ -60,7 +60,7 @@ struct mode {
 	const char *extension; /* of the default output name */
 	emit_fn *emit;	       /* compile .d files into one output */
 	int (*command)(const struct options *o); /* or run this instead */
-	unsigned depends;      /* M_* */
+	unsigned depends;			 /* M_* */
 };
 
 struct options {

@@ -80,7 +80,8 @@ struct parse_state {
 /* A syntax error the parse state explains better, said by it (a
  * mistyped 'provider') or kept (a C declaration no probe may need):
  * 1, or 0 for the grammar's own message.  parser.y asks it first. */
-int parse_syntax_error(struct parse_state *ps, struct loc loc, const char *what);
+int parse_syntax_error(struct parse_state *ps, struct loc loc,
+		       const char *what);
 /* The parser's diagnostics: counted in ps, and said through diag.c
  * unless ps is quiet. */
 void parse_error(struct parse_state *ps, struct loc loc, const char *fmt, ...)

@@ -218,6 +218,7 @@ def mask(s):
     if "couldn't set RLIMIT_MEMLOCK" in s:
         return None
     s = re.sub(r"/[^ ()]*/([^/ ()]+:\d+)", r"\1", s)        # source paths
+    s = re.sub(r"\(/[^ ()]*/([^/ ()]+)\)", r"(\1)", s)       # a function's file
     s = re.sub(r"\b\d+\.\d+\b", "T", s)                      # times, ms
     s = re.sub(r"\b(T|\d+) (ns|us|ms|s)\b", "T", s)           # and their units
     s = re.sub(r"\b\d+/\d+\b", "PID/TID", s)                 # pid/tid

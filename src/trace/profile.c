@@ -95,10 +95,12 @@ void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 	b->len = 0;
 	for (k = 0; k < p->nname_args; k++) {
 		int a = p->name_args[k];
+		int file = p->named_with_file && k == p->nname_args - 1;
 		size_t before = b->len, mark;
 
+		/* Class::function, or function (file). */
 		if (b->len)
-			buf_lit(b, "::");
+			buf_puts(b, file ? " (" : "::");
 		mark = b->len;
 		if (event_arg_text(t, e, a, b) != 0) {
 			if (t->read[a].how == READ_STRING)
@@ -106,7 +108,10 @@ void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 		} else if (b->len == mark) {
 			/* An empty class: a plain function (PHP's). */
 			b->len = before;
+			continue;
 		}
+		if (file && before)
+			buf_lit(b, ")");
 	}
 	if (!b->len)
 		buf_puts(b, p->stem);

@@ -36,12 +36,30 @@ static int kept_already(const struct tracer *tr, int s, int e,
 	return 0;
 }
 
+/* The providers of the runtimes whose function pairs are profiled by
+ * name unasked (their probes' argument names below); another
+ * provider's pair with such arguments is too, and says so. */
+static const char *const runtime_providers[] = { "python", "ruby", "php",
+						 "perl",   "tcl",  "tracing",
+						 NULL };
+
+static int is_runtime(const char *provider)
+{
+	const char *const *r;
+
+	for (r = runtime_providers; *r; r++)
+		if (strcmp(provider, *r) == 0)
+			return 1;
+	return 0;
+}
+
 /* The arguments that name the calls of pair tp: a --by's for its start,
  * else, as the runtimes name them, the string argument that holds the
  * function's name (Python's funcname, Ruby's methodname, PHP's
  * function_name, Perl's subname, Tcl's and a span's name) after the one
  * that holds its class or package when the start has one
- * (Class::method, package::sub). */
+ * (Class::method, package::sub), else before the file's when it has
+ * one (Python's: "main (site.py)", apart from a script's main). */
 static void choose_names(struct tracer *tr, struct traced_pair *tp)
 {
 	static const char *const function_names[] = {
@@ -51,9 +69,11 @@ static void choose_names(struct tracer *tr, struct traced_pair *tp)
 	static const char *const class_names[] = { "classname", "class_name",
 						   "class",	"packagename",
 						   "package",	NULL };
+	static const char *const file_names[] = { "filename", "file", NULL };
 	const struct traced *start = &tr->probes[tp->start];
-	int f, c;
+	int f, c, file;
 
+	tp->named_with_file = tp->named_unasked = 0;
 	tp->nname_args = probe_by_args(tr, start, tp->name_args);
 	if (tp->nname_args)
 		return;
@@ -61,9 +81,36 @@ static void choose_names(struct tracer *tr, struct traced_pair *tp)
 	if (f < 0)
 		return;
 	c = probe_string_arg(start, class_names);
+	file = c < 0 ? probe_string_arg(start, file_names) : -1;
 	if (c >= 0)
 		tp->name_args[tp->nname_args++] = c;
 	tp->name_args[tp->nname_args++] = f;
+	if (file >= 0) {
+		tp->name_args[tp->nname_args++] = file;
+		tp->named_with_file = 1;
+	}
+	tp->named_unasked = !is_runtime(start->provider);
+}
+
+/* A pair of a provider that is no runtime's, profiled by name because
+ * its start's arguments look like a runtime's: said, once. */
+static void say_named(const struct tracer *tr, const struct traced_pair *tp)
+{
+	const struct traced *start = &tr->probes[tp->start];
+	struct buf args = { 0 };
+	int i;
+
+	for (i = 0; i < tp->nname_args; i++) {
+		const char *a = start->arg_names[tp->name_args[i]];
+
+		buf_puts(&args, i ? ", " : "");
+		buf_escaped(&args, a, strlen(a), 0);
+	}
+	info_plain("%s, %s: each call timed by name too, by its %s, as a "
+		   "runtime's are (--by %s:ARG chooses the arguments)",
+		   start->label_text, tr->probes[tp->end].label_text, args.data,
+		   start->label_text);
+	buf_free(&args);
 }
 
 /* Keep the pairs of list whose probes binary b traces, each once (a
@@ -116,6 +163,8 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list)
 		tp->in_user = tp->start_arg < 0 &&
 			      (tr->opt->folded ||
 			       (tr->opt->summary && tp->nname_args));
+		if (tp->in_user && tp->named_unasked && tr->opt->summary)
+			say_named(tr, tp);
 	}
 	return traced;
 }

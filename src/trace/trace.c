@@ -195,11 +195,15 @@ static int report(struct tracer *tr, struct session *s, int status)
 		if (opt->nfilters)
 			error_input("no probe matches %s%s in %s or the programs it started",
 				    opt->filters[0],
-				    opt->nfilters > 1 ? " or the other -n patterns" : "",
-				    opt->command ? "the command" : "the process");
+				    opt->nfilters > 1
+					    ? " or the other -n patterns"
+					    : "",
+				    opt->command ? "the command"
+						 : "the process");
 		else
 			error_input("no probes in %s or the programs it started",
-				    opt->command ? "the command" : "the process");
+				    opt->command ? "the command"
+						 : "the process");
 		status = EXIT_INPUT;
 	}
 	for (int i = 0; i < opt->nby_requests; i++)

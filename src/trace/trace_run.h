@@ -23,10 +23,10 @@ struct trace_options {
 	long long limit;		 /* --limit N, or 0 */
 	double duration;		 /* --duration SECONDS, or 0 */
 	int json;
-	int summary;	/* --summary: counts and pair latencies at the end */
-	const char *output; /* -o FILE: the events and summary, not stdout */
-	int expect_all; /* --expect-all: exit 1 if a probe never fired */
-	const char *timeline;	    /* --timeline FILE.json, or NULL */
+	int summary; /* --summary: counts and pair latencies at the end */
+	const char *output;   /* -o FILE: the events and summary, not stdout */
+	int expect_all;	      /* --expect-all: exit 1 if a probe never fired */
+	const char *timeline; /* --timeline FILE.json, or NULL */
 	const char **pair_requests; /* --pair P:START,P:END[,ARG] */
 	int npair_requests;
 	const char **by_requests; /* --by P:START:ARG[+ARG...] */

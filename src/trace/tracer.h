@@ -82,6 +82,8 @@ struct traced_pair {
 	   none when the stem names them all. */
 	int name_args[TRACE_MAX_ARGS];
 	int nname_args;
+	int named_with_file; /* the last names the function's file */
+	int named_unasked;   /* by arguments like a runtime's, unasked */
 	/* Timed by profile.c from its events, not in the kernel: a nested
 	   pair broken down by name (--summary) or folded (--folded). */
 	int in_user;
