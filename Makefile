@@ -94,7 +94,7 @@ LEFT_OUT += "--trace left out: apt-get install $(strip $(TRACE_MISSING)), then m
 endif
 endif
 ifeq ($(TRACE),yes)
-TRACE_OBJ = $(B)/trace.o $(B)/trace_targets.o $(B)/trace_probes.o \
+TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probes.o \
 	    $(B)/trace_timed_pairs.o $(B)/trace_events.o $(B)/trace_load.o \
 	    $(B)/trace_session.o $(B)/trace_tally.o $(B)/trace_attach.o \
 	    $(B)/trace_summary.o $(B)/trace_timeline.o $(B)/trace_profile.o \

@@ -347,31 +347,6 @@ static int trace(const struct options *o)
 	if (o->nfiles &&
 	    !(decls = load_program(o, target_host(), &status, NULL)))
 		return status;
-	/* --by names calls where something shows them; --top cuts the
-	   summary's tables. */
-	if ((o->trace.nby_requests && !o->summary && !o->trace.timeline &&
-	     !o->trace.folded && !o->trace.metrics) ||
-	    (o->trace.top && !o->summary)) {
-		usage_error("%s needs --summary%s",
-			    o->trace.top && !o->summary ? "--top" : "--by",
-			    o->trace.top && !o->summary
-				    ? ""
-				    : ", --timeline, --folded or --metrics");
-		return EXIT_SYSTEM;
-	}
-	/* --metrics serves what the kernel counts until stopped: no
-	   firing is printed, no summary either. */
-	if (o->trace.metrics &&
-	    (o->summary || o->trace.timeline || o->trace.folded ||
-	     o->trace.limit || o->json || o->trace.expect_all)) {
-		usage_error(
-			"--metrics does not go with --summary, --timeline, --folded, --limit, --json or --expect-all");
-		return EXIT_SYSTEM;
-	}
-	if (o->trace.user && !o->trace.metrics) {
-		usage_error("--user goes with --metrics");
-		return EXIT_SYSTEM;
-	}
 	/* What --trace shares with other modes, and its operands. */
 	t.binaries = o->operands;
 	t.nbinaries = o->noperands;

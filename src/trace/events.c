@@ -141,7 +141,7 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 static void counted(struct tracer *tr)
 {
 	tr->events++;
-	if (tr->opt->limit && tr->events >= (unsigned long long)tr->opt->limit)
+	if (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit)
 		trace_stopping = 1;
 }
 
@@ -166,7 +166,7 @@ int events_print(void *ctx, void *data, size_t size)
 	const struct traced *t;
 	struct line l;
 	unsigned long long ns;
-	int json = tr->opt->json;
+	int json = tr->plan.json;
 
 	(void)size;
 	if (e->probe >= (unsigned)tr->nprobes || trace_stopping)
@@ -184,7 +184,7 @@ int events_print(void *ctx, void *data, size_t size)
 	}
 	/* Sent for the profile or the metrics alone: --summary, --folded
 	   and --metrics print no event. */
-	if (tr->opt->summary || tr->opt->folded || tr->opt->metrics) {
+	if (!tr->plan.print) {
 		counted(tr);
 		return 0;
 	}

@@ -37,7 +37,7 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 				      int follow)
 {
 	struct trace_bpf *skel = trace_bpf__open();
-	int tally = tr->opt->summary || tr->opt->expect_all || tr->opt->metrics;
+	int tally = tr->plan.tally;
 	unsigned nprobes = tr->nprobes > 0 ? (unsigned)tr->nprobes : 1;
 	unsigned npairs = tr->npairs > 0 ? (unsigned)tr->npairs : 1;
 
@@ -48,8 +48,7 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 	skel->rodata->follow_tree = follow;
 	/* The processes each probe fired in: --summary's, while following,
 	   and --metrics's running processes. */
-	skel->rodata->count_processes = (follow && tr->opt->summary) ||
-					tr->opt->metrics;
+	skel->rodata->count_processes = tr->plan.count_processes;
 	if (!skel->rodata->count_processes)
 		bpf_map__set_max_entries(skel->maps.fired_in, 1);
 	if (follow) {

@@ -212,7 +212,7 @@ void probes_add(struct tracer *tr, int b, const struct program *from_file)
 		describe(t, p, tr->programs[b], from_file,
 			 tg ? tg : target_host());
 		/* --metrics: its firings counted by these arguments. */
-		if (tr->opt->metrics)
+		if (tr->plan.metrics)
 			t->nlabel_args = probe_by_args(tr, t, t->label_args);
 	}
 }

@@ -71,7 +71,7 @@ struct profile *profile_new(const struct tracer *tr)
 
 	/* Opened first: a file that cannot be written is said before the
 	   trace, and nothing is left of it if the trace fails. */
-	if (tr->opt->folded) {
+	if (tr->plan.folded) {
 		if (output_open(&p->folded, tr->opt->folded) != 0) {
 			free(p);
 			return NULL;

@@ -126,8 +126,7 @@ static int attach_from(struct session *s, int from)
 static int load_and_attach(struct session *s, int pid)
 {
 	struct bpf_program *prog = NULL;
-	int summary_only = (s->tr->opt->summary || s->tr->opt->metrics) &&
-			   !s->tr->opt->timeline;
+	int summary_only = s->tr->plan.kernel_counts;
 	int multi = !getenv("PROBEGEN_NO_UPROBE_MULTI"), attached;
 
 	for (;; multi = 0) {

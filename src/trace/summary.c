@@ -75,7 +75,7 @@ static void put_duration(FILE *f, unsigned long long ns)
  * the first --top (20) of them. */
 static void names_text(FILE *f, const struct tracer *tr, int pair)
 {
-	int i, n, top = tr->opt->top ? tr->opt->top : 20;
+	int i, n, top = tr->plan.top;
 	struct profile_name **names = profile_names(tr->profile, pair, &n);
 	struct buf name = { 0 };
 	char a[32], b[32], c[32], d[32];
@@ -308,7 +308,7 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 
 void summary_print(const struct tracer *tr, const struct tally *t)
 {
-	if (tr->opt->json)
+	if (tr->plan.json)
 		print_json(tr->out, tr, t);
 	else
 		print_text(tr->out, tr, t);

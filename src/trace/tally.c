@@ -110,7 +110,7 @@ static void count_processes(const struct tracer *tr, struct trace_bpf *skel,
 {
 	struct trace_fired_key k, *prev = NULL;
 
-	if (!skel->rodata->count_processes || !tr->opt->summary)
+	if (!tr->plan.count_processes || !tr->plan.summary)
 		return;
 	t->processes = xcalloc((size_t)tr->nprobes + 1, sizeof(*t->processes));
 	while (bpf_map__get_next_key(skel->maps.fired_in, prev, &k,
@@ -176,7 +176,7 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 		profile_tally(tr->profile, t->pairs);
 	count_processes(tr, skel, t);
 	t->dropped = tally_dropped(skel);
-	if (tr->opt->metrics)
+	if (tr->plan.metrics)
 		count_live_processes(skel, t);
 }
 

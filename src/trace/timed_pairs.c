@@ -161,9 +161,9 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list)
 		/* Only nested calls are timed as a profile: a pair matched
 		   by value may start on one thread and end on another. */
 		tp->in_user = tp->start_arg < 0 &&
-			      (tr->opt->folded ||
-			       (tr->opt->summary && tp->nname_args));
-		if (tp->in_user && tp->named_unasked && tr->opt->summary)
+			      (tr->plan.folded ||
+			       (tr->plan.summary && tp->nname_args));
+		if (tp->in_user && tp->named_unasked && tr->plan.summary)
 			say_named(tr, tp);
 	}
 	return traced;

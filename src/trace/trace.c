@@ -170,15 +170,15 @@ static int prepare(struct tracer *tr, pid_t *child, int *go,
 			    strerror(errno));
 		status = EXIT_SYSTEM;
 	}
-	if (status == EXIT_OK && opt->timeline &&
+	if (status == EXIT_OK && tr->plan.timeline &&
 	    !(tr->timeline = timeline_open(tr, opt->timeline)))
 		status = EXIT_SYSTEM;
-	if (status == EXIT_OK && (opt->summary || opt->folded) &&
+	if (status == EXIT_OK && tr->plan.profile &&
 	    !(tr->profile = profile_new(tr)))
 		status = EXIT_SYSTEM;
 	/* The port is taken before anything is attached: one in use is
 	   said first. */
-	if (status == EXIT_OK && opt->metrics) {
+	if (status == EXIT_OK && tr->plan.metrics) {
 		tr->metrics = metrics_new(tr);
 		if (!(*server = server_start(opt->metrics, scrape_page, sc)))
 			status = EXIT_SYSTEM;
@@ -209,17 +209,17 @@ static int report(struct tracer *tr, struct session *s, int status)
 	for (int i = 0; i < opt->nby_requests; i++)
 		if (!tr->by_used[i])
 			warning_plain(
-				opt->metrics
+				tr->plan.metrics
 					? "--by %s: no probe traced is that probe"
 					: "--by %s: no pair traced starts with that probe",
 				opt->by_requests[i]);
-	if (opt->summary || opt->expect_all) {
+	if (tr->plan.summary || tr->plan.expect_all) {
 		struct tally t;
 
 		session_tally(s, &t);
-		if (opt->summary)
+		if (tr->plan.summary)
 			summary_print(tr, &t);
-		if (opt->expect_all && summary_unfired(tr, &t))
+		if (tr->plan.expect_all && summary_unfired(tr, &t))
 			status = EXIT_INPUT;
 		tally_free(&t);
 	}
@@ -258,6 +258,8 @@ int trace_run(const struct trace_options *opt)
 
 	tr.opt = opt;
 	tr.out = stdout;
+	if (plan_make(opt, &tr.plan) != 0)
+		return EXIT_SYSTEM;
 	if (check_system() != 0)
 		return EXIT_SYSTEM;
 	status = prepare(&tr, &child, &go, &server, &sc);
@@ -276,13 +278,13 @@ int trace_run(const struct trace_options *opt)
 					     : -1,
 				  &status);
 	sc.s = s;
-	if (s && opt->metrics &&
+	if (s && tr.plan.metrics &&
 	    drop_privileges(opt->user, child > 0 || opt->pid) != 0) {
 		status = EXIT_SYSTEM;
 		session_end(s);
 		s = NULL;
 	}
-	if (s && opt->metrics)
+	if (s && tr.plan.metrics)
 		info_plain("serving the metrics on http://%s/metrics",
 			   server_address(server));
 	if (s) {

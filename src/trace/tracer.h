@@ -2,6 +2,7 @@
  * src/trace/tracer.h - what the rooms of probegen --trace share (the
  * BPF side's view is trace.h):
  *
+ *   plan.c     what a trace does, from its options: every room reads it
  *   targets.c  what to attach: binaries, a process's mappings, a
  *              command's program and libraries, what a followed
  *              process execs
@@ -89,8 +90,35 @@ struct traced_pair {
 	int in_user;
 };
 
+/* ---- plan.c ---- */
+
+/* What a trace does, decided once from its options (plan_make). */
+struct trace_plan {
+	int following; /* -c's command or -p's process, and what it starts */
+	/* Where each firing goes in probegen (the sinks). */
+	int print;    /* a line (or a JSON object) each, to tr->out */
+	int timeline; /* --timeline */
+	int profile;  /* --summary or --folded: nested pairs timed by name */
+	int folded;   /* --folded */
+	int metrics;  /* --metrics: --by's values counted, served */
+	int json;     /* printed and summarised as JSON */
+	/* What the kernel keeps. */
+	int kernel_counts;   /* counts and pair times; only what a sink
+				needs streams */
+	int tally;	     /* counts read at the end or at a scrape */
+	int count_processes; /* per probe, the processes it fired in */
+	/* What is said at the end. */
+	int summary, expect_all;
+	int top;	 /* the names a pair's breakdown prints */
+	long long limit; /* events until the trace stops, or 0 */
+};
+/* The plan of opt: 0, or -1 after a usage error (options that do not go
+ * together). */
+int plan_make(const struct trace_options *opt, struct trace_plan *plan);
+
 struct tracer {
 	const struct trace_options *opt;
+	struct trace_plan plan;
 	struct traced *probes;
 	int nprobes;
 	struct traced_pair *pairs;

@@ -1,0 +1,60 @@
+/*
+ * src/trace/plan.c - what a trace does, decided once from --trace's
+ * options: which options go together, where each firing goes in
+ * probegen (the sinks: printer, timeline, profile, metrics), what the
+ * kernel keeps, and what is said at the end.  Every other room reads
+ * the plan, never the option flags.
+ */
+#include "tracer.h"
+
+int plan_make(const struct trace_options *opt, struct trace_plan *plan)
+{
+	*plan = (struct trace_plan){ 0 };
+	/* --by names calls where something shows them; --top cuts the
+	   summary's tables. */
+	if ((opt->nby_requests && !opt->summary && !opt->timeline &&
+	     !opt->folded && !opt->metrics) ||
+	    (opt->top && !opt->summary)) {
+		usage_error("%s needs --summary%s",
+			    opt->top && !opt->summary ? "--top" : "--by",
+			    opt->top && !opt->summary
+				    ? ""
+				    : ", --timeline, --folded or --metrics");
+		return -1;
+	}
+	/* --metrics serves what the kernel counts until stopped: no
+	   firing is printed, no summary either. */
+	if (opt->metrics && (opt->summary || opt->timeline || opt->folded ||
+			     opt->limit || opt->json || opt->expect_all)) {
+		usage_error(
+			"--metrics does not go with --summary, --timeline, --folded, --limit, --json or --expect-all");
+		return -1;
+	}
+	if (opt->user && !opt->metrics) {
+		usage_error("--user goes with --metrics");
+		return -1;
+	}
+	plan->following = opt->command || opt->pid;
+	plan->timeline = opt->timeline != NULL;
+	plan->profile = opt->summary || opt->folded;
+	plan->folded = opt->folded != NULL;
+	plan->metrics = opt->metrics != NULL;
+	/* A firing is printed unless something else is made of it. */
+	plan->print = !opt->timeline && !opt->summary && !opt->folded &&
+		      !opt->metrics;
+	plan->json = opt->json;
+	plan->summary = opt->summary;
+	plan->expect_all = opt->expect_all;
+	/* The kernel counts and times; only what a room in probegen
+	   needs streams (the timeline needs every firing). */
+	plan->kernel_counts = (opt->summary || opt->metrics) && !opt->timeline;
+	/* Counts read at the end or at a scrape. */
+	plan->tally = opt->summary || opt->expect_all || opt->metrics;
+	/* The processes each probe fired in: --summary's, while following,
+	   and --metrics's running processes. */
+	plan->count_processes = (plan->following && opt->summary) ||
+				plan->metrics;
+	plan->limit = opt->limit;
+	plan->top = opt->top ? opt->top : 20;
+	return 0;
+}
