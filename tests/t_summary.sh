@@ -278,3 +278,76 @@ t_summary_pair_unnamed_argument() {
 		fail "the JSON counts"
 	ok
 }
+
+# An inner call that never ends, inside one that does: --summary (its
+# pairs timed in the kernel, and timed by name in probegen with --by),
+# --timeline and --folded agree: the outer call is timed each time, the
+# inner one never, and counted as a start never ended.
+t_summary_unended_inner_call() {
+	need_trace
+	cat > u.d <<-'D'
+	provider u {
+		probe outer__start(int id);
+		probe outer__done(int id);
+		probe inner__start(const char *name);
+		probe inner__done(const char *name);
+	};
+	D
+	cat > u.c <<-'C'
+	#include <time.h>
+	#include "u.h"
+	int main(int argc, char **argv)
+	{
+		struct timespec ms = { 0, 2000000 };
+		int i;
+		(void)argv;
+		for (i = 0; i < 3; i++) {
+			U_OUTER_START(i);
+			U_INNER_START("lost");
+			nanosleep(&ms, 0);
+			/* A site, never reached here. */
+			if (argc > 5)
+				U_INNER_DONE("lost");
+			U_OUTER_DONE(i);
+		}
+		return 0;
+	}
+	C
+	expect "$PROBEGEN" -h -s u.d -o u.h
+	expect "$PROBEGEN" -G -s u.d -o u_probes.o
+	expect gcc -O2 u.c u_probes.o -o u
+	local by
+	for by in "" "--by u:outer__start:id"; do
+		"$PROBEGEN" --trace --summary --json $by -c ./u > sum.json 2> err || { cat err; fail "--summary $by"; }
+		python3 - sum.json <<-'PY' || fail "--summary $by: the unended inner call"
+		import json, sys
+		p = {x["work"]: x for x in json.load(open(sys.argv[1]))["pairs"]}
+		assert (p["outer"]["count"], p["outer"]["unended_starts"]) == (3, 0), p["outer"]
+		assert (p["inner"]["count"], p["inner"]["unended_starts"]) == (0, 3), p["inner"]
+		assert p["outer"]["min_ns"] >= 2000000, p["outer"]
+		PY
+		case_ok "--summary $by: outer timed 3 times, inner 3 starts unended"
+	done
+	"$PROBEGEN" --trace --timeline t.json -c ./u > /dev/null 2> err || { cat err; fail "--timeline"; }
+	python3 - t.json <<-'PY' || fail "--timeline: the unended inner call"
+	import json, sys
+	x = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
+	done = lambda e: e["args"]["end"] != {"unfinished": True}
+	outer = [e for e in x if e["cat"].startswith("u:outer__start")]
+	inner = [e for e in x if e["cat"].startswith("u:inner__start")]
+	assert len(outer) == 3 and all(done(e) and e["dur"] >= 2000 for e in outer), outer
+	assert len(inner) == 3 and not any(done(e) for e in inner), inner
+	PY
+	case_ok "--timeline: outer 3 slices, inner 3 unfinished"
+	"$PROBEGEN" --trace --folded f.txt -c ./u > /dev/null 2> err || { cat err; fail "--folded"; }
+	python3 - f.txt <<-'PY' || { cat f.txt; fail "--folded: the unended inner call"; }
+	import sys
+	w = {}
+	for l in open(sys.argv[1]):
+	    stack, n = l.rsplit(" ", 1)
+	    w[stack] = w.get(stack, 0) + int(n)
+	assert list(w) == ["outer"] and w["outer"] >= 3 * 2000000, w
+	PY
+	case_ok "--folded: the outer call's time alone, the inner call's in it"
+	cases_end
+}

@@ -3,7 +3,7 @@
  * a runtime's functions (Python's function__entry/return, Ruby's
  * method__entry/return, Perl's sub__entry/return, PHP's, Tcl's), timed
  * here from their events as they nest on each thread.  Each call is
- * named by its start's arguments (call_name) and adds to its name's
+ * named by its start's arguments (event.c's call_name) and adds to its name's
  * calls, inclusive time (a recursive call's is in its outermost call's,
  * as profilers count it), self time (less its nested calls') and
  * latency buckets, which --summary prints per name, and to a call tree whose
@@ -83,40 +83,6 @@ struct profile *profile_new(const struct tracer *tr)
 	name_set_init(&p->name_set, 64);
 	name_set_init(&p->thread_set, 16);
 	return p;
-}
-
-void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
-	       struct buf *b)
-{
-	const struct traced_pair *p = &tr->pairs[pair];
-	const struct traced *t = &tr->probes[e->probe];
-	int k;
-
-	b->len = 0;
-	for (k = 0; k < p->nname_args; k++) {
-		int a = p->name_args[k];
-		int file = p->named_with_file && k == p->nname_args - 1;
-		size_t before = b->len, mark;
-
-		/* Class::function, or function (file). */
-		if (b->len)
-			buf_puts(b, file ? " (" : "::");
-		mark = b->len;
-		if (event_arg_text(t, e, a, b) != 0) {
-			if (t->read[a].how == READ_STRING)
-				buf_lit(b, "?");
-		} else if (b->len == mark) {
-			/* An empty class: a plain function (PHP's). */
-			b->len = before;
-			continue;
-		}
-		if (file && before)
-			buf_lit(b, ")");
-	}
-	if (!b->len)
-		buf_puts(b, p->stem);
-	buf_add(b, "", 1);
-	b->len--;
 }
 
 /* The index of pair's name (the pair's "(other)" past its limit). */
@@ -241,9 +207,16 @@ static void call_end(struct profile *p, struct thread *th, int pair,
 		p->pairs[pair].unmatched++;
 		return;
 	}
-	/* Calls inside it that never said they ended end with it. */
-	while (th->depth > k)
-		finish(p, th, now);
+	/* Calls of other pairs inside it that never ended stay unended,
+	 * as the kernel's pairs (pairs.bpf.h) and the timeline count them:
+	 * untimed, their time their caller's own. */
+	while (th->depth > k + 1) {
+		struct frame *f = &th->frames[--th->depth];
+
+		th->open[f->name]--;
+		p->pairs[f->pair].unended++;
+	}
+	finish(p, th, now);
 }
 
 static void call_start(struct profile *p, struct thread *th, int pair,

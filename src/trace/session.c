@@ -321,7 +321,7 @@ static int on_record(void *ctx, void *data, size_t size)
 			mapped_seen(s, (int)e->pid);
 		return 0;
 	}
-	return events_print(s->tr, data, size);
+	return s->tr->on_event(s->tr, data, size);
 }
 
 struct session *session_start(struct tracer *tr, int pid, int *status)
@@ -371,7 +371,7 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 	if (r < 0 && errno != EINTR)
 		return -errno;
 	/* Read even when stopping: a followed process stopped at its exec
-	   waits for its record to be read (events_print prints no more). */
+	   waits for its record to be read (the sinks take no more). */
 	r = ring_buffer__consume(s->rb);
 	if (r < 0 && r != -EINTR)
 		return r;

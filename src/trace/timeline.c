@@ -4,7 +4,7 @@
  * speedscope open.  Each matched pair becomes a slice ("X": its start's
  * time and its duration) on the thread that started it, nested as it
  * happened, with the start's and the end's arguments, named as
- * profile.c's call_name names a call (Class::method from a runtime's
+ * event.c's call_name names a call (Class::method from a runtime's
  * function probes, a `tracing` span's name, --by's arguments), else
  * after the pair's work (X of X__start); every other
  * firing an instant ("i") on its thread; each process and thread named
@@ -128,13 +128,18 @@ static struct open_slice **matching(struct timeline *tl, int pair, unsigned tid,
 	return NULL;
 }
 
-void timeline_event(struct timeline *tl, const struct trace_event *e,
-		    const char *args)
+void timeline_event(struct timeline *tl, const struct trace_event *e)
 {
 	const struct tracer *tr = tl->tr;
 	const struct traced *t = &tr->probes[e->probe];
 	int r, drawn = 0;
 	struct buf *b = &tl->out.buf, name = { 0 };
+	char args[EVENT_LINE_MAX], *p = args;
+
+	*p++ = '{';
+	p = event_put_args(p, t, e, 1);
+	*p++ = '}';
+	*p = '\0';
 
 	tl->last_ns = e->time_ns;
 	name_once(tl, e->pid, e->pid, 0);

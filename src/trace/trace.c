@@ -1,7 +1,8 @@
 /*
  * src/trace/trace.c - probegen --trace: find the probes (targets.c),
  * start the command stopped, load and attach the BPF program
- * (session.c), let the command run, and print every firing (events.c)
+ * (session.c), let the command run, and hand every firing to the sinks
+ * (sinks.c)
  * until the command or process ends, --limit, or a signal.
  *
  * Built only where libbpf, clang's BPF target and bpftool are found
@@ -258,6 +259,7 @@ int trace_run(const struct trace_options *opt)
 
 	tr.opt = opt;
 	tr.out = stdout;
+	tr.on_event = sinks_event;
 	if (plan_make(opt, &tr.plan) != 0)
 		return EXIT_SYSTEM;
 	if (check_system() != 0)

@@ -13,7 +13,9 @@
  *   session.c  the BPF lifecycle: load, attach, follow a tree, poll the
  *              ring, detach
  *   tally.c    what the BPF side counted and timed, read from its maps
- *   events.c   what is done with an event: one line of text or JSON
+ *   sinks.c    the fan-out: each firing to the consumers the plan runs
+ *   event.c    the one decoder of an event's arguments and call names
+ *   printer.c  a consumer: one line of text or JSON a firing
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
  *   profile.c  the calls of runtimes' function pairs, by name and as
@@ -137,6 +139,8 @@ struct tracer {
 	char *by_used;		   /* per --by request: it named a pair */
 	unsigned long long start_ns, events;
 	FILE *out;
+	/* Where the session delivers each firing (sinks_event). */
+	int (*on_event)(void *ctx, void *data, size_t size);
 };
 
 /* Set by a signal or --limit: the loop ends, the rest is not printed. */
@@ -183,17 +187,47 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list);
  * EXIT_INPUT when a --pair's probes are traced by no binary (said). */
 int pairs_find(struct tracer *tr);
 
-/* ---- events.c ---- */
+/* ---- event.c: the one decoder of an event ---- */
 
-/* The ring buffer's callback: print one event (ctx: the tracer). */
-int events_print(void *ctx, void *data, size_t size);
+/* Names printed of a probe or an argument, at most. */
+#define NAME_PRINT_MAX 256
+/* Room for one event's line: its head and every argument, escaped. */
+#define EVENT_LINE_MAX \
+	((2 + TRACE_MAX_ARGS) * ESCAPED_MAX(NAME_PRINT_MAX) + \
+	 TRACE_MAX_ARGS * (ESCAPED_MAX(TRACE_STR_LEN) + 96) + 256)
+/* Writers into a line of EVENT_LINE_MAX bytes: each returns the end of
+ * what it wrote at p.  v in decimal, at least min_digits of it; s
+ * escaped (JSON's rules or C's), at most max bytes of it; event e's
+ * arguments (a firing of probe t), as " name=value" text or the members
+ * of a JSON object. */
+char *event_put_u64(char *p, unsigned long long v, int min_digits);
+char *event_put_escaped(char *p, const char *s, size_t max, int json);
+char *event_put_args(char *p, const struct traced *t,
+		     const struct trace_event *e, int json);
 /* Argument a of event e (a firing of probe t) as text, appended to b: a
  * string's bytes as the program passed them (not escaped), a number in
  * decimal by its size and sign.  -1, nothing appended, when the event
- * has no argument a or its string could not be read.  What names a call
- * (profile.c) and labels a firing (metrics.c). */
+ * has no argument a or its string could not be read.  What labels a
+ * firing (metrics.c). */
 int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 		   struct buf *b);
+/* The name of a call of pair from its start event e: the values of the
+ * pair's name_args, Class::function or function (file) (an empty one
+ * left out), else its stem; into b, NUL-terminated.  What the profile
+ * and the timeline call it. */
+void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
+	       struct buf *b);
+
+/* ---- printer.c ---- */
+
+/* A sink: the event as one line of text or JSON, to tr->out. */
+void printer_event(struct tracer *tr, const struct trace_event *e);
+
+/* ---- sinks.c ---- */
+
+/* The ring buffer's callback for a firing (ctx: the tracer): to each
+ * consumer the plan runs (profile, metrics, timeline, printer). */
+int sinks_event(void *ctx, void *data, size_t size);
 
 /* ---- summary.c ---- */
 
@@ -222,9 +256,8 @@ struct timeline;
 /* --timeline FILE.json, written only if the trace succeeds; NULL after
  * saying why. */
 struct timeline *timeline_open(const struct tracer *tr, const char *path);
-/* One event, with its arguments as a JSON object. */
-void timeline_event(struct timeline *tl, const struct trace_event *e,
-		    const char *args);
+/* A sink: the event, a slice's start or end or an instant. */
+void timeline_event(struct timeline *tl, const struct trace_event *e);
 int timeline_close(struct timeline *tl);
 void timeline_abort(struct timeline *tl);
 

@@ -1,27 +1,24 @@
 /*
- * src/trace/events.c - what --trace does with an event: one line, a
- * timestamp, pid/tid, provider:name and each argument as name=value by
- * how its type is read (type_tracer_read), or one JSON object a line;
- * or to the timeline, or to the profile alone.
- * Text from the traced program or a binary is escaped (util.c).
+ * src/trace/event.c - the one decoder of an event's arguments: each by
+ * how its type is read (type_tracer_read) as name=value text or a JSON
+ * member, one as plain text (what labels a firing, --metrics), and the
+ * name of the call a pair's start begins (call_name: --summary's
+ * breakdown, --folded, --timeline).  Text from the traced program or a
+ * binary is escaped (escape.c).  The sinks (sinks.c) and their
+ * consumers call it; it calls none of them.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracer.h"
 
-volatile sig_atomic_t trace_stopping;
-
-/* One event's line, built here, numbers and all, and written with one
- * fwrite.  The reader must be faster than the probes or the ring fills:
- * with sprintf for the numbers it took 1 us an event, more than a
- * firing (0.7 us), and dropped 44,000 to 132,000 of 3,000,000 events;
- * by hand, 0.4 us and none (BENCHMARKS.md). */
-/* Names printed of a probe or an argument, at most. */
-#define NAME_PRINT_MAX 256
+/* An event's text is built by hand, numbers and all, and written with
+ * one fwrite (printer.c).  The reader must be faster than the probes or
+ * the ring fills: with sprintf for the numbers it took 1 us an event,
+ * more than a firing (0.7 us), and dropped 44,000 to 132,000 of
+ * 3,000,000 events; by hand, 0.4 us and none (BENCHMARKS.md). */
 struct line {
-	char *p, buf[(2 + TRACE_MAX_ARGS) * ESCAPED_MAX(NAME_PRINT_MAX) +
-		     TRACE_MAX_ARGS * (ESCAPED_MAX(TRACE_STR_LEN) + 96) + 256];
+	char *p;
 };
 
 static void put(struct line *l, const char *s, size_t n)
@@ -35,7 +32,7 @@ static void put_str(struct line *l, const char *s)
 	put(l, s, strlen(s));
 }
 
-static void put_u64(struct line *l, unsigned long long v, int min_digits)
+char *event_put_u64(char *p, unsigned long long v, int min_digits)
 {
 	char tmp[24];
 	int i = sizeof(tmp);
@@ -44,7 +41,13 @@ static void put_u64(struct line *l, unsigned long long v, int min_digits)
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v || (int)sizeof(tmp) - i < min_digits);
-	put(l, tmp + i, sizeof(tmp) - (size_t)i);
+	memcpy(p, tmp + i, sizeof(tmp) - (size_t)i);
+	return p + sizeof(tmp) - (size_t)i;
+}
+
+static void put_u64(struct line *l, unsigned long long v, int min_digits)
+{
+	l->p = event_put_u64(l->p, v, min_digits);
 }
 
 static void put_hex(struct line *l, unsigned long long v)
@@ -65,11 +68,14 @@ static void put_hex(struct line *l, unsigned long long v)
 /* Text from the traced program or a binary's notes: escaped, and at
  * most max bytes of it (names in a hostile binary may be any length;
  * the line has room for ESCAPED_MAX of each part). */
+char *event_put_escaped(char *p, const char *s, size_t max, int json)
+{
+	return escape_to(p, s, strnlen(s, max), json);
+}
+
 static void put_escaped(struct line *l, const char *s, size_t max, int json)
 {
-	size_t n = strnlen(s, max);
-
-	l->p = escape_to(l->p, s, n, json);
+	l->p = event_put_escaped(l->p, s, max, json);
 }
 
 static void put_value(struct line *l, const struct traced *t, int i,
@@ -103,9 +109,6 @@ static void put_value(struct line *l, const struct traced *t, int i,
 	}
 }
 
-static void put_args(struct line *l, const struct traced *t,
-		     const struct trace_event *e, int json);
-
 int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 		   struct buf *b)
 {
@@ -137,87 +140,11 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 	return 0;
 }
 
-/* One more event; --limit stops the trace. */
-static void counted(struct tracer *tr)
-{
-	tr->events++;
-	if (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit)
-		trace_stopping = 1;
-}
-
-/* --timeline: the event goes to the timeline, its arguments as JSON. */
-static void to_timeline(struct tracer *tr, const struct trace_event *e)
-{
-	struct line l;
-
-	l.p = l.buf;
-	*l.p++ = '{';
-	put_args(&l, &tr->probes[e->probe], e, 1);
-	*l.p++ = '}';
-	*l.p = '\0';
-	timeline_event(tr->timeline, e, l.buf);
-	counted(tr);
-}
-
-int events_print(void *ctx, void *data, size_t size)
-{
-	struct tracer *tr = ctx;
-	const struct trace_event *e = data;
-	const struct traced *t;
-	struct line l;
-	unsigned long long ns;
-	int json = tr->plan.json;
-
-	(void)size;
-	if (e->probe >= (unsigned)tr->nprobes || trace_stopping)
-		return 0;
-	t = &tr->probes[e->probe];
-	if (!tr->start_ns)
-		tr->start_ns = e->time_ns;
-	if (tr->profile)
-		profile_event(tr->profile, e);
-	if (tr->metrics)
-		metrics_event(tr->metrics, e);
-	if (tr->timeline) {
-		to_timeline(tr, e);
-		return 0;
-	}
-	/* Sent for the profile or the metrics alone: --summary, --folded
-	   and --metrics print no event. */
-	if (!tr->plan.print) {
-		counted(tr);
-		return 0;
-	}
-	ns = e->time_ns - tr->start_ns;
-	l.p = l.buf;
-	put_str(&l, json ? "{\"time\": " : "");
-	put_u64(&l, ns / 1000000000, 1);
-	*l.p++ = '.';
-	if (json)
-		put_u64(&l, ns % 1000000000, 9);
-	else
-		put_u64(&l, ns % 1000000000 / 1000, 6);
-	put_str(&l, json ? ", \"pid\": " : " ");
-	put_u64(&l, e->pid, 1);
-	put_str(&l, json ? ", \"tid\": " : "/");
-	put_u64(&l, e->tid, 1);
-	put_str(&l, json ? ", \"probe\": \"" : " ");
-	put_escaped(&l, t->provider, NAME_PRINT_MAX, json);
-	*l.p++ = ':';
-	put_escaped(&l, t->name, NAME_PRINT_MAX, json);
-	if (json)
-		put_str(&l, "\", \"args\": {");
-	put_args(&l, t, e, json);
-	put_str(&l, json ? "}}\n" : "\n");
-	fwrite(l.buf, 1, (size_t)(l.p - l.buf), tr->out);
-	counted(tr);
-	return 0;
-}
-
 /* Each argument: "name": value (JSON) or " name=value" (text). */
-static void put_args(struct line *l, const struct traced *t,
+char *event_put_args(char *p, const struct traced *t,
 		     const struct trace_event *e, int json)
 {
+	struct line line = { p }, *l = &line;
 	int i, s = 0;
 
 	for (i = 0; i < t->nargs && i < (int)e->nargs; i++) {
@@ -256,4 +183,39 @@ static void put_args(struct line *l, const struct traced *t,
 			put_value(l, t, i, e->args[i], json);
 		}
 	}
+	return l->p;
+}
+
+void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
+	       struct buf *b)
+{
+	const struct traced_pair *p = &tr->pairs[pair];
+	const struct traced *t = &tr->probes[e->probe];
+	int k;
+
+	b->len = 0;
+	for (k = 0; k < p->nname_args; k++) {
+		int a = p->name_args[k];
+		int file = p->named_with_file && k == p->nname_args - 1;
+		size_t before = b->len, mark;
+
+		/* Class::function, or function (file). */
+		if (b->len)
+			buf_puts(b, file ? " (" : "::");
+		mark = b->len;
+		if (event_arg_text(t, e, a, b) != 0) {
+			if (t->read[a].how == READ_STRING)
+				buf_lit(b, "?");
+		} else if (b->len == mark) {
+			/* An empty class: a plain function (PHP's). */
+			b->len = before;
+			continue;
+		}
+		if (file && before)
+			buf_lit(b, ")");
+	}
+	if (!b->len)
+		buf_puts(b, p->stem);
+	buf_add(b, "", 1);
+	b->len--;
 }

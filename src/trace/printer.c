@@ -1,0 +1,53 @@
+/*
+ * src/trace/printer.c - the printer, a sink: each firing as one line
+ * (seconds since the first event, pid/tid, provider:name and its
+ * arguments as event.c decodes them) or one JSON object a line, to
+ * tr->out (stdout, or -o's FILE).
+ */
+#include <string.h>
+
+#include "tracer.h"
+
+void printer_event(struct tracer *tr, const struct trace_event *e)
+{
+	const struct traced *t = &tr->probes[e->probe];
+	unsigned long long ns = e->time_ns - tr->start_ns;
+	int json = tr->plan.json;
+	char buf[EVENT_LINE_MAX], *p = buf;
+
+#define PUT(s) (memcpy(p, s, sizeof(s) - 1), p += sizeof(s) - 1)
+	if (json)
+		PUT("{\"time\": ");
+	p = event_put_u64(p, ns / 1000000000, 1);
+	*p++ = '.';
+	if (json)
+		p = event_put_u64(p, ns % 1000000000, 9);
+	else
+		p = event_put_u64(p, ns % 1000000000 / 1000, 6);
+	if (json)
+		PUT(", \"pid\": ");
+	else
+		*p++ = ' ';
+	p = event_put_u64(p, e->pid, 1);
+	if (json)
+		PUT(", \"tid\": ");
+	else
+		*p++ = '/';
+	p = event_put_u64(p, e->tid, 1);
+	if (json)
+		PUT(", \"probe\": \"");
+	else
+		*p++ = ' ';
+	p = event_put_escaped(p, t->provider, NAME_PRINT_MAX, json);
+	*p++ = ':';
+	p = event_put_escaped(p, t->name, NAME_PRINT_MAX, json);
+	if (json)
+		PUT("\", \"args\": {");
+	p = event_put_args(p, t, e, json);
+	if (json)
+		PUT("}}\n");
+	else
+		*p++ = '\n';
+#undef PUT
+	fwrite(buf, 1, (size_t)(p - buf), tr->out);
+}
