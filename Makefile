@@ -96,7 +96,7 @@ endif
 ifeq ($(TRACE),yes)
 TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probes.o \
 	    $(B)/trace_timed_pairs.o $(B)/trace_event.o $(B)/trace_printer.o $(B)/trace_sinks.o $(B)/trace_load.o \
-	    $(B)/trace_session.o $(B)/trace_tally.o $(B)/trace_attach.o \
+	    $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o $(B)/trace_attach.o \
 	    $(B)/trace_summary.o $(B)/trace_timeline.o $(B)/trace_profile.o \
 	    $(B)/trace_metrics.o $(B)/trace_privileges.o
 LIBS += -lbpf
@@ -195,11 +195,11 @@ $(B)/header_text.o: $(B)/header_text.c
 
 # The BPF side of --trace: compiled for the BPF target, embedded through
 # bpftool's skeleton.
-$(B)/trace.bpf.o: src/trace/trace.bpf.c src/trace/args.bpf.h src/trace/pairs.bpf.h \
-		src/trace/trace.h | $(B)
+$(B)/trace.bpf.o: src/trace/bpf/trace.bpf.c src/trace/bpf/args.bpf.h src/trace/bpf/pairs.bpf.h \
+		src/trace/bpf/trace_abi.h | $(B)
 	$(msg) BPF $<
 	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
-		-I/usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine) -Isrc/trace -c -o $@ $<
+		-I/usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine) -Isrc/trace/bpf -c -o $@ $<
 
 $(B)/trace.skel.h: $(B)/trace.bpf.o
 	$(msg) SKEL $@
@@ -207,15 +207,15 @@ $(B)/trace.skel.h: $(B)/trace.bpf.o
 
 # The rooms of --trace (src/trace/tracer.h): trace.c, then each room as
 # trace_ROOM.o; only load.c, session.c and tally.c see the skeleton.
-$(B)/trace.o: src/trace/trace.c src/trace/trace.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h | $(B)
+$(B)/trace.o: src/trace/trace.c src/trace/bpf/trace_abi.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
-$(B)/trace_%.o: src/trace/%.c src/trace/trace.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h $(B)/features | $(B)
+$(B)/trace_%.o: src/trace/%.c src/trace/bpf/trace_abi.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h $(B)/features | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
 
-$(B)/trace_load.o $(B)/trace_session.o $(B)/trace_tally.o: $(B)/trace.skel.h
+$(B)/trace_load.o $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o: $(B)/trace.skel.h
 
 $(B)/trace_none.o: src/trace/trace_none.c src/probegen.h | $(B)
 	$(msg) CC $<

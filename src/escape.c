@@ -7,8 +7,7 @@
 
 #include "probegen.h"
 
-/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_length(const unsigned char *s, size_t n)
+size_t utf8_length(const unsigned char *s, size_t n)
 {
 	size_t len, i;
 	unsigned min, cp;

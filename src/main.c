@@ -59,14 +59,6 @@ static char *default_output(const char *input, const char *extension)
 	return xasprintf("%.*s.%s", (int)n, base, extension);
 }
 
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* The target of -G, or NULL after reporting why (*status set). */
 static const struct target *target_for(const struct options *o,
 				       struct target *scratch, int *status)

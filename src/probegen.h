@@ -93,6 +93,9 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
+/* Whether paths a and b name one file (the same path, or one file by
+ * its device and inode: a link, /proc/PID/exe). */
+int same_file(const char *a, const char *b);
 /* Whether s is a likely typo of word (not word itself): one edit
  * (insert, delete, change, swap of neighbours) from a word of up to 4
  * letters, two from a longer one.  For "did you mean" suggestions. */
@@ -110,6 +113,10 @@ int likely_typo(const char *s, const char *word);
 #define ESCAPED_MAX(n) (6 * (n))
 
 char *escape_to(char *out, const char *s, size_t n, int json);
+/* The length of the valid UTF-8 sequence at s (n > 0 bytes left), or 0:
+ * overlong forms, UTF-16 surrogates and past U+10FFFF are not UTF-8.
+ * The one judge of UTF-8 (escape_to, --metrics's label values). */
+size_t utf8_length(const unsigned char *s, size_t n);
 void buf_escaped(struct buf *b, const char *s, size_t n, int json);
 /* s, NUL-terminated, as a quoted JSON string. */
 void buf_json_string(struct buf *b, const char *s);

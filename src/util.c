@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "probegen.h"
 
@@ -197,6 +198,18 @@ void arena_free(struct arena *a)
 	}
 	a->chunks = NULL;
 	a->next = a->end = NULL;
+}
+
+/* ---- files ---- */
+
+int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* ---- typos: "did you mean" ---- */

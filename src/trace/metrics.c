@@ -68,12 +68,7 @@ static void put_label_value(struct buf *b, const char *s, size_t n)
 
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80	      ? 1
-			     : (c >> 5) == 6  ? 2
-			     : (c >> 4) == 14 ? 3
-			     : (c >> 3) == 30 ? 4
-					      : 0;
-		size_t k;
+		size_t len;
 
 		if (c == '\\' || c == '"') {
 			buf_add(b, "\\", 1);
@@ -86,22 +81,7 @@ static void put_label_value(struct buf *b, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		for (k = 1; len && k < len; k++)
-			if (i + k >= n ||
-			    ((unsigned char)s[i + k] & 0xc0) != 0x80)
-				len = 0;
-		/* Overlong forms and surrogates are not UTF-8 either. */
-		if (len == 2 && c < 0xc2)
-			len = 0;
-		if (len == 3 &&
-		    ((c == 0xe0 && (unsigned char)s[i + 1] < 0xa0) ||
-		     (c == 0xed && (unsigned char)s[i + 1] >= 0xa0)))
-			len = 0;
-		if (len == 4 &&
-		    (c > 0xf4 ||
-		     (c == 0xf0 && (unsigned char)s[i + 1] < 0x90) ||
-		     (c == 0xf4 && (unsigned char)s[i + 1] >= 0x90)))
-			len = 0;
+		len = utf8_length((const unsigned char *)s + i, n - i);
 		if (!len) {
 			buf_lit(b, "\xef\xbf\xbd");
 			i++;
@@ -393,7 +373,7 @@ static void pair_histograms(const struct metrics *m, const struct tally *t,
 		s->count += st->count;
 		s->sum_ns += st->sum_ns;
 		/* Below 2^k ns: every power of two below it. */
-		powers_of_two(st, octaves);
+		trace_powers_of_two(st, octaves);
 		for (k = 0, below = 0; k <= BUCKET_HIGH; k++) {
 			if (k >= BUCKET_LOW)
 				s->le[k - BUCKET_LOW] += below;

@@ -2,9 +2,10 @@
  * src/trace/session.c - the BPF side's lifecycle for --trace: load the
  * program of trace.bpf.c (load.c), tell it which arguments are strings
  * and which pairs each probe is in, attach it to every site of every
- * probe (attach.c; the probe's index is its USDT cookie), follow the
- * tree of -c's command or -p's process (each program it execs, each
- * library it maps), poll the ring buffer, and detach.
+ * probe (attach.c; the probe's index is its USDT cookie), the links
+ * that follow the tree of -c's command or -p's process and watch its
+ * loaders (follow.c decides what they attach), poll the ring buffer,
+ * and detach.
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -159,30 +160,12 @@ static int load_and_attach(struct session *s, int pid)
 	}
 }
 
-/* The program process pid runs, into exe (PATH_MAX bytes): 1, or 0
- * when it has ended. */
-static int exe_of(int pid, char *exe)
-{
-	char link[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
-	n = readlink(link, exe, PATH_MAX - 1);
-	if (n <= 0)
-		return 0;
-	exe[n] = '\0';
-	return 1;
-}
-
 /* The loader's function a process calls once it has mapped or
  * unmapped objects (glibc's r_debug.r_brk, where debuggers break; musl
  * has it too). */
 #define LOADER_HOOK "_dl_debug_state"
 
-/* Stop the tree's processes that run exe's dynamic loader where it has
- * mapped a library (on_loader), unless that loader is watched already:
- * a library dlopen'ed later is then found before it runs. */
-static void watch_loader(struct session *s, const char *exe)
+void session_watch_loader(struct session *s, const char *exe)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = LOADER_HOOK);
 	char *interp = binary_interpreter(exe), *real;
@@ -224,55 +207,17 @@ static void watch_loader(struct session *s, const char *exe)
 	s->loaders[s->nloaders++] = real;
 }
 
-/* Attach to the probes of path, a program exec'd (with its libraries)
- * or a library mapped, unless they are traced already. */
-static void attach_program(struct session *s, const char *path,
-			   int with_libraries)
+int session_attach_new(struct session *s, int from)
 {
-	struct tracer *tr = s->tr;
-	int before = tr->nprobes, attached;
-
-	if (targets_add_program(tr, path, with_libraries) <= 0)
-		return;
-	describe_probes(s, before);
-	attached = attach_from(s, before);
-	if (attached < 0)
-		warning_plain("the probes of %s are not traced: "
-			      "they cannot be attached",
-			      path);
-	else if (attached > 0)
-		info_plain("tracing %d probe%s of %s", attached,
-			   attached == 1 ? "" : "s", path);
+	if (s->ending)
+		return 0;
+	describe_probes(s, from);
+	return attach_from(s, from);
 }
 
-/* A followed process (stopped) has exec'd a program: attach to its
- * probes and its libraries', and watch its loader; then let it go on.
- * Its first instruction runs after. */
-static void exec_seen(struct session *s, int pid)
+int session_ending(const struct session *s)
 {
-	char exe[PATH_MAX];
-
-	if (!s->ending && exe_of(pid, exe)) {
-		watch_loader(s, exe);
-		attach_program(s, exe, 1);
-	}
-	kill(pid, SIGCONT);
-}
-
-/* A followed process (stopped in its loader) has mapped objects:
- * attach to those with probes not traced yet, then let it go on, to
- * relocate them and run their constructors. */
-static void mapped_seen(struct session *s, int pid)
-{
-	char **files = s->ending ? NULL : targets_new_mappings(s->tr, pid);
-	char **f;
-
-	for (f = files; f && *f; f++) {
-		attach_program(s, *f, 0);
-		free(*f);
-	}
-	free(files);
-	kill(pid, SIGCONT);
+	return s->ending;
 }
 
 /* Follow process pid and every process it starts: pid joins the tree,
@@ -284,7 +229,6 @@ static int follow_tree(struct session *s, int pid)
 					 s->skel->progs.on_exit };
 	unsigned key = (unsigned)pid;
 	unsigned char one = 1;
-	char exe[PATH_MAX];
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -301,13 +245,11 @@ static int follow_tree(struct session *s, int pid)
 			    strerror(errno));
 		return -1;
 	}
-	/* -p's process runs already (a command's is watched at its exec). */
-	if (s->tr->opt->pid && exe_of(pid, exe))
-		watch_loader(s, exe);
 	return 0;
 }
 
-/* The ring buffer's callback: a followed process's exec, or an event. */
+/* The ring buffer's callback: a followed process stopped at an exec or
+ * in its loader, to the tracer's on_process; a firing, to on_event. */
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct session *s = ctx;
@@ -315,10 +257,8 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (size >= sizeof(e->probe) + offsetof(struct trace_event, probe) &&
 	    (e->probe == TRACE_EXEC_EVENT || e->probe == TRACE_MAP_EVENT)) {
-		if (e->probe == TRACE_EXEC_EVENT)
-			exec_seen(s, (int)e->pid);
-		else
-			mapped_seen(s, (int)e->pid);
+		s->tr->on_process(s->tr, s, (int)e->pid,
+				  e->probe == TRACE_EXEC_EVENT);
 		return 0;
 	}
 	return s->tr->on_event(s->tr, data, size);

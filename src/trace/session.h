@@ -62,10 +62,30 @@ struct session *session_start(struct tracer *tr, int pid, int *status);
  * Returns a bit for each of fds that is (bit i: fds[i]), or -errno. */
 #define SESSION_MAX_FDS 4
 int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds);
+/* Describe and attach the probes from index from on, added since the
+ * session started (a followed process's program or library): how many
+ * were attached, or -1 when they cannot be; 0 once the trace ends. */
+int session_attach_new(struct session *s, int from);
+/* Stop the tree's processes that run exe's dynamic loader where it has
+ * mapped a library (on_loader), unless that loader is watched already:
+ * a library dlopen'ed later is then found before it runs. */
+void session_watch_loader(struct session *s, const char *exe);
+/* The trace has ended: a process stopped since only goes on. */
+int session_ending(const struct session *s);
 /* Read the counts and pair times into t (tally_read). */
 void session_tally(struct session *s, struct tally *t);
 /* Detach (the kernel clears the semaphores), say what was dropped. */
 void session_end(struct session *s);
+
+/* ---- follow.c: the tree of a command or a process, above the
+ * session ---- */
+
+/* A process of the followed tree, stopped at its exec (exec) or in its
+ * loader: what it brings is attached, then it goes on (the session's
+ * on_process). */
+void follow_process(struct tracer *tr, struct session *s, int pid, int exec);
+/* Once the session has started: -p's process's loader watched. */
+void follow_start(struct tracer *tr, struct session *s);
 
 /* ---- tally.c ---- */
 

@@ -40,16 +40,6 @@ static unsigned long long percentile(const struct trace_pair_stats *st,
 	return st->max_ns;
 }
 
-void powers_of_two(const struct trace_pair_stats *st,
-		   unsigned long long counts[64])
-{
-	int b;
-
-	memset(counts, 0, 64 * sizeof(counts[0]));
-	for (b = 0; b < TRACE_LAT_BUCKETS; b++)
-		counts[b >> TRACE_SUB_BITS] += st->buckets[b];
-}
-
 /* A duration for people: 850 ns, 12.3 us, 4.56 ms, 1.20 s. */
 static const char *duration_text(char out[32], unsigned long long ns)
 {
@@ -110,7 +100,7 @@ static void quantize(FILE *f, const struct trace_pair_stats *st)
 	unsigned long long counts[64];
 	int k, lo = 63, hi = 0, bar;
 
-	powers_of_two(st, counts);
+	trace_powers_of_two(st, counts);
 	for (k = 0; k < 64; k++) {
 		if (!counts[k])
 			continue;
@@ -282,7 +272,7 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 				percentile(st, 0.90), percentile(st, 0.99),
 				st->max_ns);
 		fputs(", \"histogram\": [", f);
-		powers_of_two(st, counts);
+		trace_powers_of_two(st, counts);
 		for (k = 0, n = 0; k < 64; k++)
 			if (counts[k])
 				fprintf(f, "%s[%llu, %llu]", n++ ? ", " : "",

@@ -52,7 +52,7 @@ unsigned long long tally_dropped(struct trace_bpf *skel)
 }
 
 /* The starts still open at the end: each thread's nesting depth and
- * each start waiting for its value (trace.h's keys). */
+ * each start waiting for its value (trace_abi.h's keys). */
 static void count_unended(const struct tracer *tr, struct trace_bpf *skel,
 			  struct tally *t)
 {
@@ -172,8 +172,6 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 			pair_tally(skel->maps.pair_stats, (unsigned)i,
 				   &t->pairs[i]);
 	count_unended(tr, skel, t);
-	if (tr->profile)
-		profile_tally(tr->profile, t->pairs);
 	count_processes(tr, skel, t);
 	t->dropped = tally_dropped(skel);
 	if (tr->plan.metrics)

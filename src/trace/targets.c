@@ -21,18 +21,6 @@
 
 extern char **environ;
 
-/* Whether paths a and b name one file (a BINARY operand, a library by
- * its symlink, a followed process's /proc/PID/exe). */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (strcmp(a, b) == 0)
-		return 1;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* Whether path is one of the binaries traced already. */
 static int traced_already(const struct tracer *tr, const char *path)
 {
@@ -133,21 +121,30 @@ static char **mapped_files(int pid)
 	return files;
 }
 
+int targets_exe_of(int pid, char *exe)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+	n = readlink(link, exe, PATH_MAX - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	return 1;
+}
+
 /* The executable and the shared objects a process has mapped. */
 static int add_process(struct tracer *tr, int pid)
 {
-	char path[64], exe[PATH_MAX];
+	char exe[PATH_MAX];
 	char **files, **f;
-	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n < 0) {
+	if (!targets_exe_of(pid, exe)) {
 		error_plain("no process with PID %d (%s)", pid,
 			    strerror(errno));
 		return -1;
 	}
-	exe[n] = '\0';
 	if (add_binary(tr, exe) < 0)
 		return -1;
 	if (!(files = mapped_files(pid)))

@@ -120,6 +120,15 @@ static void follow(struct session *s, const struct trace_options *opt,
 		close(fds[0]);
 }
 
+/* What was counted and timed so far: the kernel's, and the pairs the
+ * profile times (the session knows nothing of the profile). */
+static void read_tally(struct tracer *tr, struct session *s, struct tally *t)
+{
+	session_tally(s, t);
+	if (tr->profile)
+		profile_tally(tr->profile, t->pairs);
+}
+
 /* --metrics's page: the counts and times read now, rendered. */
 struct scrape {
 	struct tracer *tr;
@@ -131,7 +140,7 @@ static void scrape_page(void *ctx, int openmetrics, struct buf *out)
 	struct scrape *sc = ctx;
 	struct tally t;
 
-	session_tally(sc->s, &t);
+	read_tally(sc->tr, sc->s, &t);
 	metrics_render(sc->tr->metrics, &t, openmetrics, out);
 	tally_free(&t);
 }
@@ -217,7 +226,7 @@ static int report(struct tracer *tr, struct session *s, int status)
 	if (tr->plan.summary || tr->plan.expect_all) {
 		struct tally t;
 
-		session_tally(s, &t);
+		read_tally(tr, s, &t);
 		if (tr->plan.summary)
 			summary_print(tr, &t);
 		if (tr->plan.expect_all && summary_unfired(tr, &t))
@@ -260,6 +269,7 @@ int trace_run(const struct trace_options *opt)
 	tr.opt = opt;
 	tr.out = stdout;
 	tr.on_event = sinks_event;
+	tr.on_process = follow_process;
 	if (plan_make(opt, &tr.plan) != 0)
 		return EXIT_SYSTEM;
 	if (check_system() != 0)
@@ -280,6 +290,8 @@ int trace_run(const struct trace_options *opt)
 					     : -1,
 				  &status);
 	sc.s = s;
+	if (s)
+		follow_start(&tr, s);
 	if (s && tr.plan.metrics &&
 	    drop_privileges(opt->user, child > 0 || opt->pid) != 0) {
 		status = EXIT_SYSTEM;

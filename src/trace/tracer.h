@@ -1,6 +1,6 @@
 /*
  * src/trace/tracer.h - what the rooms of probegen --trace share (the
- * BPF side's view is trace.h):
+ * BPF side's view is bpf/trace_abi.h):
  *
  *   plan.c     what a trace does, from its options: every room reads it
  *   targets.c  what to attach: binaries, a process's mappings, a
@@ -10,8 +10,9 @@
  *   timed_pairs.c  the pairs to time, and each probe's part in them
  *   attach.c   a uprobe at every site, from inspect/notes.c's reading
  *   load.c     the BPF program opened, sized and loaded
- *   session.c  the BPF lifecycle: load, attach, follow a tree, poll the
- *              ring, detach
+ *   session.c  the BPF lifecycle: load, attach, the links that follow a
+ *              tree, poll the ring, detach
+ *   follow.c   what a followed process's exec or dlopen brings, attached
  *   tally.c    what the BPF side counted and timed, read from its maps
  *   sinks.c    the fan-out: each firing to the consumers the plan runs
  *   event.c    the one decoder of an event's arguments and call names
@@ -27,7 +28,7 @@
  *
  * session.h declares attach.c, load.c, session.c and tally.c, the rooms
  * that hold the BPF program (libbpf's types); trace.bpf.c is the BPF
- * side (its shared layout in trace.h); trace_none.c replaces all of
+ * side (in bpf/, its layout shared with these rooms in bpf/trace_abi.h); trace_none.c replaces all of
  * these where probegen is built without libbpf.
  */
 #ifndef PROBEGEN_TRACER_H
@@ -37,7 +38,7 @@
 #include <sys/types.h>
 
 #include "inspect/inspect.h"
-#include "trace.h"
+#include "bpf/trace_abi.h"
 #include "trace_run.h"
 
 /* One limit for every layer: the BPF side reads this many arguments. */
@@ -118,6 +119,8 @@ struct trace_plan {
  * together). */
 int plan_make(const struct trace_options *opt, struct trace_plan *plan);
 
+struct session;
+
 struct tracer {
 	const struct trace_options *opt;
 	struct trace_plan plan;
@@ -139,8 +142,11 @@ struct tracer {
 	char *by_used;		   /* per --by request: it named a pair */
 	unsigned long long start_ns, events;
 	FILE *out;
-	/* Where the session delivers each firing (sinks_event). */
+	/* Where the session delivers each firing (sinks_event), and each
+	   process of a followed tree it stopped (follow.c). */
 	int (*on_event)(void *ctx, void *data, size_t size);
+	void (*on_process)(struct tracer *tr, struct session *s, int pid,
+			   int exec);
 };
 
 /* Set by a signal or --limit: the loop ends, the rest is not printed. */
@@ -162,6 +168,9 @@ int targets_add_program(struct tracer *tr, const char *path,
  * known to carry no probe: a NULL-terminated list (each and the list
  * to free), or NULL. */
 char **targets_new_mappings(const struct tracer *tr, int pid);
+/* The program process pid runs, into exe (PATH_MAX bytes): 1, or 0 when
+ * it has ended. */
+int targets_exe_of(int pid, char *exe);
 
 void targets_free(struct tracer *tr);
 
@@ -243,10 +252,6 @@ struct tally {
 };
 /* Print them: text, or one JSON object with --json. */
 void summary_print(const struct tracer *tr, const struct tally *t);
-/* A pair's timings by power of two: counts[k] for [2^k, 2^(k+1)) ns
- * (also --metrics's histogram buckets). */
-void powers_of_two(const struct trace_pair_stats *st,
-		   unsigned long long counts[64]);
 /* With --expect-all: name each probe that never fired; 1 if any. */
 int summary_unfired(const struct tracer *tr, const struct tally *t);
 

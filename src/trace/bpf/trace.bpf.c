@@ -14,7 +14,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-#include "trace.h"
+#include "trace_abi.h"
 
 /* probegen fills libbpf's spec map itself (attach.c), as many as it
  * traces; each site's BPF cookie names its spec, so the map from

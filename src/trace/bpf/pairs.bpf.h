@@ -2,7 +2,7 @@
  * src/trace/pairs.bpf.h - part of trace.bpf.c (included once, after
  * args.bpf.h): the pairs timed in the kernel, nested per thread or
  * matched by an argument's value, into per-CPU latency histograms
- * (trace.h's trace_pair_stats, which tally.c reads).
+ * (trace_abi.h's trace_pair_stats, which tally.c reads).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -1,7 +1,8 @@
 /*
- * src/trace/trace.h - what the BPF program of --trace (trace.bpf.c) and
- * probegen's side of it (trace.c) share: the event one firing sends, and
- * what the BPF side knows of each probe.  Plain C for both compilers.
+ * src/trace/bpf/trace_abi.h - the ABI between the BPF program of --trace
+ * (trace.bpf.c) and probegen's side of it (tracer.h's rooms): the event
+ * one firing sends, what the BPF side knows of each probe, the maps'
+ * keys and the latency buckets' layout.  Plain C for both compilers.
  */
 #ifndef PROBEGEN_TRACE_H
 #define PROBEGEN_TRACE_H
@@ -133,6 +134,19 @@ static __inline__ __attribute__((always_inline)) void trace_pair_record(
 	st->sum_ns += ns;
 	st->count++;
 	st->buckets[trace_bucket_of(ns)]++;
+}
+
+/* A pair's timings by power of two: counts[k] for [2^k, 2^(k+1)) ns
+ * (the summary's histogram, --metrics's buckets).  probegen's side. */
+static __inline__ void trace_powers_of_two(const struct trace_pair_stats *st,
+					   unsigned long long counts[64])
+{
+	int b;
+
+	for (b = 0; b < 64; b++)
+		counts[b] = 0;
+	for (b = 0; b < TRACE_LAT_BUCKETS; b++)
+		counts[b >> TRACE_SUB_BITS] += st->buckets[b];
 }
 
 /* One firing.  Strings follow the header in the order of their

@@ -1,0 +1,66 @@
+/*
+ * src/trace/follow.c - following the tree of -c's command or -p's
+ * process, above the session: a process of the tree stopped at an exec
+ * (its program and libraries found, its loader watched) or in its
+ * loader (the libraries it has mapped found), then let go on; the
+ * session's links stopped it, and attach what is found here.
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include "session.h"
+
+/* Attach to the probes of path, a program exec'd (with its libraries)
+ * or a library mapped, unless they are traced already. */
+static void attach_program(struct tracer *tr, struct session *s,
+			   const char *path, int with_libraries)
+{
+	int before = tr->nprobes, attached;
+
+	if (targets_add_program(tr, path, with_libraries) <= 0)
+		return;
+	attached = session_attach_new(s, before);
+	if (attached < 0)
+		warning_plain("the probes of %s are not traced: "
+			      "they cannot be attached",
+			      path);
+	else if (attached > 0)
+		info_plain("tracing %d probe%s of %s", attached,
+			   attached == 1 ? "" : "s", path);
+}
+
+void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
+{
+	char exe[PATH_MAX];
+
+	if (session_ending(s)) {
+		/* The trace has ended: the process only goes on. */
+	} else if (exec) {
+		/* Its first instruction runs after: its probes, its
+		   libraries' and its loader's hook are in place by then. */
+		if (targets_exe_of(pid, exe)) {
+			session_watch_loader(s, exe);
+			attach_program(tr, s, exe, 1);
+		}
+	} else {
+		/* Mapped, not yet relocated: its constructors run after. */
+		char **files = targets_new_mappings(tr, pid), **f;
+
+		for (f = files; f && *f; f++) {
+			attach_program(tr, s, *f, 0);
+			free(*f);
+		}
+		free(files);
+	}
+	kill(pid, SIGCONT);
+}
+
+void follow_start(struct tracer *tr, struct session *s)
+{
+	char exe[PATH_MAX];
+
+	/* -p's process runs already (a command's is watched at its exec). */
+	if (tr->opt->pid && targets_exe_of(tr->opt->pid, exe))
+		session_watch_loader(s, exe);
+}
