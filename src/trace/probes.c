@@ -177,7 +177,7 @@ void probes_add(struct tracer *tr, int b, const struct program *from_file)
 {
 	const struct bin_probe *p;
 
-	for (p = tr->binaries[b].probes; p; p = p->next) {
+	for (p = tr->binaries[b]->probes; p; p = p->next) {
 		const struct target *tg;
 		struct traced *t;
 		struct buf label = { 0 };
@@ -197,18 +197,18 @@ void probes_add(struct tracer *tr, int b, const struct program *from_file)
 		tr->probes = xgrow(tr->probes, (size_t)tr->nprobes, sizeof(*t));
 		t = &tr->probes[tr->nprobes++];
 		memset(t, 0, sizeof(*t));
-		t->binary = tr->binaries[b].path;
+		t->binary = tr->binaries[b]->path;
 		t->provider = p->provider;
 		t->name = p->name;
 		t->label = label.data;
 		label = (struct buf){ 0 };
 		buf_escaped(&label, t->label, strlen(t->label), 0);
 		t->label_text = label.data;
-		t->bin = &tr->binaries[b];
+		t->bin = tr->binaries[b];
 		t->notes = p;
 		t->from_system = is_system_path(t->binary);
 		/* Sizes are the binary's: a 32-bit program's long is 4. */
-		tg = target_by_name(tr->binaries[b].arch);
+		tg = target_by_name(tr->binaries[b]->arch);
 		describe(t, p, tr->programs[b], from_file,
 			 tg ? tg : target_host());
 		/* --metrics: its firings counted by these arguments. */

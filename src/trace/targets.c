@@ -27,7 +27,7 @@ static int traced_already(const struct tracer *tr, const char *path)
 	int i;
 
 	for (i = 0; i < tr->nbinaries; i++)
-		if (same_file(tr->binaries[i].path, path))
+		if (same_file(tr->binaries[i]->path, path))
 			return 1;
 	return 0;
 }
@@ -58,14 +58,15 @@ static int add_binary(struct tracer *tr, const char *path)
 		return 1;
 	if (known && probeless_already(tr, &st))
 		return 0;
-	tr->binaries = xrealloc(tr->binaries,
-				sizeof(*b) * ((size_t)tr->nbinaries + 1));
-	tr->programs =
-		xrealloc(tr->programs,
-			 sizeof(*tr->programs) * ((size_t)tr->nbinaries + 1));
-	b = &tr->binaries[tr->nbinaries];
-	if (binary_read(path, b) != 0)
+	tr->binaries = xgrow(tr->binaries, (size_t)tr->nbinaries,
+			     sizeof(*tr->binaries));
+	tr->programs = xgrow(tr->programs, (size_t)tr->nbinaries,
+			     sizeof(*tr->programs));
+	b = xcalloc(1, sizeof(*b));
+	if (binary_read(path, b) != 0) {
+		free(b);
 		return -1;
+	}
 	b->path = xstrdup(path); /* the caller's may not last */
 	for (p = b->probes; p; p = p->next)
 		any |= p->nsites > 0;
@@ -73,6 +74,7 @@ static int add_binary(struct tracer *tr, const char *path)
 	if (!any) {
 		free((char *)b->path);
 		binary_free(b);
+		free(b);
 		if (!known)
 			return 0;
 		tr->probeless = xgrow(tr->probeless, (size_t)tr->nprobeless,
@@ -81,7 +83,7 @@ static int add_binary(struct tracer *tr, const char *path)
 		tr->probeless[tr->nprobeless++].ino = st.st_ino;
 		return 0;
 	}
-	tr->nbinaries++;
+	tr->binaries[tr->nbinaries++] = b;
 	return 1;
 }
 
@@ -335,8 +337,8 @@ int targets_find(struct tracer *tr)
 
 int targets_add_program(struct tracer *tr, const char *path, int with_libraries)
 {
-	int b, i, first = tr->nbinaries, before = tr->nprobes,
-		  pairs_before = tr->npairs;
+	int b, first = tr->nbinaries, before = tr->nprobes,
+	       pairs_before = tr->npairs;
 	struct stat st;
 
 	/* Traced already, in every process, or read before and found to
@@ -349,11 +351,6 @@ int targets_add_program(struct tracer *tr, const char *path, int with_libraries)
 		warning_plain("the probes of '%s' are not traced", path);
 	if (with_libraries)
 		add_libraries(tr, path);
-	/* The binaries moved: each probe's points at its own again. */
-	for (i = 0; i < before; i++)
-		for (b = 0; b < first; b++)
-			if (tr->probes[i].binary == tr->binaries[b].path)
-				tr->probes[i].bin = &tr->binaries[b];
 	for (b = first; b < tr->nbinaries; b++) {
 		struct pair *list = pairs_of(tr->programs[b]);
 
@@ -385,8 +382,9 @@ void targets_free(struct tracer *tr)
 	free(tr->probeless);
 	for (i = 0; i < tr->nbinaries; i++) {
 		program_free(tr->programs[i]);
-		free((char *)tr->binaries[i].path);
-		binary_free(&tr->binaries[i]);
+		free((char *)tr->binaries[i]->path);
+		binary_free(tr->binaries[i]);
+		free(tr->binaries[i]);
 	}
 	free(tr->binaries);
 	free(tr->programs);

@@ -15,7 +15,7 @@ static int traced_index(const struct tracer *tr, int b, const struct probe *pr)
 	int i;
 
 	for (i = 0; i < tr->nprobes; i++)
-		if (tr->probes[i].binary == tr->binaries[b].path &&
+		if (tr->probes[i].binary == tr->binaries[b]->path &&
 		    strcmp(tr->probes[i].provider, pr->provider->name) == 0 &&
 		    strcmp(tr->probes[i].name, pr->name) == 0)
 			return i;
@@ -192,7 +192,7 @@ int pairs_find(struct tracer *tr)
 			found = pairs_keep(tr, b, p);
 			pairs_free(p);
 			buf_cat(&searched, searched.len ? ", " : "",
-				tr->binaries[b].path, NULL);
+				tr->binaries[b]->path, NULL);
 		}
 		if (!found) {
 			/* Every binary traced was searched (the command's

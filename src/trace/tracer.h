@@ -130,7 +130,8 @@ struct tracer {
 	int npairs;
 	char **siteless; /* "P:N" declared with no site: never fire */
 	int nsiteless;
-	struct binary *binaries;
+	/* Each binary read once, where it stays: its probes point at it. */
+	struct binary **binaries;
 	struct program **programs; /* each binary's declarations */
 	int nbinaries;
 	struct file_id *probeless; /* read, and found to carry no probe */
