@@ -41,13 +41,6 @@ static const struct mode modes[] = {
 	  trace, 0 },
 };
 
-static const char *path_base_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	return base ? base + 1 : path;
-}
-
 /* FILE.d -> FILE.h in the current directory, as both dtraces do. */
 static char *default_output(const char *input, const char *extension)
 {
@@ -99,25 +92,6 @@ static const struct target *target_for(const struct options *o,
 	return NULL;
 }
 
-/* A binary's recorded declarations, unchecked: its names may be
- * anything, and what it holds never speaks as a compiler error. */
-static struct program *recorded_program(const char *path, int *status,
-					int *is_library)
-{
-	struct program *prog;
-	struct binary b;
-
-	if (binary_read(path, &b) != 0) {
-		*status = EXIT_SYSTEM;
-		return NULL;
-	}
-	*is_library = b.is_library;
-	prog = binary_program(&b);
-	binary_free(&b);
-	*status = EXIT_OK;
-	return prog;
-}
-
 /* The .d files read, parsed into one program and checked.  NULL with
  * *status set. */
 static struct program *load_program(const struct options *o,
@@ -139,7 +113,9 @@ static struct program *load_program(const struct options *o,
 		/* A script for the binary: its target, its probes. */
 		eopt->target = target_by_name(elf.name);
 		eopt->for_binaries = path_base_name(paths[0]);
-		return recorded_program(paths[0], status, &eopt->for_library);
+		prog = recorded_program(paths[0], &eopt->for_library);
+		*status = prog ? EXIT_OK : EXIT_SYSTEM;
+		return prog;
 	}
 	for (i = 0; i < n; i++) {
 		*status = input_read(paths[i], &o->cpp, &text, &len, &regular);
@@ -163,90 +139,6 @@ static struct program *load_program(const struct options *o,
 		return NULL;
 	}
 	return prog;
-}
-
-/* The probes the binaries carry at a site, as "provider:name". */
-struct carried {
-	struct name_set names;
-	struct buf text;    /* every name, NUL-separated, owned here */
-	struct buf dropped; /* those left out, for the warning */
-	int ndropped;
-};
-
-static int is_carried(const struct probe *pr, void *ctx)
-{
-	struct carried *c = ctx;
-	char *name = xasprintf("%s:%s", pr->provider->name, pr->name);
-	int found = name_set_find(&c->names, name) != NULL;
-
-	if (!found && c->ndropped++ < 10)
-		buf_cat(&c->dropped, c->dropped.len ? ", " : "", name, NULL);
-	free(name);
-	return found;
-}
-
-/* --bpftrace -s FILE.d BINARY...: a script of the probes the binaries
- * carry (bpftrace refuses a whole script when one is missing), for the
- * first binary's target; eopt says for which.  0, or the exit status
- * after saying why. */
-static int fit_to_binaries(const struct options *o, struct program *prog,
-			   struct emit_options *eopt, struct target *tg)
-{
-	const char *const *paths;
-	struct carried c = { 0 };
-	struct buf names = { 0 };
-	int i, n, libraries = 0, dropped, status = EXIT_OK;
-	size_t at;
-
-	paths = options_after_d_files(o, &n);
-	name_set_init(&c.names, 64);
-	for (i = 0; i < n; i++) {
-		struct binary b;
-		const struct bin_probe *p;
-
-		if (binary_read(paths[i], &b) != 0) {
-			status = EXIT_SYSTEM;
-			goto done;
-		}
-		if (i == 0)
-			target_from_elf(paths[i], tg);
-		libraries += b.is_library;
-		for (p = b.probes; p; p = p->next) {
-			if (!p->sites)
-				continue;
-			buf_cat(&c.text, p->provider, ":", p->name, NULL);
-			buf_add(&c.text, "", 1);
-		}
-		buf_cat(&names, names.len ? ", " : "", path_base_name(paths[i]),
-			NULL);
-		binary_free(&b);
-	}
-	/* The names are in place now that the buffer has stopped moving. */
-	for (at = 0; at < c.text.len; at += strlen(c.text.data + at) + 1)
-		name_set_add(&c.names, c.text.data + at,
-			     strlen(c.text.data + at), prog);
-	dropped = program_keep_probes(prog, is_carried, &c);
-	if (dropped && !prog->nprobes) {
-		error_input("none of the probes of %s are in %s",
-			    eopt->input_name, names.data);
-		status = EXIT_INPUT;
-		goto done;
-	}
-	if (dropped)
-		warning_plain("%d probe%s of %s left out, not in %s: %s%s",
-			      dropped, dropped == 1 ? "" : "s",
-			      eopt->input_name, names.data, c.dropped.data,
-			      dropped > 10 ? ", ..." : "");
-	eopt->target = tg;
-	eopt->for_binaries = names.data; /* freed by the caller */
-	eopt->for_library = libraries == n;
-	names = (struct buf){ 0 };
-done:
-	name_set_free(&c.names);
-	buf_free(&c.text);
-	buf_free(&c.dropped);
-	buf_free(&names);
-	return status;
 }
 
 /* Write prog through emit into output, atomically. */
@@ -304,8 +196,15 @@ static int compile(const struct options *o)
 	options_after_d_files(o, &n);
 	if (prog && o->mode->reads == READS_D_OR_BINARY && n > 0 &&
 	    !eopt.for_binaries) {
-		status = fit_to_binaries(o, prog, &eopt, &scratch);
-		for_binaries = (char *)eopt.for_binaries;
+		const char *const *binaries = options_after_d_files(o, &n);
+
+		status = fit_to_binaries(prog, eopt.input_name, binaries, n,
+					 &scratch, &for_binaries,
+					 &eopt.for_library);
+		if (status == EXIT_OK) {
+			eopt.target = &scratch;
+			eopt.for_binaries = for_binaries;
+		}
 	}
 	if (prog && status == EXIT_OK)
 		status = emit_to(o, output, prog, &eopt);

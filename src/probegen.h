@@ -93,6 +93,8 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_cat(struct buf *b, ...) __attribute__((sentinel));
 void buf_free(struct buf *b);
+/* The last part of path, after its last '/'. */
+const char *path_base_name(const char *path);
 /* Whether paths a and b name one file (the same path, or one file by
  * its device and inode: a link, /proc/PID/exe). */
 int same_file(const char *a, const char *b);

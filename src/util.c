@@ -202,6 +202,13 @@ void arena_free(struct arena *a)
 
 /* ---- files ---- */
 
+const char *path_base_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return base ? base + 1 : path;
+}
+
 int same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;

@@ -10,6 +10,8 @@
  *   srclines.c  a site's source line, through libdw
  *   list.c      --list [--json]
  *   check.c     --check: the binaries against the .d files
+ *   fit.c       --bpftrace for binaries: their recorded declarations, or
+ *               a .d file's probes that they carry
  *
  * --trace (src/trace/) and --bpftrace BINARY read binaries through
  * notes.c too.
@@ -105,6 +107,21 @@ struct srclines *srclines_open(const struct binary *b);
 /* Append "file.c:12" for pc; 0, or -1 when unknown (s may be NULL). */
 int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out);
 void srclines_close(struct srclines *s);
+
+/* ---- fit.c: --bpftrace for binaries ---- */
+
+/* A binary's recorded declarations, unchecked: its names may be
+ * anything, and what it holds never speaks as a compiler error.  NULL
+ * after saying why; *is_library set. */
+struct program *recorded_program(const char *path, int *is_library);
+/* Keep the probes of prog (the .d files what names) that the binaries
+ * paths[n] carry (bpftrace refuses a whole script when one is missing),
+ * saying what is left out; *tg is the first binary's target, *names
+ * their base names (to free), *all_libraries whether each is a library.
+ * EXIT_OK, or the exit status after saying why. */
+int fit_to_binaries(struct program *prog, const char *what,
+		    const char *const *paths, int n, struct target *tg,
+		    char **names, int *all_libraries);
 
 /* ---- list.c, check.c: --list and --check ---- */
 
