@@ -200,7 +200,8 @@ static const char *type_suggestion(const struct program *prog, const char *name)
 
 /* A type name neither D nor the file declares is the program's own (as
  * SystemTap takes it), unless it looks like a typo of one that is. */
-static void check_type_names(const struct program *prog, const struct probe *pr)
+static void check_type_names(const struct program *prog, const struct probe *pr,
+			     int *noted)
 {
 	const struct param *p;
 	const struct type *t;
@@ -218,8 +219,10 @@ static void check_type_names(const struct program *prog, const struct probe *pr)
 			warning_at(p->type_loc,
 				   "unknown type '%s' (did you mean '%s'?)",
 				   t->name, like);
-			note_at(p->type_loc,
-				"a type of the program's own needs no declaration here: typed calls check it with PROBEGEN_USER_TYPES defined");
+			/* Once a run: the same for every such name. */
+			if (!(*noted)++)
+				note_at(p->type_loc,
+					"a type of the program's own needs no declaration here: typed calls check it with PROBEGEN_USER_TYPES defined");
 		}
 	}
 }
@@ -264,10 +267,15 @@ static void check_skipped(const struct program *prog)
 		const struct probe *pr = d->name ? probe_using(prog, d->name)
 						 : NULL;
 
-		if (pr)
+		if (!d->ended)
+			/* Unfinished at the end of its file: not skipped. */
+			error_at(d->loc, "%s", d->why);
+		else if (pr)
 			error_at(d->loc,
 				 "%s, in the declaration of '%s', which probe '%s' uses",
 				 d->why, d->name, pr->name);
+		else if (d->system)
+			continue;
 		else if (d->name)
 			warning_at(d->loc,
 				   "%s: the declaration of '%s' is skipped (no probe uses it)",
@@ -284,6 +292,7 @@ void check_program(struct program *prog, const struct target *tg,
 	struct name_set names;
 	const struct provider *pv;
 	const struct probe *pr;
+	int noted = 0;
 
 	name_set_init(&names, 5 * (size_t)prog->nprobes);
 	for_each_provider(prog, pv) {
@@ -323,7 +332,7 @@ void check_program(struct program *prog, const struct target *tg,
 			}
 			if (readability) {
 				check_readable(prog, pr, tg);
-				check_type_names(prog, pr);
+				check_type_names(prog, pr, &noted);
 			}
 			check_collisions(&names, pr);
 		}

@@ -116,6 +116,8 @@ struct skipped_decl {
 	struct skipped_decl *next;
 	const char *name; /* the last identifier before its ';', or NULL */
 	const char *why;  /* the parser's message */
+	int ended;	  /* its ';' was reached: it can be skipped */
+	int system;	  /* in a system header (-C): skipped unsaid */
 	struct loc loc;	  /* where the parser stopped */
 };
 

@@ -262,8 +262,10 @@ static void track_item(struct parse_state *ps, int token,
 		 ps->item_first == PROVIDER)
 		ps->item_first = 0;
 	else if (token == ';' && ps->item_depth == 0 && ps->item_first) {
-		if (ps->skipping)
+		if (ps->skipping) {
 			ps->skipping->name = ps->item_ident;
+			ps->skipping->ended = 1;
+		}
 		ps->item_first = 0;
 	}
 }
@@ -298,6 +300,7 @@ int parse_syntax_error(struct parse_state *ps, struct loc loc, const char *what)
 	d = arena_alloc(&ps->prog->arena, sizeof(*d));
 	d->why = arena_strndup(&ps->prog->arena, what, strlen(what));
 	d->loc = loc;
+	d->system = ps->system_header;
 	*ps->skipped_tail = d;
 	ps->skipped_tail = &d->next;
 	ps->skipping = d;
