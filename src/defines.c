@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "model.h"
+#include "options.h"
 
 /* The words SystemTap's generated C file for -G is written with. */
 static const char *const source_words[] = {

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model.h"
+#include "options.h"
 
 /* Larger inputs are refused: 100,000 probes take about 6 MiB. */
 #define MAX_INPUT (256u << 20)

@@ -286,25 +286,4 @@ void check_program(struct program *prog, const struct target *tg,
  * recorded declaration is used only when this accepts it. */
 int check_arguments_ok(const struct program *prog, const struct probe *pr);
 
-/* ---- input.c: reading the provider file, optionally through cpp ---- */
-
-struct cpp_options {
-	int enabled;
-	char **args; /* -I/-D/-U arguments to pass on */
-	int nargs;
-};
-/* Read the provider file: *text is malloc'd, *len bytes followed by two
- * NULs.  *regular: the text is the file's, which can be read again to
- * quote it in diagnostics.  Returns EXIT_OK, or EXIT_INPUT / EXIT_SYSTEM
- * after reporting why. */
-int input_read(const char *path, const struct cpp_options *cpp, char **text,
-	       size_t *len, int *regular);
-
-/* ---- defines.c: what the -D and -U flags of dtrace -G mean ---- */
-
-/* The STAP_SDT version the -D/-U flags (cpp.args, in order) leave
- * defined for -G: 1, 2, or 0 for neither.  With warn, names each flag
- * SystemTap's compiler would see differently and probegen ignores. */
-int defines_sdt_version(const struct cpp_options *cpp, int warn);
-
 #endif

@@ -1,34 +1,26 @@
 /*
- * src/trace/tracer.h - what the rooms of probegen --trace share (the
- * BPF side's view is bpf/trace_abi.h):
+ * src/trace/tracer.h - what the rooms of probegen --trace share, each
+ * calling only those below it (the BPF side's view is bpf/trace_abi.h):
  *
+ *   trace.c    trace_run(): these steps in order, and the command it runs
  *   plan.c     what a trace does, from its options: every room reads it
  *   targets.c  what to attach: binaries, a process's mappings, a
- *              command's program and libraries, what a followed
- *              process execs
+ *              command's program and libraries
  *   probes.c   the probes -n chooses in them, described for printing
  *   timed_pairs.c  the pairs to time, and each probe's part in them
- *   attach.c   a uprobe at every site, from inspect/notes.c's reading
- *   load.c     the BPF program opened, sized and loaded
- *   session.c  the BPF lifecycle: load, attach, the links that follow a
- *              tree, poll the ring, detach
  *   follow.c   what a followed process's exec or dlopen brings, attached
- *   tally.c    what the BPF side counted and timed, read from its maps
- *   sinks.c    the fan-out: each firing to the consumers the plan runs
+ *   session.c  the BPF lifecycle (load.c, attach.c, tally.c; session.h)
+ *   sinks.c    the fan-out: each firing to the consumers the plan runs,
+ *              printer.c, timeline.c, profile.c, metrics.c (event.h)
  *   event.c    the one decoder of an event's arguments and call names
- *   printer.c  a consumer: one line of text or JSON a firing
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
  *   profile.c  the calls of runtimes' function pairs, by name and as
  *              folded stacks (--summary's breakdown, --folded)
- *   metrics.c  --metrics's page: Prometheus text or OpenMetrics
- *   server.c   --metrics's HTTP side (libmicrohttpd)
- *   privileges.c  what --metrics gives up once attached
- *   trace.c    trace_run(): those steps in order, and the command it runs
+ *   metrics.c  --metrics's page; server.c serves it (libmicrohttpd);
+ *              privileges.c, what --metrics gives up once attached
  *
- * session.h declares attach.c, load.c, session.c and tally.c, the rooms
- * that hold the BPF program (libbpf's types); trace.bpf.c is the BPF
- * side (in bpf/, its layout shared with these rooms in bpf/trace_abi.h); trace_none.c replaces all of
+ * trace.bpf.c (in bpf/) is the BPF side; trace_none.c replaces all of
  * these where probegen is built without libbpf.
  */
 #ifndef PROBEGEN_TRACER_H
@@ -197,48 +189,6 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list);
  * EXIT_INPUT when a --pair's probes are traced by no binary (said). */
 int pairs_find(struct tracer *tr);
 
-/* ---- event.c: the one decoder of an event ---- */
-
-/* Names printed of a probe or an argument, at most. */
-#define NAME_PRINT_MAX 256
-/* Room for one event's line: its head and every argument, escaped. */
-#define EVENT_LINE_MAX \
-	((2 + TRACE_MAX_ARGS) * ESCAPED_MAX(NAME_PRINT_MAX) + \
-	 TRACE_MAX_ARGS * (ESCAPED_MAX(TRACE_STR_LEN) + 96) + 256)
-/* Writers into a line of EVENT_LINE_MAX bytes: each returns the end of
- * what it wrote at p.  v in decimal, at least min_digits of it; s
- * escaped (JSON's rules or C's), at most max bytes of it; event e's
- * arguments (a firing of probe t), as " name=value" text or the members
- * of a JSON object. */
-char *event_put_u64(char *p, unsigned long long v, int min_digits);
-char *event_put_escaped(char *p, const char *s, size_t max, int json);
-char *event_put_args(char *p, const struct traced *t,
-		     const struct trace_event *e, int json);
-/* Argument a of event e (a firing of probe t) as text, appended to b: a
- * string's bytes as the program passed them (not escaped), a number in
- * decimal by its size and sign.  -1, nothing appended, when the event
- * has no argument a or its string could not be read.  What labels a
- * firing (metrics.c). */
-int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
-		   struct buf *b);
-/* The name of a call of pair from its start event e: the values of the
- * pair's name_args, Class::function or function (file) (an empty one
- * left out), else its stem; into b, NUL-terminated.  What the profile
- * and the timeline call it. */
-void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
-	       struct buf *b);
-
-/* ---- printer.c ---- */
-
-/* A sink: the event as one line of text or JSON, to tr->out. */
-void printer_event(struct tracer *tr, const struct trace_event *e);
-
-/* ---- sinks.c ---- */
-
-/* The ring buffer's callback for a firing (ctx: the tracer): to each
- * consumer the plan runs (profile, metrics, timeline, printer). */
-int sinks_event(void *ctx, void *data, size_t size);
-
 /* ---- summary.c ---- */
 
 /* The counts (per probe) and pair times the BPF side kept. */
@@ -339,5 +289,7 @@ void server_stop(struct server *s);
 /* Give up every capability but those attaching later needs (when it
  * will), and become user (if not NULL): 0, or -1 after saying why. */
 int drop_privileges(const char *user, int attaches_later);
+
+#include "event.h" /* what becomes of a firing */
 
 #endif
