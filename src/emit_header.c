@@ -38,12 +38,21 @@ static void banner(struct buf *b, const struct emit_options *opt)
 }
 
 /* "a1, a2, ..." for n arguments. */
+/* "a1, a2, ..., an": written twice a probe (the typed call's names
+ * and its expansion), by hand, not printf: printf here made -h of
+ * 2,000 probes a third slower (callgrind: 72 M -> 96 M instructions). */
 static void arg_list(struct buf *b, int n)
 {
 	int i;
 
-	for (i = 1; i <= n; i++)
-		buf_printf(b, "%sa%d", i > 1 ? ", " : "", i);
+	for (i = 1; i <= n; i++) {
+		char digits[2] = { (char)('0' + i / 10), (char)('0' + i % 10) };
+
+		if (i > 1)
+			buf_lit(b, ", ");
+		buf_lit(b, "a");
+		buf_add(b, i < 10 ? digits + 1 : digits, i < 10 ? 1 : 2);
+	}
 }
 
 static void declaration_comment(struct buf *b, const struct probe *pr)
