@@ -326,9 +326,13 @@ t_profile_flame_chart() {
 	    leaf = stack.split(";")[-1]
 	    self[leaf] = self.get(leaf, 0) + int(w)
 	rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
-	assert [r[2].split(" (")[0] for r in rows[:2]] == ["slow", "fast"], rows[:3]
-	assert all(r[2].endswith("/busy.py)") for r in rows[:2]), rows[:3]
-	for total, own, name in rows[:2]:
+	# slow heads the table; fast heads busy.py's other rows (a start-up
+	# function of Python's own can pass it when the machine is loaded:
+	# CI's sanitizer pass once showed importlib's <listcomp> 6 us above).
+	mine = [r for r in rows if r[2].endswith("/busy.py)")]
+	assert rows[0] == mine[0], rows[:3]
+	assert [r[2].split(" (")[0] for r in mine[:2]] == ["slow", "fast"], mine[:3]
+	for total, own, name in mine[:2]:
 	    assert int(own.split()[0].replace(",", "")) == self[name], (name, own, self[name])
 	PY
 	"$ROOT/tests/speedscope.sh" busy.folded left-heavy busy.png > /dev/null || fail "the flame chart's screenshot"
