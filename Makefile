@@ -57,7 +57,7 @@ endif
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
-SRCS = main.c options.c options_trace.c help.c util.c name_set.c escape.c diag.c parse.c ast.c ast_types.c program.c pairs.c check.c type.c spell.c names.c \
+SRCS = main.c options.c options_trace.c option_table.c help.c completion.c util.c name_set.c escape.c diag.c parse.c ast.c ast_types.c program.c pairs.c check.c type.c spell.c names.c \
        target.c input.c output.c defines.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/model.c inspect/srclines.c \
@@ -276,9 +276,9 @@ install: $(PROG)
 	# record), for --trace -s PREFIX/share/probegen/runtimes/python.d.
 	install -d $(DESTDIR)$(PREFIX)/share/probegen/runtimes
 	install -m 644 examples/runtimes/*.d $(DESTDIR)$(PREFIX)/share/probegen/runtimes/
+	# The bash completion, made from the table of options it completes.
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 644 build-systems/bash-completion/probegen \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/probegen
+	./$(PROG) --bash-completion > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/probegen
 	# `dtrace` for builds that look the tool up by that name, in a
 	# directory of its own: PATH=$(PREFIX)/lib/probegen/bin:$$PATH puts it
 	# first without taking SystemTap's /usr/bin/dtrace.

@@ -4,6 +4,7 @@
  * and the options real builds pass that mean nothing here.  Every option
  * belongs to a group (O_*); the mode's row says which groups it takes
  * and what it reads, and every usage message is made from that row.
+ * The options themselves are option_table.c's rows.
  */
 #include <errno.h>
 #include <limits.h>
@@ -83,32 +84,32 @@ void words_free(char **argv)
 	free(argv);
 }
 
-/* How each group is written in messages. */
-/* O_GROUPS counts the groups: the last is 1 << (O_GROUPS - 1). */
-_Static_assert(O_SUMMARY == 1 << (O_GROUPS - 1),
-	       "options.h: O_GROUPS is the number of groups");
-static const char *const group_names[O_GROUPS] = {
-	"-o",
-	"-C, -I, -D, -U",
-	"--target, -32, -64",
-	"--header-only, --self-contained",
-	"--json",
-	"--strict, --allow-missing, --sites",
-	"-c, -p, -n, --limit, --duration, --pair, --by, --top, --folded, --metrics, --user, --expect-all, --timeline, --",
-	"-s more than once",
-	"--summary",
-};
-
-/* An option that takes a value: "-oFILE" or "-o FILE"; NULL if missing. */
-static const char *option_value(int argc, char **argv, int *i, size_t len)
+/* The row of argument a, and where its value is joined to it ("-oFILE",
+ * "--target=ARCH"; *joined NULL when it is not): NULL when none. */
+static const struct option_row *row_of(const char *a, const char **joined)
 {
-	if (argv[*i][len])
-		return argv[*i] + len;
-	if (*i + 1 >= argc) {
-		usage_error("option '%s' requires a value", argv[*i]);
-		return NULL;
+	size_t i, n;
+
+	*joined = NULL;
+	for (i = 0; i < noption_rows; i++)
+		if (strcmp(a, option_rows[i].name) == 0)
+			return &option_rows[i];
+	for (i = 0; i < noption_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+
+		n = strlen(r->name);
+		if (!r->value || strncmp(a, r->name, n) != 0)
+			continue;
+		if (n == 2 && a[2]) {
+			*joined = a + 2;
+			return r;
+		}
+		if (n > 2 && a[n] == '=') {
+			*joined = a + n + 1;
+			return r;
+		}
 	}
-	return argv[++*i];
+	return NULL;
 }
 
 static void add_cpp_arg(struct options *o, char flag, const char *val)
@@ -130,113 +131,39 @@ static void given(struct options *o, unsigned g, const char *a)
 	o->given |= g;
 }
 
-/* Options with no value: a flag in struct options, in a group. */
-static int flag_option(struct options *o, const char *a)
+/* What row r's option with value v (NULL if it takes none) does: 1 to
+ * go on, -1 after a usage error. */
+static int apply_value(struct options *o, const struct option_row *r,
+		       const char *v)
 {
-	static const struct {
-		const char *name;
-		unsigned group;
-		size_t offset;
-	} flags[] = {
-		{ "--header-only", O_HEADER,
-		  offsetof(struct options, header_only) },
-		{ "--self-contained", O_HEADER,
-		  offsetof(struct options, self_contained) },
-		{ "--json", O_JSON, offsetof(struct options, json) },
-		{ "--strict", O_CHECK, offsetof(struct options, strict) },
-		{ "--allow-missing", O_CHECK,
-		  offsetof(struct options, allow_missing) },
-		{ "--sites", O_CHECK, offsetof(struct options, sites) },
-		{ "-C", O_CPP, offsetof(struct options, cpp.enabled) },
-		{ "--summary", O_SUMMARY, offsetof(struct options, summary) },
-		{ "--expect-all", O_TRACE,
-		  offsetof(struct options, trace.expect_all) },
-	};
-	/* Meaningful to other dtraces only: SystemTap ignores these too
-	 * (-k keeps its temporary files, of which probegen makes none;
-	 * --no-pyparsing picks its fallback parser: probegen has one). */
-	static const char *const ignored[] = { "-k", "-fpic", "-fPIC",
-					       "--types", "--no-pyparsing" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(flags); i++) {
-		if (strcmp(a, flags[i].name) == 0) {
-			*(int *)((char *)o + flags[i].offset) = 1;
-			given(o, flags[i].group, a);
-			return 1;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(ignored); i++)
-		if (strcmp(a, ignored[i]) == 0)
-			return 1;
-	/* gcc's names: no warnings, or warnings as errors (for CI). */
-	if (strcmp(a, "-w") == 0) {
-		diag.no_warnings = 1;
-		return 1;
-	}
-	if (strcmp(a, "-Werror") == 0) {
-		diag.warnings_are_errors = 1;
-		return 1;
-	}
-	/* SystemTap takes them with -h too, and ignores them everywhere:
-	 * here they choose -G's target, and mean nothing elsewhere. */
-	if (strcmp(a, "-32") == 0 || strcmp(a, "-64") == 0) {
-		o->bits = atoi(a + 1);
-		return 1;
-	}
-	return 0;
-}
-
-/* One of --trace's options that take a value (options_trace.c reads
- * it): 1 if a was one, -1 on a usage error. */
-static int trace_option(struct options *o, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *v;
-
-	if (!trace_option_takes_value(a))
-		return 0;
-	given(o, O_TRACE, a);
-	if (!(v = option_value(argc, argv, i, strlen(a))))
-		return -1;
-	return trace_option_value(o, a, v);
-}
-
-/* Options that take a value, other than --trace's: 1 if a was one, -1
- * on a usage error. */
-static int value_option(struct options *o, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *v;
-
-	if (strncmp(a, "--target=", 9) == 0) {
-		o->target = a + 9;
-		given(o, O_TARGET, "--target");
-		return 1;
-	}
-	if (strcmp(a, "--target") == 0) {
-		given(o, O_TARGET, a);
-		return (o->target = option_value(argc, argv, i, strlen(a)))
-			       ? 1
-			       : -1;
-	}
-	if (a[0] != '-' || !strchr("soIDUx", a[1]))
-		return 0;
-	if (!(v = option_value(argc, argv, i, 2)))
-		return -1;
-	switch (a[1]) {
-	case 's':
+	switch (r->action) {
+	case ACT_FLAG:
+		*(int *)((char *)o + r->offset) = 1;
+		break;
+	case ACT_STRING:
+		*(const char **)((char *)o + r->offset) = v;
+		break;
+	case ACT_D_FILE:
 		if (o->nfiles)
-			given(o, O_FILES, "-s");
+			given(o, O_FILES, r->name);
 		o->files[o->nfiles++] = v;
 		break;
-	case 'o':
-		given(o, O_OUTPUT, "-o");
-		o->output = v;
+	case ACT_CPP:
+		add_cpp_arg(o, r->name[1], v);
 		break;
-	case 'x':
-		break; /* -xnolibs, -x opt: other dtraces' */
-	default:
-		given(o, O_CPP, a[1] == 'I' ? "-I" : a[1] == 'D' ? "-D" : "-U");
-		add_cpp_arg(o, a[1], v);
+	case ACT_TRACE:
+		return trace_option_value(o, r->name, v);
+	case ACT_BITS:
+		o->bits = atoi(r->name + 1);
+		break;
+	case ACT_NO_WARNINGS:
+		diag.no_warnings = 1;
+		break;
+	case ACT_WERROR:
+		diag.warnings_are_errors = 1;
+		break;
+	default: /* ACT_IGNORE; the others are parse_one's */
+		break;
 	}
 	return 1;
 }
@@ -252,46 +179,94 @@ static const struct mode *mode_by_option(const struct mode *modes,
 	return NULL;
 }
 
+/* The rest of argv is the command to trace, exactly as given (--). */
+static int rest_is_command(struct options *o, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		usage_error("'--' must be followed by a command");
+		return EXIT_SYSTEM;
+	}
+	if (o->trace.command && o->command_split)
+		words_free(o->trace.command);
+	o->trace.command = argv + *i + 1;
+	o->command_split = 0;
+	*i = argc;
+	return 1;
+}
+
 /* One argument (and its value); 1 to go on, else the exit status. */
 static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
 		     int argc, char **argv, int *i)
 {
-	const char *a = argv[*i];
+	const char *a = argv[*i], *v = NULL;
+	const struct option_row *r = row_of(a, &v);
 	const struct mode *m;
-	int r;
 
-	if ((m = mode_by_option(modes, nmodes, a))) {
+	if (!r) {
+		if (a[0] == '-' && a[1] != '\0') {
+			usage_error("unrecognised option '%s'", a);
+			return EXIT_SYSTEM;
+		}
+		o->operands[o->noperands++] = a;
+		return 1;
+	}
+	/* -s's group is for a second one; -32 and -64 go with any mode. */
+	if (r->group && r->action != ACT_D_FILE && r->action != ACT_BITS)
+		given(o, r->group, r->name);
+	if (r->value && !v) {
+		if (*i + 1 >= argc) {
+			usage_error("option '%s' requires a value", a);
+			return EXIT_SYSTEM;
+		}
+		v = argv[++*i];
+	}
+	switch (r->action) {
+	case ACT_HELP:
+		options_usage(stdout);
+		return EXIT_OK;
+	case ACT_VERSION:
+		printf("probegen %s\n", PROBEGEN_VERSION);
+		return EXIT_OK;
+	case ACT_COMPLETION:
+		completion_bash(stdout);
+		return EXIT_OK;
+	case ACT_COMMAND:
+		return rest_is_command(o, argc, argv, i);
+	case ACT_MODE:
+		if (!(m = mode_by_option(modes, nmodes, r->name))) {
+			/* A row of option_table.c that main.c has no mode
+			 * for: t_cli runs every mode. */
+			usage_error("'%s' is not built into this probegen", a);
+			return EXIT_SYSTEM;
+		}
 		if (o->mode && o->mode != m) {
 			usage_error("'%s' and '%s' cannot be given together",
 				    o->mode->option, m->option);
 			return EXIT_SYSTEM;
 		}
 		o->mode = m;
-	} else if (strcmp(a, "--") == 0) {
-		/* The rest is the command to trace, exactly as given. */
-		given(o, O_TRACE, a);
-		if (*i + 1 >= argc) {
-			usage_error("'--' must be followed by a command");
-			return EXIT_SYSTEM;
-		}
-		if (o->trace.command && o->command_split)
-			words_free(o->trace.command);
-		o->trace.command = argv + *i + 1;
-		o->command_split = 0;
-		*i = argc;
-	} else if ((r = value_option(o, argc, argv, i)) ||
-		   (r = trace_option(o, argc, argv, i))) {
-		if (r < 0)
-			return EXIT_SYSTEM;
-	} else if (flag_option(o, a)) {
-		;
-	} else if (a[0] == '-' && a[1] != '\0') {
-		usage_error("unrecognised option '%s'", a);
-		return EXIT_SYSTEM;
-	} else {
-		o->operands[o->noperands++] = a;
+		return 1;
+	default:
+		return apply_value(o, r, v) < 0 ? EXIT_SYSTEM : 1;
 	}
-	return 1;
+}
+
+/* How group g is written in messages: its options, in the table's
+ * order ("-C, -I, -D, -U"); -s's is a second -s. */
+static void group_name(struct buf *b, unsigned g)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < noption_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+
+		if (r->group != g)
+			continue;
+		buf_printf(b, "%s%s%s", first ? "" : ", ", r->name,
+			   r->action == ACT_D_FILE ? " more than once" : "");
+		first = 0;
+	}
 }
 
 /* The options a mode takes, for messages: "-o, -C, -I, -D, -U". */
@@ -301,9 +276,11 @@ static char *takes_list(const struct mode *m)
 	int i;
 
 	for (i = 0; i < O_GROUPS; i++)
-		if (m->takes & (1u << i))
-			buf_printf(&b, "%s%s", b.len ? ", " : "",
-				   group_names[i]);
+		if (m->takes & (1u << i)) {
+			if (b.len)
+				buf_printf(&b, ", ");
+			group_name(&b, 1u << i);
+		}
 	return b.data ? b.data : xstrdup("no options");
 }
 
@@ -356,6 +333,25 @@ static int check_inputs(const struct options *o)
 	return 0;
 }
 
+/* The modes, for the message that none was given: "-h, ... or -x". */
+static char *mode_list(void)
+{
+	struct buf b = { 0 };
+	size_t i, last = 0;
+
+	for (i = 0; i < noption_rows; i++)
+		if (option_rows[i].action == ACT_MODE)
+			last = i;
+	for (i = 0; i < noption_rows; i++)
+		if (option_rows[i].action == ACT_MODE)
+			buf_printf(&b, "%s%s",
+				   !b.len      ? ""
+				   : i == last ? " or "
+					       : ", ",
+				   option_rows[i].name);
+	return b.data;
+}
+
 /* Returns -1 to go on, else the exit status (after --help, or after
  * reporting a usage error). */
 int options_parse(int argc, char **argv, const struct mode *modes,
@@ -369,21 +365,14 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->trace.filters = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.pair_requests = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.by_requests = xcalloc((size_t)argc, sizeof(char *));
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0) {
-			options_usage(stdout);
-			return EXIT_OK;
-		}
-		if (strcmp(argv[i], "--version") == 0) {
-			printf("probegen %s\n", PROBEGEN_VERSION);
-			return EXIT_OK;
-		}
+	for (i = 1; i < argc; i++)
 		if ((r = parse_one(o, modes, nmodes, argc, argv, &i)) != 1)
 			return r;
-	}
 	if (!o->mode) {
-		usage_error(
-			"no mode given: -h, -G, --rust, --bpftrace, --docs, --list, --check, --trace or --list-targets");
+		char *modes_list = mode_list();
+
+		usage_error("no mode given: %s", modes_list);
+		free(modes_list);
 		return EXIT_SYSTEM;
 	}
 	extra = o->given & ~o->mode->takes;

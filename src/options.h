@@ -33,7 +33,8 @@ int defines_sdt_version(const struct cpp_options *cpp, int warn);
 /* ---- options.c: the command line, checked against the table of modes
  * (main.c) ---- */
 
-/* Groups of options, each taken by some modes. */
+/* Groups of options, each taken by some modes; option_table.c says
+ * which option is in which. */
 enum {
 	O_OUTPUT = 1 << 0,  /* -o FILE */
 	O_CPP = 1 << 1,	    /* -C, -I, -D, -U */
@@ -41,9 +42,7 @@ enum {
 	O_HEADER = 1 << 3,  /* --header-only, --self-contained */
 	O_JSON = 1 << 4,    /* --json */
 	O_CHECK = 1 << 5,   /* --strict, --allow-missing */
-	O_TRACE = 1 << 6,   /* -c, -p, -n, --limit, --duration, --pair,
-			       --by, --top, --folded, --metrics, --user,
-			       --expect-all, -- CMD */
+	O_TRACE = 1 << 6,   /* -c, -p, -n, --pair, --by, ... (the table) */
 	O_FILES = 1 << 7,   /* -s given more than once */
 	O_SUMMARY = 1 << 8, /* --summary */
 	O_GROUPS = 9
@@ -102,6 +101,54 @@ struct options {
 	struct cpp_options cpp;
 };
 
+/* ---- option_table.c: every option, one row each ---- */
+
+/* What reading an option does. */
+enum option_action {
+	ACT_MODE,	 /* choose the mode of that name (main.c's table) */
+	ACT_FLAG,	 /* set the int at offset */
+	ACT_STRING,	 /* keep the value as given, at offset */
+	ACT_D_FILE,	 /* -s: one more provider file */
+	ACT_CPP,	 /* -I, -D, -U: passed on to cpp */
+	ACT_TRACE,	 /* a --trace value that options_trace.c checks */
+	ACT_COMMAND,	 /* --: the rest is the command to trace */
+	ACT_BITS,	 /* -32, -64 */
+	ACT_NO_WARNINGS, /* -w */
+	ACT_WERROR,	 /* -Werror */
+	ACT_IGNORE,	 /* other dtraces' (and its value, if it has one) */
+	ACT_COMPLETION,	 /* print the bash completion and exit */
+	ACT_HELP,
+	ACT_VERSION,
+};
+
+/* What bash completes an option's value with. */
+enum completion {
+	COMPLETE_NOTHING,
+	COMPLETE_FILE,
+	COMPLETE_D_FILE, /* provider files and directories */
+	COMPLETE_TARGET, /* --list-targets' names */
+	COMPLETE_PID,
+	COMPLETE_COMMAND,
+	COMPLETE_USER,
+};
+
+struct option_row {
+	const char *name;  /* "-o", "--target" */
+	const char *value; /* its value's name, NULL when it takes none; a
+			      value follows as the next argument, or joined:
+			      "-oFILE", "--target=ARCH" */
+	unsigned group;	   /* O_*: the modes that take it; 0: any */
+	enum option_action action;
+	size_t offset; /* in struct options: ACT_FLAG, ACT_STRING */
+	enum completion complete;
+	const char *label; /* --help's first column, when not "NAME VALUE" */
+	const char *help;  /* --help's lines; NULL: the row above's say it */
+};
+extern const struct option_row option_rows[];
+extern const size_t noption_rows;
+/* The bash completion of option_rows (completion.c). */
+void completion_bash(FILE *f);
+
 /* Parse argv against modes[nmodes]: -1 to go on with o->mode, else the
  * exit status (after --help or --version, or a usage error it reported).
  * Free o with options_free() either way. */
@@ -118,9 +165,8 @@ char **split_words(const char *s, char **error);
 void words_free(char **argv);
 /* ---- options_trace.c: the values of --trace's options ---- */
 
-/* Whether a is one of --trace's options that take a value. */
-int trace_option_takes_value(const char *a);
-/* Read option a's value v into o: 1, or -1 after a usage error. */
+/* Read option a's value v into o (a row of ACT_TRACE): 1, or -1 after
+ * a usage error. */
 int trace_option_value(struct options *o, const char *a, const char *v);
 
 /* The .d files: the -s files, else the first operand; and the operands

@@ -2,7 +2,8 @@
  * options_trace.c - the values of --trace's options, each checked as it
  * is read: -c's command split as a shell splits words, -p's process ID,
  * -n's and --by's patterns, the numbers of --limit, --duration and
- * --top.  options.c finds the options on the command line.
+ * --top.  options.c finds the options on the command line (those
+ * kept as given are option_table.c's ACT_STRING rows).
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,35 +12,6 @@
 #include <string.h>
 
 #include "options.h"
-
-/* Those whose value is kept as given, and where. */
-static const struct {
-	const char *name;
-	size_t offset;
-} kept_as_given[] = {
-	{ "--timeline", offsetof(struct options, trace.timeline) },
-	{ "--folded", offsetof(struct options, trace.folded) },
-	{ "--metrics", offsetof(struct options, trace.metrics) },
-	{ "--user", offsetof(struct options, trace.user) },
-};
-
-/* The rest, read by trace_option_value's own code. */
-static const char *const checked[] = { "-c",	  "-p",		"-n",
-				       "--limit", "--duration", "--pair",
-				       "--by",	  "--top" };
-
-int trace_option_takes_value(const char *a)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(kept_as_given); i++)
-		if (strcmp(a, kept_as_given[i].name) == 0)
-			return 1;
-	for (i = 0; i < ARRAY_SIZE(checked); i++)
-		if (strcmp(a, checked[i]) == 0)
-			return 1;
-	return 0;
-}
 
 /* v as a whole number above 0 and at most max, every byte of it read
  * ("10x" and " 10" are not 10); 0 when it is not one. */
@@ -123,14 +95,7 @@ static int number_value(struct options *o, const char *a, const char *v)
 int trace_option_value(struct options *o, const char *a, const char *v)
 {
 	struct trace_options *t = &o->trace;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(kept_as_given); i++)
-		if (strcmp(a, kept_as_given[i].name) == 0) {
-			*(const char **)((char *)o + kept_as_given[i].offset) =
-				v;
-			return 1;
-		}
 	if (strcmp(a, "-c") == 0)
 		return command_value(o, v);
 	if (strcmp(a, "-n") == 0) {

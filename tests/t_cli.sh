@@ -60,6 +60,11 @@ t_cli_usage_errors() {
 	--trace --duration nan -c true|--duration takes a number of seconds, not 'nan'
 	--trace -p 12x|-p takes a process ID, not '12x'
 	--trace -p ' 1'|-p takes a process ID, not ' 1'
+	--trace --limit=0 -c true|--limit takes a number of events, not '0'
+	--trace -p12x|-p takes a process ID, not '12x'
+	--trace --summary --bogus -c true|unrecognised option '--bogus'
+	--trace --strict -c true|'--strict' does not go with '--trace' (which takes -o, -C, -I, -D, -U, --json, -c, --, -p, -n, --limit, --duration, --pair, --by, --top, --folded, --metrics, --user, --expect-all, --timeline, -s more than once, --summary)
+	--bash-completion=zsh|unrecognised option '--bash-completion=zsh'
 	A
 	ls *.h *.o 2>/dev/null && fail "something was written"
 	ok
@@ -260,11 +265,14 @@ t_cli_help_matches_man() {
 	ok
 }
 
-# The bash completion (build-systems/bash-completion/probegen): it offers
-# every option --help lists and no other, completes --tr to --trace, and
-# -h -s to the provider files and directories, in a real bash.
+# The bash completion (probegen --bash-completion, what make install
+# installs): it offers every option --help lists and no other, completes
+# --tr to --trace, -h -s to the provider files and directories, -c to a
+# command and -- CMD's words to files, in a real bash.
 t_cli_bash_completion() {
-	local comp=$ROOT/build-systems/bash-completion/probegen
+	local comp=$PWD/completion
+	"$PROBEGEN" --bash-completion > "$comp" || fail "--bash-completion"
+	bash -n "$comp" || fail "--bash-completion printed no bash"
 	"$PROBEGEN" --help | awk '/^  -/ { sub(/^  /, ""); split($0, a, /   +/); print a[1] }' |
 		sed 's/, /\n/g' | awk '{ sub(/=.*/, "", $1); if ($1 != "--" && $1 != "") print $1 }' | sort -u > from_help
 	bash -c ". '$comp'; COMP_WORDS=(probegen -); COMP_CWORD=1; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" |
@@ -275,5 +283,8 @@ t_cli_bash_completion() {
 	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --tr); COMP_CWORD=1; _probegen; echo \"\${COMPREPLY[*]}\"")" "--trace" "probegen --tr<TAB>"
 	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen -h -s ''); COMP_CWORD=3; _probegen; echo \"\${COMPREPLY[*]}\"" | tr ' ' '\n' | sort | tr '\n' ' ')" "a.d sub/ " "probegen -h -s <TAB>"
 	expect_eq "$(PATH=$(dirname "$PROBEGEN"):$PATH bash -c ". '$comp'; COMP_WORDS=(probegen -G --target aarch); COMP_CWORD=3; _probegen; echo \"\${COMPREPLY[*]}\"")" "aarch64" "--target aarch<TAB>"
+	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -c bas); COMP_CWORD=3; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | sort -u | grep -cx bash)" "1" "--trace -c bas<TAB>"
+	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -- ls a.); COMP_CWORD=4; _probegen; echo \"\${COMPREPLY[*]}\"")" "a.d" "--trace -- ls a.<TAB>"
+	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -n ''); COMP_CWORD=3; _probegen; echo \"\${#COMPREPLY[@]}\"")" "0" "--trace -n <TAB>"
 	ok
 }
