@@ -20,12 +20,8 @@ static void attach_program(struct tracer *tr, struct session *s,
 
 	if (targets_add_program(tr, path, with_libraries) <= 0)
 		return;
-	attached = session_attach_new(s, before);
-	if (attached < 0)
-		warning_plain("the probes of %s are not traced: "
-			      "they cannot be attached",
-			      path);
-	else if (attached > 0)
+	attached = session_attach_new(s, before, path);
+	if (attached > 0)
 		info_plain("tracing %d probe%s of %s", attached,
 			   attached == 1 ? "" : "s", path);
 }

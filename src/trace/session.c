@@ -207,12 +207,20 @@ void session_watch_loader(struct session *s, const char *exe)
 	s->loaders[s->nloaders++] = real;
 }
 
-int session_attach_new(struct session *s, int from)
+int session_attach_new(struct session *s, int from, const char *what)
 {
+	int attached;
+
 	if (s->ending)
 		return 0;
 	describe_probes(s, from);
-	return attach_from(s, from);
+	if ((attached = attach_from(s, from)) < 0) {
+		warning_plain("the probes of %s are not traced: "
+			      "they cannot be attached",
+			      what);
+		return 0;
+	}
+	return attached;
 }
 
 int session_ending(const struct session *s)
@@ -264,13 +272,12 @@ static int on_record(void *ctx, void *data, size_t size)
 	return s->tr->on_event(s->tr, data, size);
 }
 
-struct session *session_start(struct tracer *tr, int pid, int *status)
+struct session *session_start(struct tracer *tr, int pid)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 	int attached;
 
 	s->tr = tr;
-	*status = EXIT_SYSTEM;
 	libbpf_set_print(libbpf_quiet);
 	attached = load_and_attach(s, pid);
 	if (attached < 0)
@@ -290,7 +297,6 @@ struct session *session_start(struct tracer *tr, int pid, int *status)
 	if (attached)
 		info_plain("tracing %d probe%s", attached,
 			   attached == 1 ? "" : "s");
-	*status = EXIT_OK;
 	return s;
 fail:
 	session_end(s);
@@ -308,13 +314,18 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 	for (i = 0; i < nfds && i < SESSION_MAX_FDS; i++)
 		p[1 + i] = (struct pollfd){ fds[i], POLLIN, 0 };
 	r = poll(p, (nfds_t)(1 + i), timeout_ms);
-	if (r < 0 && errno != EINTR)
-		return -errno;
+	if (r < 0 && errno != EINTR) {
+		error_plain("cannot wait for the ring buffer: %s",
+			    strerror(errno));
+		return -1;
+	}
 	/* Read even when stopping: a followed process stopped at its exec
 	   waits for its record to be read (the sinks take no more). */
 	r = ring_buffer__consume(s->rb);
-	if (r < 0 && r != -EINTR)
-		return r;
+	if (r < 0 && r != -EINTR) {
+		error_plain("cannot read the ring buffer: %s", strerror(-r));
+		return -1;
+	}
 	for (i = 0; i < nfds && i < SESSION_MAX_FDS; i++)
 		if (fds[i] >= 0 && (p[1 + i].revents & (POLLIN | POLLHUP)))
 			ready |= 1 << i;

@@ -46,7 +46,8 @@ struct trace_bpf; /* the skeleton, which load.c, session.c and tally.c see */
 /* The sleepable program where the kernel loads it (strings are then
  * read whatever their page), else the plain one; *prog is the one.
  * With multi, loaded for multi-uprobe links (attach.c); with follow,
- * with the programs that follow a tree.  NULL when neither loads. */
+ * with the programs that follow a tree.  NULL and errno when neither loads
+ * (the caller says why). */
 struct trace_bpf *load_program(const struct tracer *tr,
 			       struct bpf_program **prog, int summary_only,
 			       int multi, int follow);
@@ -55,17 +56,19 @@ struct trace_bpf *load_program(const struct tracer *tr,
 
 struct session;
 /* Load the BPF program and attach it to every probe, in process pid
- * (-1: every process).  NULL with *status set after reporting why. */
-struct session *session_start(struct tracer *tr, int pid, int *status);
+ * (-1: every process).  NULL after saying why. */
+struct session *session_start(struct tracer *tr, int pid);
 /* Read and print what the ring holds, waiting at most timeout_ms for it
  * or for one of fds (at most SESSION_MAX_FDS; -1: none) to be readable.
- * Returns a bit for each of fds that is (bit i: fds[i]), or -errno. */
+ * Returns a bit for each of fds that is (bit i: fds[i]), or -1 after
+ * saying why. */
 #define SESSION_MAX_FDS 4
 int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds);
 /* Describe and attach the probes from index from on, added since the
- * session started (a followed process's program or library): how many
- * were attached, or -1 when they cannot be; 0 once the trace ends. */
-int session_attach_new(struct session *s, int from);
+ * session started (what: a followed process's program or library): how
+ * many were attached; 0 when they cannot be (a warning: the trace goes
+ * on) or the trace has ended. */
+int session_attach_new(struct session *s, int from, const char *what);
 /* Stop the tree's processes that run exe's dynamic loader where it has
  * mapped a library (on_loader), unless that loader is watched already:
  * a library dlopen'ed later is then found before it runs. */

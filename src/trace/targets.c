@@ -268,44 +268,43 @@ static int find_binaries(struct tracer *tr)
 		if (r == 0)
 			error_input("'%s' has no probes", opt->binaries[i]);
 		if (r <= 0)
-			return r < 0 ? EXIT_SYSTEM : EXIT_INPUT;
+			return -1;
 	}
 	if (opt->pid) {
 		if (kill(opt->pid, 0) != 0 && errno == ESRCH) {
 			error_plain("no process with PID %d", opt->pid);
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		if (add_process(tr, opt->pid) != 0)
-			return EXIT_SYSTEM;
+			return -1;
 	}
 	if (opt->command) {
 		tr->exe = command_path(opt->command[0]);
 		if (!tr->exe) {
 			error_plain("cannot find the command '%s'",
 				    opt->command[0]);
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		/* A script's probes are its interpreter's, and the
 		   programs it starts are found as it starts them
 		   (targets_add_program). */
 		if (!is_elf(tr->exe))
-			return EXIT_OK;
+			return 0;
 		if (add_binary(tr, tr->exe) < 0)
-			return EXIT_SYSTEM;
+			return -1;
 		add_libraries(tr, tr->exe);
 	}
-	return EXIT_OK;
+	return 0;
 }
 
 int targets_find(struct tracer *tr)
 {
 	const struct trace_options *opt = tr->opt;
-	int i, status;
+	int i;
 
 	tr->by_used = xcalloc((size_t)opt->nby_requests + 1, 1);
-	status = find_binaries(tr);
-	if (status != EXIT_OK)
-		return status;
+	if (find_binaries(tr) != 0)
+		return -1;
 	for (i = 0; i < tr->nbinaries; i++)
 		probes_add(tr, i, opt->d_program);
 	/* A command or a process is followed: the programs it starts may
@@ -313,24 +312,24 @@ int targets_find(struct tracer *tr)
 	   (trace.c says if none ever did). */
 	if (!tr->nprobes && (!opt->nfilters || !tr->nbinaries) &&
 	    (opt->command || opt->pid))
-		return EXIT_OK;
+		return 0;
 	if (!tr->nbinaries) {
 		error_input("no probes in %s",
 			    opt->command ? "the command"
 			    : opt->pid	 ? "the process or its libraries"
 					 : "the binaries");
-		return EXIT_INPUT;
+		return -1;
 	}
 	if (!tr->nprobes) {
 		error_input("no probe matches %s%s", opt->filters[0],
 			    opt->nfilters > 1 ? " or the other -n patterns"
 					      : "");
-		return EXIT_INPUT;
+		return -1;
 	}
 	if (tr->nprobes > TRACE_MAX_PROBES) {
 		error_input("%d probes: at most %d can be traced at once",
 			    tr->nprobes, TRACE_MAX_PROBES);
-		return EXIT_INPUT;
+		return -1;
 	}
 	return pairs_find(tr);
 }

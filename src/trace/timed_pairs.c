@@ -204,7 +204,7 @@ int pairs_find(struct tracer *tr)
 						  : "no binary");
 			free(why);
 			buf_free(&searched);
-			return EXIT_INPUT;
+			return -1;
 		}
 		free(why);
 		buf_free(&searched);
@@ -215,5 +215,5 @@ int pairs_find(struct tracer *tr)
 		pairs_keep(tr, b, list);
 		pairs_free(list);
 	}
-	return EXIT_OK;
+	return 0;
 }

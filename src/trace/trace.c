@@ -87,9 +87,10 @@ static int pid_ended_fd(pid_t pid)
 }
 
 /* Until the command or the process ends, --duration, or trace_stopping;
- * serving --metrics's scrapes meanwhile. */
-static void follow(struct session *s, const struct trace_options *opt,
-		   pid_t *child, struct server *server)
+ * serving --metrics's scrapes meanwhile: 0, or -1 after saying why the
+ * ring cannot be read. */
+static int follow(struct session *s, const struct trace_options *opt,
+		  pid_t *child, struct server *server)
 {
 	double end = opt->duration > 0 ? now_seconds() + opt->duration : 0;
 	int st, ready = 0,
@@ -118,6 +119,7 @@ static void follow(struct session *s, const struct trace_options *opt,
 	}
 	if (fds[0] >= 0)
 		close(fds[0]);
+	return ready < 0 ? -1 : 0;
 }
 
 /* What was counted and timed so far: the kernel's, and the pairs the
@@ -167,33 +169,40 @@ static int check_system(void)
 }
 
 /* What comes before attaching: the targets, the command (started,
- * waiting on go), and the outputs a failure should be said of first. */
+ * waiting on go), and the outputs a failure should be said of first.
+ * 0, or -1 after saying why. */
 static int prepare(struct tracer *tr, pid_t *child, int *go,
 		   struct server **server, struct scrape *sc)
 {
 	const struct trace_options *opt = tr->opt;
-	int status = targets_find(tr);
 
-	if (status == EXIT_OK && opt->command &&
-	    (*child = start_command(opt->command, go)) < 0) {
+	if (targets_find(tr) != 0)
+		return -1;
+	if (opt->command && (*child = start_command(opt->command, go)) < 0) {
 		error_plain("cannot start '%s': %s", opt->command[0],
 			    strerror(errno));
-		status = EXIT_SYSTEM;
+		return -1;
 	}
-	if (status == EXIT_OK && tr->plan.timeline &&
+	if (tr->plan.timeline &&
 	    !(tr->timeline = timeline_open(tr, opt->timeline)))
-		status = EXIT_SYSTEM;
-	if (status == EXIT_OK && tr->plan.profile &&
-	    !(tr->profile = profile_new(tr)))
-		status = EXIT_SYSTEM;
+		return -1;
+	if (tr->plan.profile && !(tr->profile = profile_new(tr)))
+		return -1;
 	/* The port is taken before anything is attached: one in use is
 	   said first. */
-	if (status == EXIT_OK && tr->plan.metrics) {
+	if (tr->plan.metrics) {
 		tr->metrics = metrics_new(tr);
 		if (!(*server = server_start(opt->metrics, scrape_page, sc)))
-			status = EXIT_SYSTEM;
+			return -1;
 	}
-	return status;
+	/* -o FILE: probegen's own output apart from the command's. */
+	if (opt->output && !(tr->out = fopen(opt->output, "w"))) {
+		error_plain("cannot write '%s': %s", opt->output,
+			    strerror(errno));
+		tr->out = stdout;
+		return -1;
+	}
+	return 0;
 }
 
 /* Once the trace has ended: what was asked of it, read and said. */
@@ -256,12 +265,20 @@ static int finish_files(struct tracer *tr, int traced, int status)
 	return status;
 }
 
+/* The exit status of a step that failed (tracer.h: it said why): 1 when
+ * what it said was an input error (diag.errors grew from errors), else
+ * 2. */
+static int failure(int errors)
+{
+	return diag.errors > errors ? EXIT_INPUT : EXIT_SYSTEM;
+}
+
 int trace_run(const struct trace_options *opt)
 {
 	struct tracer tr = { 0 };
 	struct session *s = NULL;
 	pid_t child = 0;
-	int go = -1, status;
+	int go = -1, status = EXIT_OK, errors = diag.errors;
 	struct server *server = NULL;
 	struct scrape sc = { &tr, NULL };
 	static char outbuf[1 << 20];
@@ -274,21 +291,11 @@ int trace_run(const struct trace_options *opt)
 		return EXIT_SYSTEM;
 	if (check_system() != 0)
 		return EXIT_SYSTEM;
-	status = prepare(&tr, &child, &go, &server, &sc);
-	/* -o FILE: probegen's own output apart from the command's. */
-	if (status == EXIT_OK && opt->output &&
-	    !(tr.out = fopen(opt->output, "w"))) {
-		error_plain("cannot write '%s': %s", opt->output,
-			    strerror(errno));
-		tr.out = stdout;
-		status = EXIT_SYSTEM;
-	}
-	if (status == EXIT_OK)
-		s = session_start(&tr,
-				  child > 0  ? child
-				  : opt->pid ? opt->pid
-					     : -1,
-				  &status);
+	if (prepare(&tr, &child, &go, &server, &sc) != 0 ||
+	    !(s = session_start(&tr, child > 0	? child
+				     : opt->pid ? opt->pid
+						: -1)))
+		status = failure(errors);
 	sc.s = s;
 	if (s)
 		follow_start(&tr, s);
@@ -309,13 +316,15 @@ int trace_run(const struct trace_options *opt)
 		signal(SIGTERM, on_signal);
 		if (go >= 0 && write(go, "g", 1) != 1)
 			trace_stopping = 1;
-		follow(s, opt, &child, server);
+		if (follow(s, opt, &child, server) != 0)
+			status = EXIT_SYSTEM;
 	}
 	end_command(child, go);
 	server_stop(server);
 	if (s) {
 		/* What the ring still holds, before the counts are read. */
-		session_poll(s, 0, NULL, 0);
+		if (session_poll(s, 0, NULL, 0) < 0)
+			status = EXIT_SYSTEM;
 		status = report(&tr, s, status);
 	}
 	session_end(s);

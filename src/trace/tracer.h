@@ -22,6 +22,19 @@
  *
  * trace.bpf.c (in bpf/) is the BPF side; trace_none.c replaces all of
  * these where probegen is built without libbpf.
+ *
+ * Errors, in every room: a function that can fail says why itself,
+ * once, where it knows (error_input for what the binaries and -s files
+ * hold, which diag.errors counts; usage_error for options that do not
+ * go together; error_plain for the system), and returns -1, or NULL when
+ * it makes something.  0, a count or an index is success; a question
+ * ("whether") answers 1 or 0, and a lookup that finds nothing -1 or NULL,
+ * which is no failure (event_arg_text, probe_string_arg).  trace_run alone turns a failure into the
+ * exit status: 1 when what was said was an input error, else 2.  Two
+ * kinds leave the saying to their caller, as their comments say: the
+ * wrappers of system calls (load_program, attach_uprobe_multi: NULL or
+ * -1, and errno) and the attempts a caller may forgive with a warning
+ * (attacher_add, attacher_commit: -1, and the reason in *why).
  */
 #ifndef PROBEGEN_TRACER_H
 #define PROBEGEN_TRACER_H
@@ -148,8 +161,8 @@ extern volatile sig_atomic_t trace_stopping;
 /* ---- targets.c ---- */
 
 /* Find what opt names (binaries, -p's process, the command's program
- * and libraries) and every probe to trace, described for printing.
- * Returns EXIT_OK, or the status after reporting why. */
+ * and libraries) and every probe to trace, described for printing: 0,
+ * or -1 after saying why. */
 int targets_find(struct tracer *tr);
 /* A program a followed process has exec'd, or a library it has mapped
  * (path): its probes (and with_libraries, those of the libraries its
@@ -185,8 +198,8 @@ int probe_string_arg(const struct traced *t, const char *const *names);
 /* Keep the pairs of list whose probes binary b traces, each once, and
  * give each probe its roles.  How many of list's pairs b traces. */
 int pairs_keep(struct tracer *tr, int b, const struct pair *list);
-/* The --pair requests and the pairs the probes' names make: EXIT_OK, or
- * EXIT_INPUT when a --pair's probes are traced by no binary (said). */
+/* The --pair requests and the pairs the probes' names make: 0, or -1
+ * when a --pair's probes are traced by no binary (said). */
 int pairs_find(struct tracer *tr);
 
 /* ---- summary.c ---- */
@@ -214,6 +227,7 @@ struct timeline;
 struct timeline *timeline_open(const struct tracer *tr, const char *path);
 /* A sink: the event, a slice's start or end or an instant. */
 void timeline_event(struct timeline *tl, const struct trace_event *e);
+/* Write the file: 0, or -1 after saying why. */
 int timeline_close(struct timeline *tl);
 void timeline_abort(struct timeline *tl);
 
@@ -237,11 +251,6 @@ struct profile_name {
  * opened (written only by profile_write_folded); NULL after saying why
  * the file cannot be written. */
 struct profile *profile_new(const struct tracer *tr);
-/* The name of a call of pair from its start event e: the values of the
- * pair's name_args joined by "::" (an empty one left out), else its
- * stem; into b, NUL-terminated. */
-void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
-	       struct buf *b);
 /* An event of a probe that starts or ends a pair timed here. */
 void profile_event(struct profile *p, const struct trace_event *e);
 /* The pairs timed here into pairs (tr->npairs), the calls still open
