@@ -52,7 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	inspect_list(files, 1, 0);
 	inspect_list(files, 1, 1);
 	/* --trace's reading of a program's loader. */
-	free(binary_interpreter(path));
 	(void)binary_function_offset(path, "_dl_debug_state");
 	if (binary_read(path, &b) == 0) {
 		struct check_options copt = { 0 };

@@ -337,8 +337,12 @@ t_summary_unended_inner_call() {
 	inner = [e for e in x if e["cat"].startswith("u:inner__start")]
 	assert len(outer) == 3 and all(done(e) and e["dur"] >= 2000 for e in outer), outer
 	assert len(inner) == 3 and not any(done(e) for e in inner), inner
+	# Each unfinished inner slice nests in its outer one: it closes with it.
+	for i in inner:
+	    o = [e for e in outer if e["ts"] <= i["ts"] <= e["ts"] + e["dur"]]
+	    assert len(o) == 1 and i["ts"] + i["dur"] <= o[0]["ts"] + o[0]["dur"] + 0.002, (i, outer)
 	PY
-	case_ok "--timeline: outer 3 slices, inner 3 unfinished"
+	case_ok "--timeline: outer 3 slices, inner 3 unfinished, each inside its outer"
 	"$PROBEGEN" --trace --folded f.txt -c ./u > /dev/null 2> err || { cat err; fail "--folded"; }
 	python3 - f.txt <<-'PY' || { cat f.txt; fail "--folded: the unended inner call"; }
 	import sys

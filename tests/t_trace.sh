@@ -291,6 +291,33 @@ i" > g.out 2> err || { cat err; fail "-c with backslash-newline in a word"; }
 	ok
 }
 
+# Each file is read once, whatever runs it again: a tree that runs its
+# program twice, through sh, has probegen itself open the program and
+# sh once each (they were opened up to 7 times: to test for ELF,
+# to read the notes, twice for the loader's path), and every firing is
+# still traced.
+t_trace_command_reads_each_file_once() {
+	need_trace
+	have strace || skip "strace is not installed"
+	printf 'provider p {\n\tprobe tick(int n);\n};\n' > p.d
+	expect "$PROBEGEN" -h -s p.d -o p.h
+	expect "$PROBEGEN" -G -s p.d -o p.o
+	printf '#include "p.h"\nint main(void)\n{\n\tfor (int i = 0; i < 3; i++)\n\t\tP_TICK(i);\n\treturn 0;\n}\n' > m.c
+	expect gcc m.c p.o -o prog
+	# LeakSanitizer cannot run under ptrace (a sanitized build).
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -e trace=openat -o opens "$PROBEGEN" --trace -n 'p:*' -c "sh -c './prog; ./prog'" > out 2> err ||
+		{ cat err; fail "--trace under strace"; }
+	expect_eq "$(grep -c ' p:tick ' out)" 6 "the firings of both runs"
+	local me sh f n
+	me=$(head -n 1 opens | awk '{ print $1 }')
+	sh=$(readlink -f /bin/sh)
+	for f in "$PWD/prog" "$sh"; do
+		n=$(awk -v p="$me" '$1 == p' opens | grep -c "\"$f\"")
+		expect_eq "$n" 1 "probegen's opens of $f"
+	done
+	ok
+}
+
 # -c follows the command's whole process tree: make runs a script that
 # runs the program directly and through sh -c (two levels down), with
 # different arguments; every firing of the tree is traced, with each

@@ -45,7 +45,9 @@ struct binary {
 	const char *path;
 	const char *arch; /* target name, "?" if unknown */
 	int elfclass, data, machine, is_object;
-	int is_library; /* a shared object with no interpreter */
+	int is_library;	   /* a shared object with no interpreter */
+	char *interpreter; /* a program's loader (PT_INTERP), or NULL */
+	unsigned long long dev, ino; /* the file read, whatever its path */
 	int has_base, has_probes_section;
 	unsigned long long base_addr; /* .stapsdt.base's address */
 	unsigned long long probes_addr, probes_size;
@@ -60,6 +62,9 @@ struct binary {
 };
 /* Read path; 0, or -1 after reporting why. */
 int binary_read(const char *path, struct binary *b);
+/* The same, but a file that is no ELF file (a script, a locale archive)
+ * is not said: 1 then, with b's dev and ino set; nothing to free. */
+int binary_try_read(const char *path, struct binary *b);
 void binary_free(struct binary *b);
 /* The probes a binary carries, built straight into a program (never
  * printed and parsed again): names verbatim, arguments from the recorded
@@ -75,9 +80,6 @@ const struct probe *binary_recorded_probe(const struct bin_probe *p);
 
 /* ---- loader.c: a program's dynamic loader ---- */
 
-/* The dynamic loader program path names (PT_INTERP), or NULL (a static
- * program, or not ELF); to free. */
-char *binary_interpreter(const char *path);
 /* Where function name (a dynamic symbol) is in the file path: its file
  * offset, or -1 when it has none. */
 long long binary_function_offset(const char *path, const char *name);

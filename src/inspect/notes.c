@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "inspect/inspect.h"
@@ -171,12 +172,14 @@ static void read_notes(struct binary *b, struct probe_table *t, Elf_Data *data,
 }
 
 /* The program headers: whether there is an interpreter (a program,
- * not a shared library), and the loadable segments. */
+ * not a shared library), which (the loader's path), and the loadable
+ * segments. */
 static int read_segments(Elf *elf, struct binary *b)
 {
 	size_t n, i;
 	GElf_Phdr ph;
 	int interp = 0;
+	Elf_Data *d;
 
 	if (elf_getphdrnum(elf, &n) != 0)
 		return 0;
@@ -185,6 +188,12 @@ static int read_segments(Elf *elf, struct binary *b)
 		if (!gelf_getphdr(elf, (int)i, &ph))
 			continue;
 		interp |= ph.p_type == PT_INTERP;
+		if (ph.p_type == PT_INTERP && !b->interpreter && ph.p_filesz &&
+		    (d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+					      ph.p_filesz, ELF_T_BYTE)) &&
+		    d->d_buf)
+			b->interpreter = xstrndup(d->d_buf,
+						  strnlen(d->d_buf, d->d_size));
 		if (ph.p_type != PT_LOAD)
 			continue;
 		b->segments[b->nsegments].vaddr = ph.p_vaddr;
@@ -197,7 +206,17 @@ static int read_segments(Elf *elf, struct binary *b)
 
 int binary_read(const char *path, struct binary *b)
 {
+	int r = binary_try_read(path, b);
+
+	if (r > 0)
+		error_plain("'%s' is not an ELF file", path);
+	return r ? -1 : 0;
+}
+
+int binary_try_read(const char *path, struct binary *b)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
@@ -212,14 +231,17 @@ int binary_read(const char *path, struct binary *b)
 		error_plain("cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, &st) == 0) {
+		b->dev = (unsigned long long)st.st_dev;
+		b->ino = (unsigned long long)st.st_ino;
+	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
 	    elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		error_plain("'%s' is not an ELF file", path);
 		elf_end(elf);
 		close(fd);
-		return -1;
+		return 1;
 	}
 	b->elfclass = eh.e_ident[EI_CLASS];
 	b->data = eh.e_ident[EI_DATA];
@@ -278,4 +300,6 @@ void binary_free(struct binary *b)
 	b->probes = NULL;
 	free(b->segments);
 	b->segments = NULL;
+	free(b->interpreter);
+	b->interpreter = NULL;
 }

@@ -1,7 +1,8 @@
 /*
  * src/trace/event.h - what becomes of a firing (tracer.h includes it):
- * the one decoder of its arguments (event.c), the printer (printer.c)
- * and the fan-out to the consumers (sinks.c).
+ * the one decoder of its arguments (event.c), the one matcher of
+ * starts to ends (calls.c), the printer (printer.c) and the fan-out to
+ * the consumers (sinks.c).
  */
 #ifndef PROBEGEN_EVENT_H
 #define PROBEGEN_EVENT_H
@@ -39,6 +40,53 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
  * and the timeline call it. */
 void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 	       struct buf *b);
+
+/* ---- calls.c: starts matched to ends, in one place ---- */
+
+struct calls;
+/* A thread's open calls, at most: a start deeper is counted, not timed
+ * (Python's default recursion limit is 1,000). */
+#define CALLS_MAX_DEPTH 100000
+/* A call: a start of a pair, open until its end. */
+struct call {
+	int pair;
+	unsigned pid, tid;
+	unsigned long long value; /* the matching argument's, by value */
+	unsigned long long start_ns, end_ns;
+	unsigned long long seq; /* the firing that opened it, counted */
+	int ended;	   /* closed by its end; else with its caller, or at
+			      the trace's end, unended */
+	int thread, depth; /* its place on its thread's stack; -1: none */
+	char *name;	   /* what the profile and the timeline call it
+			      (call_name) */
+	char *start_args;  /* its start's arguments as a JSON object, when
+			      the timeline draws them */
+	int profile_name, profile_node; /* the profile's, once it opens */
+	unsigned long long child_ns;	/* the profile's: of the calls
+					   ended inside it */
+};
+struct call_ref {
+	int thread, index; /* thread -1: an open call matched by value */
+};
+/* The calls of the pairs the consumers of tr's plan need matched: the
+ * timeline's (every pair) and the profile's (those timed here). */
+struct calls *calls_new(const struct tracer *tr);
+/* Match event e's ends, then its starts. */
+void calls_event(struct calls *c, const struct trace_event *e);
+/* What the latest event (or calls_end) closed, innermost first (*n of
+ * them), and the i-th call it opened (NULL past the last): valid until
+ * the next event. */
+const struct call *calls_closed(const struct calls *c, int *n);
+struct call *calls_opened(struct calls *c, int i);
+/* The call open just around x on its thread, or NULL. */
+struct call *calls_below(struct calls *c, const struct call *x);
+/* The times of the pairs timed here (in_user) into pairs, the calls
+ * still open counted as unended. */
+void calls_tally(const struct calls *c, struct trace_pair_stats *pairs);
+/* The trace has ended: every call still open closes, unended, at the
+ * latest event's time (calls_closed lists them). */
+void calls_end(struct calls *c);
+void calls_free(struct calls *c);
 
 /* ---- printer.c ---- */
 

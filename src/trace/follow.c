@@ -12,13 +12,14 @@
 #include "session.h"
 
 /* Attach to the probes of path, a program exec'd (with its libraries)
- * or a library mapped, unless they are traced already. */
+ * or a library mapped, unless they are traced already; a program's
+ * loader into *interp (NULL: none) when interp is not NULL. */
 static void attach_program(struct tracer *tr, struct session *s,
-			   const char *path, int with_libraries)
+			   const char *path, int with_libraries, char **interp)
 {
 	int before = tr->nprobes, attached;
 
-	if (targets_add_program(tr, path, with_libraries) <= 0)
+	if (targets_add_program(tr, path, with_libraries, interp) <= 0)
 		return;
 	attached = session_attach_new(s, before, path);
 	if (attached > 0)
@@ -36,15 +37,18 @@ void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 		/* Its first instruction runs after: its probes, its
 		   libraries' and its loader's hook are in place by then. */
 		if (targets_exe_of(pid, exe)) {
-			session_watch_loader(s, exe);
-			attach_program(tr, s, exe, 1);
+			char *loader;
+
+			attach_program(tr, s, exe, 1, &loader);
+			session_watch_loader(s, loader);
+			free(loader);
 		}
 	} else {
 		/* Mapped, not yet relocated: its constructors run after. */
 		char **files = targets_new_mappings(tr, pid), **f;
 
 		for (f = files; f && *f; f++) {
-			attach_program(tr, s, *f, 0);
+			attach_program(tr, s, *f, 0, NULL);
 			free(*f);
 		}
 		free(files);
@@ -54,9 +58,7 @@ void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 
 void follow_start(struct tracer *tr, struct session *s)
 {
-	char exe[PATH_MAX];
-
 	/* -p's process runs already (a command's is watched at its exec). */
-	if (tr->opt->pid && targets_exe_of(tr->opt->pid, exe))
-		session_watch_loader(s, exe);
+	if (tr->opt->pid)
+		session_watch_loader(s, tr->loader);
 }

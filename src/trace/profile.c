@@ -2,8 +2,9 @@
  * src/trace/profile.c - the profiler of --trace: pairs that are calls of
  * a runtime's functions (Python's function__entry/return, Ruby's
  * method__entry/return, Perl's sub__entry/return, PHP's, Tcl's), timed
- * here from their events as they nest on each thread.  Each call is
- * named by its start's arguments (event.c's call_name) and adds to its name's
+ * here from the calls calls.c matches as they nest on each thread.  Each
+ * call is named by its start's arguments (event.c's call_name) and adds
+ * to its name's
  * calls, inclusive time (a recursive call's is in its outermost call's,
  * as profilers count it), self time (less its nested calls') and
  * latency buckets, which --summary prints per name, and to a call tree whose
@@ -29,19 +30,9 @@ struct node {
 	unsigned long long self_ns;
 };
 
-/* An open call on a thread. */
-struct frame {
-	int pair, name, node;
-	unsigned long long start_ns, child_ns;
-};
-
-struct thread {
-	char *key; /* its tid, as the thread set's key */
-	struct frame *frames;
-	int depth, cap;
-	int overflow; /* starts past PROFILE_MAX_DEPTH, still open */
-	/* Per name, its calls open on this thread: a recursive call's
-	   time is in its outermost call's total already. */
+/* Per thread (struct call's thread), each name's calls open on it: a
+ * recursive call's time is in its outermost call's total already. */
+struct thread_names {
 	int *open;
 	int nopen;
 };
@@ -55,12 +46,10 @@ struct profile {
 	int other_of_pair[TRACE_MAX_PAIRS]; /* the (other) name + 1, or 0 */
 	struct node *nodes;
 	int nnodes, first_root;
-	unsigned long long merged;  /* calls past PROFILE_MAX_NODES */
-	struct name_set thread_set; /* tid -> index + 1 */
-	struct thread *threads;
+	unsigned long long merged; /* calls past PROFILE_MAX_NODES */
+	struct thread_names *threads;
 	int nthreads;
-	struct trace_pair_stats pairs[TRACE_MAX_PAIRS];
-	struct buf name, key; /* a call's name and its key, made here */
+	struct buf key;	      /* a name's key, made here */
 	struct output folded; /* --folded's file, while folding */
 	int folding;
 };
@@ -81,7 +70,6 @@ struct profile *profile_new(const struct tracer *tr)
 	p->tr = tr;
 	p->first_root = -1;
 	name_set_init(&p->name_set, 64);
-	name_set_init(&p->thread_set, 16);
 	return p;
 }
 
@@ -151,144 +139,107 @@ static int node_of(struct profile *p, int parent, int name)
 	return n;
 }
 
-static struct thread *thread_of(struct profile *p, unsigned tid)
+/* Name's calls open on thread t, made room for. */
+static int *open_calls(struct profile *p, int t, int name)
 {
-	char key[16];
-	const void *found;
-	struct thread *th;
+	struct thread_names *th;
 
-	snprintf(key, sizeof(key), "%u", tid);
-	found = name_set_find(&p->thread_set, key);
-	if (found)
-		return &p->threads[(intptr_t)found - 1];
-	p->threads = xgrow(p->threads, (size_t)p->nthreads, sizeof(*th));
-	th = &p->threads[p->nthreads++];
-	memset(th, 0, sizeof(*th));
-	th->key = xstrdup(key);
-	name_set_add(&p->thread_set, th->key, strlen(th->key),
-		     (const void *)(intptr_t)p->nthreads);
-	return th;
-}
-
-/* The thread's latest call ends at now. */
-static void finish(struct profile *p, struct thread *th, unsigned long long now)
-{
-	struct frame *f = &th->frames[--th->depth];
-	struct profile_name *n = p->names[f->name];
-	unsigned long long total = now > f->start_ns ? now - f->start_ns : 0,
-			   self = total > f->child_ns ? total - f->child_ns : 0;
-
-	n->calls++;
-	if (--th->open[f->name] == 0)
-		n->total_ns += total;
-	n->self_ns += self;
-	if (!n->times)
-		n->times = xcalloc(1, sizeof(*n->times));
-	trace_pair_record(n->times, total);
-	if (f->node >= 0)
-		p->nodes[f->node].self_ns += self;
-	if (th->depth)
-		th->frames[th->depth - 1].child_ns += total;
-	trace_pair_record(&p->pairs[f->pair], total);
-}
-
-static void call_end(struct profile *p, struct thread *th, int pair,
-		     unsigned long long now)
-{
-	int k;
-
-	if (th->overflow) {
-		th->overflow--;
-		return;
+	if (t >= p->nthreads) {
+		p->threads = xrealloc(p->threads,
+				      (size_t)(t + 1) * sizeof(*p->threads));
+		memset(p->threads + p->nthreads, 0,
+		       (size_t)(t + 1 - p->nthreads) * sizeof(*p->threads));
+		p->nthreads = t + 1;
 	}
-	for (k = th->depth - 1; k >= 0 && th->frames[k].pair != pair; k--)
-		;
-	if (k < 0) {
-		p->pairs[pair].unmatched++;
-		return;
-	}
-	/* Calls of other pairs inside it that never ended stay unended,
-	 * as the kernel's pairs (pairs.bpf.h) and the timeline count them:
-	 * untimed, their time their caller's own. */
-	while (th->depth > k + 1) {
-		struct frame *f = &th->frames[--th->depth];
-
-		th->open[f->name]--;
-		p->pairs[f->pair].unended++;
-	}
-	finish(p, th, now);
-}
-
-static void call_start(struct profile *p, struct thread *th, int pair,
-		       const struct trace_event *e, struct buf *name)
-{
-	struct frame *f;
-	int parent;
-
-	if (th->depth >= PROFILE_MAX_DEPTH) {
-		th->overflow++;
-		p->pairs[pair].too_deep++;
-		return;
-	}
-	if (th->depth == th->cap) {
-		th->cap = th->cap ? 2 * th->cap : 16;
-		th->frames = xrealloc(th->frames,
-				      (size_t)th->cap * sizeof(*th->frames));
-	}
-	parent = th->depth ? th->frames[th->depth - 1].node : -1;
-	f = &th->frames[th->depth++];
-	call_name(p->tr, pair, e, name);
-	f->pair = pair;
-	f->name = name_index(p, pair, name->data);
-	if (f->name >= th->nopen) {
-		int more = f->name + 64;
+	th = &p->threads[t];
+	if (name >= th->nopen) {
+		int more = name + 64;
 
 		th->open = xrealloc(th->open, (size_t)more * sizeof(int));
 		memset(th->open + th->nopen, 0,
 		       (size_t)(more - th->nopen) * sizeof(int));
 		th->nopen = more;
 	}
-	th->open[f->name]++;
+	return &th->open[name];
+}
+
+/* The call the profile sees x inside: the nearest open around it of a
+ * pair timed here (the timeline's other pairs may be between). */
+static struct call *profiled_caller(const struct profile *p, struct calls *c,
+				    const struct call *x)
+{
+	struct call *up;
+
+	for (up = calls_below(c, x); up; up = calls_below(c, up))
+		if (p->tr->pairs[up->pair].in_user)
+			return up;
+	return NULL;
+}
+
+/* Call x has ended: its name's calls and times, its node's self time,
+ * and its caller's time in calls. */
+static void ended(struct profile *p, struct calls *c, const struct call *x)
+{
+	struct profile_name *n = p->names[x->profile_name];
+	unsigned long long total = x->end_ns > x->start_ns
+					   ? x->end_ns - x->start_ns
+					   : 0,
+			   self = total > x->child_ns ? total - x->child_ns : 0;
+	struct call *caller = profiled_caller(p, c, x);
+
+	n->calls++;
+	if (--*open_calls(p, x->thread, x->profile_name) == 0)
+		n->total_ns += total;
+	n->self_ns += self;
+	if (!n->times)
+		n->times = xcalloc(1, sizeof(*n->times));
+	trace_pair_record(n->times, total);
+	if (x->profile_node >= 0)
+		p->nodes[x->profile_node].self_ns += self;
+	if (caller)
+		caller->child_ns += total;
+}
+
+/* Call x has opened: its name, and its node under its caller's. */
+static void opened(struct profile *p, struct calls *c, struct call *x)
+{
+	struct call *caller = profiled_caller(p, c, x);
+
+	x->profile_name = name_index(p, x->pair, x->name);
+	++*open_calls(p, x->thread, x->profile_name);
 	/* Under a caller past the tree's limit: counted, in no node. */
-	if (th->depth > 1 && parent < 0) {
+	if (caller && caller->profile_node < 0) {
 		p->merged++;
-		f->node = -1;
+		x->profile_node = -1;
 	} else {
-		f->node = node_of(p, parent, f->name);
+		x->profile_node = node_of(p, caller ? caller->profile_node : -1,
+					  x->profile_name);
 	}
-	f->start_ns = e->time_ns;
-	f->child_ns = 0;
 }
 
 void profile_event(struct profile *p, const struct trace_event *e)
 {
 	const struct tracer *tr = p->tr;
-	const struct traced *t = &tr->probes[e->probe];
-	struct thread *th = NULL;
-	int r;
+	struct calls *c = tr->calls;
+	const struct call *closed;
+	struct call *x;
+	int i, n;
 
-	for (r = 0; r < t->nends; r++)
-		if (tr->pairs[t->ends[r]].in_user) {
-			th = th ? th : thread_of(p, e->tid);
-			call_end(p, th, t->ends[r], e->time_ns);
-		}
-	for (r = 0; r < t->nstarts; r++)
-		if (tr->pairs[t->starts[r]].in_user) {
-			th = th ? th : thread_of(p, e->tid);
-			call_start(p, th, t->starts[r], e, &p->name);
-		}
-}
+	(void)e;
+	closed = calls_closed(c, &n);
+	for (i = 0; i < n; i++) {
+		const struct call *y = &closed[i];
 
-void profile_tally(struct profile *p, struct trace_pair_stats *pairs)
-{
-	int i, k;
-
-	for (i = 0; i < p->nthreads; i++)
-		for (k = 0; k < p->threads[i].depth; k++)
-			p->pairs[p->threads[i].frames[k].pair].unended++;
-	for (i = 0; i < p->tr->npairs && i < TRACE_MAX_PAIRS; i++)
-		if (p->tr->pairs[i].in_user)
-			pairs[i] = p->pairs[i];
+		if (!tr->pairs[y->pair].in_user || y->profile_name < 0)
+			continue;
+		if (y->ended)
+			ended(p, c, y);
+		else
+			--*open_calls(p, y->thread, y->profile_name);
+	}
+	for (i = 0; (x = calls_opened(c, i)); i++)
+		if (tr->pairs[x->pair].in_user)
+			opened(p, c, x);
 }
 
 static int by_self_time(const void *a, const void *b)
@@ -376,14 +327,9 @@ void profile_free(struct profile *p)
 		free(p->names[i]->times);
 		free(p->names[i]);
 	}
-	for (i = 0; i < p->nthreads; i++) {
-		free(p->threads[i].key);
-		free(p->threads[i].frames);
+	for (i = 0; i < p->nthreads; i++)
 		free(p->threads[i].open);
-	}
 	name_set_free(&p->name_set);
-	name_set_free(&p->thread_set);
-	buf_free(&p->name);
 	buf_free(&p->key);
 	free(p->names);
 	free(p->nodes);

@@ -165,16 +165,14 @@ static int load_and_attach(struct session *s, int pid)
  * has it too). */
 #define LOADER_HOOK "_dl_debug_state"
 
-void session_watch_loader(struct session *s, const char *exe)
+void session_watch_loader(struct session *s, const char *loader)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = LOADER_HOOK);
-	char *interp = binary_interpreter(exe), *real;
 	struct bpf_link *link = NULL;
 	unsigned long long off;
+	char *real = loader ? realpath(loader, NULL) : NULL;
 	int i, fd = -1;
 
-	real = interp ? realpath(interp, NULL) : NULL;
-	free(interp);
 	if (!real)
 		return; /* a static program: no loader */
 	for (i = 0; i < s->nloaders; i++)

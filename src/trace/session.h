@@ -69,10 +69,11 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds);
  * many were attached; 0 when they cannot be (a warning: the trace goes
  * on) or the trace has ended. */
 int session_attach_new(struct session *s, int from, const char *what);
-/* Stop the tree's processes that run exe's dynamic loader where it has
- * mapped a library (on_loader), unless that loader is watched already:
- * a library dlopen'ed later is then found before it runs. */
-void session_watch_loader(struct session *s, const char *exe);
+/* Stop the tree's processes that run the dynamic loader (a program's
+ * PT_INTERP; NULL for a static program: nothing) where it has mapped a
+ * library (on_loader), unless that loader is watched already: a library
+ * dlopen'ed later is then found before it runs. */
+void session_watch_loader(struct session *s, const char *loader);
 /* The trace has ended: a process stopped since only goes on. */
 int session_ending(const struct session *s);
 /* Read the counts and pair times into t (tally_read). */

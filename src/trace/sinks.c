@@ -67,6 +67,10 @@ int sinks_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (!tr->start_ns)
 		tr->start_ns = e->time_ns;
+	/* Starts matched to ends first: the profile and the timeline read
+	   the calls closed and opened. */
+	if (tr->calls)
+		calls_event(tr->calls, e);
 	for (i = 0; i < ARRAY_SIZE(sinks); i++)
 		if (sinks[i].wants(tr))
 			sinks[i].event(tr, e);

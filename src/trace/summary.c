@@ -154,7 +154,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 			fprintf(f,
 				", %llu starts nested deeper than the stack of %d (not timed)",
 				st->too_deep,
-				tr->pairs[i].in_user ? PROFILE_MAX_DEPTH
+				tr->pairs[i].in_user ? CALLS_MAX_DEPTH
 						     : TRACE_MAX_NEST);
 		if (st->unended)
 			fprintf(f, ", %llu starts never ended", st->unended);

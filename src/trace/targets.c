@@ -21,76 +21,99 @@
 
 extern char **environ;
 
-/* Whether path is one of the binaries traced already. */
-static int traced_already(const struct tracer *tr, const char *path)
+/* Whether the file st is one read before: a binary traced (*traced), or
+ * one found to carry no probe or to be no ELF file (*none). */
+static int known_file(const struct tracer *tr, const struct stat *st,
+		      const struct binary **traced,
+		      const struct probeless **none)
 {
 	int i;
 
+	*traced = NULL;
+	*none = NULL;
 	for (i = 0; i < tr->nbinaries; i++)
-		if (same_file(tr->binaries[i]->path, path))
+		if (tr->binaries[i]->dev == (unsigned long long)st->st_dev &&
+		    tr->binaries[i]->ino == (unsigned long long)st->st_ino) {
+			*traced = tr->binaries[i];
 			return 1;
-	return 0;
-}
-
-/* Whether path is a file read before and found to carry no probes (a
- * followed tree's programs and libraries are met again and again). */
-static int probeless_already(const struct tracer *tr, const struct stat *st)
-{
-	int i;
-
+		}
 	for (i = 0; i < tr->nprobeless; i++)
-		if (tr->probeless[i].dev == st->st_dev &&
-		    tr->probeless[i].ino == st->st_ino)
+		if (tr->probeless[i].dev == (unsigned long long)st->st_dev &&
+		    tr->probeless[i].ino == (unsigned long long)st->st_ino) {
+			*none = &tr->probeless[i];
 			return 1;
+		}
 	return 0;
 }
 
-/* Read one binary: 1 if it carries probes (or is traced already), 0 if
- * not, -1 on error. */
-static int add_binary(struct tracer *tr, const char *path)
-{
-	struct binary *b;
-	const struct bin_probe *p;
-	struct stat st;
-	int any = 0, known = stat(path, &st) == 0;
+/* What reading a file found. */
+enum found {
+	FOUND_PROBES,  /* probes, traced now */
+	FOUND_NONE,    /* an ELF file without probes */
+	FOUND_NOT_ELF, /* a script, a locale archive */
+	FOUND_KNOWN,   /* a file read before, under this path or another */
+	FOUND_FAILED,  /* said why */
+};
 
-	if (traced_already(tr, path))
-		return 1;
-	if (known && probeless_already(tr, &st))
-		return 0;
+/* Read path (each file once, whatever path names it again): what it
+ * holds, and a program's loader in *interp (to free; NULL for none)
+ * when interp is not NULL.  FOUND_FAILED after saying why. */
+static enum found add_binary(struct tracer *tr, const char *path, char **interp)
+{
+	const struct binary *traced;
+	const struct probeless *none;
+	const struct bin_probe *p;
+	struct binary *b;
+	struct stat st;
+	int any = 0, r;
+
+	if (interp)
+		*interp = NULL;
+	if (stat(path, &st) == 0 && known_file(tr, &st, &traced, &none)) {
+		const char *loader = traced ? traced->interpreter
+					    : none->interpreter;
+
+		if (interp && loader)
+			*interp = xstrdup(loader);
+		return FOUND_KNOWN;
+	}
 	tr->binaries = xgrow(tr->binaries, (size_t)tr->nbinaries,
 			     sizeof(*tr->binaries));
 	tr->programs = xgrow(tr->programs, (size_t)tr->nbinaries,
 			     sizeof(*tr->programs));
 	b = xcalloc(1, sizeof(*b));
-	if (binary_read(path, b) != 0) {
+	if ((r = binary_try_read(path, b)) < 0) {
 		free(b);
-		return -1;
+		return FOUND_FAILED;
 	}
 	b->path = xstrdup(path); /* the caller's may not last */
 	for (p = b->probes; p; p = p->next)
 		any |= p->nsites > 0;
-	tr->programs[tr->nbinaries] = any ? binary_program(b) : NULL;
-	if (!any) {
-		free((char *)b->path);
-		binary_free(b);
-		free(b);
-		if (!known)
-			return 0;
-		tr->probeless = xgrow(tr->probeless, (size_t)tr->nprobeless,
-				      sizeof(*tr->probeless));
-		tr->probeless[tr->nprobeless].dev = st.st_dev;
-		tr->probeless[tr->nprobeless++].ino = st.st_ino;
-		return 0;
+	if (interp && b->interpreter)
+		*interp = xstrdup(b->interpreter);
+	if (any) {
+		tr->programs[tr->nbinaries] = binary_program(b);
+		tr->binaries[tr->nbinaries++] = b;
+		return FOUND_PROBES;
 	}
-	tr->binaries[tr->nbinaries++] = b;
-	return 1;
+	/* Kept by its id alone: a followed tree's programs and libraries
+	   are met again and again. */
+	tr->probeless = xgrow(tr->probeless, (size_t)tr->nprobeless,
+			      sizeof(*tr->probeless));
+	tr->probeless[tr->nprobeless++] =
+		(struct probeless){ b->dev, b->ino, b->interpreter };
+	b->interpreter = NULL;
+	free((char *)b->path);
+	binary_free(b);
+	free(b);
+	return r == 0 ? FOUND_NONE : FOUND_NOT_ELF;
 }
 
-/* The ELF files process pid has mapped, by absolute path, each once
+/* The regular files process pid has mapped, by absolute path, each once
  * (a NULL-terminated list, each and the list to free), or NULL when its
  * maps cannot be read.  Shared libraries by absolute path, as libbpf
- * needs them; locale archives and caches are not ELF. */
+ * needs them; locale archives and caches, no ELF files, are found so
+ * when read (add_binary), once. */
 static char **mapped_files(int pid)
 {
 	char path[64], line[PATH_MAX + 256];
@@ -105,7 +128,6 @@ static char **mapped_files(int pid)
 	}
 	while (fgets(line, sizeof(line), maps)) {
 		char *file = strchr(line, '/');
-		struct target elf;
 		struct stat st;
 
 		if (!file)
@@ -113,7 +135,7 @@ static char **mapped_files(int pid)
 		file[strcspn(file, "\n")] = '\0';
 		if ((n && strcmp(files[n - 1], file) == 0) ||
 		    strstr(file, " (deleted)") || stat(file, &st) != 0 ||
-		    !S_ISREG(st.st_mode) || target_from_elf(file, &elf) != 0)
+		    !S_ISREG(st.st_mode))
 			continue;
 		files = xgrow(files, n + 1, sizeof(*files));
 		files[n++] = xstrdup(file);
@@ -147,12 +169,12 @@ static int add_process(struct tracer *tr, int pid)
 			    strerror(errno));
 		return -1;
 	}
-	if (add_binary(tr, exe) < 0)
+	if (add_binary(tr, exe, &tr->loader) == FOUND_FAILED)
 		return -1;
 	if (!(files = mapped_files(pid)))
 		return 0;
 	for (f = files; *f; f++)
-		if (add_binary(tr, *f) < 0)
+		if (add_binary(tr, *f, NULL) == FOUND_FAILED)
 			warning_plain("the probes of '%s' are not traced", *f);
 	for (f = files; *f; f++)
 		free(*f);
@@ -166,10 +188,12 @@ char **targets_new_mappings(const struct tracer *tr, int pid)
 	size_t i, kept = 0;
 
 	for (i = 0; files && files[i]; i++) {
+		const struct binary *traced;
+		const struct probeless *none;
 		struct stat st;
 
-		if (traced_already(tr, files[i]) ||
-		    (stat(files[i], &st) == 0 && probeless_already(tr, &st)))
+		if (stat(files[i], &st) == 0 &&
+		    known_file(tr, &st, &traced, &none))
 			free(files[i]);
 		else
 			files[kept++] = files[i];
@@ -184,19 +208,18 @@ char **targets_new_mappings(const struct tracer *tr, int pid)
  * it knows: ldd took 12 ms, the loader alone 1 ms); none for a static
  * program.  Their probes are attached by path before they are loaded.
  * No shell. */
-static void add_libraries(struct tracer *tr, const char *exe)
+static void add_libraries(struct tracer *tr, const char *exe,
+			  const char *interp)
 {
-	char *interp = binary_interpreter(exe), line[PATH_MAX + 128];
-	char *argv[] = { interp, (char *)"--list", (char *)exe, NULL };
+	char line[PATH_MAX + 128];
+	char *argv[] = { (char *)interp, (char *)"--list", (char *)exe, NULL };
 	posix_spawn_file_actions_t fa;
 	int fds[2];
 	pid_t pid;
 	FILE *p;
 
-	if (!interp || pipe(fds) != 0) {
-		free(interp);
+	if (!interp || pipe(fds) != 0)
 		return;
-	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
@@ -209,14 +232,12 @@ static void add_libraries(struct tracer *tr, const char *exe)
 	p = fdopen(fds[0], "r");
 	while (p && fgets(line, sizeof(line), p)) {
 		char *arrow = strstr(line, "=> /"), *end;
-		struct target elf;
 
 		if (!arrow)
 			continue;
 		end = arrow + 3 + strcspn(arrow + 3, " \n(");
 		*end = '\0';
-		if (target_from_elf(arrow + 3, &elf) == 0 &&
-		    add_binary(tr, arrow + 3) < 0)
+		if (add_binary(tr, arrow + 3, NULL) == FOUND_FAILED)
 			warning_plain("the probes of '%s' are not traced",
 				      arrow + 3);
 	}
@@ -226,7 +247,6 @@ static void add_libraries(struct tracer *tr, const char *exe)
 		close(fds[0]);
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
-	free(interp);
 }
 
 /* The command's executable, found as execvp would. */
@@ -250,24 +270,21 @@ static char *command_path(const char *cmd)
 	return found;
 }
 
-static int is_elf(const char *path)
-{
-	struct target elf;
-
-	return target_from_elf(path, &elf) == 0;
-}
-
 /* What opt names, in order: binaries, the process, the command. */
 static int find_binaries(struct tracer *tr)
 {
 	const struct trace_options *opt = tr->opt;
-	int i, r;
+	int i;
 
 	for (i = 0; i < opt->nbinaries; i++) {
-		r = add_binary(tr, opt->binaries[i]);
-		if (r == 0)
+		enum found f = add_binary(tr, opt->binaries[i], NULL);
+
+		if (f == FOUND_NONE)
 			error_input("'%s' has no probes", opt->binaries[i]);
-		if (r <= 0)
+		else if (f == FOUND_NOT_ELF)
+			error_plain("'%s' is not an ELF file",
+				    opt->binaries[i]);
+		if (f != FOUND_PROBES && f != FOUND_KNOWN)
 			return -1;
 	}
 	if (opt->pid) {
@@ -288,11 +305,14 @@ static int find_binaries(struct tracer *tr)
 		/* A script's probes are its interpreter's, and the
 		   programs it starts are found as it starts them
 		   (targets_add_program). */
-		if (!is_elf(tr->exe))
-			return 0;
-		if (add_binary(tr, tr->exe) < 0)
+		switch (add_binary(tr, tr->exe, &tr->loader)) {
+		case FOUND_FAILED:
 			return -1;
-		add_libraries(tr, tr->exe);
+		case FOUND_NOT_ELF:
+			return 0;
+		default:
+			add_libraries(tr, tr->exe, tr->loader);
+		}
 	}
 	return 0;
 }
@@ -334,22 +354,25 @@ int targets_find(struct tracer *tr)
 	return pairs_find(tr);
 }
 
-int targets_add_program(struct tracer *tr, const char *path, int with_libraries)
+int targets_add_program(struct tracer *tr, const char *path, int with_libraries,
+			char **interp)
 {
 	int b, first = tr->nbinaries, before = tr->nprobes,
 	       pairs_before = tr->npairs;
-	struct stat st;
 
-	/* Traced already, in every process, or read before and found to
-	   carry no probe: its libraries were listed then. */
-	if (traced_already(tr, path) ||
-	    (stat(path, &st) == 0 && probeless_already(tr, &st)) ||
-	    !is_elf(path))
+	/* Read before (its libraries were listed then), or no ELF file (a
+	   script: its interpreter is exec'd next): nothing new. */
+	switch (add_binary(tr, path, interp)) {
+	case FOUND_KNOWN:
+	case FOUND_NOT_ELF:
 		return 0;
-	if (add_binary(tr, path) < 0)
+	case FOUND_FAILED:
 		warning_plain("the probes of '%s' are not traced", path);
-	if (with_libraries)
-		add_libraries(tr, path);
+		return 0;
+	default:
+		if (with_libraries)
+			add_libraries(tr, path, interp ? *interp : NULL);
+	}
 	for (b = first; b < tr->nbinaries; b++) {
 		struct pair *list = pairs_of(tr->programs[b]);
 
@@ -378,6 +401,8 @@ void targets_free(struct tracer *tr)
 	for (i = 0; i < tr->nsiteless; i++)
 		free(tr->siteless[i]);
 	free(tr->siteless);
+	for (i = 0; i < tr->nprobeless; i++)
+		free(tr->probeless[i].interpreter);
 	free(tr->probeless);
 	for (i = 0; i < tr->nbinaries; i++) {
 		program_free(tr->programs[i]);
@@ -388,4 +413,5 @@ void targets_free(struct tracer *tr)
 	free(tr->binaries);
 	free(tr->programs);
 	free(tr->exe);
+	free(tr->loader);
 }

@@ -122,13 +122,13 @@ static int follow(struct session *s, const struct trace_options *opt,
 	return ready < 0 ? -1 : 0;
 }
 
-/* What was counted and timed so far: the kernel's, and the pairs the
- * profile times (the session knows nothing of the profile). */
+/* What was counted and timed so far: the kernel's, and the pairs timed
+ * here (the session knows nothing of them). */
 static void read_tally(struct tracer *tr, struct session *s, struct tally *t)
 {
 	session_tally(s, t);
-	if (tr->profile)
-		profile_tally(tr->profile, t->pairs);
+	if (tr->calls)
+		calls_tally(tr->calls, t->pairs);
 }
 
 /* --metrics's page: the counts and times read now, rendered. */
@@ -183,6 +183,8 @@ static int prepare(struct tracer *tr, pid_t *child, int *go,
 			    strerror(errno));
 		return -1;
 	}
+	if (tr->plan.timeline || tr->plan.profile)
+		tr->calls = calls_new(tr);
 	if (tr->plan.timeline &&
 	    !(tr->timeline = timeline_open(tr, opt->timeline)))
 		return -1;
@@ -256,6 +258,7 @@ static int finish_files(struct tracer *tr, int traced, int status)
 		status = EXIT_SYSTEM;
 	if (tr->timeline) {
 		if (ran) {
+			calls_end(tr->calls);
 			if (timeline_close(tr->timeline) != 0)
 				status = EXIT_SYSTEM;
 		} else {
@@ -338,6 +341,7 @@ int trace_run(const struct trace_options *opt)
 	if (tr.out != stdout && !s)
 		unlink(opt->output);
 	profile_free(tr.profile);
+	calls_free(tr.calls);
 	metrics_free(tr.metrics);
 	targets_free(&tr);
 	return status;

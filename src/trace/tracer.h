@@ -12,6 +12,7 @@
  *   session.c  the BPF lifecycle (load.c, attach.c, tally.c; session.h)
  *   sinks.c    the fan-out: each firing to the consumers the plan runs,
  *              printer.c, timeline.c, profile.c, metrics.c (event.h)
+ *   calls.c    starts matched to ends, once, for timeline.c and profile.c
  *   event.c    the one decoder of an event's arguments and call names
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
@@ -23,15 +24,14 @@
  * trace.bpf.c (in bpf/) is the BPF side; trace_none.c replaces all of
  * these where probegen is built without libbpf.
  *
- * Errors, in every room: a function that can fail says why itself,
- * once, where it knows (error_input for what the binaries and -s files
- * hold, which diag.errors counts; usage_error for options that do not
- * go together; error_plain for the system), and returns -1, or NULL when
- * it makes something.  0, a count or an index is success; a question
- * ("whether") answers 1 or 0, and a lookup that finds nothing -1 or NULL,
- * which is no failure (event_arg_text, probe_string_arg).  trace_run alone turns a failure into the
- * exit status: 1 when what was said was an input error, else 2.  Two
- * kinds leave the saying to their caller, as their comments say: the
+ * Errors, in every room: a function that can fail says why itself, where
+ * it knows (error_input for what binaries and -s files hold, counted in
+ * diag.errors; usage_error for options; error_plain for the system), and
+ * returns -1, or NULL when it makes something; 0, a count or an index is
+ * success.  A question answers 1 or 0, a lookup that finds nothing -1 or
+ * NULL: no failure (event_arg_text).  trace_run alone turns a failure
+ * into the exit status: 1 when what was said was an input error, else 2.
+ * Two kinds leave the saying to their caller, as their comments say: the
  * wrappers of system calls (load_program, attach_uprobe_multi: NULL or
  * -1, and errno) and the attempts a caller may forgive with a warning
  * (attacher_add, attacher_commit: -1, and the reason in *why).
@@ -73,10 +73,11 @@ struct traced {
 	int from_system;
 };
 
-/* A file, whatever path names it. */
-struct file_id {
-	dev_t dev;
-	ino_t ino;
+/* A file read and found to carry no probe, or to be no ELF file: known
+ * by its id, whatever path names it again. */
+struct probeless {
+	unsigned long long dev, ino;
+	char *interpreter; /* a program's loader, or NULL */
 };
 
 /* A pair of traced probes (pairs.c's, by index into probes). */
@@ -139,13 +140,15 @@ struct tracer {
 	struct binary **binaries;
 	struct program **programs; /* each binary's declarations */
 	int nbinaries;
-	struct file_id *probeless; /* read, and found to carry no probe */
+	struct probeless *probeless;
 	int nprobeless;
-	char *exe;		   /* the command's program, found in $PATH */
+	char *exe;    /* the command's program, found in $PATH */
+	char *loader; /* the command's or -p's program's loader, or NULL */
 	struct timeline *timeline; /* --timeline, or NULL */
-	struct profile *profile;   /* --summary's names, --folded; or NULL */
-	struct metrics *metrics;   /* --metrics, or NULL */
-	char *by_used;		   /* per --by request: it named a pair */
+	struct calls *calls;	 /* the timeline's and the profile's, or NULL */
+	struct profile *profile; /* --summary's names, --folded; or NULL */
+	struct metrics *metrics; /* --metrics, or NULL */
+	char *by_used;		 /* per --by request: it named a pair */
 	unsigned long long start_ns, events;
 	FILE *out;
 	/* Where the session delivers each firing (sinks_event), and each
@@ -167,9 +170,11 @@ int targets_find(struct tracer *tr);
 /* A program a followed process has exec'd, or a library it has mapped
  * (path): its probes (and with_libraries, those of the libraries its
  * loader lists for it), after those traced already (pairs among them
- * too), unless traced already.  The number of probes added. */
+ * too), unless read already.  The number of probes added; the
+ * program's loader in *interp (to free; NULL: none) if interp is not
+ * NULL, from what was read of it, now or before. */
 int targets_add_program(struct tracer *tr, const char *path,
-			int with_libraries);
+			int with_libraries, char **interp);
 /* The ELF files process pid has mapped that are neither traced nor
  * known to carry no probe: a NULL-terminated list (each and the list
  * to free), or NULL. */
@@ -234,9 +239,6 @@ void timeline_abort(struct timeline *tl);
 /* ---- profile.c ---- */
 
 struct profile;
-/* A thread's open calls: a recursion deeper is counted, not timed
- * (Python's default limit is 1,000). */
-#define PROFILE_MAX_DEPTH 100000
 /* A name's calls: how many, their inclusive time (a recursive call's
  * counted once, in the outermost's) and self time (less nested calls'),
  * and each call's inclusive time in buckets. */
@@ -251,11 +253,9 @@ struct profile_name {
  * opened (written only by profile_write_folded); NULL after saying why
  * the file cannot be written. */
 struct profile *profile_new(const struct tracer *tr);
-/* An event of a probe that starts or ends a pair timed here. */
+/* A sink: the calls event e closed and opened (tr->calls), of the
+ * pairs timed here. */
 void profile_event(struct profile *p, const struct trace_event *e);
-/* The pairs timed here into pairs (tr->npairs), the calls still open
- * counted as unended. */
-void profile_tally(struct profile *p, struct trace_pair_stats *pairs);
 /* Pair's names with calls, most self time first: *n of them, in an
  * array to free (the names are the profile's). */
 struct profile_name **profile_names(const struct profile *p, int pair, int *n);
