@@ -21,6 +21,13 @@
 
 extern char **environ;
 
+/* A file read and found to carry no probe, or to be no ELF file: known
+ * by its id, whatever path names it again. */
+struct probeless {
+	unsigned long long dev, ino;
+	char *interpreter; /* a program's loader, or NULL */
+};
+
 /* Whether the file st is one read before: a binary traced (*traced), or
  * one found to carry no probe or to be no ELF file (*none). */
 static int known_file(const struct tracer *tr, const struct stat *st,

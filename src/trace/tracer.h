@@ -67,17 +67,10 @@ struct traced {
 	/* --metrics: the arguments --by labels its firings by. */
 	int label_args[TRACE_MAX_ARGS];
 	int nlabel_args;
-	/* In the system's own binaries (/usr, /lib, /bin; not
-	   /usr/local): traced, but not expected by --expect-all unless
-	   -n selects it (a test suite that compiles runs libstdc++'s). */
+	/* In the system's binaries (/usr, /lib, /bin; not /usr/local):
+	   not expected by --expect-all unless -n selects it (a test suite
+	   that compiles runs libstdc++'s). */
 	int from_system;
-};
-
-/* A file read and found to carry no probe, or to be no ELF file: known
- * by its id, whatever path names it again. */
-struct probeless {
-	unsigned long long dev, ino;
-	char *interpreter; /* a program's loader, or NULL */
 };
 
 /* A pair of traced probes (pairs.c's, by index into probes). */
@@ -88,14 +81,14 @@ struct traced_pair {
 	char *stem;
 	char *by; /* ARG, when matched by its value; or NULL */
 	/* The start's arguments that name each call (--by's, or a
-	   runtime's function and class: profile.c's call_name), in order;
-	   none when the stem names them all. */
+	   runtime's function and class: call_name), in order; none: the
+	   stem names them all. */
 	int name_args[TRACE_MAX_ARGS];
 	int nname_args;
 	int named_with_file; /* the last names the function's file */
 	int named_unasked;   /* by arguments like a runtime's, unasked */
-	/* Timed by profile.c from its events, not in the kernel: a nested
-	   pair broken down by name (--summary) or folded (--folded). */
+	/* Timed here (calls.c, profile.c), not in the kernel: broken down
+	   by name (--summary) or folded (--folded). */
 	int in_user;
 };
 
@@ -140,7 +133,7 @@ struct tracer {
 	struct binary **binaries;
 	struct program **programs; /* each binary's declarations */
 	int nbinaries;
-	struct probeless *probeless;
+	struct probeless *probeless; /* files read that carry no probe */
 	int nprobeless;
 	char *exe;    /* the command's program, found in $PATH */
 	char *loader; /* the command's or -p's program's loader, or NULL */
@@ -168,13 +161,11 @@ extern volatile sig_atomic_t trace_stopping;
  * or -1 after saying why. */
 int targets_find(struct tracer *tr);
 /* A program a followed process has exec'd, or a library it has mapped
- * (path): its probes (and with_libraries, those of the libraries its
- * loader lists for it), after those traced already (pairs among them
- * too), unless read already.  The number of probes added; the
- * program's loader in *interp (to free; NULL: none) if interp is not
- * NULL, from what was read of it, now or before. */
-int targets_add_program(struct tracer *tr, const char *path,
-			int with_libraries, char **interp);
+ * (path): its probes (with_libraries: its loader's list's too), unless
+ * read already.  The number of probes added; the program's loader in
+ * *interp (to free; NULL: none) if interp is not NULL. */
+int targets_add_program(struct tracer *tr, const char *path, int with_libraries,
+			char **interp);
 /* The ELF files process pid has mapped that are neither traced nor
  * known to carry no probe: a NULL-terminated list (each and the list
  * to free), or NULL. */
