@@ -121,6 +121,50 @@ t_build_fuzz_harness() {
 	ok
 }
 
+# The tracer's rooms call downward only (tracer.h's map): from the
+# symbols each of build/trace*.o defines and uses, no room reaches one
+# that reaches it back, by any path; and only the session's rooms
+# (session, load, attach, tally) call libbpf.  The session hands a
+# firing up through the tracer's on_event and on_process, which are
+# data, not calls.
+t_build_rooms_downward() {
+	need nm
+	local b=$ROOT/build
+	[ -z "${PROBEGEN_SANITIZED:-}" ] || b=$ROOT/build-san
+	ls "$b"/trace_session.o > /dev/null 2>&1 || skip "probegen was built without --trace"
+	python3 - "$b" > out 2>&1 <<-'PY'
+	import glob, os, subprocess, sys
+	objs = [o for o in sorted(glob.glob(sys.argv[1] + "/trace*.o")) if not o.endswith(".bpf.o")]
+	defs, uses, bad = {}, {}, []
+	for o in objs:
+	    room = os.path.basename(o)[:-2]
+	    uses[room] = set()
+	    for line in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
+	        w = line.split()
+	        if len(w) == 3 and w[1] in "TDBR":
+	            defs[w[2]] = room
+	        elif len(w) == 2 and w[0] == "U":
+	            uses[room].add(w[1])
+	calls = {r: {defs[s] for s in u if defs.get(s, r) != r} for r, u in uses.items()}
+	def reaches(a, b, seen=()):
+	    return b in calls[a] or any(reaches(c, b, seen + (a,)) for c in calls[a] if c not in seen)
+	for a in calls:
+	    for b in calls[a]:
+	        if reaches(b, a):
+	            bad.append("%s and %s call each other" % (a, b))
+	    lib = sorted(s for s in uses[a] if s.startswith(("bpf_", "ring_buffer__", "libbpf_", "btf__")))
+	    if lib and a not in ("trace_session", "trace_load", "trace_attach", "trace_tally"):
+	        bad.append("%s calls libbpf: %s" % (a, ", ".join(lib)))
+	print("%d rooms, %d calls between them" % (len(calls), sum(len(c) for c in calls.values())))
+	print("\n".join(bad))
+	sys.exit(1 if bad or len(calls) < 15 else 0)
+	PY
+	local rc=$?
+	note "$(head -1 out)"
+	[ $rc = 0 ] || { cat out; fail "the rooms do not go downward"; }
+	ok
+}
+
 # The tree's shape, kept: no file of src/ or grammar/ over 500 lines, no
 # header over 300 (but the header's text parts in src/header/) and no
 # function over 80 (a function's lines from its signature to its
