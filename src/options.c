@@ -251,6 +251,10 @@ static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
 	}
 }
 
+/* O_GROUPS counts the groups: the last is 1 << (O_GROUPS - 1). */
+_Static_assert(O_SUMMARY == 1 << (O_GROUPS - 1),
+	       "options.h: O_GROUPS is the number of groups");
+
 /* How group g is written in messages: its options, in the table's
  * order ("-C, -I, -D, -U"); -s's is a second -s. */
 static void group_name(struct buf *b, unsigned g)

@@ -205,14 +205,19 @@ static void start(struct calls *c, int pair, const struct trace_event *e,
 	c->opened[c->nopened++] = (struct call_ref){ t, th->depth++ };
 }
 
+/* What a call holds of its own. */
+static void call_free(struct call *x)
+{
+	free(x->name);
+	free(x->start_args);
+}
+
 static void forget_closed(struct calls *c)
 {
 	int i;
 
-	for (i = 0; i < c->nclosed; i++) {
-		free(c->closed[i].name);
-		free(c->closed[i].start_args);
-	}
+	for (i = 0; i < c->nclosed; i++)
+		call_free(&c->closed[i]);
 	c->nclosed = c->nopened = 0;
 }
 
@@ -309,17 +314,13 @@ void calls_free(struct calls *c)
 		return;
 	forget_closed(c);
 	for (i = 0; i < c->nthreads; i++) {
-		for (k = 0; k < c->threads[i].depth; k++) {
-			free(c->threads[i].stack[k].name);
-			free(c->threads[i].stack[k].start_args);
-		}
+		for (k = 0; k < c->threads[i].depth; k++)
+			call_free(&c->threads[i].stack[k]);
 		free(c->threads[i].key);
 		free(c->threads[i].stack);
 	}
-	for (k = 0; k < c->nby_value; k++) {
-		free(c->by_value[k].name);
-		free(c->by_value[k].start_args);
-	}
+	for (k = 0; k < c->nby_value; k++)
+		call_free(&c->by_value[k]);
 	name_set_free(&c->thread_set);
 	buf_free(&c->name);
 	free(c->threads);

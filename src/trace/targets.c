@@ -28,26 +28,25 @@ struct probeless {
 	char *interpreter; /* a program's loader, or NULL */
 };
 
-/* Whether the file st is one read before: a binary traced (*traced), or
- * one found to carry no probe or to be no ELF file (*none). */
+/* Whether the file st is one read before: a binary traced, or one
+ * found to carry no probe or to be no ELF file; its loader (NULL: none)
+ * into *loader. */
 static int known_file(const struct tracer *tr, const struct stat *st,
-		      const struct binary **traced,
-		      const struct probeless **none)
+		      const char **loader)
 {
+	unsigned long long dev = st->st_dev, ino = st->st_ino;
 	int i;
 
-	*traced = NULL;
-	*none = NULL;
 	for (i = 0; i < tr->nbinaries; i++)
-		if (tr->binaries[i]->dev == (unsigned long long)st->st_dev &&
-		    tr->binaries[i]->ino == (unsigned long long)st->st_ino) {
-			*traced = tr->binaries[i];
+		if (tr->binaries[i]->dev == dev &&
+		    tr->binaries[i]->ino == ino) {
+			*loader = tr->binaries[i]->interpreter;
 			return 1;
 		}
 	for (i = 0; i < tr->nprobeless; i++)
-		if (tr->probeless[i].dev == (unsigned long long)st->st_dev &&
-		    tr->probeless[i].ino == (unsigned long long)st->st_ino) {
-			*none = &tr->probeless[i];
+		if (tr->probeless[i].dev == dev &&
+		    tr->probeless[i].ino == ino) {
+			*loader = tr->probeless[i].interpreter;
 			return 1;
 		}
 	return 0;
@@ -67,19 +66,15 @@ enum found {
  * when interp is not NULL.  FOUND_FAILED after saying why. */
 static enum found add_binary(struct tracer *tr, const char *path, char **interp)
 {
-	const struct binary *traced;
-	const struct probeless *none;
 	const struct bin_probe *p;
+	const char *loader;
 	struct binary *b;
 	struct stat st;
 	int any = 0, r;
 
 	if (interp)
 		*interp = NULL;
-	if (stat(path, &st) == 0 && known_file(tr, &st, &traced, &none)) {
-		const char *loader = traced ? traced->interpreter
-					    : none->interpreter;
-
+	if (stat(path, &st) == 0 && known_file(tr, &st, &loader)) {
 		if (interp && loader)
 			*interp = xstrdup(loader);
 		return FOUND_KNOWN;
@@ -195,12 +190,10 @@ char **targets_new_mappings(const struct tracer *tr, int pid)
 	size_t i, kept = 0;
 
 	for (i = 0; files && files[i]; i++) {
-		const struct binary *traced;
-		const struct probeless *none;
+		const char *loader;
 		struct stat st;
 
-		if (stat(files[i], &st) == 0 &&
-		    known_file(tr, &st, &traced, &none))
+		if (stat(files[i], &st) == 0 && known_file(tr, &st, &loader))
 			free(files[i]);
 		else
 			files[kept++] = files[i];
@@ -312,14 +305,15 @@ static int find_binaries(struct tracer *tr)
 		/* A script's probes are its interpreter's, and the
 		   programs it starts are found as it starts them
 		   (targets_add_program). */
-		switch (add_binary(tr, tr->exe, &tr->loader)) {
-		case FOUND_FAILED:
+		char *loader;
+		enum found f = add_binary(tr, tr->exe, &loader);
+
+		/* Its loader is watched at its exec (follow.c). */
+		if (f != FOUND_FAILED && f != FOUND_NOT_ELF)
+			add_libraries(tr, tr->exe, loader);
+		free(loader);
+		if (f == FOUND_FAILED)
 			return -1;
-		case FOUND_NOT_ELF:
-			return 0;
-		default:
-			add_libraries(tr, tr->exe, tr->loader);
-		}
 	}
 	return 0;
 }

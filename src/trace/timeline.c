@@ -124,16 +124,20 @@ void timeline_event(struct timeline *tl, const struct trace_event *e)
 	const struct traced *t = &tr->probes[e->probe];
 	struct buf *b = &tl->out.buf;
 	char args[EVENT_LINE_MAX], *p = args;
+	int closed;
 
+	name_once(tl, e->pid, e->pid, 0);
+	name_once(tl, e->pid, e->tid, 1);
+	calls_closed(tr->calls, &closed);
+	/* The calls it starts are drawn once they end (calls.c keeps their
+	   arguments): only an end's or an instant's are written here. */
+	if (!closed && t->nstarts)
+		return;
 	*p++ = '{';
 	p = event_put_args(p, t, e, 1);
 	*p++ = '}';
 	*p = '\0';
-
-	name_once(tl, e->pid, e->pid, 0);
-	name_once(tl, e->pid, e->tid, 1);
-	/* The calls it ends are drawn; those it starts, once they end. */
-	if (slices(tl, args) || t->nstarts)
+	if (slices(tl, args))
 		return;
 	comma(tl);
 	buf_lit(b, "{\"name\": ");

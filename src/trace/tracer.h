@@ -135,8 +135,8 @@ struct tracer {
 	int nbinaries;
 	struct probeless *probeless; /* files read that carry no probe */
 	int nprobeless;
-	char *exe;    /* the command's program, found in $PATH */
-	char *loader; /* the command's or -p's program's loader, or NULL */
+	char *exe;		   /* the command's program, found in $PATH */
+	char *loader;		   /* -p's program's loader, or NULL */
 	struct timeline *timeline; /* --timeline, or NULL */
 	struct calls *calls;	 /* the timeline's and the profile's, or NULL */
 	struct profile *profile; /* --summary's names, --folded; or NULL */
