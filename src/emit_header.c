@@ -302,6 +302,9 @@ int emit_header(struct output *o, const struct program *prog,
 	buf_puts(&o->buf, "\n");
 	if (opt->header_only) {
 		buf_puts(&o->buf, header_decl_note);
+		buf_puts(&o->buf, "#ifndef PROBEGEN_PAGE\n");
+		target_page_choice(&o->buf, "PROBEGEN_PAGE");
+		buf_puts(&o->buf, "#endif\n");
 		buf_puts(&o->buf, header_header_only);
 		buf_puts(&o->buf, "\n");
 	}

@@ -213,6 +213,7 @@ struct target {
 	unsigned flags;	  /* e_flags */
 	int char_signed;
 	unsigned page; /* the largest page its kernels use (ld's max-page-size) */
+	const char *cpp; /* the macro its compilers predefine: __x86_64__ */
 };
 const struct target *target_by_name(const char *name);
 const struct target *target_host(void);
@@ -223,6 +224,9 @@ const struct target *target_of_elf_header(int elfclass, int data, int machine);
 /* Read class, data, machine and flags from an ELF file; 0 on success. */
 int target_from_elf(const char *path, struct target *out);
 void target_list(FILE *f);
+/* Preprocessor lines defining macro as the page size of the target a
+ * header is compiled for (the largest when unknown). */
+void target_page_choice(struct buf *b, const char *macro);
 
 /* The target of -G: by name, else that of the ELF objects among
  * objects (which must agree), else the one the compiler cc with cflags

@@ -17,19 +17,21 @@
 #endif
 
 /* Flags are the ones Debian's toolchains write: ARM EABI5 hard-float,
- * RISC-V RVC with the double-float ABI, ELFv2 for ppc64le, ELFv1 ppc64. */
+ * RISC-V RVC with the double-float ABI, ELFv2 for ppc64le, ELFv1 ppc64.
+ * The last field is the macro its compilers predefine (the header picks
+ * the page size by it). */
 static const struct target targets[] = {
-	{ "x86_64", ELFCLASS64, ELFDATA2LSB, EM_X86_64, 0, 1, 4096 },
-	{ "i386", ELFCLASS32, ELFDATA2LSB, EM_386, 0, 1, 4096 },
-	{ "aarch64", ELFCLASS64, ELFDATA2LSB, EM_AARCH64, 0, 0, 65536 },
-	{ "arm", ELFCLASS32, ELFDATA2LSB, EM_ARM, 0x05000400, 0, 65536 },
-	{ "riscv64", ELFCLASS64, ELFDATA2LSB, EM_RISCV, 0x5, 0, 4096 },
-	{ "ppc64le", ELFCLASS64, ELFDATA2LSB, EM_PPC64, 0x2, 0, 65536 },
-	{ "ppc64", ELFCLASS64, ELFDATA2MSB, EM_PPC64, 0x1, 0, 65536 },
-	{ "ppc", ELFCLASS32, ELFDATA2MSB, EM_PPC, 0, 0, 65536 },
-	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0, 4096 },
-	{ "s390", ELFCLASS32, ELFDATA2MSB, EM_S390, 0, 0, 4096 },
-	{ "x32", ELFCLASS32, ELFDATA2LSB, EM_X86_64, 0, 1, 4096 },
+	{ "x86_64", ELFCLASS64, ELFDATA2LSB, EM_X86_64, 0, 1, 4096, "__x86_64__" },
+	{ "i386", ELFCLASS32, ELFDATA2LSB, EM_386, 0, 1, 4096, "__i386__" },
+	{ "aarch64", ELFCLASS64, ELFDATA2LSB, EM_AARCH64, 0, 0, 65536, "__aarch64__" },
+	{ "arm", ELFCLASS32, ELFDATA2LSB, EM_ARM, 0x05000400, 0, 65536, "__arm__" },
+	{ "riscv64", ELFCLASS64, ELFDATA2LSB, EM_RISCV, 0x5, 0, 4096, "__riscv" },
+	{ "ppc64le", ELFCLASS64, ELFDATA2LSB, EM_PPC64, 0x2, 0, 65536, "__powerpc64__" },
+	{ "ppc64", ELFCLASS64, ELFDATA2MSB, EM_PPC64, 0x1, 0, 65536, "__powerpc64__" },
+	{ "ppc", ELFCLASS32, ELFDATA2MSB, EM_PPC, 0, 0, 65536, "__powerpc__" },
+	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0, 4096, "__s390x__" },
+	{ "s390", ELFCLASS32, ELFDATA2MSB, EM_S390, 0, 0, 4096, "__s390__" },
+	{ "x32", ELFCLASS32, ELFDATA2LSB, EM_X86_64, 0, 1, 4096, "__x86_64__" },
 };
 
 /* Other spellings: GNU triplet prefixes and uname -m names. */
@@ -147,6 +149,46 @@ int target_from_elf(const char *path, struct target *out)
 	elf_end(elf);
 	close(fd);
 	return ok;
+}
+
+/* The page size of the target a header is compiled for, chosen by its
+ * compiler's macros: "#if defined(__x86_64__) || ...\n#define MACRO
+ * 4096\n#else\n#define MACRO 65536\n#endif\n", from the table, the
+ * largest where the target is none of its rows. */
+void target_page_choice(struct buf *b, const char *macro)
+{
+	struct buf test = { 0 }, one = { 0 };
+	size_t i, k;
+	const char *word = "#if ";
+
+	for (i = 0; i < ARRAY_SIZE(targets); i++) {
+		unsigned page = targets[i].page;
+
+		for (k = 0; k < i; k++) /* each page size once */
+			if (targets[k].page == page)
+				break;
+		if (k < i || page == PAGE_LARGEST)
+			continue;
+		test.len = 0;
+		for (k = i; k < ARRAY_SIZE(targets); k++) {
+			one.len = 0;
+			buf_cat(&one, "defined(", targets[k].cpp, ")", NULL);
+			if (targets[k].page != page ||
+			    (test.len && strstr(test.data, one.data)))
+				continue; /* x32's macro is x86_64's */
+			buf_cat(&test, test.len ? " || " : "", one.data, NULL);
+		}
+		buf_printf(b, "%s%s\n#define %s %u\n", word, test.data, macro,
+			   page);
+		word = "#elif ";
+	}
+	if (*word == '#' && word[1] == 'i') /* every row's is the largest */
+		buf_printf(b, "#define %s %u\n", macro, PAGE_LARGEST);
+	else
+		buf_printf(b, "#else\n#define %s %u\n#endif\n", macro,
+			   PAGE_LARGEST);
+	buf_free(&test);
+	buf_free(&one);
 }
 
 void target_list(FILE *f)

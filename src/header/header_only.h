@@ -18,9 +18,34 @@
 #else
 #define PROBEGEN_HIDDEN(s) ".hidden " #s "\n"
 #endif
+
+/* The semaphores' section starts a page of its own, as in -G's object:
+   lld and mold let the RELRO segment's last file page also hold the
+   start of the next segment, and a kernel that sets a semaphore for a
+   tracer that attached before the file was mapped (--trace -c,
+   bpftrace -c, a library not yet loaded) sets it in the first writable
+   mapping of its page: RELRO's copy, which the program never reads.  So
+   each unit that defines a semaphore also defines an empty anchor of
+   the largest page size its target's kernels use (PROBEGEN_PAGE, from
+   probegen's table of targets) in .probes, a COMDAT group the link keeps
+   once: the section, and so its first semaphore, then starts a page.
+   It costs the binary up to a page of padding.  The anchor is retained
+   under --gc-sections (SHF_GNU_RETAIN: binutils 2.36, LLVM 13; older
+   toolchains lose it there, and probegen --check says so). */
+#if (defined(__clang__) && __clang_major__ >= 13) || \
+    (!defined(__clang__) && __GNUC__ >= 11)
+#define PROBEGEN_ANCHOR_FLAGS "awGR"
+#else
+#define PROBEGEN_ANCHOR_FLAGS "awG"
+#endif
+#define PROBEGEN_PAGE_ANCHOR ".ifndef _.probegen.page\n" \
+	".pushsection .probes, \"" PROBEGEN_ANCHOR_FLAGS "\", \"progbits\", _.probegen.page, comdat\n" \
+	".balign " PROBEGEN_NOTE_STR(PROBEGEN_PAGE) "\n.weak _.probegen.page\n" \
+	".hidden _.probegen.page\n_.probegen.page:\n.popsection\n.endif\n"
 #define PROBEGEN_DEFINE(p, n) PROBEGEN_DEFINE_(p##_##n##_semaphore)
 #define PROBEGEN_DEFINE_(s) PROBEGEN_DEFINE_AS(s)
-#define PROBEGEN_DEFINE_AS(s) __asm__ __volatile__(".ifndef " #s "\n" \
+#define PROBEGEN_DEFINE_AS(s) __asm__ __volatile__(PROBEGEN_PAGE_ANCHOR \
+	".ifndef " #s "\n" \
 	".pushsection .probes, \"awG\", \"progbits\", " #s ", comdat\n" \
 	".weak " #s "\n" PROBEGEN_HIDDEN(s) ".type " #s ", \"object\"\n" \
 	".size " #s ", 2\n.balign 2\n" #s ":\n.2byte 0\n" \
