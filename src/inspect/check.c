@@ -5,7 +5,8 @@
  *
  * Errors: an argument count that differs from the declaration, a probe
  * the file does not declare, a semaphore outside .probes, no
- * .stapsdt.base, an argument spec libbpf's parser for the binary's
+ * .stapsdt.base, a semaphore the kernel cannot set for a tracer that
+ * starts first, an argument spec libbpf's parser for the binary's
  * architecture rejects, a declared probe in none of the binaries (a
  * warning with --allow-missing; its line names them all, and where the
  * probe is declared).  Warnings: sizes or signs that differ
@@ -344,7 +345,7 @@ static void check_binary(struct checker *c, const struct binary *b,
 	const struct bin_site *s;
 	const struct target *tg = target_by_name(b->arch);
 	struct srclines *lines = srclines_open(b);
-	struct buf where = { 0 };
+	struct buf where = { 0 }, why = { 0 };
 	regex_t re;
 	int have_re = libbpf_form(b->arch, &re), mine = 0;
 
@@ -373,6 +374,15 @@ static void check_binary(struct checker *c, const struct binary *b,
 			problem(c, 1, b->path, p,
 				"semaphore 0x%llx is outside .probes",
 				p->semaphore);
+		why.len = 0;
+		if (p->semaphore &&
+		    binary_semaphore_trapped(b, p->semaphore, &why))
+			problem(c, 1, b->path, p,
+				"semaphore cannot flip for a tracer that starts first "
+				"(--trace -c, bpftrace -c, a library not yet loaded): %s; "
+				"link probegen's -G object or use probegen -h --header-only, "
+				"or link with ld.bfd or gold (-p on a running process works)",
+				why.data);
 	}
 	if (mine && !b->has_base && !b->is_object)
 		problem(c, 1, b->path, NULL,
@@ -380,6 +390,7 @@ static void check_binary(struct checker *c, const struct binary *b,
 	if (have_re)
 		regfree(&re);
 	buf_free(&where);
+	buf_free(&why);
 	srclines_close(lines);
 }
 

@@ -55,6 +55,7 @@ struct binary {
 	 * (what a uprobe is attached by). */
 	struct bin_segment {
 		unsigned long long vaddr, filesz, offset;
+		int writable, is_relro; /* PF_W; holds PT_GNU_RELRO */
 	} * segments;
 	int nsegments;
 	struct bin_probe *probes; /* in the order first seen */
@@ -66,6 +67,14 @@ int binary_read(const char *path, struct binary *b);
  * is not said: 1 then, with b's dev and ino set; nothing to free. */
 int binary_try_read(const char *path, struct binary *b);
 void binary_free(struct binary *b);
+/* Whether the kernel can set the semaphore at sem for a tracer that
+ * attaches before the file is mapped (--trace -c, bpftrace -c, a library
+ * not yet loaded): it sets the first writable mapping of the
+ * semaphore's file page, in the order segments are mapped.  1 when an
+ * earlier writable segment maps that page too (lld and mold put the
+ * RELRO segment's end there), with why said in *why; else 0. */
+int binary_semaphore_trapped(const struct binary *b, unsigned long long sem,
+			     struct buf *why);
 /* The probes a binary carries, built straight into a program (never
  * printed and parsed again): names verbatim, arguments from the recorded
  * declaration (its parameters parsed alone, silently; one that cannot be

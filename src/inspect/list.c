@@ -201,6 +201,11 @@ static void list_text(FILE *f, const struct binary *b,
 		text_string(f, &t, p->name);
 		if (p->semaphore)
 			fprintf(f, "  semaphore 0x%llx", p->semaphore);
+		t.len = 0;
+		if (p->semaphore &&
+		    binary_semaphore_trapped(b, p->semaphore, &t))
+			fprintf(f, " (cannot flip for a tracer that starts first: %s)",
+				t.data);
 		fputc('\n', f);
 		for (s = p->sites; s; s = s->next) {
 			fprintf(f, "    site 0x%llx  ", s->pc);
@@ -297,8 +302,14 @@ static void list_json(FILE *f, const struct binary *b,
 		json_string(f, &t, p->provider);
 		fputs(", \"name\": ", f);
 		json_string(f, &t, p->name);
-		fprintf(f, ", \"semaphore\": \"0x%llx\", \"sites\": [",
-			p->semaphore);
+		fprintf(f, ", \"semaphore\": \"0x%llx\", ", p->semaphore);
+		t.len = 0;
+		if (p->semaphore)
+			fprintf(f, "\"semaphore_flips\": %s, ",
+				binary_semaphore_trapped(b, p->semaphore, &t)
+					? "false"
+					: "true");
+		fputs("\"sites\": [", f);
 		first = 0;
 		for (s = p->sites; s; s = s->next)
 			site_json(f, &t, &src, lines, s, s == p->sites);

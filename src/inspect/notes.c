@@ -180,10 +180,12 @@ static int read_segments(Elf *elf, struct binary *b)
 	GElf_Phdr ph;
 	int interp = 0;
 	Elf_Data *d;
+	unsigned long long relro = (unsigned long long)-1, *memsz;
 
 	if (elf_getphdrnum(elf, &n) != 0)
 		return 0;
 	b->segments = xcalloc(n + 1, sizeof(*b->segments));
+	memsz = xcalloc(n + 1, sizeof(*memsz));
 	for (i = 0; i < n; i++) {
 		if (!gelf_getphdr(elf, (int)i, &ph))
 			continue;
@@ -194,14 +196,61 @@ static int read_segments(Elf *elf, struct binary *b)
 		    d->d_buf)
 			b->interpreter = xstrndup(d->d_buf,
 						  strnlen(d->d_buf, d->d_size));
+		if (ph.p_type == PT_GNU_RELRO)
+			relro = ph.p_vaddr;
 		if (ph.p_type != PT_LOAD)
 			continue;
 		b->segments[b->nsegments].vaddr = ph.p_vaddr;
 		b->segments[b->nsegments].filesz = ph.p_filesz;
 		b->segments[b->nsegments].offset = ph.p_offset;
+		b->segments[b->nsegments].writable = (ph.p_flags & PF_W) != 0;
+		memsz[b->nsegments] = ph.p_memsz;
 		b->nsegments++;
 	}
+	for (i = 0; relro != (unsigned long long)-1 && i < (size_t)b->nsegments;
+	     i++)
+		b->segments[i].is_relro = relro >= b->segments[i].vaddr &&
+					  relro - b->segments[i].vaddr < memsz[i];
+	free(memsz);
 	return interp;
+}
+
+/* The kernel finds a uprobe's reference counter by file offset, in a
+ * private writable mapping of the file (kernel/events/uprobes.c,
+ * valid_ref_ctr_vma); when it is mapped after the probe is registered,
+ * the first such mapping wins, and segments are mapped in order (by
+ * the kernel for a program, by ld.so for a library).  A page is the
+ * largest the target's kernels use. */
+int binary_semaphore_trapped(const struct binary *b, unsigned long long sem,
+			     struct buf *why)
+{
+	const struct target *tg = target_by_name(b->arch);
+	unsigned long long page = tg ? tg->page : PAGE_LARGEST, off, start, end;
+	int i, j;
+
+	for (i = 0; i < b->nsegments; i++)
+		if (sem >= b->segments[i].vaddr &&
+		    sem - b->segments[i].vaddr < b->segments[i].filesz)
+			break;
+	if (b->is_object || i == b->nsegments)
+		return 0;
+	off = b->segments[i].offset + (sem - b->segments[i].vaddr);
+	for (j = 0; j < i; j++) {
+		const struct bin_segment *e = &b->segments[j];
+
+		start = e->offset & ~(page - 1);
+		end = (e->offset + e->filesz + page - 1) & ~(page - 1);
+		if (!e->writable || !e->filesz || off < start || off >= end)
+			continue;
+		buf_printf(why,
+			   "its file page (offset 0x%llx, %llu bytes) is also mapped by %s"
+			   "(LOAD %d), mapped before its own and writable then",
+			   off & ~(page - 1), page,
+			   e->is_relro ? "the RELRO segment " : "the segment ",
+			   j + 1);
+		return 1;
+	}
+	return 0;
 }
 
 int binary_read(const char *path, struct binary *b)
