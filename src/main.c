@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "inspect/inspect.h"
@@ -59,17 +60,30 @@ static const struct target *target_for(const struct options *o,
 	const struct target *tg = NULL;
 	const char *culprits[2];
 	const char *const *objects;
+	const char *source;
 	struct target a, b;
-	int nobjects;
+	int nobjects, i;
 
 	objects = options_after_d_files(o, &nobjects);
 	*status = EXIT_SYSTEM;
+	/* SystemTap ignores OBJECT operands, and real builds rely on it
+	   (PHP names objects not built yet): a missing one is said, not
+	   an error. */
+	for (i = 0; i < nobjects; i++)
+		if (access(objects[i], F_OK) != 0)
+			warning_plain("OBJECT '%s' does not exist", objects[i]);
 	/* SystemTap's -G compiles with $CC $CFLAGS: with no objects to
 	   follow, their target is the one the build asked for. */
 	switch (target_choose(o->target, o->bits, objects, nobjects,
 			      getenv("CC"), getenv("CFLAGS"), scratch, &tg,
-			      culprits)) {
+			      &source, culprits)) {
 	case TARGET_OK:
+		/* A typo or a failed compile must not choose the target
+		   unsaid (a cross build got the host's object). */
+		if (nobjects && !o->target && strcmp(source, "the objects") != 0)
+			warning_plain("no OBJECT could be read as ELF: writing for %s, "
+				      "chosen by %s (--target=ARCH to choose)",
+				      tg->name, source);
 		*status = EXIT_OK;
 		return tg;
 	case TARGET_UNKNOWN:

@@ -232,7 +232,8 @@ void target_page_choice(struct buf *b, const char *macro);
  * objects (which must agree), else the one the compiler cc with cflags
  * builds for (SystemTap's -G runs $CC $CFLAGS; either may be NULL),
  * else the host's; then bits (32, 64, or 0 for either).  *chosen may
- * point into *scratch. */
+ * point into *scratch; *source says which of the four chose it
+ * ("--target", "the objects", "$CC $CFLAGS", "the host"). */
 enum target_error {
 	TARGET_OK,
 	TARGET_UNKNOWN,	   /* no target of that name */
@@ -244,7 +245,7 @@ enum target_error target_choose(const char *name, int bits,
 				const char *cc, const char *cflags,
 				struct target *scratch,
 				const struct target **chosen,
-				const char *culprits[2]);
+				const char **source, const char *culprits[2]);
 
 /* ---- output.c: atomic output ---- */
 

@@ -268,12 +268,13 @@ enum target_error target_choose(const char *name, int bits,
 				const char *cc, const char *cflags,
 				struct target *scratch,
 				const struct target **chosen,
-				const char *culprits[2])
+				const char **source, const char *culprits[2])
 {
 	const struct target *tg = NULL;
 	const char *first = NULL;
 	int i;
 
+	*source = "--target";
 	if (name) {
 		tg = target_by_name(name);
 		if (!tg)
@@ -297,6 +298,7 @@ enum target_error target_choose(const char *name, int bits,
 		}
 		if (!first)
 			tg = target_of_compiler(cc, cflags);
+		*source = first ? "the objects" : tg ? "$CC $CFLAGS" : "the host";
 		tg = first ? scratch : tg ? tg : target_host();
 	}
 	*chosen = tg;

@@ -253,3 +253,26 @@ t_object_property_notes() {
 	readelf -n r3.o | grep -q 'x86 feature: IBT, SHSTK' || fail "--header-only lost IBT and SHSTK"
 	ok
 }
+
+# OBJECT operands after the .d are ignored as SystemTap ignores them
+# (exit 0), but a missing one is said, and when none can be read as ELF
+# the target chosen, and by what, is said: a typo must not silently
+# give a cross build the host's object.
+t_object_missing_operands() {
+	three_probes
+	"$PROBEGEN" -G -s o.d -o p.o nosuch.o 2> err || fail "a missing OBJECT failed -G"
+	expect_eq "$(cat err)" "probegen: warning: OBJECT 'nosuch.o' does not exist
+probegen: warning: no OBJECT could be read as ELF: writing for $(uname -m), chosen by the host (--target=ARCH to choose)" "missing OBJECT"
+	echo "# libtool object" > a.lo
+	CC=aarch64-linux-gnu-gcc "$PROBEGEN" -G -s o.d -o p.o a.lo 2> err || fail "-G with a .lo"
+	expect_eq "$(cat err)" "probegen: warning: no OBJECT could be read as ELF: writing for aarch64, chosen by \$CC \$CFLAGS (--target=ARCH to choose)" "no ELF OBJECT"
+	readelf -h p.o | grep -q AArch64 || fail "not written for \$CC's target"
+	# An ELF object chooses, and a missing one beside it is still said.
+	gcc -c -x c /dev/null -o real.o
+	"$PROBEGEN" -G -s o.d -o p.o real.o gone.o 2> err || fail "-G with objects"
+	expect_eq "$(cat err)" "probegen: warning: OBJECT 'gone.o' does not exist" "one missing of two"
+	# No OBJECT at all: nothing said (Tcl's exec fails on any stderr).
+	"$PROBEGEN" -G -s o.d -o p.o 2> err || fail "-G alone"
+	expect_eq "$(cat err)" "" "-G alone"
+	ok
+}
