@@ -171,6 +171,21 @@ t_trace_errors() {
 	"$PROBEGEN" --trace -n 'nope:*' values 2> err
 	expect_eq $? 1 "a filter that matches nothing"
 	expect_grep 'no probe matches nope:\*' err
+	# A second pattern that matches nothing beside one that does: a
+	# warning naming it, and the status stays 0; with -c, said once the
+	# command has ended.
+	"$PROBEGEN" --trace -n 'vals:*' -n 'nope:*' -n 'vals:intz' -o /dev/null values 2> err &
+	local tpid=$!
+	sleep 1; kill -INT $tpid; wait $tpid
+	expect_eq $? 0 "a second pattern that matches nothing"
+	expect_grep '^probegen: warning: -n nope:\*: no probe in the binaries matches it$' err
+	expect_grep '^probegen: warning: -n vals:intz: no probe in the binaries matches it$' err
+	grep -q 'vals:\*:' err && fail "a pattern that matched was said"
+	"$PROBEGEN" --trace -n 'vals:ints' -n 'vals:gone' -o /dev/null -c ./values > /dev/null 2> err
+	expect_eq $? 0 "-c: a second pattern that matches nothing"
+	expect_grep '^probegen: warning: -n vals:gone: no probe in the command or the programs it started matches it$' err
+	[ "$(tail -n 1 err)" = "probegen: warning: -n vals:gone: no probe in the command or the programs it started matches it" ] ||
+		fail "-c: the warning is not said at the end: $(cat err)"
 	echo 'provider x { probe y(); };' > text.d
 	"$PROBEGEN" --trace text.d 2> err
 	expect_eq $? 2 "not ELF"

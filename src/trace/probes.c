@@ -10,10 +10,12 @@
 
 #include "tracer.h"
 
-static int matches(const struct trace_options *opt, const char *provider,
-		   const char *name)
+/* Whether -n chooses provider:name; each pattern that does is marked
+ * in used (the end of the trace says those that chose none). */
+static int matches(const struct trace_options *opt, char *used,
+		   const char *provider, const char *name)
 {
-	int i;
+	int i, any = 0;
 
 	if (!opt->nfilters)
 		return 1;
@@ -27,9 +29,9 @@ static int matches(const struct trace_options *opt, const char *provider,
 		pv[colon - f] = '\0';
 		if (fnmatch(pv, provider, 0) == 0 &&
 		    fnmatch(colon + 1, name, 0) == 0)
-			return 1;
+			any = used[i] = 1;
 	}
-	return 0;
+	return any;
 }
 
 /* Whether any of the probe's parameters has a name. */
@@ -182,7 +184,7 @@ void probes_add(struct tracer *tr, int b, const struct program *from_file)
 		struct traced *t;
 		struct buf label = { 0 };
 
-		if (!matches(tr->opt, p->provider, p->name))
+		if (!matches(tr->opt, tr->filter_used, p->provider, p->name))
 			continue;
 		buf_printf(&label, "%s:%s", p->provider, p->name);
 		if (!p->sites) {

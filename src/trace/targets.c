@@ -324,6 +324,7 @@ int targets_find(struct tracer *tr)
 	int i;
 
 	tr->by_used = xcalloc((size_t)opt->nby_requests + 1, 1);
+	tr->filter_used = xcalloc((size_t)opt->nfilters + 1, 1);
 	if (find_binaries(tr) != 0)
 		return -1;
 	for (i = 0; i < tr->nbinaries; i++)
@@ -399,6 +400,7 @@ void targets_free(struct tracer *tr)
 	free(tr->probes);
 	free(tr->pairs);
 	free(tr->by_used);
+	free(tr->filter_used);
 	for (i = 0; i < tr->nsiteless; i++)
 		free(tr->siteless[i]);
 	free(tr->siteless);

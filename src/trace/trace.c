@@ -227,6 +227,16 @@ static int report(struct tracer *tr, struct session *s, int status)
 						 : "the process");
 		status = EXIT_INPUT;
 	}
+	/* With probes traced, a pattern that chose none is a typo or a
+	   probe the build left out: said, as --expect-all says a probe
+	   that never fired, and the status stays. */
+	for (int i = 0; tr->nprobes && i < opt->nfilters; i++)
+		if (!tr->filter_used[i])
+			warning_plain("-n %s: no probe in %s matches it",
+				      opt->filters[i],
+				      opt->command ? "the command or the programs it started"
+				      : opt->pid   ? "the process or the programs it started"
+						   : "the binaries");
 	for (int i = 0; i < opt->nby_requests; i++)
 		if (!tr->by_used[i])
 			warning_plain(

@@ -142,6 +142,7 @@ struct tracer {
 	struct profile *profile; /* --summary's names, --folded; or NULL */
 	struct metrics *metrics; /* --metrics, or NULL */
 	char *by_used;		 /* per --by request: it named a pair */
+	char *filter_used;	 /* per -n pattern: it chose a probe */
 	unsigned long long start_ns, events;
 	FILE *out;
 	/* Where the session delivers each firing (sinks_event), and each
