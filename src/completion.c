@@ -1,8 +1,8 @@
 /*
  * completion.c - the bash completion of probegen's options, made from
  * option_table.c's rows (`probegen --bash-completion`, which make install
- * writes where bash-completion looks): the options, then
- * what each option's value completes to.  After -- the words are a
+ * writes where bash-completion looks): the options (once a mode is
+ * given, those it takes), then what each option's value completes to.  After -- the words are a
  * command and its arguments.
  */
 #include <stdio.h>
@@ -35,9 +35,57 @@ static void print_arm(FILE *f, enum completion what, const char *body)
 		fprintf(f, "%s\t\treturn ;;\n", body);
 }
 
-void completion_bash(FILE *f)
+/* Whether row r is offered once mode m is on the command line (NULL:
+ * before any): every option before; then those m takes, -s where m
+ * reads .d files, -w and -Werror; never another mode, nor what is
+ * only for compatibility or ends the run (--help). */
+static int offered(const struct option_row *r, const struct mode *m)
+{
+	if (strcmp(r->name, "--") == 0)
+		return 0;
+	if (!m)
+		return 1;
+	switch (r->action) {
+	case ACT_MODE:
+	case ACT_IGNORE:
+	case ACT_HELP:
+	case ACT_VERSION:
+	case ACT_COMPLETION:
+		return 0;
+	case ACT_D_FILE:
+		return m->reads != READS_NOTHING && m->reads != READS_BINARIES;
+	default:
+		return !r->group || (r->group & m->takes);
+	}
+}
+
+/* "opts='-h -G ...'" after prefix, folded at 60 columns, the
+ * continuation lines indented by indent. */
+static void print_opts(FILE *f, const char *prefix, const char *indent,
+		       const struct mode *m)
 {
 	size_t i, col = 0;
+
+	fprintf(f, "%sopts='", prefix);
+	for (i = 0; i < noption_rows; i++) {
+		const char *name = option_rows[i].name;
+
+		if (!offered(&option_rows[i], m))
+			continue;
+		if (col && col + strlen(name) > 60) {
+			fprintf(f, "\n%s\t", indent);
+			col = 0;
+		} else if (col) {
+			fputc(' ', f);
+		}
+		col += fprintf(f, "%s", name);
+	}
+	fprintf(f, "'");
+}
+
+void completion_bash(FILE *f, const struct mode *modes, size_t nmodes)
+{
+	size_t i;
 
 	fprintf(f, "# bash completion for probegen(1), made by `probegen "
 		   "--bash-completion`\n"
@@ -45,30 +93,24 @@ void completion_bash(FILE *f)
 		   "_probegen()\n"
 		   "{\n"
 		   "\tlocal cur=${COMP_WORDS[COMP_CWORD]} "
-		   "prev=${COMP_WORDS[COMP_CWORD-1]} i\n"
-		   "\tlocal opts='");
-	for (i = 0; i < noption_rows; i++) {
-		const char *name = option_rows[i].name;
-
-		if (strcmp(name, "--") == 0)
-			continue;
-		if (col && col + strlen(name) > 60) {
-			fprintf(f, "\n\t\t");
-			col = 0;
-		} else if (col) {
-			fputc(' ', f);
-		}
-		col += fprintf(f, "%s", name);
-	}
-	fprintf(f, "'\n\n"
-		   "\t# After -- the rest is a command and its arguments.\n"
+		   "prev=${COMP_WORDS[COMP_CWORD-1]} i\n");
+	print_opts(f, "\tlocal ", "\t", NULL);
+	fprintf(f, "\n\n"
+		   "\t# After a mode, its options; after -- the rest is a "
+		   "command and its\n\t# arguments.\n"
 		   "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
-		   "\t\tif [[ ${COMP_WORDS[i]} == -- ]]; then\n"
+		   "\t\tcase ${COMP_WORDS[i]} in\n");
+	for (i = 0; i < nmodes; i++) {
+		fprintf(f, "\t\t%s)\n", modes[i].option);
+		print_opts(f, "\t\t\t", "\t\t\t", &modes[i]);
+		fprintf(f, " ;;\n");
+	}
+	fprintf(f, "\t\t--)\n"
 		   "\t\t\t[[ $i -eq $((COMP_CWORD - 1)) ]] &&\n"
 		   "\t\t\t\tCOMPREPLY=($(compgen -c -- \"$cur\")) ||\n"
 		   "\t\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-		   "\t\t\treturn\n"
-		   "\t\tfi\n"
+		   "\t\t\treturn ;;\n"
+		   "\t\tesac\n"
 		   "\tdone\n"
 		   "\tcase $prev in\n");
 	print_arm(f, COMPLETE_D_FILE,

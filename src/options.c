@@ -228,7 +228,7 @@ static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
 		printf("probegen %s\n", PROBEGEN_VERSION);
 		return EXIT_OK;
 	case ACT_COMPLETION:
-		completion_bash(stdout);
+		completion_bash(stdout, modes, nmodes);
 		return EXIT_OK;
 	case ACT_COMMAND:
 		return rest_is_command(o, argc, argv, i);

@@ -147,7 +147,7 @@ struct option_row {
 extern const struct option_row option_rows[];
 extern const size_t noption_rows;
 /* The bash completion of option_rows (completion.c). */
-void completion_bash(FILE *f);
+void completion_bash(FILE *f, const struct mode *modes, size_t nmodes);
 
 /* Parse argv against modes[nmodes]: -1 to go on with o->mode, else the
  * exit status (after --help or --version, or a usage error it reported).

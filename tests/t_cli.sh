@@ -286,5 +286,13 @@ t_cli_bash_completion() {
 	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -c bas); COMP_CWORD=3; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | sort -u | grep -cx bash)" "1" "--trace -c bas<TAB>"
 	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -- ls a.); COMP_CWORD=4; _probegen; echo \"\${COMPREPLY[*]}\"")" "a.d" "--trace -- ls a.<TAB>"
 	expect_eq "$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -n ''); COMP_CWORD=3; _probegen; echo \"\${#COMPREPLY[@]}\"")" "0" "--trace -n <TAB>"
+	# Once a mode is given, only its options (and -w, -Werror).
+	local after
+	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -c ./x --); COMP_CWORD=4; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
+	expect_eq "$after" "--by --duration --expect-all --folded --json --limit --metrics --pair --summary --timeline --top --user " "--trace ... --<TAB>"
+	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen -h -s a.d -); COMP_CWORD=4; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
+	expect_eq "$after" "--header-only --self-contained -C -D -I -U -Werror -o -s -w " "-h -s a.d -<TAB>"
+	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen --list -); COMP_CWORD=2; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
+	expect_eq "$after" "--json -Werror -w " "--list -<TAB>"
 	ok
 }
