@@ -125,6 +125,9 @@ t_tracer_check() {
 	"$PROBEGEN" --check --allow-missing -s declared.d values > out2
 	expect_eq $? 1 "exit status (arity still wrong)"
 	expect_grep '^values: vals:ghost: warning: in none of the binaries (declared at declared.d:[0-9]*)$' out2
+	# Many binaries (a build's hundreds of objects): their count.
+	"$PROBEGEN" --check --allow-missing -s declared.d values extra values extra > out3
+	expect_grep '^4 binaries: vals:ghost: warning: in none of the binaries (declared at declared.d:[0-9]*)$' out3
 	# No .stapsdt.base; a semaphore outside .probes.
 	objcopy --remove-section .stapsdt.base values nobase
 	"$PROBEGEN" --check -s "$ROOT/tests/src/values.d" nobase > out

@@ -133,6 +133,8 @@ static int same_group(const struct finding *a, const struct finding *b)
 /* A probe's sites past this many, or one thing said of several probes,
  * make one line. */
 #define GROUP_SITES 8
+/* A probe in none of the binaries names them up to this many. */
+#define MISSING_NAMES 3
 
 /* The findings in order; those that say the same thing of several
  * probes (or of many sites) as one line,
@@ -415,8 +417,11 @@ int inspect_check(const struct program *prog, const char *const *files,
 		binary_free(&b);
 	}
 	/* "BINARY: provider:name: what", as every other line: the
-	   binaries, joined, are where the probe is missing. */
-	for (i = 0; i < nfiles; i++)
+	   binaries, joined, are where the probe is missing; past a few
+	   (a build checks hundreds of objects), their count. */
+	if (nfiles > MISSING_NAMES)
+		buf_printf(&binaries, "%d binaries", nfiles);
+	for (i = 0; nfiles <= MISSING_NAMES && i < nfiles; i++)
 		buf_cat(&binaries, i ? ", " : "", files[i], NULL);
 	for_each_provider(prog, pv) {
 		for_each_probe(pv, pr) {
