@@ -423,3 +423,49 @@ t_tracer_check_grouped() {
 	expect_grep '^fam: fam:user_trace__n0 .. user_trace__n19 (20 probes, 80 sites): argument 1' out
 	ok
 }
+
+# --list and --check of a relocatable object (.o): the notes'
+# relocations applied, so each site is its offset in its section (as
+# readelf -r shows the relocation) and the semaphore its symbol, on a
+# RELA target (x86-64) and a REL one (i386).
+t_tracer_list_object() {
+	printf 'provider app {\n\tprobe gated(int i);\n};\n' > app.d
+	expect "$PROBEGEN" -h -s app.d -o app.h
+	printf '#include "app.h"\nint f(int x) { APP_GATED(x); if (APP_GATED_ENABLED()) APP_GATED(x + 1); return x; }\n' > two.c
+	local cc n=0
+	for cc in gcc i686-linux-gnu-gcc; do
+		have $cc || { skip_part "$cc is not installed"; continue; }
+		sdt_for_cross || fail "no sys/sdt.h"
+		expect $cc -O2 -Icross-include -c two.c -o two.o
+		"$PROBEGEN" --list two.o > out || fail "$cc: --list"
+		# What the relocations say: .text plus each site's offset.
+		# (RELA: the addend is in the relocation; REL keeps it in the
+		# note, so there only the section is compared.)
+		readelf -rW two.o | awk '/^Relocation section .*note.stapsdt/ { on = 1; next } /^Relocation section/ { on = 0 }
+			on && $5 == ".text" && $6 == "+" { print $7 } on && $5 == ".text" && NF == 5 { print "REL" }' > want.raw
+		: > want
+		while read -r a; do
+			[ "$a" = REL ] && echo REL >> want || printf '.text+0x%x\n' $((16#$a)) >> want
+		done < want.raw
+		grep -o 'site [^ ]*' out | sed 's/^site //' > got
+		[ "$(wc -l < got)" = 2 ] || { cat out; fail "$cc: not two sites"; }
+		[ "$(sort -u got | wc -l)" = 2 ] || { cat out; fail "$cc: two sites print as one"; }
+		[ "$(grep -c '^.text+0x' got)" = 2 ] || { cat out; fail "$cc: the sites do not say their section"; }
+		[ "$(wc -l < want)" = 2 ] || { readelf -rW two.o; fail "$cc: two relocations of the sites expected"; }
+		if [ $cc = gcc ]; then
+			diff want got || fail "$cc: sites differ from the relocations"
+		fi
+		grep -q '^  app:gated  semaphore app_gated_semaphore$' out || { cat out; fail "$cc: semaphore"; }
+		"$PROBEGEN" --list --json two.o | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[0]["probes"][0]
+assert d["semaphore"] == "app_gated_semaphore", d
+assert len({s["address"] for s in d["sites"]}) == 2, d
+assert all(s["address"].startswith(".text+0x") for s in d["sites"]), d' || fail "$cc: --list --json"
+		"$PROBEGEN" --check --sites app.d two.o > out 2>&1
+		expect_eq $? 0 "$cc: --check of the object"
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || fail "no compiler ran"
+	ok
+}

@@ -232,7 +232,8 @@ static void site_name(struct buf *out, struct srclines *lines,
 	struct buf line = { 0 };
 
 	out->len = 0;
-	buf_printf(out, "site 0x%llx", s->pc);
+	buf_puts(out, "site ");
+	site_address(out, s);
 	if (srclines_find(lines, s->pc, &line) == 0)
 		buf_cat(out, " (", line.data, ")", NULL);
 	buf_free(&line);

@@ -25,14 +25,16 @@
 
 struct bin_site {
 	struct bin_site *next;
-	unsigned long long pc, semaphore; /* as recorded: 0 in objects */
+	unsigned long long pc, semaphore; /* as recorded or relocated */
 	unsigned long long base;	  /* .stapsdt.base, as recorded */
 	char *args;			  /* "-4@%edi 8@%rsi" */
+	char *section; /* in an object: what pc is an offset into */
 };
 struct bin_probe {
 	struct bin_probe *next;
 	char *provider, *name;	      /* verbatim: any byte but NUL */
 	unsigned long long semaphore; /* the first site's; 0: none */
+	char *semaphore_in; /* in an object: ".probes+0x2", or the symbol */
 	struct bin_site *sites, **site_tail;
 	int nsites;
 	char *declaration; /* from .note.probegen, or NULL */
@@ -61,8 +63,16 @@ struct binary {
 	struct bin_probe *probes; /* in the order first seen */
 	int nprobes;
 };
-/* Read path; 0, or -1 after reporting why. */
+/* Read path; 0, or -1 after reporting why.  In an object (ET_REL) the
+ * notes' relocations are applied: a site is an offset into its section
+ * (.text+0x1188), a semaphore its symbol's. */
 int binary_read(const char *path, struct binary *b);
+/* Where site s is, as printed: "0x1188", or ".text+0x1188" in an
+ * object. */
+void site_address(struct buf *out, const struct bin_site *s);
+/* The same for p's semaphore: "0x4010", ".probes+0x2", or in an object
+ * the symbol it is relocated against when undefined there. */
+void semaphore_address(struct buf *out, const struct bin_probe *p);
 /* The same, but a file that is no ELF file (a script, a locale archive)
  * is not said: 1 then, with b's dev and ino set; nothing to free. */
 int binary_try_read(const char *path, struct binary *b);

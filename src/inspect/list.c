@@ -114,8 +114,10 @@ static void disagreeing_arg(FILE *f, const struct bin_probe *p, int i,
 			other.len = 0;
 			spec_words(&other, spec_at(r->args, i, &b) ? &b : NULL);
 			if (strcmp(other.data, kind.data) == 0)
-				buf_printf(&line, "%s 0x%llx",
-					   r == s ? "" : ",", r->pc);
+			{
+				buf_puts(&line, r == s ? " " : ", ");
+				site_address(&line, r);
+			}
 		}
 	}
 	fprintf(f, "    %-*s sites disagree: %s\n", width, what, line.data);
@@ -199,8 +201,11 @@ static void list_text(FILE *f, const struct binary *b,
 		text_string(f, &t, p->provider);
 		fputc(':', f);
 		text_string(f, &t, p->name);
-		if (p->semaphore)
-			fprintf(f, "  semaphore 0x%llx", p->semaphore);
+		t.len = 0;
+		if (p->semaphore || p->semaphore_in) {
+			semaphore_address(&t, p);
+			fprintf(f, "  semaphore %s", t.data);
+		}
 		t.len = 0;
 		if (p->semaphore &&
 		    binary_semaphore_trapped(b, p->semaphore, &t))
@@ -208,7 +213,9 @@ static void list_text(FILE *f, const struct binary *b,
 				t.data);
 		fputc('\n', f);
 		for (s = p->sites; s; s = s->next) {
-			fprintf(f, "    site 0x%llx  ", s->pc);
+			t.len = 0;
+			site_address(&t, s);
+			fprintf(f, "    site %s  ", t.data);
 			text_string(f, &t, s->args);
 			t.len = 0;
 			if (srclines_find(lines, s->pc, &t) == 0)
@@ -232,8 +239,11 @@ static void site_json(FILE *f, struct buf *t, struct buf *src,
 	struct arg_spec a;
 	int k = 0;
 
-	fprintf(f, "%s{\"address\": \"0x%llx\", \"args\": ", first ? "" : ", ",
-		s->pc);
+	src->len = 0;
+	site_address(src, s);
+	fprintf(f, "%s{\"address\": ", first ? "" : ", ");
+	json_string(f, t, src->data);
+	fputs(", \"args\": ", f);
 	json_string(f, t, s->args);
 	src->len = 0;
 	if (srclines_find(lines, s->pc, src) == 0) {
@@ -302,7 +312,11 @@ static void list_json(FILE *f, const struct binary *b,
 		json_string(f, &t, p->provider);
 		fputs(", \"name\": ", f);
 		json_string(f, &t, p->name);
-		fprintf(f, ", \"semaphore\": \"0x%llx\", ", p->semaphore);
+		src.len = 0;
+		semaphore_address(&src, p);
+		fputs(", \"semaphore\": ", f);
+		json_string(f, &t, src.data);
+		fputs(", ", f);
 		t.len = 0;
 		if (p->semaphore)
 			fprintf(f, "\"semaphore_flips\": %s, ",

@@ -99,11 +99,62 @@ static const char *next_string(const char **p, const char *end)
 	return s;
 }
 
-static void stapsdt_note(struct binary *b, struct probe_table *t,
-			 const char *desc, size_t size)
+/* An object's relocations of its notes: the value each address field
+ * gets, by the field's offset in the section, and the section its
+ * symbol is in (NULL: undefined, absolute). */
+struct note_relocs {
+	size_t n;
+	struct note_reloc {
+		size_t offset;
+		uint64_t value;
+		char *section; /* or the symbol's name when undefined */
+		int undefined;
+	} *r;
+};
+
+static int reloc_cmp(const void *pa, const void *pb)
 {
-	int asz = b->elfclass == ELFCLASS64 ? 8 : 4,
-	    big = b->data == ELFDATA2MSB;
+	const struct note_reloc *a = pa, *b = pb;
+
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* Sorted by note_relocations: an object may hold 100,000 sites. */
+static const struct note_reloc *reloc_at(const struct note_relocs *rel,
+					 size_t off)
+{
+	struct note_reloc key = { off, 0, NULL, 0 };
+
+	if (!rel || !rel->n)
+		return NULL;
+	return bsearch(&key, rel->r, rel->n, sizeof(*rel->r), reloc_cmp);
+}
+
+/* The address field at off of a note's descriptor (desc, at desc_off
+ * in its section), relocated in an object. */
+static uint64_t note_addr(const struct binary *b, const char *desc,
+			  size_t desc_off, int field,
+			  const struct note_relocs *rel,
+			  const struct note_reloc **how)
+{
+	int asz = b->elfclass == ELFCLASS64 ? 8 : 4;
+	const struct note_reloc *r =
+		reloc_at(rel, desc_off + (size_t)(field * asz));
+
+	if (how)
+		*how = r && r->section ? r : NULL;
+	if (r)
+		return r->value;
+	return read_addr((const unsigned char *)desc + field * asz, asz,
+			 b->data == ELFDATA2MSB);
+}
+
+static void stapsdt_note(struct binary *b, struct probe_table *t,
+			 const char *desc, size_t size,
+			 const struct note_relocs *rel, size_t desc_off)
+{
+	const struct note_reloc *at, *sem_at;
+	int asz = b->elfclass == ELFCLASS64 ? 8 : 4;
 	const char *p = desc + 3 * asz, *end = desc + size;
 	const char *provider, *name, *args;
 	struct bin_probe *pr;
@@ -114,16 +165,22 @@ static void stapsdt_note(struct binary *b, struct probe_table *t,
 		return; /* not a note anyone could use */
 	pr = probe_for(b, t, provider, name);
 	s = xcalloc(1, sizeof(*s));
-	s->pc = read_addr((const unsigned char *)desc, asz, big);
-	s->base = read_addr((const unsigned char *)desc + asz, asz, big);
-	s->semaphore =
-		read_addr((const unsigned char *)desc + 2 * asz, asz, big);
+	s->pc = note_addr(b, desc, desc_off, 0, rel, &at);
+	s->base = note_addr(b, desc, desc_off, 1, rel, NULL);
+	s->semaphore = note_addr(b, desc, desc_off, 2, rel, &sem_at);
 	s->args = xstrdup(args);
+	s->section = at ? xstrdup(at->section) : NULL;
 	*pr->site_tail = s;
 	pr->site_tail = &s->next;
 	pr->nsites++;
 	if (!pr->semaphore)
 		pr->semaphore = s->semaphore;
+	if (!pr->semaphore_in && sem_at)
+		pr->semaphore_in =
+			sem_at->undefined
+				? xstrdup(sem_at->section)
+				: xasprintf("%s+0x%llx", sem_at->section,
+					    (unsigned long long)s->semaphore);
 }
 
 static void declaration_note(struct binary *b, struct probe_table *t,
@@ -147,7 +204,7 @@ static void declaration_note(struct binary *b, struct probe_table *t,
 }
 
 static void read_notes(struct binary *b, struct probe_table *t, Elf_Data *data,
-		       int decls)
+		       int decls, const struct note_relocs *rel)
 {
 	GElf_Nhdr nh;
 	size_t off = 0, next, name_off, desc_off;
@@ -161,7 +218,7 @@ static void read_notes(struct binary *b, struct probe_table *t, Elf_Data *data,
 		    nh.n_namesz == sizeof(STAPSDT_NOTE_OWNER) &&
 		    memcmp(owner, STAPSDT_NOTE_OWNER,
 			   sizeof(STAPSDT_NOTE_OWNER)) == 0)
-			stapsdt_note(b, t, desc, nh.n_descsz);
+			stapsdt_note(b, t, desc, nh.n_descsz, rel, desc_off);
 		else if (decls && nh.n_type == DECL_NOTE_TYPE &&
 			 nh.n_namesz == sizeof(DECL_NOTE_OWNER) &&
 			 memcmp(owner, DECL_NOTE_OWNER,
@@ -169,6 +226,97 @@ static void read_notes(struct binary *b, struct probe_table *t, Elf_Data *data,
 			declaration_note(b, t, desc, nh.n_descsz);
 		off = next;
 	}
+}
+
+/* One relocation of an object's notes: the field at off gets its
+ * symbol's value plus the addend (REL: plus what the field holds). */
+static void add_reloc(Elf *elf, const struct binary *b, Elf_Data *data,
+		      Elf_Data *syms, size_t strtab, size_t shstrndx,
+		      size_t off, size_t symi, long long addend, int is_rela,
+		      struct note_relocs *rel)
+{
+	int asz = b->elfclass == ELFCLASS64 ? 8 : 4;
+	GElf_Sym sym;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	const char *name = NULL;
+	struct note_reloc *r;
+
+	if (off > data->d_size || data->d_size - off < (size_t)asz ||
+	    !gelf_getsym(syms, (int)symi, &sym))
+		return;
+	if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < SHN_LORESERVE &&
+	    (scn = elf_getscn(elf, sym.st_shndx)) && gelf_getshdr(scn, &sh))
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+	else if (sym.st_shndx == SHN_UNDEF)
+		name = elf_strptr(elf, strtab, sym.st_name); /* the -G object's */
+	rel->r = xgrow(rel->r, rel->n, sizeof(*rel->r));
+	r = &rel->r[rel->n++];
+	r->offset = off;
+	r->value = (uint64_t)sym.st_value + (uint64_t)addend +
+		   (is_rela ? 0
+			    : read_addr((const unsigned char *)data->d_buf + off,
+					asz, b->data == ELFDATA2MSB));
+	r->section = name ? xstrdup(name) : NULL;
+	r->undefined = sym.st_shndx == SHN_UNDEF;
+}
+
+/* The relocations of section target (an object's notes, data). */
+static void note_relocations(Elf *elf, const struct binary *b,
+			     Elf_Scn *target, Elf_Data *data, size_t shstrndx,
+			     struct note_relocs *rel)
+{
+	Elf_Scn *scn = NULL;
+	size_t index = elf_ndxscn(target);
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh, ssh;
+		Elf_Data *r, *syms;
+		Elf_Scn *symscn;
+		size_t i, n;
+		int is_rela;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_info != index ||
+		    (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
+		    !sh.sh_entsize || !(r = elf_getdata(scn, NULL)) ||
+		    !(symscn = elf_getscn(elf, sh.sh_link)) ||
+		    !gelf_getshdr(symscn, &ssh) ||
+		    !(syms = elf_getdata(symscn, NULL)))
+			continue;
+		is_rela = sh.sh_type == SHT_RELA;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Rela a;
+			GElf_Rel l;
+
+			if (is_rela && gelf_getrela(r, (int)i, &a))
+				add_reloc(elf, b, data, syms, ssh.sh_link,
+					  shstrndx, a.r_offset, GELF_R_SYM(a.r_info),
+					  a.r_addend, 1, rel);
+			else if (!is_rela && gelf_getrel(r, (int)i, &l))
+				add_reloc(elf, b, data, syms, ssh.sh_link,
+					  shstrndx, l.r_offset, GELF_R_SYM(l.r_info), 0, 0,
+					  rel);
+		}
+	}
+	if (rel->n)
+		qsort(rel->r, rel->n, sizeof(*rel->r), reloc_cmp);
+}
+
+void site_address(struct buf *out, const struct bin_site *s)
+{
+	if (s->section)
+		buf_printf(out, "%s+0x%llx", s->section, s->pc);
+	else
+		buf_printf(out, "0x%llx", s->pc);
+}
+
+void semaphore_address(struct buf *out, const struct bin_probe *p)
+{
+	if (p->semaphore_in)
+		buf_puts(out, p->semaphore_in);
+	else
+		buf_printf(out, "0x%llx", p->semaphore);
 }
 
 /* The program headers: whether there is an interpreter (a program,
@@ -318,10 +466,20 @@ int binary_try_read(const char *path, struct binary *b)
 		}
 		if (sh.sh_type != SHT_NOTE || !(data = elf_getdata(scn, NULL)))
 			continue;
-		if (strcmp(name, STAPSDT_NOTE_SECTION) == 0)
-			read_notes(b, &table, data, 0);
-		else if (strcmp(name, DECL_NOTE_SECTION) == 0)
-			read_notes(b, &table, data, 1);
+		if (strcmp(name, STAPSDT_NOTE_SECTION) == 0) {
+			struct note_relocs rel = { 0, NULL };
+			size_t i;
+
+			if (b->is_object && data->d_buf)
+				note_relocations(elf, b, scn, data, shstrndx,
+						 &rel);
+			read_notes(b, &table, data, 0, &rel);
+			for (i = 0; i < rel.n; i++)
+				free(rel.r[i].section);
+			free(rel.r);
+		} else if (strcmp(name, DECL_NOTE_SECTION) == 0) {
+			read_notes(b, &table, data, 1, NULL);
+		}
 	}
 	free(table.slots);
 	elf_end(elf);
@@ -339,11 +497,13 @@ void binary_free(struct binary *b)
 		for (s = p->sites; s; s = sn) {
 			sn = s->next;
 			free(s->args);
+			free(s->section);
 			free(s);
 		}
 		free(p->provider);
 		free(p->name);
 		free(p->declaration);
+		free(p->semaphore_in);
 		free(p);
 	}
 	b->probes = NULL;
