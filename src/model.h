@@ -201,6 +201,7 @@ struct pair {
 	char *stem; /* the work: "query" of query__start/query__done */
 	char *arg;  /* --pair's ARG: matched by value across threads */
 	int start_arg, end_arg; /* its index in each probe; -1: per thread */
+	int by_name;		/* found by pairs_of, not named by --pair */
 };
 /* The pairs prog's probe names give (NULL-safe); free with pairs_free. */
 struct pair *pairs_of(const struct program *prog);

@@ -4,7 +4,8 @@
  * provider, X__start goes with X__done, X__end, X__finish or X__stop
  * (the first of those declared), X__begin with X__end, X__entry with
  * X__return and X__enter with X__exit; X, the pair's work, may be empty
- * (start/done).  By default a pair is matched per thread, nested.  An
+ * (start/done).  The separator may also be one underscore (log_start,
+ * log_done), the end's the same as the start's.  By default a pair is matched per thread, nested.  An
  * explicit --pair P:START,P:END[,ARG] names one; with ARG, a parameter
  * both probes declare, starts and ends are matched by its value across
  * threads.
@@ -25,33 +26,37 @@ static const struct {
 	{ "enter", { "exit" } },
 };
 
-/* The probe of pv (its names in set) named stem + "__" + suffix, or
+/* The probe of pv (its names in set) named stem + sep + suffix, or
  * suffix alone when the stem is empty; NULL when there is none. */
 static const struct probe *probe_with(const struct name_set *set,
 				      struct buf *name, const char *stem,
-				      size_t stem_len, const char *suffix)
+				      size_t stem_len, size_t sep,
+				      const char *suffix)
 {
 	name->len = 0;
 	if (stem_len) {
 		buf_add(name, stem, stem_len);
-		buf_lit(name, "__");
+		buf_add(name, "__", sep);
 	}
 	buf_puts(name, suffix);
 	return name_set_find(set, name->data);
 }
 
-/* The stem of a start probe by rule r ("query" of "query__start"), or
- * -1 when its name does not end so. */
-static long start_stem(const char *name, size_t r)
+/* The stem of a start probe by rule r ("query" of "query__start" or of
+ * "query_start"), with its separator's length in *sep, or -1 when its
+ * name does not end so. */
+static long start_stem(const char *name, size_t r, size_t *sep)
 {
 	size_t n = strlen(name), k = strlen(pair_rules[r].start);
 
+	*sep = 0;
 	if (n == k && strcmp(name, pair_rules[r].start) == 0)
 		return 0;
-	if (n > k + 2 && strcmp(name + n - k, pair_rules[r].start) == 0 &&
-	    strncmp(name + n - k - 2, "__", 2) == 0)
-		return (long)(n - k - 2);
-	return -1;
+	if (n < k + 2 || strcmp(name + n - k, pair_rules[r].start) != 0 ||
+	    name[n - k - 1] != '_')
+		return -1;
+	*sep = n > k + 2 && name[n - k - 2] == '_' ? 2 : 1;
+	return (long)(n - k - *sep);
 }
 
 static struct pair *pair_new(const struct probe *start, const struct probe *end,
@@ -72,7 +77,7 @@ struct pair *pairs_of(const struct program *prog)
 	const struct provider *pv;
 	const struct probe *pr, *end;
 	struct buf name = { 0 };
-	size_t r, e;
+	size_t r, e, sep;
 	long stem;
 
 	if (!prog)
@@ -85,19 +90,20 @@ struct pair *pairs_of(const struct program *prog)
 			name_set_add(&set, pr->name, strlen(pr->name), pr);
 		for_each_probe(pv, pr) {
 			for (r = 0; r < ARRAY_SIZE(pair_rules); r++) {
-				if ((stem = start_stem(pr->name, r)) < 0)
+				if ((stem = start_stem(pr->name, r, &sep)) < 0)
 					continue;
 				end = NULL;
 				for (e = 0;
 				     !end && e < 4 && pair_rules[r].ends[e];
 				     e++)
 					end = probe_with(&set, &name, pr->name,
-							 (size_t)stem,
+							 (size_t)stem, sep,
 							 pair_rules[r].ends[e]);
 				if (!end)
 					continue;
 				*tail = pair_new(pr, end, pr->name,
 						 (size_t)stem);
+				(*tail)->by_name = 1;
 				tail = &(*tail)->next;
 				break;
 			}
@@ -169,7 +175,8 @@ char *pair_parse(const struct program *prog, const char *spec,
 				 start ? end_spec : spec);
 	p = pair_new(start, end, start->name, strlen(start->name));
 	for (r = 0; r < ARRAY_SIZE(pair_rules); r++) {
-		long stem = start_stem(start->name, r);
+		size_t sep;
+		long stem = start_stem(start->name, r, &sep);
 
 		if (stem > 0) {
 			free(p->stem);

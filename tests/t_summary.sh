@@ -236,6 +236,22 @@ t_summary_overlapping_pairs() {
 	"$PROBEGEN" --trace --summary -c ./sh > out 2> err || { cat err; fail "--summary (shared end)"; }
 	expect_grep '^op (sh:op__start, sh:op__end): 3 timed$' out
 	expect_grep '^op (sh:op__begin, sh:op__end): 3 timed$' out
+	expect_grep '^paired by their names: op, op (--pair START,END times others)$' out
+	# One underscore: log_start with log_done (not log__end), and a
+	# --pair is not said as found by name.
+	printf 'provider u {\n\tprobe log_start();\n\tprobe log_done();\n\tprobe log__end();\n\tprobe a_b();\n\tprobe a_e();\n};\n' > u.d
+	expect "$PROBEGEN" -h -s u.d -o u.h
+	expect "$PROBEGEN" -G -s u.d -o u.o
+	printf '#include <unistd.h>\n#include "u.h"\nint main(void)\n{\n\tusleep(300000);\n\tfor (int i = 0; i < 4; i++) {\n\t\tU_LOG_START(); U_A_B();\n\t\tusleep(1000);\n\t\tU_A_E(); U_LOG_DONE();\n\t}\n\tU_LOG_END();\n\treturn 0;\n}\n' > u.c
+	expect gcc -O2 u.c u.o -o u
+	"$PROBEGEN" --trace --summary --pair u:a_b,u:a_e -c ./u > out 2> err || { cat err; fail "--summary (one underscore)"; }
+	expect_grep '^log (u:log_start, u:log_done): 4 timed$' out
+	expect_grep '^a_b (u:a_b, u:a_e): 4 timed$' out
+	expect_grep '^paired by their names: log (--pair START,END times others)$' out
+	grep -q "log__end):" out && fail "log_start paired with log__end"
+	"$PROBEGEN" --trace --summary --json -c ./u > out.json 2> err || { cat err; fail "--summary --json"; }
+	python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["pairs"]; assert [(x["work"], x["by_name"]) for x in p] == [("log", True)], p' out.json ||
+		fail "by_name in --summary --json"
 	if have bpftrace; then
 		"$PROBEGEN" --bpftrace --summary -s sh.d -o sh.bt || fail "--bpftrace --summary"
 		ulimit -l unlimited 2> /dev/null

@@ -136,6 +136,15 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 			fprintf(f, " in %u processes", t->processes[i]);
 		fputc('\n', f);
 	}
+	/* Which pairs the probes' names made (not --pair's): one line. */
+	for (i = 0, name.len = 0; i < tr->npairs; i++)
+		if (tr->pairs[i].by_name) {
+			buf_puts(&name, name.len ? ", " : "\npaired by their names: ");
+			buf_escaped(&name, tr->pairs[i].stem,
+				    strlen(tr->pairs[i].stem), 0);
+		}
+	if (name.len)
+		fprintf(f, "%s (--pair START,END times others)\n", name.data);
 	for (i = 0; i < tr->npairs; i++) {
 		const struct trace_pair_stats *st = &t->pairs[i];
 
@@ -262,6 +271,8 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 			json_name(f, tr->pairs[i].by);
 		else
 			fputs("null", f);
+		fprintf(f, ", \"by_name\": %s",
+			tr->pairs[i].by_name ? "true" : "false");
 		fprintf(f,
 			", \"count\": %llu, \"unmatched_ends\": %llu, \"too_deep_starts\": %llu, \"unended_starts\": %llu",
 			st->count, st->unmatched, st->too_deep, st->unended);

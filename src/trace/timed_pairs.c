@@ -154,6 +154,7 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list)
 		tp->end_arg = p->end_arg;
 		tp->stem = xstrdup(*p->stem ? p->stem : p->start->name);
 		tp->by = p->arg ? xstrdup(p->arg) : NULL;
+		tp->by_name = p->by_name;
 		tp->label = xasprintf("%s, %s%s%s", start->label, end->label,
 				      p->arg ? ", by " : "",
 				      p->arg ? p->arg : "");

@@ -80,6 +80,7 @@ struct traced_pair {
 	char *label;		/* "P:START, P:END[, by ARG]" */
 	char *stem;
 	char *by; /* ARG, when matched by its value; or NULL */
+	int by_name; /* found by the probes' names, not by --pair */
 	/* The start's arguments that name each call (--by's, or a
 	   runtime's function and class: call_name), in order; none: the
 	   stem names them all. */
