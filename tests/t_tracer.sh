@@ -78,6 +78,12 @@ assert p["ptrs"]["arguments"][2]["type"] == "string"
 assert len(p["twelve"]["arguments"]) == 12
 ' $b.json || fail "$b: JSON"
 	done
+	# The declarations note taken out (README): the probes stay, listed
+	# without names or types.
+	objcopy --remove-section=.note.probegen loop loop.nodecl || fail "objcopy"
+	"$PROBEGEN" --list loop.nodecl > list.nodecl || fail "--list loop.nodecl"
+	expect_eq "$(grep -c '^  vals:' list.nodecl)" "$(grep -c '^  vals:' list.loop)" "probes without the note"
+	expect_grep 'arg0  (not declared)' list.nodecl
 	# SystemTap's dtrace records no declarations: listed without names.
 	if ! have dtrace; then
 		skip_part "SystemTap's dtrace is not installed (systemtap-sdt-dev)"
