@@ -61,7 +61,8 @@ SRCS = main.c options.c options_trace.c option_table.c help.c completion.c util.
        target.c input.c output.c defines.c emit_header.c emit_object.c \
        emit_rust.c emit_bpftrace.c emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/model.c inspect/srclines.c \
-       inspect/list.c inspect/check.c inspect/loader.c inspect/fit.c
+       inspect/list.c inspect/check.c inspect/loader.c inspect/fit.c \
+       inspect/semaphores.c
 # Optional parts, each found by compiling and linking a one-line program
 # that includes the part's header: have = $(call have,HEADER,LIBS) is yes
 # or empty.  No `#` may appear here: GNU make 4.3 passes `\#` through to

@@ -23,5 +23,4 @@ static void fuzz_setup(char *path, size_t size, const char *name)
 	snprintf(path, size, "%s/%s", d, name);
 	if (!getenv("FUZZ_SHOW_DIAGNOSTICS"))
 		diag.stream = fopen("/dev/null", "w");
-	diag.progname = "probegen";
 }

@@ -144,7 +144,7 @@ static void print_diagnostic(struct loc loc, const char *kind, const char *fmt,
 		fprintf(out, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col,
 			kind);
 	else
-		fprintf(out, "%s: %s: ", diag.progname, kind);
+		fprintf(out, "%s: %s: ", PROGRAM_NAME, kind);
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);
 	show_line(loc);
@@ -162,7 +162,7 @@ static int reported(int *count, const char *kind)
 	if (*count == MAX_REPORTED + 1)
 		fprintf(diag_stream(),
 			"%s: too many %s; the rest are not shown\n",
-			diag.progname, kind);
+			PROGRAM_NAME, kind);
 	return !notes_left_out;
 }
 
@@ -230,7 +230,7 @@ void info_plain(const char *fmt, ...)
 	va_list ap;
 	FILE *out = diag_stream();
 
-	fprintf(out, "%s: ", diag.progname);
+	fprintf(out, "%s: ", PROGRAM_NAME);
 	va_start(ap, fmt);
 	vfprintf(out, fmt, ap);
 	va_end(ap);
@@ -282,7 +282,7 @@ void usage_error(const char *fmt, ...)
 	print_diagnostic(none, "error", fmt, ap);
 	va_end(ap);
 	fprintf(diag_stream(), "Try '%s --help' for more information.\n",
-		diag.progname);
+		PROGRAM_NAME);
 }
 
 void diag_free(void)

@@ -108,7 +108,7 @@ static const struct target *target_for(const struct options *o,
 
 /* The .d files read, parsed into one program and checked.  NULL with
  * *status set. */
-static struct program *load_program(const struct options *o,
+static struct program *read_program(const struct options *o,
 				    const struct target *tg, int *status,
 				    struct emit_options *eopt)
 {
@@ -205,7 +205,7 @@ static int compile(const struct options *o)
 	if (eopt.target && o->mode->depends & M_SDT_DEFINES)
 		eopt.sdt_version =
 			defines_sdt_version(&o->cpp, !o->cpp.enabled);
-	prog = eopt.target ? load_program(o, eopt.target, &status, &eopt)
+	prog = eopt.target ? read_program(o, eopt.target, &status, &eopt)
 			   : NULL;
 	options_after_d_files(o, &n);
 	if (prog && o->mode->reads == READS_D_OR_BINARY && n > 0 &&
@@ -250,7 +250,7 @@ static int trace(const struct options *o)
 	int status;
 
 	if (o->nfiles &&
-	    !(decls = load_program(o, target_host(), &status, NULL)))
+	    !(decls = read_program(o, target_host(), &status, NULL)))
 		return status;
 	/* What --trace shares with other modes, and its operands. */
 	t.binaries = o->operands;
@@ -271,7 +271,7 @@ static int check_binaries(const struct options *o)
 	struct program *prog;
 	int status, n;
 
-	prog = load_program(o, target_host(), &status, NULL);
+	prog = read_program(o, target_host(), &status, NULL);
 	if (!prog)
 		return status;
 	binaries = options_after_d_files(o, &n);
@@ -289,8 +289,6 @@ int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	int status;
-
-	diag.progname = "probegen";
 	status = options_parse(argc, argv, modes,
 			       sizeof(modes) / sizeof(modes[0]), &o);
 	if (status < 0)

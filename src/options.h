@@ -157,13 +157,14 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 void options_free(struct options *o);
 /* The text of --help (help.c). */
 void options_usage(FILE *f);
+/* ---- options_trace.c: the values of --trace's options ---- */
+
 /* s split into words as a POSIX shell splits them (blanks; single and
  * double quotes; backslash), with no expansion of any kind: a NULL-
  * terminated argv to free with words_free(), or NULL and *error (to
  * free) when a quote is left open or there is no word (-c 'CMD ARGS'). */
 char **split_words(const char *s, char **error);
 void words_free(char **argv);
-/* ---- options_trace.c: the values of --trace's options ---- */
 
 /* Read option a's value v into o (a row of ACT_TRACE): 1, or -1 after
  * a usage error. */

@@ -13,6 +13,76 @@
 
 #include "options.h"
 
+char **split_words(const char *s, char **error)
+{
+	size_t n = strlen(s), count = 0;
+	char **argv = xcalloc(n / 2 + 2, sizeof(char *));
+	char *word = xmalloc(n + 1), *w = NULL;
+	char quote = 0;
+
+	*error = NULL;
+	for (; *s; s++) {
+		char c = *s;
+
+		if (!quote && (c == ' ' || c == '\t' || c == '\n')) {
+			if (w) {
+				*w = '\0';
+				argv[count++] = xstrdup(word);
+				w = NULL;
+			}
+			continue;
+		}
+		/* \newline outside single quotes joins lines; alone
+		 * between blanks it starts no word. */
+		if (c == '\\' && s[1] == '\n' && quote != '\'') {
+			s++;
+			continue;
+		}
+		if (!w)
+			w = word;
+		if (quote == '\'') {
+			if (c == '\'')
+				quote = 0;
+			else
+				*w++ = c;
+		} else if (c == '\\' && s[1] &&
+			   (!quote || strchr("\"\\$`", s[1]))) {
+			*w++ = s[1];
+			s++;
+		} else if (c == '"' && quote) {
+			quote = 0;
+		} else if ((c == '"' || c == '\'') && !quote) {
+			quote = c;
+		} else {
+			*w++ = c;
+		}
+	}
+	if (quote)
+		*error = xasprintf("unterminated %s quote",
+				   quote == '"' ? "double" : "single");
+	else if (w) {
+		*w = '\0';
+		argv[count++] = xstrdup(word);
+	}
+	free(word);
+	if (*error || !count) {
+		if (!*error)
+			*error = xstrdup("no command");
+		words_free(argv);
+		return NULL;
+	}
+	return argv;
+}
+
+void words_free(char **argv)
+{
+	char **p;
+
+	for (p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}
+
 /* v as a whole number above 0 and at most max, every byte of it read
  * ("10x" and " 10" are not 10); 0 when it is not one. */
 static long long positive_whole(const char *v, long long max)

@@ -159,6 +159,9 @@ void *arena_alloc(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
 
+/* The name every message begins with ("probegen: error: ..."). */
+#define PROGRAM_NAME "probegen"
+
 /* ---- diag.c: file:line:col diagnostics with source line and caret ---- */
 
 struct loc {
@@ -168,7 +171,6 @@ struct loc {
 
 struct diag {
 	FILE *stream; /* where messages go; NULL: stderr */
-	const char *progname;
 	int errors; /* in the input: each makes the run fail with EXIT_INPUT */
 	int warnings;	 /* in the input: past 50, counted and not shown */
 	int no_warnings; /* -w: none shown */

@@ -15,8 +15,7 @@ _Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr,
-		"%s: fatal: ", diag.progname ? diag.progname : "probegen");
+	fprintf(stderr, PROGRAM_NAME ": fatal: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

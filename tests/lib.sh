@@ -43,6 +43,10 @@ skip() {
 	[ -z "${PROBEGEN_STRICT_SKIPS:-}" ] || fail "skipped with tests/packages installed: $*"
 	echo "skip $*" > .result; exit 0
 }
+# A test this machine's kernel cannot run (it lacks what no package
+# installs, such as running 32-bit x86 programs): SKIP with the reason,
+# under PROBEGEN_STRICT_SKIPS too.
+skip_kernel() { echo "skip (kernel) $*" > .result; exit 0; }
 # note TEXT: a figure the test measured, printed under its line.
 note() { echo "NOTE $*"; }
 # A part of a test that cannot run here: said, never silent (run_test

@@ -657,6 +657,8 @@ t_trace_foreign_32bit() {
 	C
 	i686-linux-gnu-gcc -static -O2 -I. m.c m.o -o m32 || fail "i686 build"
 	file m32 | grep -q 'ELF 32-bit' || fail "not a 32-bit program"
+	./m32 > /dev/null 2> run.err ||
+		{ grep -q 'Exec format error' run.err && skip_kernel "this kernel cannot run 32-bit x86 programs (ia32 emulation is off)"; }
 	"$PROBEGEN" --trace -c ./m32 > out 2> err || { cat err; fail "--trace of a 32-bit program"; }
 	cat out
 	local p

@@ -5,6 +5,7 @@
  *   notes.c     the ELF notes, .probes and .stapsdt.base of a binary,
  *               and the declarations probegen recorded, gathered by probe
  *   specs.c     a note's argument specs ("-4@%edi"), one at a time
+ *   semaphores.c  whether the kernel can set a semaphore for a tracer
  *   model.c     a binary's probes built into a program, arguments from
  *               the recorded declaration or from the specs
  *   srclines.c  a site's source line, through libdw
@@ -77,14 +78,6 @@ void semaphore_address(struct buf *out, const struct bin_probe *p);
  * is not said: 1 then, with b's dev and ino set; nothing to free. */
 int binary_try_read(const char *path, struct binary *b);
 void binary_free(struct binary *b);
-/* Whether the kernel can set the semaphore at sem for a tracer that
- * attaches before the file is mapped (--trace -c, bpftrace -c, a library
- * not yet loaded): it sets the first writable mapping of the
- * semaphore's file page, in the order segments are mapped.  1 when an
- * earlier writable segment maps that page too (lld and mold put the
- * RELRO segment's end there), with why said in *why; else 0. */
-int binary_semaphore_trapped(const struct binary *b, unsigned long long sem,
-			     struct buf *why);
 /* The probes a binary carries, built straight into a program (never
  * printed and parsed again): names verbatim, arguments from the recorded
  * declaration (its parameters parsed alone, silently; one that cannot be
@@ -96,6 +89,17 @@ struct program *binary_program(struct binary *b);
  * readable declaration for it; NULL when p's arguments are only the
  * notes' sizes. */
 const struct probe *binary_recorded_probe(const struct bin_probe *p);
+
+/* ---- semaphores.c ---- */
+
+/* Whether the kernel can set the semaphore at sem for a tracer that
+ * attaches before the file is mapped (--trace -c, bpftrace -c, a library
+ * not yet loaded): it sets the first writable mapping of the
+ * semaphore's file page, in the order segments are mapped.  1 when an
+ * earlier writable segment maps that page too (lld and mold put the
+ * RELRO segment's end there), with why said in *why; else 0. */
+int binary_semaphore_trapped(const struct binary *b, unsigned long long sem,
+			     struct buf *why);
 
 /* ---- loader.c: a program's dynamic loader ---- */
 

@@ -15,6 +15,24 @@
 
 #include "tracer.h"
 
+/* Which pairs the probes' names made (not --pair's): one line. */
+static void paired_by_name(FILE *f, const struct tracer *tr)
+{
+	struct buf names = { 0 };
+	int i;
+
+	for (i = 0; i < tr->npairs; i++)
+		if (tr->pairs[i].by_name) {
+			buf_puts(&names,
+				 names.len ? ", " : "\npaired by their names: ");
+			buf_escaped(&names, tr->pairs[i].stem,
+				    strlen(tr->pairs[i].stem), 0);
+		}
+	if (names.len)
+		fprintf(f, "%s (--pair START,END times others)\n", names.data);
+	buf_free(&names);
+}
+
 /* The value at fraction q of the pair's timed firings. */
 static unsigned long long percentile(const struct trace_pair_stats *st,
 				     double q)
@@ -136,15 +154,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 			fprintf(f, " in %u processes", t->processes[i]);
 		fputc('\n', f);
 	}
-	/* Which pairs the probes' names made (not --pair's): one line. */
-	for (i = 0, name.len = 0; i < tr->npairs; i++)
-		if (tr->pairs[i].by_name) {
-			buf_puts(&name, name.len ? ", " : "\npaired by their names: ");
-			buf_escaped(&name, tr->pairs[i].stem,
-				    strlen(tr->pairs[i].stem), 0);
-		}
-	if (name.len)
-		fprintf(f, "%s (--pair START,END times others)\n", name.data);
+	paired_by_name(f, tr);
 	for (i = 0; i < tr->npairs; i++) {
 		const struct trace_pair_stats *st = &t->pairs[i];
 
