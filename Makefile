@@ -57,12 +57,19 @@ endif
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
-SRCS = main.c options.c options_trace.c option_table.c help.c completion.c util.c name_set.c escape.c diag.c parse.c ast.c ast_types.c program.c pairs.c check.c type.c spell.c names.c \
-       target.c input.c output.c defines.c emit_header.c emit_object.c \
-       emit_rust.c emit_bpftrace.c emit_docs.c \
-       inspect/notes.c inspect/specs.c inspect/model.c inspect/srclines.c \
-       inspect/list.c inspect/check.c inspect/loader.c inspect/fit.c \
-       inspect/semaphores.c
+# The command line and what every wing shares; the compiler (.d files
+# to outputs); the inspector (binaries to reports).  The tracer's rooms
+# are TRACE_OBJ, below.
+SRCS = main.c options.c options_trace.c option_table.c help.c completion.c \
+       util.c name_set.c escape.c diag.c target.c input.c output.c defines.c \
+       compiler/parse.c compiler/ast.c compiler/ast_types.c \
+       compiler/program.c compiler/pairs.c compiler/check.c compiler/type.c \
+       compiler/spell.c compiler/names.c compiler/emit_header.c \
+       compiler/emit_object.c compiler/emit_rust.c compiler/emit_bpftrace.c \
+       compiler/emit_docs.c \
+       inspect/notes.c inspect/specs.c inspect/binary_program.c \
+       inspect/srclines.c inspect/list.c inspect/check_binaries.c \
+       inspect/loader.c inspect/fit.c inspect/semaphores.c
 # Optional parts, each found by compiling and linking a one-line program
 # that includes the part's header: have = $(call have,HEADER,LIBS) is yes
 # or empty.  No `#` may appear here: GNU make 4.3 passes `\#` through to
@@ -147,10 +154,9 @@ RELEASE := $(firstword $(subst -, ,$(VERSION)))
 
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o \
        $(TRACE_OBJ)
-# The header's fixed parts: plain C under src/header/, embedded as strings.
-HEADER_PARTS = src/header/stapsdt_base.h src/header/common.h \
-	src/header/decl_note.h src/header/header_only.h src/header/sdt_site.h \
-	src/header/self_site.h
+# The header's fixed parts: plain C under src/compiler/header/, embedded as strings.
+HEADER_PARTS = $(addprefix src/compiler/header/,stapsdt_base.h common.h \
+	decl_note.h header_only.h sdt_site.h self_site.h)
 
 all: $(PROG)
 
@@ -186,9 +192,9 @@ $(B)/parser.o $(B)/lexer.o: $(B)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
 
-$(B)/header_text.c: $(HEADER_PARTS) src/header/embed.sh | $(B)
+$(B)/header_text.c: $(HEADER_PARTS) src/compiler/header/embed.sh | $(B)
 	$(msg) EMBED $@
-	$(Q)src/header/embed.sh $(HEADER_PARTS) > $@
+	$(Q)src/compiler/header/embed.sh $(HEADER_PARTS) > $@
 
 $(B)/header_text.o: $(B)/header_text.c
 	$(msg) CC $<
@@ -345,8 +351,8 @@ fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics
 	$(Q)$(FZ)/fuzz_metrics -merge=1 -max_len=16384 tests/fuzz-corpus/metrics fuzz/out/metrics-corpus
 
 # make format: clang-format (.clang-format) over the C of src/ and fuzz/;
-# src/header/ is text the generated headers carry, formatted by hand.
-FORMAT_FILES = $(filter-out src/header/%,$(wildcard src/*.c src/*.h src/*/*.c src/*/*.h)) \
+# src/compiler/header/ is text the generated headers carry, formatted by hand.
+FORMAT_FILES = $(filter-out src/compiler/header/%,$(wildcard src/*.c src/*.h src/*/*.c src/*/*.h)) \
 	$(wildcard fuzz/*.c fuzz/*.h)
 format:
 	$(Q)clang-format -i $(FORMAT_FILES)

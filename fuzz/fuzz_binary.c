@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "emit.h"
+#include "compiler/emit.h"
 #include "inspect/inspect.h"
 #include "fuzz_common.h"
 

@@ -13,7 +13,7 @@
 %parse-param {struct parse_state *ps}
 
 %code requires {
-#include "parse.h"
+#include "compiler/parse.h"
 
 typedef void *yyscan_t;
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emit.h"
+#include "compiler/emit.h"
 #include "inspect/inspect.h"
 #include "options.h"
 #include "trace/trace_run.h"

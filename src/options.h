@@ -6,7 +6,7 @@
 #ifndef PROBEGEN_OPTIONS_H
 #define PROBEGEN_OPTIONS_H
 
-#include "emit.h"
+#include "compiler/emit.h"
 #include "trace/trace_run.h"
 
 /* ---- input.c: reading the provider file, optionally through cpp ---- */

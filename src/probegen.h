@@ -1,19 +1,21 @@
 /*
  * probegen.h - what every part of probegen shares: limits, memory and
- * strings, diagnostics, targets and atomic output.  Each part has its
- * own header over this one, sectioned by the file that implements it:
+ * strings, diagnostics, targets and atomic output.  Three wings stand
+ * over it, each in its folder, with the command line beside them:
  *
- *   model.h           the front end and the model: input.c (read, cpp)
- *                     -> parse.c + grammar/ (the tree, ast.c) -> check.c
- *                     (judge); program.c, pairs.c, type.c, defines.c
- *   naming.h          how types are written and probes named (spell.c,
- *                     names.c)
- *   emit.h            the emitters, one format a file (emit_header.c,
- *                     emit_object.c, emit_rust.c, emit_bpftrace.c,
- *                     emit_docs.c)
- *   options.h         the command line (options.c) and its modes (main.c)
- *   inspect/inspect.h the inspector: binaries read, --list, --check
- *   trace/tracer.h    the tracer (--trace); trace/trace_run.h its entry
+ *   compiler/model.h   the compiler's front end and the model of a
+ *                      program, which the other wings build too:
+ *                      parse.c + grammar/ (the tree, ast.c) -> check.c
+ *                      (judge); program.c, pairs.c, type.c
+ *   compiler/naming.h  how types are written and probes named (spell.c,
+ *                      names.c)
+ *   compiler/emit.h    the emitters, one format a file (emit_header.c,
+ *                      emit_object.c, emit_rust.c, emit_bpftrace.c,
+ *                      emit_docs.c); compiler/header/ the header's text
+ *   inspect/inspect.h  the inspector: binaries read, --list, --check
+ *   trace/tracer.h     the tracer (--trace); trace/trace_run.h its entry
+ *   options.h          the command line (options.c), its modes (main.c),
+ *                      reading .d files (input.c, defines.c)
  */
 #ifndef PROBEGEN_H
 #define PROBEGEN_H
@@ -33,7 +35,7 @@
 
 /* The version-3 stapsdt note every probe site has: its section, owner
  * and type, as the Rust module writes them and the inspector reads them.
- * The header's sites (src/header/self_site.h, plain text) write the
+ * The header's sites (src/compiler/header/self_site.h, plain text) write the
  * same; t_header_self_contained_notes holds them to sys/sdt.h's. */
 #define STAPSDT_NOTE_SECTION ".note.stapsdt"
 #define STAPSDT_NOTE_OWNER "stapsdt"

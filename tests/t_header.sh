@@ -108,7 +108,7 @@ t_header_object_arguments_compile() {
 	ok
 }
 
-# The header's fixed parts (src/header/) are C that compiles on its own,
+# The header's fixed parts (src/compiler/header/) are C that compiles on its own,
 # as the headers put them together: stapsdt_base.h and common.h, then
 # decl_note.h and header_only.h, and one of the two site files; with
 # probes and without (PROBEGEN_NO_PROBES).
@@ -121,7 +121,7 @@ t_header_parts_compile_alone() {
 		     "stapsdt_base.h common.h decl_note.h header_only.h self_site.h"; do
 		: > parts.h
 		for f in $parts; do
-			echo "#include \"$ROOT/src/header/$f\"" >> parts.h
+			echo "#include \"$ROOT/src/compiler/header/$f\"" >> parts.h
 		done
 		for cc in gcc clang; do
 			for lang in c c++; do
@@ -433,7 +433,7 @@ t_header_inline_weight_as_systemtap() {
 	ok
 }
 
-# The sites are probegen's own (src/header/self_site.h): for the same
+# The sites are probegen's own (src/compiler/header/self_site.h): for the same
 # calls, every Debian cross target records the same sizes, signs and
 # float markers in the default and --self-contained headers as
 # sys/sdt.h's own STAP_PROBEn macros do.  (Register choices are the

@@ -6,11 +6,11 @@
  *               and the declarations probegen recorded, gathered by probe
  *   specs.c     a note's argument specs ("-4@%edi"), one at a time
  *   semaphores.c  whether the kernel can set a semaphore for a tracer
- *   model.c     a binary's probes built into a program, arguments from
+ *   binary_program.c  a binary's probes built into a program, arguments from
  *               the recorded declaration or from the specs
  *   srclines.c  a site's source line, through libdw
  *   list.c      --list [--json]
- *   check.c     --check: the binaries against the .d files
+ *   check_binaries.c  --check: the binaries against the .d files
  *   fit.c       --bpftrace for binaries: their recorded declarations, or
  *               a .d file's probes that they carry
  *
@@ -20,9 +20,10 @@
 #ifndef PROBEGEN_INSPECT_H
 #define PROBEGEN_INSPECT_H
 
-#include "naming.h"
+#include "compiler/naming.h"
 
-/* ---- notes.c: the probes a binary carries; model.c: built into a program ---- */
+/* ---- notes.c: the probes a binary carries; binary_program.c: built
+ * into a program ---- */
 
 struct bin_site {
 	struct bin_site *next;
@@ -148,7 +149,7 @@ int fit_to_binaries(struct program *prog, const char *what,
 		    const char *const *paths, int n, struct target *tg,
 		    char **names, int *all_libraries);
 
-/* ---- list.c, check.c: --list and --check ---- */
+/* ---- list.c, check_binaries.c: --list and --check ---- */
 
 /* --list [--json] BINARY...; returns the exit status. */
 int inspect_list(const char *const *files, int nfiles, int json);

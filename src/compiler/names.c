@@ -1,5 +1,5 @@
 /*
- * names.c - every name probegen generates, so the naming rules can be
+ * compiler/names.c - every name probegen generates, so the naming rules can be
  * read in one place.  For probe P:N (as written in the .d file):
  *
  *   macro      UPPER(P) "_" UPPER(N with "__" -> "_")   as SystemTap's dtrace

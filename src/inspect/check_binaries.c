@@ -1,5 +1,5 @@
 /*
- * inspect/check.c - --check FILE.d BINARY...: do the binaries' probes of
+ * inspect/check_binaries.c - --check FILE.d BINARY...: do the binaries' probes of
  * the file's providers match its declarations?  One line per problem,
  * "BINARY: provider:name: what", on stdout; exit 1 if any is an error.
  *

@@ -1,5 +1,5 @@
 /*
- * emit_bpftrace.c - write a bpftrace script for --bpftrace: one block per
+ * compiler/emit_bpftrace.c - write a bpftrace script for --bpftrace: one block per
  * probe that prints its name and each argument by its declared name,
  * formatted by its declared type.  Attach points take the binary from
  * the script's first positional parameter (usdt:$1:P:N), so one script

@@ -1,5 +1,5 @@
 /*
- * pairs.c - the provider's own start/done pairs, worked out once in the
+ * compiler/pairs.c - the provider's own start/done pairs, worked out once in the
  * model, where --list, --bpftrace and --trace find them.  Within a
  * provider, X__start goes with X__done, X__end, X__finish or X__stop
  * (the first of those declared), X__begin with X__end, X__entry with

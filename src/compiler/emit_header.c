@@ -1,5 +1,5 @@
 /*
- * emit_header.c - write the C header for -h.
+ * compiler/emit_header.c - write the C header for -h.
  *
  * It keeps SystemTap's dtrace -h API exactly (the P_N(...) and
  * P_N_ENABLED() macros, the P_N_semaphore symbols in .probes, the
@@ -7,7 +7,7 @@
  * call trace_p_n(...) and a lazy P_N_LAZY(...) whose arguments are only
  * evaluated while a tracer is attached.  Every one of them is a macro:
  * a translation unit pays only for the probes it fires.  The fixed
- * parts are plain C files under src/header/, embedded at build time.
+ * parts are plain C files under src/compiler/header/, embedded at build time.
  *
  * Sites pass the native arguments in native order, as SystemTap's header
  * does; an argument mapping only shows in the comment.
@@ -24,7 +24,7 @@
 #include "emit.h"
 #include "version.h"
 
-/* The files of src/header/, as strings (build/header_text.c). */
+/* The files of src/compiler/header/, as strings (build/header_text.c). */
 extern const char header_stapsdt_base[], header_common[], header_decl_note[],
 	header_header_only[], header_sdt_site[], header_self_site[];
 

@@ -1,5 +1,5 @@
 /*
- * naming.h - how a type is written in C, D and Rust (spell.c), and every
+ * compiler/naming.h - how a type is written in C, D and Rust (spell.c), and every
  * name probegen generates, worked out once per probe (names.c): what the
  * checker compares for collisions and the emitters write.
  */

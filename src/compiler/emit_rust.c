@@ -1,5 +1,5 @@
 /*
- * emit_rust.c - write a Rust module for --rust: the same probes as the C
+ * compiler/emit_rust.c - write a Rust module for --rust: the same probes as the C
  * header, on stable Rust, with no crate dependencies.
  *
  * Each provider becomes `pub mod provider`, each probe P:N three functions:

@@ -1,5 +1,5 @@
 /*
- * src/header/sdt_site.h - what the default header adds after the sites
+ * src/compiler/header/sdt_site.h - what the default header adds after the sites
  * (self_site.h, probegen's own, whose notes are the ones sys/sdt.h
  * writes for the same calls: tests/t_header.sh compares them with
  * sys/sdt.h's own macros on every Debian cross target): sys/sdt.h

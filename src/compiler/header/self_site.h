@@ -1,5 +1,5 @@
 /*
- * src/header/self_site.h - the probe sites of every header: the
+ * src/compiler/header/self_site.h - the probe sites of every header: the
  * version-3 .note.stapsdt entry, .stapsdt.base and the argument specs
  * written here, with no sys/sdt.h.  The notes equal those sys/sdt.h's
  * own macros write for the same calls (tests/t_header.sh compares them

@@ -1,5 +1,5 @@
 /*
- * type.c - what a D type means on a target: its size and sign, whether
+ * compiler/type.c - what a D type means on a target: its size and sign, whether
  * a tracer can read it, whether it is a C string, and whether the header
  * can name it without the user's own C headers.  How a type is written
  * (C, D, Rust) is spell.c's business; it asks here, never the reverse.

@@ -1,5 +1,5 @@
 /*
- * ast_types.c - the type a declaration's specifiers name: builtin
+ * compiler/ast_types.c - the type a declaration's specifiers name: builtin
  * keywords in any order, a typedef's or macro's name, `string`, tagged
  * types, qualifiers, and a typedef's __mode__ attribute.  Grammar
  * actions, as in ast.c, whose nodes these are.

@@ -1,5 +1,5 @@
 /*
- * emit_docs.c - write a Markdown reference for --docs: per provider its
+ * compiler/emit_docs.c - write a Markdown reference for --docs: per provider its
  * stability (#pragma D attributes), per probe a heading provider:name,
  * its declaration, the doc comment written right above it in the .d, and
  * a table of its arguments: position, name, type, and how bpftrace reads

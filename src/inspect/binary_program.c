@@ -1,5 +1,5 @@
 /*
- * inspect/model.c - a binary's probes built into a program, as the
+ * inspect/binary_program.c - a binary's probes built into a program, as the
  * emitters and the tracer take one: names verbatim, arguments from the
  * declaration probegen recorded (its parameters parsed alone), else
  * unnamed sized integers from the first site's specs.

@@ -1,5 +1,5 @@
 /*
- * src/header/stapsdt_base.h - the one text of _.stapsdt.base, the
+ * src/compiler/header/stapsdt_base.h - the one text of _.stapsdt.base, the
  * symbol every probe note records (gdb ignores every probe of a binary
  * without it): a weak hidden byte in the COMDAT section .stapsdt.base,
  * defined once per object (.ifndef).  Copied first into every header

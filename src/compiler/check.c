@@ -1,5 +1,5 @@
 /*
- * check.c - judge the parsed program.  Everything a user can get wrong
+ * compiler/check.c - judge the parsed program.  Everything a user can get wrong
  * that the grammar cannot see is reported here, all of it in one run:
  * limits, duplicates, argument mappings, and generated names that would
  * collide.  Prints diagnostics; changes and writes nothing.

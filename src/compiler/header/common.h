@@ -1,5 +1,5 @@
 /*
- * src/header/common.h - the fixed part of every header probegen -h
+ * src/compiler/header/common.h - the fixed part of every header probegen -h
  * writes, copied in after the include guard and the _SDT_HAS_SEMAPHORES
  * lines.  It is C, compiled on its own by the tests; emit_header.c
  * embeds it at build time (Makefile: build/header_text.c).

@@ -1,5 +1,5 @@
 /*
- * emit_object.c - write the -G object with libelf, running no compiler.
+ * compiler/emit_object.c - write the -G object with libelf, running no compiler.
  *
  * The object holds what the header's semaphore declarations need: one
  * 2-byte zero semaphore per probe, in .d order, each a GLOBAL HIDDEN

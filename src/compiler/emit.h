@@ -1,5 +1,5 @@
 /*
- * emit.h - the emitters, one output format a file, all of one shape
+ * compiler/emit.h - the emitters, one output format a file, all of one shape
  * (emit_fn).  How they spell types and name things is naming.h's.
  */
 #ifndef PROBEGEN_EMIT_H

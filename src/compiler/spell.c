@@ -1,5 +1,5 @@
 /*
- * spell.c - how a type is written: in C for the generated header (the
+ * compiler/spell.c - how a type is written: in C for the generated header (the
  * file's typedefs expanded, D's type names spelled with the compiler's
  * predefined macros so that the header needs no <stdint.h>), in D as the
  * .d file wrote it (comments and messages), and in Rust.  What a type

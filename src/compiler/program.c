@@ -1,5 +1,5 @@
 /*
- * program.c - the program as a whole, once parsed: finding a provider
+ * compiler/program.c - the program as a whole, once parsed: finding a provider
  * or probe, completing it (a probe declared again with the same types
  * is one probe, with a warning when both are in one file), and freeing
  * it.  The nodes are built by ast.c (from

@@ -1,5 +1,5 @@
 /*
- * ast.c - the tree: declarators, parameters, probes, providers,
+ * compiler/ast.c - the tree: declarators, parameters, probes, providers,
  * typedefs (the types their specifiers name: ast_types.c).  The parser's
  * actions are one-line calls into these two files.  Parameters,
  * probes, providers and typedefs keep their source positions (messages

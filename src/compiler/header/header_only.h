@@ -1,5 +1,5 @@
 /*
- * src/header/header_only.h - what a header made with --header-only adds
+ * src/compiler/header/header_only.h - what a header made with --header-only adds
  * after common.h: each site defines its probe's semaphore and records
  * its declaration itself, so that no -G object is needed.  Copied in
  * only with --header-only; compiled on its own by the tests.

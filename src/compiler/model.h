@@ -1,5 +1,5 @@
 /*
- * model.h - the front end and the model: the tree the parser builds, the
+ * compiler/model.h - the front end and the model: the tree the parser builds, the
  * program as a whole, what a type means on a target, and the checker
  * that judges it; reading the input and the -D/-U flags.
  */

@@ -1,5 +1,5 @@
 /*
- * parse.h - what the scanner, the parser and the tree's builders share,
+ * compiler/parse.h - what the scanner, the parser and the tree's builders share,
  * and nothing else needs: the per-parse state (the scanner's extra data)
  * and the grammar's actions, implemented in ast.c, ast_types.c and
  * parse.c.

@@ -1,5 +1,5 @@
 /*
- * src/header/decl_note.h - the layout of a declaration note (man
+ * src/compiler/header/decl_note.h - the layout of a declaration note (man
  * probegen(1), DECLARATION NOTES), in one place: probegen.h takes it for
  * the -G object, the Rust module and the readers of binaries, and a
  * --header-only header carries it for its sites (header_only.h).  One

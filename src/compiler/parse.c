@@ -1,5 +1,5 @@
 /*
- * parse.c - run the scanner and parser over one text, and handle the
+ * compiler/parse.c - run the scanner and parser over one text, and handle the
  * '#' lines the scanner hands over: cpp line markers and '#line' move
  * the position; '#pragma D' and '#pragma ident' are accepted; other
  * directives need -C and are reported.
