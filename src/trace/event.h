@@ -95,8 +95,15 @@ void printer_event(struct tracer *tr, const struct trace_event *e);
 
 /* ---- sinks.c ---- */
 
-/* The ring buffer's callback for a firing (ctx: the tracer): to each
- * consumer the plan runs (profile, metrics, timeline, printer). */
+/* The consumers the plan runs (calls, profile, metrics, timeline,
+ * printer), opened before anything is attached: 0, or -1 after saying
+ * why. */
+int sinks_open(struct tracer *tr);
+/* The ring buffer's callback for a firing (ctx: the tracer): to each. */
 int sinks_event(void *ctx, void *data, size_t size);
+/* Once the trace has ended, each finished: its file written when the
+ * trace ran, removed when not; 0, or -1 after saying why. */
+int sinks_finish(struct tracer *tr, int ran);
+void sinks_free(struct tracer *tr);
 
 #endif

@@ -1,32 +1,47 @@
 /*
- * src/trace/sinks.c - the fan-out: the ring buffer's callback for every
- * firing, and the table of the consumers that take it (the plan says
- * which run).  Each consumer gets the event and the tracer, decodes
- * what it needs through event.c, and never calls another; --limit
- * counts the events taken here.
+ * src/trace/sinks.c - the consumers of firings, one row each with its
+ * whole life: whether the plan wants it, opening it before anything is
+ * attached, each firing (the ring buffer's callback), finishing it when
+ * the trace has ended, and freeing it.  trace.c only loops over the rows,
+ * so a new output is one room and one row here.  Each consumer gets the
+ * event and the tracer, decodes what it needs through event.c, and never
+ * calls another; --limit counts the events taken here.
  */
 #include "tracer.h"
 
 volatile sig_atomic_t trace_stopping;
 
-static int wants_profile(const struct tracer *tr)
+/* Starts matched to ends (calls.c), before the profile and the
+   timeline read what it closed and opened. */
+static int wants_calls(const struct trace_plan *p)
 {
-	return tr->profile != NULL;
+	return p->timeline || p->profile;
 }
 
-static int wants_metrics(const struct tracer *tr)
+static int open_calls(struct tracer *tr)
 {
-	return tr->metrics != NULL;
+	tr->calls = calls_new(tr);
+	return 0;
 }
 
-static int wants_timeline(const struct tracer *tr)
+static void to_calls(struct tracer *tr, const struct trace_event *e)
 {
-	return tr->timeline != NULL;
+	calls_event(tr->calls, e);
 }
 
-static int wants_printer(const struct tracer *tr)
+static void free_calls(struct tracer *tr)
 {
-	return tr->plan.print;
+	calls_free(tr->calls);
+}
+
+static int wants_profile(const struct trace_plan *p)
+{
+	return p->profile;
+}
+
+static int open_profile(struct tracer *tr)
+{
+	return (tr->profile = profile_new(tr)) ? 0 : -1;
 }
 
 static void to_profile(struct tracer *tr, const struct trace_event *e)
@@ -34,9 +49,45 @@ static void to_profile(struct tracer *tr, const struct trace_event *e)
 	profile_event(tr->profile, e);
 }
 
+static int finish_profile(struct tracer *tr, int ran)
+{
+	return ran && tr->profile ? profile_write_folded(tr->profile) : 0;
+}
+
+static void free_profile(struct tracer *tr)
+{
+	profile_free(tr->profile);
+}
+
+static int wants_metrics(const struct trace_plan *p)
+{
+	return p->metrics;
+}
+
+static int open_metrics(struct tracer *tr)
+{
+	tr->metrics = metrics_new(tr);
+	return 0;
+}
+
 static void to_metrics(struct tracer *tr, const struct trace_event *e)
 {
 	metrics_event(tr->metrics, e);
+}
+
+static void free_metrics(struct tracer *tr)
+{
+	metrics_free(tr->metrics);
+}
+
+static int wants_timeline(const struct trace_plan *p)
+{
+	return p->timeline;
+}
+
+static int open_timeline(struct tracer *tr)
+{
+	return (tr->timeline = timeline_open(tr, tr->opt->timeline)) ? 0 : -1;
 }
 
 static void to_timeline(struct tracer *tr, const struct trace_event *e)
@@ -44,17 +95,55 @@ static void to_timeline(struct tracer *tr, const struct trace_event *e)
 	timeline_event(tr->timeline, e);
 }
 
-/* In order: the profile and the metrics count what the timeline and the
- * printer show. */
+/* Kept when the trace ran, its unended calls closed with the calls
+   around them; removed when it did not. */
+static int finish_timeline(struct tracer *tr, int ran)
+{
+	if (!tr->timeline)
+		return 0; /* never opened: the trace failed before */
+	if (!ran) {
+		timeline_abort(tr->timeline);
+		return 0;
+	}
+	calls_end(tr->calls);
+	return timeline_close(tr->timeline);
+}
+
+static int wants_printer(const struct trace_plan *p)
+{
+	return p->print;
+}
+
+/* In order: the calls first; the profile and the metrics count what
+ * the timeline and the printer show.  Each step may be NULL. */
 static const struct sink {
-	int (*wants)(const struct tracer *tr);
+	int (*wanted)(const struct trace_plan *p);
+	/* Before anything is attached: 0, or -1 after saying why. */
+	int (*open)(struct tracer *tr);
 	void (*event)(struct tracer *tr, const struct trace_event *e);
+	/* Once the trace has ended (ran: it traced, and did not fail):
+	   0, or -1 after saying why. */
+	int (*finish)(struct tracer *tr, int ran);
+	void (*free)(struct tracer *tr);
 } sinks[] = {
-	{ wants_profile, to_profile },
-	{ wants_metrics, to_metrics },
-	{ wants_timeline, to_timeline },
-	{ wants_printer, printer_event },
+	{ wants_calls, open_calls, to_calls, NULL, free_calls },
+	{ wants_profile, open_profile, to_profile, finish_profile,
+	  free_profile },
+	{ wants_metrics, open_metrics, to_metrics, NULL, free_metrics },
+	{ wants_timeline, open_timeline, to_timeline, finish_timeline, NULL },
+	{ wants_printer, NULL, printer_event, NULL, NULL },
 };
+
+int sinks_open(struct tracer *tr)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sinks); i++)
+		if (sinks[i].wanted(&tr->plan) && sinks[i].open &&
+		    sinks[i].open(tr) != 0)
+			return -1;
+	return 0;
+}
 
 int sinks_event(void *ctx, void *data, size_t size)
 {
@@ -67,15 +156,32 @@ int sinks_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (!tr->start_ns)
 		tr->start_ns = e->time_ns;
-	/* Starts matched to ends first: the profile and the timeline read
-	   the calls closed and opened. */
-	if (tr->calls)
-		calls_event(tr->calls, e);
 	for (i = 0; i < ARRAY_SIZE(sinks); i++)
-		if (sinks[i].wants(tr))
+		if (sinks[i].wanted(&tr->plan))
 			sinks[i].event(tr, e);
 	tr->events++;
 	if (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit)
 		trace_stopping = 1;
 	return 0;
+}
+
+int sinks_finish(struct tracer *tr, int ran)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sinks); i++)
+		if (sinks[i].wanted(&tr->plan) && sinks[i].finish &&
+		    sinks[i].finish(tr, ran) != 0)
+			rc = -1;
+	return rc;
+}
+
+void sinks_free(struct tracer *tr)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sinks); i++)
+		if (sinks[i].wanted(&tr->plan) && sinks[i].free)
+			sinks[i].free(tr);
 }

@@ -183,20 +183,13 @@ static int prepare(struct tracer *tr, pid_t *child, int *go,
 			    strerror(errno));
 		return -1;
 	}
-	if (tr->plan.timeline || tr->plan.profile)
-		tr->calls = calls_new(tr);
-	if (tr->plan.timeline &&
-	    !(tr->timeline = timeline_open(tr, opt->timeline)))
+	/* The outputs, and the port, before anything is attached: one that
+	   cannot be written, or a port in use, is said first. */
+	if (sinks_open(tr) != 0)
 		return -1;
-	if (tr->plan.profile && !(tr->profile = profile_new(tr)))
+	if (tr->plan.metrics &&
+	    !(*server = server_start(opt->metrics, scrape_page, sc)))
 		return -1;
-	/* The port is taken before anything is attached: one in use is
-	   said first. */
-	if (tr->plan.metrics) {
-		tr->metrics = metrics_new(tr);
-		if (!(*server = server_start(opt->metrics, scrape_page, sc)))
-			return -1;
-	}
 	/* -o FILE: probegen's own output apart from the command's. */
 	if (opt->output && !(tr->out = fopen(opt->output, "w"))) {
 		error_plain("cannot write '%s': %s", opt->output,
@@ -261,21 +254,9 @@ static int report(struct tracer *tr, struct session *s, int status)
  * trace ran (found probes unfired or not), removed when it failed. */
 static int finish_files(struct tracer *tr, int traced, int status)
 {
-	int ran = status == EXIT_OK || status == EXIT_INPUT;
+	int ran = traced && (status == EXIT_OK || status == EXIT_INPUT);
 
-	if (tr->profile && traced && ran &&
-	    profile_write_folded(tr->profile) != 0)
-		status = EXIT_SYSTEM;
-	if (tr->timeline) {
-		if (ran) {
-			calls_end(tr->calls);
-			if (timeline_close(tr->timeline) != 0)
-				status = EXIT_SYSTEM;
-		} else {
-			timeline_abort(tr->timeline);
-		}
-	}
-	return status;
+	return sinks_finish(tr, ran) != 0 ? EXIT_SYSTEM : status;
 }
 
 /* The exit status of a step that failed (tracer.h: it said why): 1 when
@@ -350,9 +331,7 @@ int trace_run(const struct trace_options *opt)
 	/* Nothing was traced: nothing is left written. */
 	if (tr.out != stdout && !s)
 		unlink(opt->output);
-	profile_free(tr.profile);
-	calls_free(tr.calls);
-	metrics_free(tr.metrics);
+	sinks_free(&tr);
 	targets_free(&tr);
 	return status;
 }

@@ -10,8 +10,9 @@
  *   timed_pairs.c  the pairs to time, and each probe's part in them
  *   follow.c   what a followed process's exec or dlopen brings, attached
  *   session.c  the BPF lifecycle (load.c, attach.c, tally.c; session.h)
- *   sinks.c    the fan-out: each firing to the consumers the plan runs,
- *              printer.c, timeline.c, profile.c, metrics.c (event.h)
+ *   sinks.c    the consumers of firings, a row each with its whole
+ *              life: calls.c, profile.c, metrics.c, timeline.c,
+ *              printer.c (event.h); a new output is a room and a row
  *   calls.c    starts matched to ends, once, for timeline.c and profile.c
  *   event.c    the one decoder of an event's arguments and call names
  *   summary.c  --summary: the counts and pair times, text or JSON
