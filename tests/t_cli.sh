@@ -296,3 +296,16 @@ t_cli_bash_completion() {
 	expect_eq "$after" "--json -Werror -w " "--list -<TAB>"
 	ok
 }
+
+# The targets the README and the man page list are --list-targets's,
+# in its order (x32 was missing from both).
+t_cli_targets_documented() {
+	local code readme man
+	code=$("$PROBEGEN" --list-targets | tr '\n' ' ')
+	[ "$(echo $code | wc -w)" -ge 10 ] || fail "--list-targets: '$code'"
+	readme=$(tr '\n' ' ' < "$ROOT/README.md" | sed -n 's/.*`--target=ARCH` (\([^)]*\), or a GNU triplet).*/\1/p' | tr -d '`,' | tr -s ' ')
+	man=$(tr '\n' ' ' < "$ROOT/man/probegen.1" | sed -n 's/.*BI "\\-\\-target " arch\\fR):  *\([^G]*\), or a GNU triplet.*/\1/p' | tr -d ',' | tr -s ' ')
+	expect_eq "$readme " "$code" "the README's targets"
+	expect_eq "$man " "$code" "the man page's targets"
+	ok
+}
