@@ -64,7 +64,7 @@ const struct option_row option_rows[] = {
 	  "(--summary breaks such pairs down by name)" },
 	{ "--top", "N", O_TRACE, ACT_TRACE, 0, 0, NULL,
 	  "with --summary: the N names of most self time\n"
-	  "(default 20; --json has all)" },
+	  "(default " PROBEGEN_STR(TRACE_TOP_DEFAULT) "; --json has all)" },
 	{ "--folded", "FILE", O_TRACE, ACT_STRING, AT(trace.folded),
 	  COMPLETE_FILE, NULL,
 	  "with --trace: write the calls as folded stacks\n"

@@ -161,6 +161,10 @@ void *arena_alloc(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
 
+/* A number's macro as a string literal: PROBEGEN_STR(MAX_PROBE_ARGS). */
+#define PROBEGEN_STR_(x) #x
+#define PROBEGEN_STR(x) PROBEGEN_STR_(x)
+
 /* The name every message begins with ("probegen: error: ..."). */
 #define PROGRAM_NAME "probegen"
 

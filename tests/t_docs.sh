@@ -67,3 +67,46 @@ t_docs_figures() {
 	[ $rc = 0 ] || { cat out; fail "a README figure is not BENCHMARKS.md's"; }
 	ok
 }
+
+# Every limit the man page states is the constant the code uses: each
+# read from its source file, and the man page's sentence made from it.
+t_docs_limits_are_the_code() {
+	python3 - "$ROOT" > out 2>&1 <<-'PY'
+	import re, sys
+	root = sys.argv[1]
+	def const(path, name):
+	    text = open(root + "/" + path).read()
+	    m = re.search(r"#define %s \(?(\d+)(?: << (\d+))?\)?" % name, text)
+	    assert m, "%s: no %s" % (path, name)
+	    return int(m.group(1)) << int(m.group(2) or 0)
+	man = open(root + "/man/probegen.1").read().replace("\n", " ")
+	man = re.sub(r"\s+", " ", man)
+	c = lambda n: "{:,}".format(n)
+	said = {
+	    "PROFILE_MAX_NAMES": ("src/trace/profile.c", lambda n: "A pair keeps %s names" % c(n)),
+	    "CALLS_MAX_DEPTH": ("src/trace/event.h", lambda n: "at any depth up to %s a thread" % c(n)),
+	    "TRACE_MAX_NEST": ("src/trace/bpf/trace_abi.h", lambda n: "deeper than the %d a thread keeps in the kernel (%s for a profile" % (n, c(const("src/trace/event.h", "CALLS_MAX_DEPTH")))),
+	    "TRACE_MAX_ROLES": ("src/trace/bpf/trace_abi.h", lambda n: "each is timed, up to %d a probe" % n),
+	    "METRICS_MAX_VALUES": ("src/trace/metrics.c", lambda n: "at most %s a probe" % c(n)),
+	    "BUCKET_LOW": ("src/trace/metrics.c", lambda n: "nanoseconds from 2^%d," % n),
+	    "BUCKET_HIGH": ("src/trace/metrics.c", lambda n: "to 2^%d," % n),
+	    "IDLE_SECONDS": ("src/trace/server.c", lambda n: r"a connection idle for %d\ s is closed" % n),
+	    "MAX_CONNECTIONS": ("src/trace/server.c", lambda n: "up to %s are open at once" % c(n)),
+	    "REQUEST_BYTES": ("src/trace/server.c", lambda n: r"headers are held to %d\ KiB" % (n >> 10)),
+	    "TRACE_STR_LEN": ("src/trace/bpf/trace_abi.h", lambda n: "strings quoted, up to %d bytes" % (n - 1)),
+	    "TRACE_TOP_DEFAULT": ("src/trace/trace_run.h", lambda n: r"first %d .RB ( \-\-top )" % n),
+	}
+	bad = []
+	for name, (path, sentence) in said.items():
+	    want = sentence(const(path, name))
+	    if want not in man:
+	        bad.append("%s (%s): the man page does not say '%s'" % (name, path, want))
+	print("%d limits checked" % len(said))
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
+	local rc=$?
+	note "$(head -1 out)"
+	[ $rc = 0 ] || { cat out; fail "a documented limit is not the code's"; }
+	ok
+}

@@ -55,6 +55,6 @@ int plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	plan->count_processes = (plan->following && opt->summary) ||
 				plan->metrics;
 	plan->limit = opt->limit;
-	plan->top = opt->top ? opt->top : 20;
+	plan->top = opt->top ? opt->top : TRACE_TOP_DEFAULT;
 	return 0;
 }

@@ -80,7 +80,7 @@ static void put_duration(FILE *f, unsigned long long ns)
 }
 
 /* A pair timed as a profile: its calls by name, most self time first,
- * the first --top (20) of them. */
+ * the first --top (TRACE_TOP_DEFAULT) of them. */
 static void names_text(FILE *f, const struct tracer *tr, int pair)
 {
 	int i, n, top = tr->plan.top;

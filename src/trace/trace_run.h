@@ -10,6 +10,9 @@
 
 struct program;
 
+/* The names of a pair's breakdown --summary prints without --top. */
+#define TRACE_TOP_DEFAULT 20
+
 /* Filled by options.c as it reads the command line (main.c adds the
  * operands, the -s files' program, --json and --summary). */
 struct trace_options {
@@ -31,7 +34,7 @@ struct trace_options {
 	int npair_requests;
 	const char **by_requests; /* --by P:START:ARG[+ARG...] */
 	int nby_requests;
-	int top;	     /* --top N: names a pair's breakdown prints */
+	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */
 	const char *folded;  /* --folded FILE: folded stacks, or NULL */
 	const char *metrics; /* --metrics ADDR: serve Prometheus, or NULL */
 	const char *user;    /* --user NAME: whom to run as once attached */
