@@ -187,15 +187,13 @@ struct type *type_mode(struct parse_state *ps, struct type *base,
 	if (!mode)
 		return base;
 	if (mode == MODE_UNKNOWN || base->kind != T_BASE ||
-	    base->base < B_CHAR || base->base > B_ULLONG) {
+	    !base_types[base->base].is_integer) {
 		parse_warning(
 			ps, loc,
 			"mode attribute ignored: it names no integer size probegen knows");
 		return base;
 	}
-	uns = base->base == B_UCHAR || base->base == B_USHORT ||
-	      base->base == B_UINT || base->base == B_ULONG ||
-	      base->base == B_ULLONG;
+	uns = base_types[base->base].sign == 0;
 	t = type_new(ps, T_BASE);
 	t->quals = base->quals;
 	/* A word is a long on every target probegen knows. */

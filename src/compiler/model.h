@@ -31,7 +31,19 @@ enum base {
 	B_FLOAT,
 	B_DOUBLE,
 	B_LDOUBLE,
+	B_COUNT
 };
+/* What each base type is, one row each (type.c's base_types[]); no
+ * fact comes from the enum's order. */
+struct base_type {
+	const char *c_name; /* how C spells it (the header: _Bool's
+			       PROBEGEN_BOOL) */
+	int size32, size64; /* bytes on 32- and 64-bit targets; 0: none */
+	int sign;	    /* 1 signed, 0 unsigned, -1 as the target's char */
+	int is_float;
+	int is_integer; /* what a mode attribute resizes: char .. long long */
+};
+extern const struct base_type base_types[B_COUNT];
 
 enum type_kind {
 	T_BASE,	  /* base */

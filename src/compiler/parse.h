@@ -21,12 +21,13 @@ enum keyword {
 	K_UNSIGNED,
 	K_FLOAT,
 	K_DOUBLE,
+	K_COUNT
 };
 
 /* The builtin keywords of one declaration, counted (up to 3 each), and
  * the qualifiers written among them. */
 struct keywords {
-	unsigned char count[K_DOUBLE + 1];
+	unsigned char count[K_COUNT];
 	unsigned quals;
 };
 
@@ -57,7 +58,7 @@ struct parse_state {
 	struct provider **provider_tail;
 	struct name_set providers; /* by name, to add a block to its own */
 	struct typedef_decl **typedef_tail;
-	struct type *base_types[B_LDOUBLE + 1]; /* shared, unqualified */
+	struct type *base_types[B_COUNT]; /* shared, unqualified */
 	/* What the parse said: errors are counted here (and in diag unless
 	 * quiet, which says nothing at all). */
 	int errors, quiet;

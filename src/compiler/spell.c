@@ -10,32 +10,6 @@
 
 #include "naming.h"
 
-static const char *base_type_name(enum base b)
-{
-	static const char *const names[] = {
-		[B_NONE] = "int",
-		[B_VOID] = "void",
-		[B_BOOL] = "_Bool",
-		/* in C (pp->prog set) _Bool is spelt PROBEGEN_BOOL */
-		[B_CHAR] = "char",
-		[B_SCHAR] = "signed char",
-		[B_UCHAR] = "unsigned char",
-		[B_SHORT] = "short",
-		[B_USHORT] = "unsigned short",
-		[B_INT] = "int",
-		[B_UINT] = "unsigned int",
-		[B_LONG] = "long",
-		[B_ULONG] = "unsigned long",
-		[B_LLONG] = "long long",
-		[B_ULLONG] = "unsigned long long",
-		[B_FLOAT] = "float",
-		[B_DOUBLE] = "double",
-		[B_LDOUBLE] = "long double",
-	};
-
-	return names[b];
-}
-
 static void add_quals(struct buf *b, unsigned quals)
 {
 	if (quals & Q_CONST)
@@ -85,7 +59,7 @@ static void print_leaf(struct buf *out, const struct printer *pp,
 	case T_BASE:
 		buf_puts(out, pp->prog && t->base == B_BOOL
 				      ? "PROBEGEN_BOOL"
-				      : base_type_name(t->base));
+				      : base_types[t->base].c_name);
 		break;
 	case T_STRING:
 		if (pp->prog) {

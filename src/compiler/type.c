@@ -120,53 +120,26 @@ int type_depth(const struct program *prog, const struct type *t)
 	return depth;
 }
 
-static int base_size(enum base b, int ptr)
-{
-	switch (b) {
-	case B_BOOL:
-	case B_CHAR:
-	case B_SCHAR:
-	case B_UCHAR:
-		return 1;
-	case B_SHORT:
-	case B_USHORT:
-		return 2;
-	case B_INT:
-	case B_UINT:
-	case B_FLOAT:
-		return 4;
-	case B_LONG:
-	case B_ULONG:
-		return ptr;
-	case B_LLONG:
-	case B_ULLONG:
-	case B_DOUBLE:
-		return 8;
-	case B_LDOUBLE:
-		return ptr == 8 ? 16 : 12;
-	default:
-		return 0;
-	}
-}
-
-static int base_signed(enum base b, const struct target *tg)
-{
-	switch (b) {
-	case B_CHAR:
-		return tg->char_signed;
-	case B_SCHAR:
-	case B_SHORT:
-	case B_INT:
-	case B_LONG:
-	case B_LLONG:
-	case B_FLOAT:
-	case B_DOUBLE:
-	case B_LDOUBLE:
-		return 1;
-	default:
-		return 0;
-	}
-}
+const struct base_type base_types[B_COUNT] = {
+	/* B_NONE is no type yet (spelt int); void has no size. */
+	[B_NONE] = { "int", 0, 0, 0, 0, 0 },
+	[B_VOID] = { "void", 0, 0, 0, 0, 0 },
+	[B_BOOL] = { "_Bool", 1, 1, 0, 0, 0 },
+	[B_CHAR] = { "char", 1, 1, -1, 0, 1 },
+	[B_SCHAR] = { "signed char", 1, 1, 1, 0, 1 },
+	[B_UCHAR] = { "unsigned char", 1, 1, 0, 0, 1 },
+	[B_SHORT] = { "short", 2, 2, 1, 0, 1 },
+	[B_USHORT] = { "unsigned short", 2, 2, 0, 0, 1 },
+	[B_INT] = { "int", 4, 4, 1, 0, 1 },
+	[B_UINT] = { "unsigned int", 4, 4, 0, 0, 1 },
+	[B_LONG] = { "long", 4, 8, 1, 0, 1 },
+	[B_ULONG] = { "unsigned long", 4, 8, 0, 0, 1 },
+	[B_LLONG] = { "long long", 8, 8, 1, 0, 1 },
+	[B_ULLONG] = { "unsigned long long", 8, 8, 0, 0, 1 },
+	[B_FLOAT] = { "float", 4, 4, 1, 1, 0 },
+	[B_DOUBLE] = { "double", 8, 8, 1, 1, 0 },
+	[B_LDOUBLE] = { "long double", 12, 16, 1, 1, 0 },
+};
 
 static int spellable(const struct program *prog, const struct type *t,
 		     int depth);
@@ -231,9 +204,12 @@ static struct type_info info_of(const struct program *prog,
 		return ti;
 	switch (t->kind) {
 	case T_BASE:
-		ti.size = t->base == B_VOID ? 0 : base_size(t->base, ptr);
-		ti.is_signed = base_signed(t->base, tg);
-		ti.is_float = t->base >= B_FLOAT;
+		ti.size = ptr == 8 ? base_types[t->base].size64
+				   : base_types[t->base].size32;
+		ti.is_signed = base_types[t->base].sign < 0
+				       ? tg->char_signed
+				       : base_types[t->base].sign;
+		ti.is_float = base_types[t->base].is_float;
 		return ti;
 	case T_ENUM:
 		ti.size = 4;
