@@ -1,7 +1,7 @@
 /*
- * compiler/model.h - the front end and the model: the tree the parser builds, the
- * program as a whole, what a type means on a target, and the checker
- * that judges it; reading the input and the -D/-U flags.
+ * compiler/model.h - the front end and the model: the tree the parser
+ * builds, the program as a whole, what a type means on a target, and
+ * the checker that judges it.
  */
 #ifndef PROBEGEN_MODEL_H
 #define PROBEGEN_MODEL_H
@@ -33,15 +33,12 @@ enum base {
 	B_LDOUBLE,
 	B_COUNT
 };
-/* What each base type is, one row each (type.c's base_types[]); no
- * fact comes from the enum's order. */
+/* What each base type is, a row each (type.c); none from the order. */
 struct base_type {
-	const char *c_name; /* how C spells it (the header: _Bool's
-			       PROBEGEN_BOOL) */
+	const char *c_name; /* in C (the header spells _Bool PROBEGEN_BOOL) */
 	int size32, size64; /* bytes on 32- and 64-bit targets; 0: none */
 	int sign;	    /* 1 signed, 0 unsigned, -1 as the target's char */
-	int is_float;
-	int is_integer; /* what a mode attribute resizes: char .. long long */
+	int is_float, is_integer; /* integer: a mode attribute resizes it */
 };
 extern const struct base_type base_types[B_COUNT];
 

@@ -35,7 +35,7 @@
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
 
-#include "session.h"
+#include "bpf_rooms.h"
 
 /* usdt.bpf.h's struct __bpf_usdt_spec, as the map holds it (its size is
  * checked against the map's at start). */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer.h"
+#include "event.h"
 
 struct thread_calls {
 	char *key; /* its tid, as the thread set's key */

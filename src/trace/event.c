@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer.h"
+#include "event.h"
 
 /* An event's text is built by hand, numbers and all, and written with
  * one fwrite (printer.c).  The reader must be faster than the probes or

@@ -1,14 +1,15 @@
 /*
- * src/trace/event.h - what becomes of a firing (tracer.h includes it):
- * the one decoder of its arguments (event.c), the one matcher of
- * starts to ends (calls.c), the printer (printer.c) and the fan-out to
- * the consumers (sinks.c).
+ * src/trace/event.h - what becomes of a firing: the one decoder of its
+ * arguments (event.c), the one matcher of starts to ends (calls.c), the
+ * printer (printer.c) and the table of the consumers (sinks.c).
+ * Included by the rooms that take firings (those, profile.c,
+ * timeline.c, metrics.c), summary.c (its call depth), and trace.c,
+ * which opens the consumers.
  */
 #ifndef PROBEGEN_EVENT_H
 #define PROBEGEN_EVENT_H
 
-struct tracer;
-struct traced;
+#include "tracer.h"
 
 /* ---- event.c: the one decoder of an event ---- */
 

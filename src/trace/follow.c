@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "session.h"
+#include "follow.h"
 
 /* Attach to the probes of path, a program exec'd (with its libraries)
  * or a library mapped, unless they are traced already; a program's

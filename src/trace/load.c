@@ -7,7 +7,7 @@
 #include <bpf/libbpf.h>
 #include <stdio.h>
 
-#include "session.h"
+#include "bpf_rooms.h"
 #include "trace.skel.h"
 
 /* The kernel's largest process ID and one, the size of the tree's

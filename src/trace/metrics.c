@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer.h"
+#include "event.h"
 #include "version.h"
 
 /* Argument values a probe's firings are counted by; past them, the

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "tracer.h"
+#include "event.h"
 
 void printer_event(struct tracer *tr, const struct trace_event *e)
 {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer.h"
+#include "event.h"
 
 /* A pair's names; the calls of any more are counted as "(other)". */
 #define PROFILE_MAX_NAMES 10000

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpf_rooms.h"
 #include "session.h"
 #include "trace.skel.h"
 

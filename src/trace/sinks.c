@@ -7,7 +7,7 @@
  * event and the tracer, decodes what it needs through event.c, and never
  * calls another; --limit counts the events taken here.
  */
-#include "tracer.h"
+#include "event.h"
 
 volatile sig_atomic_t trace_stopping;
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer.h"
+#include "event.h"
 
 /* Which pairs the probes' names made (not --pair's): one line. */
 static void paired_by_name(FILE *f, const struct tracer *tr)

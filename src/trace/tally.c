@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "bpf_rooms.h"
 #include "trace.skel.h"
 
 /* Each CPU's value of a per-CPU map at key, size bytes each (*ncpus of

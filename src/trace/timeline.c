@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer.h"
+#include "event.h"
 
 struct timeline {
 	struct output out;

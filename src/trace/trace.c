@@ -17,7 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "session.h"
+#include "event.h"
+#include "follow.h"
 
 static void on_signal(int sig)
 {

@@ -9,7 +9,9 @@
  *   probes.c   the probes -n chooses in them, described for printing
  *   timed_pairs.c  the pairs to time, and each probe's part in them
  *   follow.c   what a followed process's exec or dlopen brings, attached
- *   session.c  the BPF lifecycle (load.c, attach.c, tally.c; session.h)
+ *              (follow.h)
+ *   session.c  the BPF lifecycle (session.h), over the rooms that hold
+ *              the program: load.c, attach.c, tally.c (bpf_rooms.h)
  *   sinks.c    the consumers of firings, a row each with its whole
  *              life: calls.c, profile.c, metrics.c, timeline.c,
  *              printer.c (event.h); a new output is a room and a row
@@ -22,8 +24,9 @@
  *   metrics.c  --metrics's page; server.c serves it (libmicrohttpd);
  *              privileges.c, what --metrics gives up once attached
  *
- * trace.bpf.c (in bpf/) is the BPF side; trace_none.c replaces all of
- * these where probegen is built without libbpf.
+ * Every room includes this header; those named above, only their
+ * rooms.  trace.bpf.c (in bpf/) is the BPF side; trace_none.c replaces
+ * all of these where probegen is built without libbpf.
  *
  * Errors, in every room: a function that can fail says why itself, where
  * it knows (error_input for what binaries and -s files hold, counted in
@@ -213,6 +216,7 @@ struct tally {
 	unsigned long long dropped; /* events the ring had no room for */
 	unsigned live_processes;    /* --metrics: running, and fired */
 };
+void tally_free(struct tally *t); /* what tally.c allocated */
 /* Print them: text, or one JSON object with --json. */
 void summary_print(const struct tracer *tr, const struct tally *t);
 /* With --expect-all: name each probe that never fired; 1 if any. */
@@ -292,7 +296,5 @@ void server_stop(struct server *s);
 /* Give up every capability but those attaching later needs (when it
  * will), and become user (if not NULL): 0, or -1 after saying why. */
 int drop_privileges(const char *user, int attaches_later);
-
-#include "event.h" /* what becomes of a firing */
 
 #endif

@@ -4,8 +4,8 @@
  * one firing sends, what the BPF side knows of each probe, the maps'
  * keys and the latency buckets' layout.  Plain C for both compilers.
  */
-#ifndef PROBEGEN_TRACE_H
-#define PROBEGEN_TRACE_H
+#ifndef PROBEGEN_TRACE_ABI_H
+#define PROBEGEN_TRACE_ABI_H
 
 #define TRACE_MAX_ARGS 12 /* sys/sdt.h's and libbpf's limit */
 #define TRACE_STR_LEN 128 /* bytes of a string argument, NUL included */
