@@ -222,6 +222,15 @@ struct target {
 	int char_signed;
 	unsigned page; /* the largest page its kernels use (ld's max-page-size) */
 	const char *cpp; /* the macro its compilers predefine: __x86_64__ */
+	const char *partner; /* the family's member of the other class (-32,
+				-64), or NULL */
+	/* Its .note.gnu.property feature property (x86's IBT and SHSTK,
+	   aarch64's BTI and PAC) and the features an object without code
+	   has; 0: none. */
+	unsigned property_type, property_features;
+	/* The argument forms libbpf 1.1's parse_usdt_arg() reads on it,
+	   as an extended regex of one spec ("-4@%edi"); NULL: unknown. */
+	const char *libbpf_form;
 };
 const struct target *target_by_name(const char *name);
 const struct target *target_host(void);

@@ -16,22 +16,58 @@
 #define EM_RISCV 243
 #endif
 
-/* Flags are the ones Debian's toolchains write: ARM EABI5 hard-float,
- * RISC-V RVC with the double-float ABI, ELFv2 for ppc64le, ELFv1 ppc64.
- * The last field is the macro its compilers predefine (the header picks
- * the page size by it). */
+/* Every fact of a target, one row each.  Flags are the ones Debian's
+ * toolchains write: ARM EABI5 hard-float, RISC-V RVC with the
+ * double-float ABI, ELFv2 for ppc64le, ELFv1 ppc64.  x86-64 and i386
+ * share libbpf's x86 parser. */
+#define X86_FORMS \
+	"^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$"
+/* GNU_PROPERTY_X86_FEATURE_1_AND: IBT, SHSTK (aarch64's below:
+ * GNU_PROPERTY_AARCH64_FEATURE_1_AND, BTI and PAC). */
+#define X86_PROPERTY .property_type = 0xc0000002u, .property_features = 0x3
 static const struct target targets[] = {
-	{ "x86_64", ELFCLASS64, ELFDATA2LSB, EM_X86_64, 0, 1, 4096, "__x86_64__" },
-	{ "i386", ELFCLASS32, ELFDATA2LSB, EM_386, 0, 1, 4096, "__i386__" },
-	{ "aarch64", ELFCLASS64, ELFDATA2LSB, EM_AARCH64, 0, 0, 65536, "__aarch64__" },
-	{ "arm", ELFCLASS32, ELFDATA2LSB, EM_ARM, 0x05000400, 0, 65536, "__arm__" },
-	{ "riscv64", ELFCLASS64, ELFDATA2LSB, EM_RISCV, 0x5, 0, 4096, "__riscv" },
-	{ "ppc64le", ELFCLASS64, ELFDATA2LSB, EM_PPC64, 0x2, 0, 65536, "__powerpc64__" },
-	{ "ppc64", ELFCLASS64, ELFDATA2MSB, EM_PPC64, 0x1, 0, 65536, "__powerpc64__" },
-	{ "ppc", ELFCLASS32, ELFDATA2MSB, EM_PPC, 0, 0, 65536, "__powerpc__" },
-	{ "s390x", ELFCLASS64, ELFDATA2MSB, EM_S390, 0, 0, 4096, "__s390x__" },
-	{ "s390", ELFCLASS32, ELFDATA2MSB, EM_S390, 0, 0, 4096, "__s390__" },
-	{ "x32", ELFCLASS32, ELFDATA2LSB, EM_X86_64, 0, 1, 4096, "__x86_64__" },
+	{ .name = "x86_64", .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
+	  .machine = EM_X86_64, .char_signed = 1, .page = 4096,
+	  .cpp = "__x86_64__", .partner = "i386", X86_PROPERTY,
+	  .libbpf_form = X86_FORMS },
+	{ .name = "i386", .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
+	  .machine = EM_386, .char_signed = 1, .page = 4096,
+	  .cpp = "__i386__", .partner = "x86_64", X86_PROPERTY,
+	  .libbpf_form = X86_FORMS },
+	{ .name = "aarch64", .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
+	  .machine = EM_AARCH64, .page = 65536, .cpp = "__aarch64__",
+	  .partner = "arm", .property_type = 0xc0000000u,
+	  .property_features = 0x3, /* BTI, PAC */
+	  .libbpf_form =
+		  "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ .name = "arm", .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
+	  .machine = EM_ARM, .flags = 0x05000400, .page = 65536,
+	  .cpp = "__arm__", .partner = "aarch64",
+	  .libbpf_form =
+		  "^-?[1248]@(\\[[a-z0-9]+, *#-?[0-9]+\\]|\\[[a-z0-9]+\\]|#-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ .name = "riscv64", .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
+	  .machine = EM_RISCV, .flags = 0x5, .page = 4096, .cpp = "__riscv",
+	  .libbpf_form =
+		  "^-?[1248]@(-?[0-9]+\\([a-z0-9]+\\)|-?[0-9]+|[a-z][a-z0-9]*)$" },
+	{ .name = "ppc64le", .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
+	  .machine = EM_PPC64, .flags = 0x2, .page = 65536,
+	  .cpp = "__powerpc64__" },
+	{ .name = "ppc64", .elfclass = ELFCLASS64, .data = ELFDATA2MSB,
+	  .machine = EM_PPC64, .flags = 0x1, .page = 65536,
+	  .cpp = "__powerpc64__", .partner = "ppc" },
+	{ .name = "ppc", .elfclass = ELFCLASS32, .data = ELFDATA2MSB,
+	  .machine = EM_PPC, .page = 65536, .cpp = "__powerpc__",
+	  .partner = "ppc64" },
+	{ .name = "s390x", .elfclass = ELFCLASS64, .data = ELFDATA2MSB,
+	  .machine = EM_S390, .page = 4096, .cpp = "__s390x__",
+	  .partner = "s390",
+	  .libbpf_form = "^-?[1248]@(-?[0-9]+\\(%r[0-9]+\\)|%r[0-9]+|-?[0-9]+)$" },
+	{ .name = "s390", .elfclass = ELFCLASS32, .data = ELFDATA2MSB,
+	  .machine = EM_S390, .page = 4096, .cpp = "__s390__",
+	  .partner = "s390x" },
+	{ .name = "x32", .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
+	  .machine = EM_X86_64, .char_signed = 1, .page = 4096,
+	  .cpp = "__x86_64__", X86_PROPERTY },
 };
 
 /* Other spellings: GNU triplet prefixes and uname -m names. */
@@ -82,22 +118,9 @@ const struct target *target_host(void)
 
 const struct target *target_with_class(const struct target *tg, int bits)
 {
-	static const char *const pairs[][2] = {
-		{ "x86_64", "i386" }, { "aarch64", "arm" }, { "ppc64", "ppc" },
-		{ "s390x", "s390" },  { "ppc64le", NULL },  { "riscv64", NULL },
-	};
-	size_t i;
-
 	if ((bits == 64) == (tg->elfclass == ELFCLASS64))
 		return tg;
-	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
-		const char *from = pairs[i][bits == 64 ? 1 : 0];
-		const char *to = pairs[i][bits == 64 ? 0 : 1];
-
-		if (from && to && strcmp(tg->name, from) == 0)
-			return target_by_name(to);
-	}
-	return NULL;
+	return tg->partner ? target_by_name(tg->partner) : NULL;
 }
 
 const struct target *target_of_elf_header(int elfclass, int data, int machine)

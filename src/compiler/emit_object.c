@@ -141,26 +141,6 @@ static void symbols_add(struct symbols *s, Elf *elf, const char *name,
 	s->count++;
 }
 
-/* The hardening an object with no code keeps: x86's IBT and SHSTK
- * (GNU_PROPERTY_X86_FEATURE_1_AND), aarch64's BTI and PAC
- * (GNU_PROPERTY_AARCH64_FEATURE_1_AND).  The linker keeps a feature only
- * when every input object has it, so an object that says nothing turns
- * CET or BTI off for the whole program; this one has no code, so it is
- * compatible with each.  0 on targets without such a property. */
-static unsigned property_features(const struct target *tg, unsigned *type)
-{
-	switch (tg->machine) {
-	case EM_X86_64:
-	case EM_386:
-		*type = 0xc0000002u;
-		return 0x3; /* IBT, SHSTK */
-	case EM_AARCH64:
-		*type = 0xc0000000u;
-		return 0x3; /* BTI, PAC */
-	}
-	return 0;
-}
-
 static void put32(struct buf *b, unsigned v, int big_endian)
 {
 	unsigned char c[4];
@@ -244,7 +224,10 @@ static int object_build(Elf *elf, const struct program *prog,
 {
 	const struct target *tg = opt->target;
 	int sdt_version = opt->sdt_version;
-	unsigned type = 0, features = property_features(tg, &type);
+	/* The hardening an object with no code keeps (the target's row):
+	   the linker keeps a feature only when every input has it, so an
+	   object that says nothing turns CET or BTI off for the program. */
+	unsigned type = tg->property_type, features = tg->property_features;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
 	GElf_Shdr sh;

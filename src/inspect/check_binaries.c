@@ -19,25 +19,6 @@
 
 #include "inspect/inspect.h"
 
-/* The argument forms parse_usdt_arg() in libbpf 1.1 accepts, per
- * architecture (tests/libbpf_args.sh holds the same); x86_64 and i386
- * share one parser. */
-#define X86_FORMS \
-	"^-?[1248]@(\\$-?[0-9]+|%[a-z0-9]+|-?[0-9]*\\(%[a-z0-9]+\\)|-?[0-9]*\\(%[a-z0-9]+,%[a-z0-9]+,[1248]\\))$"
-static const struct {
-	const char *arch, *pattern;
-} libbpf_forms[] = {
-	{ "x86_64", X86_FORMS },
-	{ "i386", X86_FORMS },
-	{ "aarch64",
-	  "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$" },
-	{ "riscv64",
-	  "^-?[1248]@(-?[0-9]+\\([a-z0-9]+\\)|-?[0-9]+|[a-z][a-z0-9]*)$" },
-	{ "arm",
-	  "^-?[1248]@(\\[[a-z0-9]+, *#-?[0-9]+\\]|\\[[a-z0-9]+\\]|#-?[0-9]+|[a-z][a-z0-9]*)$" },
-	{ "s390x", "^-?[1248]@(-?[0-9]+\\(%r[0-9]+\\)|%r[0-9]+|-?[0-9]+)$" },
-};
-
 /* One problem, kept until the binary is judged: problems that say the
  * same thing of many probes or sites are printed as one line. */
 struct finding {
@@ -316,29 +297,25 @@ static void check_specs(struct checker *c, const struct binary *b,
 	buf_free(&shown);
 }
 
-/* The argument forms libbpf reads on arch, compiled into re: 1, or 0
- * when probegen knows none for arch.  They are probegen's own text, so
- * one that does not compile is a bug to stop at, never a check to skip
- * in silence. */
+/* The argument forms libbpf reads on arch (its target's row), compiled
+ * into re: 1, or 0 when probegen knows none for arch.  They are
+ * probegen's own text, so one that does not compile is a bug to stop
+ * at, never a check to skip in silence. */
 static int libbpf_form(const char *arch, regex_t *re)
 {
-	size_t i;
+	const struct target *tg = target_by_name(arch);
 	int err;
 	char why[128];
 
-	for (i = 0; i < ARRAY_SIZE(libbpf_forms); i++) {
-		if (strcmp(libbpf_forms[i].arch, arch) != 0)
-			continue;
-		err = regcomp(re, libbpf_forms[i].pattern,
-			      REG_EXTENDED | REG_NOSUB);
-		if (err) {
-			regerror(err, re, why, sizeof(why));
-			die("internal error: libbpf's argument forms for %s do not compile: %s",
-			    arch, why);
-		}
-		return 1;
+	if (!tg || !tg->libbpf_form)
+		return 0;
+	err = regcomp(re, tg->libbpf_form, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		regerror(err, re, why, sizeof(why));
+		die("internal error: libbpf's argument forms for %s do not compile: %s",
+		    arch, why);
 	}
-	return 0;
+	return 1;
 }
 
 static void check_binary(struct checker *c, const struct binary *b,
