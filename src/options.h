@@ -143,6 +143,9 @@ struct option_row {
 	enum completion complete;
 	const char *label; /* --help's first column, when not "NAME VALUE" */
 	const char *help;  /* --help's lines; NULL: the row above's say it */
+	/* ACT_TRACE: read the value into o (options_trace.c): 1, or -1
+	   after saying why. */
+	int (*parse)(struct options *o, const char *v);
 };
 extern const struct option_row option_rows[];
 extern const size_t noption_rows;
@@ -166,9 +169,16 @@ void options_usage(FILE *f);
 char **split_words(const char *s, char **error);
 void words_free(char **argv);
 
-/* Read option a's value v into o (a row of ACT_TRACE): 1, or -1 after
- * a usage error. */
-int trace_option_value(struct options *o, const char *a, const char *v);
+/* The readers of --trace's values, one per option (option_table.c's
+ * rows name them): 1, or -1 after a usage error saying why. */
+int trace_command_value(struct options *o, const char *v);  /* -c */
+int trace_pid_value(struct options *o, const char *v);	    /* -p */
+int trace_filter_value(struct options *o, const char *v);   /* -n */
+int trace_limit_value(struct options *o, const char *v);    /* --limit */
+int trace_duration_value(struct options *o, const char *v); /* --duration */
+int trace_pair_value(struct options *o, const char *v);	    /* --pair */
+int trace_by_value(struct options *o, const char *v);	    /* --by */
+int trace_top_value(struct options *o, const char *v);	    /* --top */
 
 /* The .d files: the -s files, else the first operand; and the operands
  * after them: objects (-G) or binaries (--check). */

@@ -120,7 +120,7 @@ static int by_request_ok(const char *v)
 	       last[strlen(last) - 1] != '+';
 }
 
-static int command_value(struct options *o, const char *v)
+int trace_command_value(struct options *o, const char *v)
 {
 	char *error;
 
@@ -136,55 +136,60 @@ static int command_value(struct options *o, const char *v)
 	return 1;
 }
 
-/* The numbers: -p, --duration, --top, --limit. */
-static int number_value(struct options *o, const char *a, const char *v)
+int trace_pid_value(struct options *o, const char *v)
 {
-	struct trace_options *t = &o->trace;
-
-	if (strcmp(a, "-p") == 0) {
-		if ((t->pid = (int)positive_whole(v, INT_MAX)) > 0)
-			return 1;
-		usage_error("-p takes a process ID, not '%s'", v);
-	} else if (strcmp(a, "--duration") == 0) {
-		if ((t->duration = positive_seconds(v)) > 0)
-			return 1;
-		usage_error("--duration takes a number of seconds, not '%s'",
-			    v);
-	} else if (strcmp(a, "--top") == 0) {
-		if ((t->top = (int)positive_whole(v, INT_MAX)) > 0)
-			return 1;
-		usage_error("--top takes a number of names, not '%s'", v);
-	} else {
-		if ((t->limit = positive_whole(v, LLONG_MAX)) > 0)
-			return 1;
-		usage_error("--limit takes a number of events, not '%s'", v);
-	}
+	if ((o->trace.pid = (int)positive_whole(v, INT_MAX)) > 0)
+		return 1;
+	usage_error("-p takes a process ID, not '%s'", v);
 	return -1;
 }
 
-int trace_option_value(struct options *o, const char *a, const char *v)
+int trace_filter_value(struct options *o, const char *v)
 {
-	struct trace_options *t = &o->trace;
-
-	if (strcmp(a, "-c") == 0)
-		return command_value(o, v);
-	if (strcmp(a, "-n") == 0) {
-		if (!strchr(v, ':')) {
-			usage_error("-n takes PROVIDER:NAME, not '%s'", v);
-			return -1;
-		}
-		t->filters[t->nfilters++] = v;
-	} else if (strcmp(a, "--pair") == 0) {
-		t->pair_requests[t->npair_requests++] = v;
-	} else if (strcmp(a, "--by") == 0) {
-		if (!by_request_ok(v)) {
-			usage_error("--by takes PROVIDER:START:ARG[+ARG...], not '%s'",
-				    v);
-			return -1;
-		}
-		t->by_requests[t->nby_requests++] = v;
-	} else {
-		return number_value(o, a, v);
+	if (!strchr(v, ':')) {
+		usage_error("-n takes PROVIDER:NAME, not '%s'", v);
+		return -1;
 	}
+	o->trace.filters[o->trace.nfilters++] = v;
 	return 1;
+}
+
+int trace_limit_value(struct options *o, const char *v)
+{
+	if ((o->trace.limit = positive_whole(v, LLONG_MAX)) > 0)
+		return 1;
+	usage_error("--limit takes a number of events, not '%s'", v);
+	return -1;
+}
+
+int trace_duration_value(struct options *o, const char *v)
+{
+	if ((o->trace.duration = positive_seconds(v)) > 0)
+		return 1;
+	usage_error("--duration takes a number of seconds, not '%s'", v);
+	return -1;
+}
+
+int trace_pair_value(struct options *o, const char *v)
+{
+	o->trace.pair_requests[o->trace.npair_requests++] = v;
+	return 1;
+}
+
+int trace_by_value(struct options *o, const char *v)
+{
+	if (!by_request_ok(v)) {
+		usage_error("--by takes PROVIDER:START:ARG[+ARG...], not '%s'", v);
+		return -1;
+	}
+	o->trace.by_requests[o->trace.nby_requests++] = v;
+	return 1;
+}
+
+int trace_top_value(struct options *o, const char *v)
+{
+	if ((o->trace.top = (int)positive_whole(v, INT_MAX)) > 0)
+		return 1;
+	usage_error("--top takes a number of names, not '%s'", v);
+	return -1;
 }
