@@ -298,3 +298,8 @@ void diag_free(void)
 	}
 	sources = NULL;
 }
+
+int failure_status(int errors_before)
+{
+	return diag.errors > errors_before ? EXIT_INPUT : EXIT_SYSTEM;
+}

@@ -93,9 +93,9 @@ static char *read_plain(const char *path, size_t *len, int *regular)
 	return text;
 }
 
-/* Returns the preprocessed text, or NULL with *status set. */
+/* Returns the preprocessed text, or NULL after saying why. */
 static char *run_cpp(const char *path, const struct cpp_options *cpp,
-		     size_t *len, int *status_out)
+		     size_t *len)
 {
 	const char *cmd = getenv("CPP");
 	char *words = xstrdup(cmd && *cmd ? cmd : "cpp");
@@ -108,7 +108,6 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 	struct stat st;
 	pid_t pid;
 
-	*status_out = EXIT_SYSTEM;
 	if (stat(path, &st) != 0) {
 		error_plain("cannot open '%s': %s", path, strerror(errno));
 		free(words);
@@ -153,7 +152,6 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 		/* cpp has said why on stderr; its errors are the input's. */
 		error_input("the C preprocessor '%s' failed on '%s'", argv[0],
 			    path);
-		*status_out = EXIT_INPUT;
 		free(text);
 		text = NULL;
 	}
@@ -162,15 +160,11 @@ static char *run_cpp(const char *path, const struct cpp_options *cpp,
 	return text;
 }
 
-int input_read(const char *path, const struct cpp_options *cpp, char **text,
-	       size_t *len, int *regular)
+char *input_read(const char *path, const struct cpp_options *cpp, size_t *len,
+		 int *regular)
 {
-	int status = EXIT_SYSTEM;
-
 	*regular = 0;
 	if (cpp && cpp->enabled)
-		*text = run_cpp(path, cpp, len, &status);
-	else
-		*text = read_plain(path, len, regular);
-	return *text ? EXIT_OK : status;
+		return run_cpp(path, cpp, len);
+	return read_plain(path, len, regular);
 }

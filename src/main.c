@@ -53,9 +53,9 @@ static char *default_output(const char *input, const char *extension)
 	return xasprintf("%.*s.%s", (int)n, base, extension);
 }
 
-/* The target of -G, or NULL after reporting why (*status set). */
+/* The target of -G, or NULL after saying why. */
 static const struct target *target_for(const struct options *o,
-				       struct target *scratch, int *status)
+				       struct target *scratch)
 {
 	const struct target *tg = NULL;
 	const char *culprits[2];
@@ -65,7 +65,6 @@ static const struct target *target_for(const struct options *o,
 	int nobjects, i;
 
 	objects = options_after_d_files(o, &nobjects);
-	*status = EXIT_SYSTEM;
 	/* SystemTap ignores OBJECT operands, and real builds rely on it
 	   (PHP names objects not built yet): a missing one is said, not
 	   an error. */
@@ -84,7 +83,6 @@ static const struct target *target_for(const struct options *o,
 			warning_plain("no OBJECT could be read as ELF: writing for %s, "
 				      "chosen by %s (--target=ARCH to choose)",
 				      tg->name, source);
-		*status = EXIT_OK;
 		return tg;
 	case TARGET_UNKNOWN:
 		usage_error("unknown target '%s' (see --list-targets)",
@@ -100,16 +98,15 @@ static const struct target *target_for(const struct options *o,
 		error_input("'%s' (%s, %d-bit) and '%s' (%s, %d-bit) are for different targets",
 			    culprits[0], a.name, a.elfclass == 2 ? 64 : 32,
 			    culprits[1], b.name, b.elfclass == 2 ? 64 : 32);
-		*status = EXIT_INPUT;
 		return NULL;
 	}
 	return NULL;
 }
 
-/* The .d files read, parsed into one program and checked.  NULL with
- * *status set. */
+/* The .d files read, parsed into one program and checked; NULL after
+ * saying why. */
 static struct program *read_program(const struct options *o,
-				    const struct target *tg, int *status,
+				    const struct target *tg,
 				    struct emit_options *eopt)
 {
 	struct parse_options popt = { o->cpp.enabled,
@@ -127,13 +124,10 @@ static struct program *read_program(const struct options *o,
 		/* A script for the binary: its target, its probes. */
 		eopt->target = target_by_name(elf.name);
 		eopt->for_binaries = path_base_name(paths[0]);
-		prog = recorded_program(paths[0], &eopt->for_library);
-		*status = prog ? EXIT_OK : EXIT_SYSTEM;
-		return prog;
+		return recorded_program(paths[0], &eopt->for_library);
 	}
 	for (i = 0; i < n; i++) {
-		*status = input_read(paths[i], &o->cpp, &text, &len, &regular);
-		if (*status != EXIT_OK) {
+		if (!(text = input_read(paths[i], &o->cpp, &len, &regular))) {
 			program_free(prog);
 			return NULL;
 		}
@@ -147,7 +141,6 @@ static struct program *read_program(const struct options *o,
 	program_complete(prog);
 	/* Check even after syntax errors: report everything in one run. */
 	check_program(prog, tg, o->mode->depends & M_TYPES);
-	*status = diag.errors ? EXIT_INPUT : EXIT_OK;
 	if (diag.errors) {
 		program_free(prog);
 		return NULL;
@@ -178,7 +171,7 @@ static int compile(const struct options *o)
 	struct target scratch;
 	struct program *prog;
 	char *output, *name, *for_binaries = NULL;
-	int status = EXIT_OK, n;
+	int status = EXIT_OK, n, errors = diag.errors;
 
 	paths = options_d_files(o, &n);
 	output = o->output ? xstrdup(o->output)
@@ -198,15 +191,16 @@ static int compile(const struct options *o)
 	eopt.self_contained = o->self_contained;
 	eopt.summary = o->summary;
 	eopt.target = o->mode->takes & O_TARGET
-			      ? target_for(o, &scratch, &status)
+			      ? target_for(o, &scratch)
 			      : target_host();
 	/* SystemTap hands -D to the compiler of -G, -C or not; for -h
 	   without -C it reads none, and the header decides at compile time. */
 	if (eopt.target && o->mode->depends & M_SDT_DEFINES)
 		eopt.sdt_version =
 			defines_sdt_version(&o->cpp, !o->cpp.enabled);
-	prog = eopt.target ? read_program(o, eopt.target, &status, &eopt)
-			   : NULL;
+	prog = eopt.target ? read_program(o, eopt.target, &eopt) : NULL;
+	if (!prog)
+		status = failure_status(errors);
 	options_after_d_files(o, &n);
 	if (prog && o->mode->reads == READS_D_OR_BINARY && n > 0 &&
 	    !eopt.for_binaries) {
@@ -247,11 +241,10 @@ static int trace(const struct options *o)
 {
 	struct trace_options t = o->trace;
 	struct program *decls = NULL;
-	int status;
+	int status, errors = diag.errors;
 
-	if (o->nfiles &&
-	    !(decls = read_program(o, target_host(), &status, NULL)))
-		return status;
+	if (o->nfiles && !(decls = read_program(o, target_host(), NULL)))
+		return failure_status(errors);
 	/* What --trace shares with other modes, and its operands. */
 	t.binaries = o->operands;
 	t.nbinaries = o->noperands;
@@ -269,11 +262,11 @@ static int check_binaries(const struct options *o)
 {
 	const char *const *binaries;
 	struct program *prog;
-	int status, n;
+	int status, n, errors = diag.errors;
 
-	prog = read_program(o, target_host(), &status, NULL);
+	prog = read_program(o, target_host(), NULL);
 	if (!prog)
-		return status;
+		return failure_status(errors);
 	binaries = options_after_d_files(o, &n);
 	{
 		struct check_options copt = { o->strict, o->allow_missing,

@@ -16,12 +16,12 @@ struct cpp_options {
 	char **args; /* -I/-D/-U arguments to pass on */
 	int nargs;
 };
-/* Read the provider file: *text is malloc'd, *len bytes followed by two
- * NULs.  *regular: the text is the file's, which can be read again to
- * quote it in diagnostics.  Returns EXIT_OK, or EXIT_INPUT / EXIT_SYSTEM
- * after reporting why. */
-int input_read(const char *path, const struct cpp_options *cpp, char **text,
-	       size_t *len, int *regular);
+/* Read the provider file: its text (malloc'd), *len bytes followed by
+ * two NULs, or NULL after saying why (cpp's failure is an input error).
+ * *regular: the text is the file's, which can be read again to quote it
+ * in diagnostics. */
+char *input_read(const char *path, const struct cpp_options *cpp, size_t *len,
+		 int *regular);
 
 /* ---- defines.c: what the -D and -U flags of dtrace -G mean ---- */
 

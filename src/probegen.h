@@ -206,6 +206,13 @@ void error_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A command line probegen cannot run, with a pointer to --help. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_free(void);
+/* The one error convention: a function that fails says why where it
+ * knows (error_input for what the input holds, counted in diag.errors;
+ * usage_error; error_plain for the system) and returns -1, or NULL when
+ * it makes something.  Its caller, the mode, turns that into the exit
+ * status with this, given diag.errors from before: EXIT_INPUT when an
+ * input error was said since, else EXIT_SYSTEM. */
+int failure_status(int errors_before);
 
 /* ---- target.c: ELF class, byte order, machine by target name ---- */
 

@@ -260,14 +260,6 @@ static int finish_files(struct tracer *tr, int traced, int status)
 	return sinks_finish(tr, ran) != 0 ? EXIT_SYSTEM : status;
 }
 
-/* The exit status of a step that failed (tracer.h: it said why): 1 when
- * what it said was an input error (diag.errors grew from errors), else
- * 2. */
-static int failure(int errors)
-{
-	return diag.errors > errors ? EXIT_INPUT : EXIT_SYSTEM;
-}
-
 int trace_run(const struct trace_options *opt)
 {
 	struct tracer tr = { 0 };
@@ -290,7 +282,7 @@ int trace_run(const struct trace_options *opt)
 	    !(s = session_start(&tr, child > 0	? child
 				     : opt->pid ? opt->pid
 						: -1)))
-		status = failure(errors);
+		status = failure_status(errors);
 	sc.s = s;
 	if (s)
 		follow_start(&tr, s);

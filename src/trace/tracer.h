@@ -28,14 +28,12 @@
  * rooms.  trace.bpf.c (in bpf/) is the BPF side; trace_none.c replaces
  * all of these where probegen is built without libbpf.
  *
- * Errors, in every room: a function that can fail says why itself, where
- * it knows (error_input for what binaries and -s files hold, counted in
- * diag.errors; usage_error for options; error_plain for the system), and
+ * Errors, in every room, as probegen.h says for the whole tree
+ * (failure_status): a failing function says why where it knows and
  * returns -1, or NULL when it makes something; 0, a count or an index is
  * success.  A question answers 1 or 0, a lookup that finds nothing -1 or
  * NULL: no failure (event_arg_text).  trace_run alone turns a failure
- * into the exit status: 1 when what was said was an input error, else 2.
- * Two kinds leave the saying to their caller, as their comments say: the
+ * into the exit status.  Two kinds leave the saying to their caller, as their comments say: the
  * wrappers of system calls (load_program, attach_uprobe_multi: NULL or
  * -1, and errno) and the attempts a caller may forgive with a warning
  * (attacher_add, attacher_commit: -1, and the reason in *why).
