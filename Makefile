@@ -154,9 +154,12 @@ RELEASE := $(firstword $(subst -, ,$(VERSION)))
 
 OBJS = $(SRCS:%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o $(B)/header_text.o \
        $(TRACE_OBJ)
-# The header's fixed parts: plain C under src/compiler/header/, embedded as strings.
+# The outputs' fixed text, embedded as strings: the header's parts, plain
+# C under src/compiler/header/, and the Rust module's, under
+# src/compiler/rust/.
 HEADER_PARTS = $(addprefix src/compiler/header/,stapsdt_base.h common.h \
-	decl_note.h header_only.h sdt_site.h self_site.h)
+	decl_note.h header_only.h sdt_site.h self_site.h) \
+	src/compiler/rust/machinery.rs
 
 all: $(PROG)
 

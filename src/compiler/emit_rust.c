@@ -10,8 +10,9 @@
  * arguments keep the .d's names (rust_param_name), and the .d's doc
  * comment above the probe becomes the functions' `///` docs.
  *
- * What probes share is written once at the top (machinery()): the site
- * as the macro probegen_site!, the string copy, the semaphore read.  Each
+ * What probes share is written once at the top (machinery()), from the
+ * Rust text of src/compiler/rust/machinery.rs: the site as the macro
+ * probegen_site!, the string copy, the semaphore read.  Each
  * probe's functions are written out plainly: rustc pays for every
  * function and every macro expansion it is given, called or not, so the
  * cheapest module is the one with the fewest expansions (bench/rust.sh).
@@ -32,6 +33,9 @@
 #include "emit.h"
 #include "header/stapsdt_base.h"
 #include "version.h"
+
+/* src/compiler/rust/machinery.rs, as a string (build/header_text.c). */
+extern const char rust_machinery[];
 
 /* Each line of asm text as a Rust string argument of asm!, quotes
  * escaped. */
@@ -82,72 +86,39 @@ static void site_asm(struct buf *b, const char *arch, const char *note)
 		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");
 }
 
-/* What every probe shares, written once: the string copy, the
- * semaphore read, and the probe site as a macro.  Each probe's function
- * invokes probegen_site! with its semaphore, its note's strings (one
- * line of .asciz; two when x86_64's and aarch64's differ), its string
- * arguments, copied here, and its other values as u64; the strings are
- * the note's first operands, {0}, {1}..., the values the next.
- *
- * Rustc's cost, not the module's size, decided this shape: each item
- * and each macro expansion costs it tens of KB, so the site is one
- * expansion, with no concat! and no nested macros; a macro a probe made
- * Erlang's module 0.8 MB but cost rustc 45 MB and 0.5 s more. */
+/* What every probe shares, written once: src/compiler/rust/machinery.rs
+ * (the string copy, the semaphores' page, the semaphore read, the site
+ * as the macro probegen_site!), its pages from target.c's table and its
+ * sites from site_asm.  Each probe's function invokes probegen_site!
+ * with its semaphore, its note's strings (one line of .asciz; two when
+ * x86_64's and aarch64's differ), its string arguments, copied here, and
+ * its other values as u64; the strings are the note's first operands,
+ * {0}, {1}..., the values the next. */
 static void machinery(struct buf *b)
 {
-	buf_puts(b,
-		 "/// A NUL-terminated copy of a string argument (up to its first NUL),\n"
-		 "/// made only while its probe is traced, freed when dropped.\n"
-		 "#[doc(hidden)]\n"
-		 "pub struct ProbegenString(*mut ::core::ffi::c_char);\n\n"
-		 "impl Drop for ProbegenString {\n"
-		 "\tfn drop(&mut self) {\n"
-		 "\t\tdrop(unsafe { ::std::ffi::CString::from_raw(self.0) });\n"
-		 "\t}\n"
-		 "}\n\n"
-		 "#[allow(dead_code)]\n"
-		 "#[inline(never)]\n"
-		 "fn probegen_string(s: &str) -> ProbegenString {\n"
-		 "\tlet bytes = s.as_bytes();\n"
-		 "\tlet end = bytes.iter().position(|&c| c == 0).unwrap_or(bytes.len());\n"
-		 "\tProbegenString(::std::ffi::CString::new(&bytes[..end]).unwrap_or_default().into_raw())\n"
-		 "}\n\n"
-		 "// The semaphores' section starts a page of its own (a page of the\n"
-		 "// largest size the target's kernels use), so that the page holding them\n"
-		 "// is mapped by one segment only: rust-lld, Rust's default linker, lets\n"
-		 "// the last page of the RELRO segment share a file page with .data, and\n"
-		 "// the kernel then sets a semaphore there, where the program never looks,\n"
-		 "// when a tracer attaches before the program starts.\n");
-	buf_printf(b,
-		   "#[cfg_attr(target_arch = \"x86_64\", repr(C, align(%u)))]\n"
-		   "#[cfg_attr(not(target_arch = \"x86_64\"), repr(C, align(%u)))]\n",
-		   target_by_name("x86_64")->page, PAGE_LARGEST);
-	buf_puts(b,
-		 "struct ProbegenPage([u16; 0]);\n\n"
-		 "#[unsafe(link_section = \".probes\")]\n"
-		 "#[used]\n"
-		 "static mut PROBEGEN_PAGE: ProbegenPage = ProbegenPage([]);\n\n"
-		 "/// Whether the semaphore at `p` is set: a tracer is attached.\n"
-		 "#[allow(dead_code)]\n"
-		 "#[inline(always)]\n"
-		 "fn probegen_enabled(p: *const u16) -> bool {\n"
-		 "\tunsafe { ::core::ptr::read_volatile(p) != 0 }\n"
-		 "}\n\n"
-		 "// A probe site: a nop, its .note.stapsdt entry, and the\n"
-		 "// _.stapsdt.base the notes refer to.\n"
-		 "#[allow(unused_macros)]\n"
-		 "macro_rules! probegen_site {\n"
-		 "\t($semaphore:ident $note:literal [$($string:ident),*] $($value:expr),*) => {\n"
-		 "\t\t$(let $string = super::probegen_string($string);)*\n");
-	site_asm(b, "x86_64", "note");
-	site_asm(b, "aarch64", "note");
-	buf_puts(b,
-		 "\t};\n"
-		 "\t($semaphore:ident $x86_64_note:literal $aarch64_note:literal [$($string:ident),*] $($value:expr),*) => {\n"
-		 "\t\t$(let $string = super::probegen_string($string);)*\n");
-	site_asm(b, "x86_64", "x86_64_note");
-	site_asm(b, "aarch64", "aarch64_note");
-	buf_puts(b, "\t};\n}\n\n");
+	const char *line = rust_machinery, *end, *at;
+	char arch[16], note[32];
+
+	for (; *line; line = *end ? end + 1 : end) {
+		end = line + strcspn(line, "\n");
+		if (sscanf(line, "@SITE %15s %31[a-z0-9_]@", arch, note) == 2) {
+			site_asm(b, arch, note);
+			continue;
+		}
+		for (; (at = memchr(line, '@', (size_t)(end - line))); line = at) {
+			buf_add(b, line, (size_t)(at - line));
+			if (strncmp(at, "@X86_64_PAGE@", 13) == 0)
+				buf_printf(b, "%u", target_by_name("x86_64")->page);
+			else if (strncmp(at, "@LARGEST_PAGE@", 14) == 0)
+				buf_printf(b, "%u", PAGE_LARGEST);
+			else
+				die("internal error: machinery.rs: %.20s", at);
+			at = strchr(at + 1, '@') + 1;
+		}
+		buf_add(b, line, (size_t)(end - line));
+		buf_lit(b, "\n");
+	}
+	buf_lit(b, "\n");
 }
 
 /* The note's strings for one target, as one line of assembly:
