@@ -113,8 +113,7 @@ static void disagreeing_arg(FILE *f, const struct bin_probe *p, int i,
 		for (r = s; r; r = r->next) {
 			other.len = 0;
 			spec_words(&other, spec_at(r->args, i, &b) ? &b : NULL);
-			if (strcmp(other.data, kind.data) == 0)
-			{
+			if (strcmp(other.data, kind.data) == 0) {
 				buf_puts(&line, r == s ? " " : ", ");
 				site_address(&line, r);
 			}
