@@ -433,7 +433,7 @@ t_tracer_check_grouped() {
 # --list and --check of a relocatable object (.o): the notes'
 # relocations applied, so each site is its offset in its section (as
 # readelf -r shows the relocation) and the semaphore its symbol, on a
-# RELA target (x86-64) and a REL one (i386).
+# RELA target (x86-64) and a REL one (i386); with -g, its source line.
 t_tracer_list_object() {
 	printf 'provider app {\n\tprobe gated(int i);\n};\n' > app.d
 	expect "$PROBEGEN" -h -s app.d -o app.h
@@ -471,6 +471,16 @@ assert all(s["address"].startswith(".text+0x") for s in d["sites"]), d' || fail 
 		"$PROBEGEN" --check --sites app.d two.o > out 2>&1
 		expect_eq $? 0 "$cc: --check of the object"
 		n=$((n + 1))
+	done
+	# With -g, each site's source line, in .text and in a section of
+	# its own (-ffunction-sections).
+	printf '#include "app.h"\nint f(int x) {\n\tAPP_GATED(x);\n\tAPP_GATED(x + 1);\n\treturn x;\n}\n' > lines.c
+	for flags in "" -ffunction-sections; do
+		expect gcc -g -O2 $flags -c lines.c -o lines.o
+		"$PROBEGEN" --list lines.o > out || fail "--list lines.o"
+		grep -Eq '^    site \.text(\.f)?\+0x[0-9a-f]+  .*\(.*lines\.c:3\)$' out &&
+			grep -Eq '^    site \.text(\.f)?\+0x[0-9a-f]+  .*\(.*lines\.c:4\)$' out ||
+			{ cat out; fail "the object's source lines ($flags)"; }
 	done
 	[ $n -gt 0 ] || fail "no compiler ran"
 	ok

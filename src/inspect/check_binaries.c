@@ -215,7 +215,7 @@ static void site_name(struct buf *out, struct srclines *lines,
 	out->len = 0;
 	buf_puts(out, "site ");
 	site_address(out, s);
-	if (srclines_find(lines, s->pc, &line) == 0)
+	if (srclines_find(lines, s, &line) == 0)
 		buf_cat(out, " (", line.data, ")", NULL);
 	buf_free(&line);
 }

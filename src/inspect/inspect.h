@@ -128,10 +128,11 @@ int specs_agree(const struct bin_probe *p, int i);
 /* ---- srclines.c: a site's source line (libdw, when built with it) ---- */
 
 struct srclines;
-/* The binary's line table, or NULL: an object, no debug info, no libdw. */
+/* The binary's line table, or NULL: no debug info, no libdw. */
 struct srclines *srclines_open(const struct binary *b);
-/* Append "file.c:12" for pc; 0, or -1 when unknown (s may be NULL). */
-int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out);
+/* Append "file.c:12" for site; 0, or -1 when unknown (s may be NULL). */
+int srclines_find(struct srclines *s, const struct bin_site *site,
+		  struct buf *out);
 void srclines_close(struct srclines *s);
 
 /* ---- fit.c: --bpftrace for binaries ---- */

@@ -217,7 +217,7 @@ static void list_text(FILE *f, const struct binary *b,
 			fprintf(f, "    site %s  ", t.data);
 			text_string(f, &t, s->args);
 			t.len = 0;
-			if (srclines_find(lines, s->pc, &t) == 0)
+			if (srclines_find(lines, s, &t) == 0)
 				fprintf(f, "  (%s)", t.data);
 			fputc('\n', f);
 		}
@@ -245,7 +245,7 @@ static void site_json(FILE *f, struct buf *t, struct buf *src,
 	fputs(", \"args\": ", f);
 	json_string(f, t, s->args);
 	src->len = 0;
-	if (srclines_find(lines, s->pc, src) == 0) {
+	if (srclines_find(lines, s, src) == 0) {
 		fputs(", \"source\": ", f);
 		json_string(f, t, src->data);
 	}

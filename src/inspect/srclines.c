@@ -2,8 +2,8 @@
  * inspect/srclines.c - the source line of a probe site, for --list and --check:
  * "file.c:12" from the binary's DWARF line table, through libdw when
  * probegen was built with it (HAVE_LIBDW; the Makefile finds it), else
- * never.  Executables and shared libraries only: an object's sites are
- * not yet placed.
+ * never.  In an object (ET_REL), libdwfl places its sections and
+ * relocates its DWARF; a site is its section's place plus its offset.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +28,6 @@ struct srclines *srclines_open(const struct binary *b)
 {
 	struct srclines *s;
 
-	if (b->is_object)
-		return NULL;
 	s = xcalloc(1, sizeof(*s));
 	s->dwfl = dwfl_begin(&offline);
 	if (s->dwfl)
@@ -44,15 +42,42 @@ struct srclines *srclines_open(const struct binary *b)
 	return s;
 }
 
-int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out)
+/* Where libdwfl placed section name of an object: 0, or -1. */
+static int section_place(struct srclines *s, const char *name,
+			 Dwarf_Addr *addr)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(s->module, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *n;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return -1;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    strcmp(n, name) == 0) {
+			*addr = sh.sh_addr + bias;
+			return 0;
+		}
+	return -1;
+}
+
+int srclines_find(struct srclines *s, const struct bin_site *site,
+		  struct buf *out)
 {
 	Dwfl_Line *line;
 	const char *file;
 	int lineno = 0;
+	Dwarf_Addr at = site->pc + (s ? s->bias : 0);
 
-	if (!s)
+	if (!s || (site->section && section_place(s, site->section, &at) != 0))
 		return -1;
-	line = dwfl_module_getsrc(s->module, pc + s->bias);
+	if (site->section)
+		at += site->pc;
+	line = dwfl_module_getsrc(s->module, at);
 	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL)
 		    : NULL;
 	if (!file || lineno <= 0)
@@ -79,10 +104,11 @@ struct srclines *srclines_open(const struct binary *b)
 	return NULL;
 }
 
-int srclines_find(struct srclines *s, unsigned long long pc, struct buf *out)
+int srclines_find(struct srclines *s, const struct bin_site *site,
+		  struct buf *out)
 {
 	(void)s;
-	(void)pc;
+	(void)site;
 	(void)out;
 	return -1;
 }
