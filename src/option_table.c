@@ -75,11 +75,13 @@ const struct option_row option_rows[] = {
 		  "starts by these arguments (Class::method);\n"
 		  "else a runtime's function and class names them\n"
 		  "(--summary breaks such pairs down by name)",
-	  .parse = trace_by_value },
+	  .parse = trace_by_value,
+	  .needs = "--summary --timeline --folded --metrics" },
 	{ .name = "--top", .value = "N", .group = O_TRACE, .action = ACT_TRACE,
 	  .help = "with --summary: the N names of most self time\n"
 		  "(default " PROBEGEN_STR(TRACE_TOP_DEFAULT) "; --json has all)",
-	  .parse = trace_top_value },
+	  .parse = trace_top_value,
+	  .needs = "--summary" },
 	{ .name = "--folded", .value = "FILE", .group = O_TRACE,
 	  .action = ACT_STRING, .offset = AT(trace.folded),
 	  .complete = COMPLETE_FILE,
@@ -91,11 +93,13 @@ const struct option_row option_rows[] = {
 	  .help = "with --trace: count and time in the kernel and\n"
 		  "serve it to Prometheus on GET /metrics until\n"
 		  "SIGTERM (:PORT: loopback); --by P:N:ARG labels\n"
-		  "a probe's firings by ARG's values" },
+		  "a probe's firings by ARG's values",
+	  .excludes = "--summary --timeline --folded --limit --json --expect-all" },
 	{ .name = "--user", .value = "NAME", .group = O_TRACE,
 	  .action = ACT_STRING, .offset = AT(trace.user),
 	  .complete = COMPLETE_USER,
-	  .help = "with --metrics: run as NAME once attached" },
+	  .help = "with --metrics: run as NAME once attached",
+	  .needs = "--metrics" },
 	{ .name = "--expect-all", .group = O_TRACE, .action = ACT_FLAG,
 	  .offset = AT(trace.expect_all),
 	  .help = "with --trace: exit 1 if a probe never fired" },

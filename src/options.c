@@ -142,6 +142,7 @@ static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
 		o->operands[o->noperands++] = a;
 		return 1;
 	}
+	o->row_given[r - option_rows] = 1;
 	/* -s's group is for a second one; -32 and -64 go with any mode. */
 	if (r->group && r->action != ACT_D_FILE && r->action != ACT_BITS)
 		given(o, r->group, r->name);
@@ -288,6 +289,60 @@ static char *mode_list(void)
 	return b.data;
 }
 
+/* Whether an option of names (blank-separated) was given. */
+static int any_given(const struct options *o, const char *names)
+{
+	size_t i, n;
+	const char *w;
+
+	for (i = 0; i < noption_rows; i++) {
+		n = strlen(option_rows[i].name);
+		for (w = names; o->row_given[i] && (w = strstr(w, option_rows[i].name));
+		     w += n)
+			if ((w == names || w[-1] == ' ') && (!w[n] || w[n] == ' '))
+				return 1;
+	}
+	return 0;
+}
+
+/* names (blank-separated) as "A, B or C". */
+static char *name_list(const char *names)
+{
+	struct buf b = { 0 };
+	const char *w = names, *end;
+
+	while (*w) {
+		end = w + strcspn(w, " ");
+		buf_puts(&b, !b.len ? "" : *end ? ", " : " or ");
+		buf_add(&b, w, (size_t)(end - w));
+		w = *end ? end + 1 : end;
+	}
+	return b.data ? b.data : xstrdup("");
+}
+
+/* The rows' needs and excludes, in the table's order: 0, or -1 after
+ * the usage error. */
+static int check_together(const struct options *o)
+{
+	size_t i;
+	char *list;
+
+	for (i = 0; i < noption_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+		int bad_needs = r->needs && !any_given(o, r->needs),
+		    bad_excludes = r->excludes && any_given(o, r->excludes);
+
+		if (!o->row_given[i] || (!bad_needs && !bad_excludes))
+			continue;
+		list = name_list(bad_needs ? r->needs : r->excludes);
+		usage_error(bad_needs ? "%s needs %s" : "%s does not go with %s",
+			    r->name, list);
+		free(list);
+		return -1;
+	}
+	return 0;
+}
+
 /* Returns -1 to go on, else the exit status (after --help, or after
  * reporting a usage error). */
 int options_parse(int argc, char **argv, const struct mode *modes,
@@ -301,6 +356,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->trace.filters = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.pair_requests = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.by_requests = xcalloc((size_t)argc, sizeof(char *));
+	o->row_given = xcalloc(noption_rows, 1);
 	for (i = 1; i < argc; i++)
 		if ((r = parse_one(o, modes, nmodes, argc, argv, &i)) != 1)
 			return r;
@@ -327,6 +383,8 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 		free(takes);
 		return EXIT_SYSTEM;
 	}
+	if (check_together(o) != 0)
+		return EXIT_SYSTEM;
 	return check_inputs(o) ? EXIT_SYSTEM : -1;
 }
 
@@ -341,6 +399,7 @@ void options_free(struct options *o)
 		words_free(o->trace.command);
 	free(o->files);
 	free(o->operands);
+	free(o->row_given);
 	free(o->trace.filters);
 	free(o->trace.pair_requests);
 	free(o->trace.by_requests);

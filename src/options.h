@@ -87,6 +87,7 @@ struct mode {
 struct options {
 	const struct mode *mode;
 	const char *option_of[O_GROUPS]; /* the first option given of each */
+	char *row_given; /* per row of option_rows: given */
 	unsigned given;
 	const char **files; /* -s FILE, in order */
 	int nfiles;
@@ -146,6 +147,9 @@ struct option_row {
 	/* ACT_TRACE: read the value into o (options_trace.c): 1, or -1
 	   after saying why. */
 	int (*parse)(struct options *o, const char *v);
+	/* Options, blank-separated: given with it, one of needs must be,
+	   and none of excludes (the usage errors are made from these). */
+	const char *needs, *excludes;
 };
 extern const struct option_row option_rows[];
 extern const size_t noption_rows;

@@ -65,6 +65,10 @@ t_cli_usage_errors() {
 	--trace --summary --bogus -c true|unrecognised option '--bogus'
 	--trace --strict -c true|'--strict' does not go with '--trace' (which takes -o, -C, -I, -D, -U, --json, -c, --, -p, -n, --limit, --duration, --pair, --by, --top, --folded, --metrics, --user, --expect-all, --timeline, -s more than once, --summary)
 	--bash-completion=zsh|unrecognised option '--bash-completion=zsh'
+	--trace --top 3 -c true|--top needs --summary
+	--trace --by a:b:c -c true|--by needs --summary, --timeline, --folded or --metrics
+	--trace --metrics :0 --limit 5 -c true|--metrics does not go with --summary, --timeline, --folded, --limit, --json or --expect-all
+	--trace --user nobody -c true|--user needs --metrics
 	A
 	ls *.h *.o 2>/dev/null && fail "something was written"
 	ok

@@ -1,39 +1,15 @@
 /*
  * src/trace/plan.c - what a trace does, decided once from --trace's
- * options: which options go together, where each firing goes in
- * probegen (the sinks: printer, timeline, profile, metrics), what the
- * kernel keeps, and what is said at the end.  Every other room reads
- * the plan, never the option flags.
+ * options (which go together, option_table.c's rows say, and options.c
+ * checks): where each firing goes in probegen (the sinks: printer,
+ * timeline, profile, metrics), what the kernel keeps, and what is said
+ * at the end.  Every other room reads the plan, never the option flags.
  */
 #include "tracer.h"
 
-int plan_make(const struct trace_options *opt, struct trace_plan *plan)
+void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 {
 	*plan = (struct trace_plan){ 0 };
-	/* --by names calls where something shows them; --top cuts the
-	   summary's tables. */
-	if ((opt->nby_requests && !opt->summary && !opt->timeline &&
-	     !opt->folded && !opt->metrics) ||
-	    (opt->top && !opt->summary)) {
-		usage_error("%s needs --summary%s",
-			    opt->top && !opt->summary ? "--top" : "--by",
-			    opt->top && !opt->summary
-				    ? ""
-				    : ", --timeline, --folded or --metrics");
-		return -1;
-	}
-	/* --metrics serves what the kernel counts until stopped: no
-	   firing is printed, no summary either. */
-	if (opt->metrics && (opt->summary || opt->timeline || opt->folded ||
-			     opt->limit || opt->json || opt->expect_all)) {
-		usage_error(
-			"--metrics does not go with --summary, --timeline, --folded, --limit, --json or --expect-all");
-		return -1;
-	}
-	if (opt->user && !opt->metrics) {
-		usage_error("--user goes with --metrics");
-		return -1;
-	}
 	plan->following = opt->command || opt->pid;
 	plan->timeline = opt->timeline != NULL;
 	plan->profile = opt->summary || opt->folded;
@@ -56,5 +32,4 @@ int plan_make(const struct trace_options *opt, struct trace_plan *plan)
 				plan->metrics;
 	plan->limit = opt->limit;
 	plan->top = opt->top ? opt->top : TRACE_TOP_DEFAULT;
-	return 0;
 }

@@ -117,9 +117,8 @@ struct trace_plan {
 	int top;	 /* the names a pair's breakdown prints */
 	long long limit; /* events until the trace stops, or 0 */
 };
-/* The plan of opt: 0, or -1 after a usage error (options that do not go
- * together). */
-int plan_make(const struct trace_options *opt, struct trace_plan *plan);
+/* The plan of opt (whose options go together: options.c checked). */
+void plan_make(const struct trace_options *opt, struct trace_plan *plan);
 
 struct session;
 
