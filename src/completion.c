@@ -83,7 +83,7 @@ static void print_opts(FILE *f, const char *prefix, const char *indent,
 	fprintf(f, "'");
 }
 
-void completion_bash(FILE *f, const struct mode *modes, size_t nmodes)
+void completion_bash(FILE *f, const struct mode *modes)
 {
 	size_t i;
 
@@ -100,9 +100,13 @@ void completion_bash(FILE *f, const struct mode *modes, size_t nmodes)
 		   "command and its\n\t# arguments.\n"
 		   "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
 		   "\t\tcase ${COMP_WORDS[i]} in\n");
-	for (i = 0; i < nmodes; i++) {
-		fprintf(f, "\t\t%s)\n", modes[i].option);
-		print_opts(f, "\t\t\t", "\t\t\t", &modes[i]);
+	for (i = 0; i < noption_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+
+		if (r->action != ACT_MODE || !modes[r->mode].command)
+			continue;
+		fprintf(f, "\t\t%s)\n", r->name);
+		print_opts(f, "\t\t\t", "\t\t\t", &modes[r->mode]);
 		fprintf(f, " ;;\n");
 	}
 	fprintf(f, "\t\t--)\n"

@@ -14,24 +14,24 @@
 #define AT(field) offsetof(struct options, field)
 
 const struct option_row option_rows[] = {
-	{ .name = "-h", .action = ACT_MODE,
+	{ .name = "-h", .action = ACT_MODE, .mode = MODE_HEADER,
 	  .help = "write a C header (default name: FILE.h)" },
-	{ .name = "-G", .action = ACT_MODE,
+	{ .name = "-G", .action = ACT_MODE, .mode = MODE_OBJECT,
 	  .help = "write an ELF object (default name: FILE.o)" },
-	{ .name = "--rust", .action = ACT_MODE,
+	{ .name = "--rust", .action = ACT_MODE, .mode = MODE_RUST,
 	  .help = "write a Rust module for build.rs (FILE.rs)" },
-	{ .name = "--bpftrace", .action = ACT_MODE,
+	{ .name = "--bpftrace", .action = ACT_MODE, .mode = MODE_BPFTRACE,
 	  .help = "write a bpftrace script printing every probe's\n"
 		  "arguments by name (FILE.bt); from .d files or\n"
 		  "from the declarations a binary records" },
-	{ .name = "--docs", .action = ACT_MODE,
+	{ .name = "--docs", .action = ACT_MODE, .mode = MODE_DOCS,
 	  .help = "write a Markdown reference of the probes (FILE.md)" },
-	{ .name = "--list", .action = ACT_MODE,
+	{ .name = "--list", .action = ACT_MODE, .mode = MODE_LIST,
 	  .help = "list the probes binaries carry" },
-	{ .name = "--check", .action = ACT_MODE,
+	{ .name = "--check", .action = ACT_MODE, .mode = MODE_CHECK,
 	  .help = "check binaries' probes against the .d files: exit 1\n"
 		  "and a line per problem when they differ" },
-	{ .name = "--trace", .action = ACT_MODE,
+	{ .name = "--trace", .action = ACT_MODE, .mode = MODE_TRACE,
 	  .help = "print every firing of USDT probes, arguments by name\n"
 		  "and type, of a command, a process or binaries" },
 	{ .name = "-c", .value = "CMD", .group = O_TRACE, .action = ACT_TRACE,
@@ -163,7 +163,7 @@ const struct option_row option_rows[] = {
 	  .label = "-32, -64",
 	  .help = "with -G: the 32- or 64-bit member of the family" },
 	{ .name = "-64", .group = O_TARGET, .action = ACT_BITS },
-	{ .name = "--list-targets", .action = ACT_MODE,
+	{ .name = "--list-targets", .action = ACT_MODE, .mode = MODE_LIST_TARGETS,
 	  .help = "print the targets -G supports" },
 	/* gcc's names: no warnings, or warnings as errors (for CI). */
 	{ .name = "-w", .action = ACT_NO_WARNINGS, .help = "print no warning" },

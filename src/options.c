@@ -100,17 +100,6 @@ static int apply_value(struct options *o, const struct option_row *r,
 	return 1;
 }
 
-static const struct mode *mode_by_option(const struct mode *modes,
-					 size_t nmodes, const char *a)
-{
-	size_t i;
-
-	for (i = 0; i < nmodes; i++)
-		if (strcmp(a, modes[i].option) == 0)
-			return &modes[i];
-	return NULL;
-}
-
 /* The rest of argv is the command to trace, exactly as given (--). */
 static int rest_is_command(struct options *o, int argc, char **argv, int *i)
 {
@@ -127,7 +116,7 @@ static int rest_is_command(struct options *o, int argc, char **argv, int *i)
 }
 
 /* One argument (and its value); 1 to go on, else the exit status. */
-static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
+static int parse_one(struct options *o, const struct mode *modes,
 		     int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *v = NULL;
@@ -161,12 +150,13 @@ static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
 		printf("probegen %s\n", PROBEGEN_VERSION);
 		return EXIT_OK;
 	case ACT_COMPLETION:
-		completion_bash(stdout, modes, nmodes);
+		completion_bash(stdout, modes);
 		return EXIT_OK;
 	case ACT_COMMAND:
 		return rest_is_command(o, argc, argv, i);
 	case ACT_MODE:
-		if (!(m = mode_by_option(modes, nmodes, r->name))) {
+		m = &modes[r->mode];
+		if (!m->command) {
 			/* A row of option_table.c that main.c has no mode
 			 * for: t_cli runs every mode. */
 			usage_error("'%s' is not built into this probegen", a);
@@ -174,10 +164,11 @@ static int parse_one(struct options *o, const struct mode *modes, size_t nmodes,
 		}
 		if (o->mode && o->mode != m) {
 			usage_error("'%s' and '%s' cannot be given together",
-				    o->mode->option, m->option);
+				    o->mode_option, r->name);
 			return EXIT_SYSTEM;
 		}
 		o->mode = m;
+		o->mode_option = r->name;
 		return 1;
 	default:
 		return apply_value(o, r, v) < 0 ? EXIT_SYSTEM : 1;
@@ -231,7 +222,7 @@ static int check_inputs(const struct options *o)
 	case READS_NOTHING:
 		if (o->noperands) {
 			usage_error("unexpected operand '%s': %s reads none",
-				    o->operands[0], o->mode->option);
+				    o->operands[0], o->mode_option);
 			return EXIT_SYSTEM;
 		}
 		break;
@@ -239,7 +230,7 @@ static int check_inputs(const struct options *o)
 		if (ds && o->noperands > (o->nfiles ? 0 : 1)) {
 			usage_error("unexpected operand '%s': %s reads %s",
 				    o->operands[o->nfiles ? 0 : 1],
-				    o->mode->option,
+				    o->mode_option,
 				    o->nfiles ? "the -s files alone"
 					      : "one provider file");
 			return EXIT_SYSTEM;
@@ -346,7 +337,7 @@ static int check_together(const struct options *o)
 /* Returns -1 to go on, else the exit status (after --help, or after
  * reporting a usage error). */
 int options_parse(int argc, char **argv, const struct mode *modes,
-		  size_t nmodes, struct options *o)
+		  struct options *o)
 {
 	unsigned extra;
 	int i, r, g;
@@ -358,7 +349,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->trace.by_requests = xcalloc((size_t)argc, sizeof(char *));
 	o->row_given = xcalloc(noption_rows, 1);
 	for (i = 1; i < argc; i++)
-		if ((r = parse_one(o, modes, nmodes, argc, argv, &i)) != 1)
+		if ((r = parse_one(o, modes, argc, argv, &i)) != 1)
 			return r;
 	if (!o->mode) {
 		char *modes_list = mode_list();
@@ -370,7 +361,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	extra = o->given & ~o->mode->takes;
 	if (extra & O_FILES) {
 		usage_error("'%s' takes one provider file; '-s %s' is a second",
-			    o->mode->option, o->files[1]);
+			    o->mode_option, o->files[1]);
 		return EXIT_SYSTEM;
 	}
 	if (extra) {
@@ -379,7 +370,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 		for (g = 0; !(extra & (1u << g)); g++)
 			;
 		usage_error("'%s' does not go with '%s' (which takes %s)",
-			    o->option_of[g], o->mode->option, takes);
+			    o->option_of[g], o->mode_option, takes);
 		free(takes);
 		return EXIT_SYSTEM;
 	}

@@ -73,9 +73,24 @@ enum {
 				   to the compiler of -G */
 };
 
-/* One thing probegen can do, chosen by its option. */
+/* What probegen can do, one mode each: the option that chooses it is
+ * its row's in option_table.c (.mode), what it does main.c's modes[]. */
+enum mode_id {
+	MODE_NONE, /* a row that is no mode */
+	MODE_HEADER,
+	MODE_OBJECT,
+	MODE_RUST,
+	MODE_BPFTRACE,
+	MODE_DOCS,
+	MODE_LIST_TARGETS,
+	MODE_LIST,
+	MODE_CHECK,
+	MODE_TRACE,
+	MODE_COUNT
+};
+
+/* One thing probegen can do. */
 struct mode {
-	const char *option;
 	enum reads reads;
 	unsigned takes;	       /* O_* groups it accepts */
 	const char *extension; /* of the default output name */
@@ -86,6 +101,7 @@ struct mode {
 
 struct options {
 	const struct mode *mode;
+	const char *mode_option; /* the option that chose it: "-h" */
 	const char *option_of[O_GROUPS]; /* the first option given of each */
 	char *row_given; /* per row of option_rows: given */
 	unsigned given;
@@ -150,17 +166,18 @@ struct option_row {
 	/* Options, blank-separated: given with it, one of needs must be,
 	   and none of excludes (the usage errors are made from these). */
 	const char *needs, *excludes;
+	enum mode_id mode; /* ACT_MODE: the mode it chooses */
 };
 extern const struct option_row option_rows[];
 extern const size_t noption_rows;
 /* The bash completion of option_rows (completion.c). */
-void completion_bash(FILE *f, const struct mode *modes, size_t nmodes);
+void completion_bash(FILE *f, const struct mode *modes);
 
-/* Parse argv against modes[nmodes]: -1 to go on with o->mode, else the
+/* Parse argv against modes[MODE_COUNT]: -1 to go on with o->mode, else the
  * exit status (after --help or --version, or a usage error it reported).
  * Free o with options_free() either way. */
 int options_parse(int argc, char **argv, const struct mode *modes,
-		  size_t nmodes, struct options *o);
+		  struct options *o);
 void options_free(struct options *o);
 /* The text of --help (help.c). */
 void options_usage(FILE *f);
