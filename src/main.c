@@ -287,8 +287,9 @@ int main(int argc, char **argv)
 	struct options o = { 0 };
 	int status;
 	status = options_parse(argc, argv, modes, &o);
-	if (status < 0)
-		status = o.mode->command(&o);
+	status = status < 0   ? EXIT_SYSTEM
+		 : status > 0 ? o.mode->command(&o)
+			      : EXIT_OK;
 	options_free(&o);
 	diag_free();
 	return status;

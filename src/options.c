@@ -105,7 +105,7 @@ static int rest_is_command(struct options *o, int argc, char **argv, int *i)
 {
 	if (*i + 1 >= argc) {
 		usage_error("'--' must be followed by a command");
-		return EXIT_SYSTEM;
+		return -1;
 	}
 	if (o->trace.command && o->command_split)
 		words_free(o->trace.command);
@@ -115,7 +115,9 @@ static int rest_is_command(struct options *o, int argc, char **argv, int *i)
 	return 1;
 }
 
-/* One argument (and its value); 1 to go on, else the exit status. */
+/* One argument (and its value): 1 to go on, 0 when the run is done
+ * (--help, --version, --bash-completion printed), -1 after a usage
+ * error. */
 static int parse_one(struct options *o, const struct mode *modes,
 		     int argc, char **argv, int *i)
 {
@@ -126,7 +128,7 @@ static int parse_one(struct options *o, const struct mode *modes,
 	if (!r) {
 		if (a[0] == '-' && a[1] != '\0') {
 			usage_error("unrecognised option '%s'", a);
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		o->operands[o->noperands++] = a;
 		return 1;
@@ -138,20 +140,20 @@ static int parse_one(struct options *o, const struct mode *modes,
 	if (r->value && !v) {
 		if (*i + 1 >= argc) {
 			usage_error("option '%s' requires a value", a);
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		v = argv[++*i];
 	}
 	switch (r->action) {
 	case ACT_HELP:
 		options_usage(stdout);
-		return EXIT_OK;
+		return 0;
 	case ACT_VERSION:
 		printf("probegen %s\n", PROBEGEN_VERSION);
-		return EXIT_OK;
+		return 0;
 	case ACT_COMPLETION:
 		completion_bash(stdout, modes);
-		return EXIT_OK;
+		return 0;
 	case ACT_COMMAND:
 		return rest_is_command(o, argc, argv, i);
 	case ACT_MODE:
@@ -160,18 +162,18 @@ static int parse_one(struct options *o, const struct mode *modes,
 			/* A row of option_table.c that main.c has no mode
 			 * for: t_cli runs every mode. */
 			usage_error("'%s' is not built into this probegen", a);
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		if (o->mode && o->mode != m) {
 			usage_error("'%s' and '%s' cannot be given together",
 				    o->mode_option, r->name);
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		o->mode = m;
 		o->mode_option = r->name;
 		return 1;
 	default:
-		return apply_value(o, r, v) < 0 ? EXIT_SYSTEM : 1;
+		return apply_value(o, r, v);
 	}
 }
 
@@ -212,7 +214,7 @@ static char *takes_list(const struct mode *m)
 	return b.data ? b.data : xstrdup("no options");
 }
 
-/* What the mode reads is there; 0, or EXIT_SYSTEM after saying why. */
+/* What the mode reads is there: 0, or -1 after a usage error. */
 static int check_inputs(const struct options *o)
 {
 	const char *what = NULL;
@@ -223,7 +225,7 @@ static int check_inputs(const struct options *o)
 		if (o->noperands) {
 			usage_error("unexpected operand '%s': %s reads none",
 				    o->operands[0], o->mode_option);
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		break;
 	case READS_D:
@@ -233,7 +235,7 @@ static int check_inputs(const struct options *o)
 				    o->mode_option,
 				    o->nfiles ? "the -s files alone"
 					      : "one provider file");
-			return EXIT_SYSTEM;
+			return -1;
 		}
 		/* fall through */
 	case READS_D_OBJECTS:
@@ -256,7 +258,7 @@ static int check_inputs(const struct options *o)
 	}
 	if (what) {
 		usage_error("%s", what);
-		return EXIT_SYSTEM;
+		return -1;
 	}
 	return 0;
 }
@@ -334,8 +336,8 @@ static int check_together(const struct options *o)
 	return 0;
 }
 
-/* Returns -1 to go on, else the exit status (after --help, or after
- * reporting a usage error). */
+/* 1 to go on with o->mode, 0 when the run is done, -1 after a usage
+ * error (options.h). */
 int options_parse(int argc, char **argv, const struct mode *modes,
 		  struct options *o)
 {
@@ -356,13 +358,13 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 
 		usage_error("no mode given: %s", modes_list);
 		free(modes_list);
-		return EXIT_SYSTEM;
+		return -1;
 	}
 	extra = o->given & ~o->mode->takes;
 	if (extra & O_FILES) {
 		usage_error("'%s' takes one provider file; '-s %s' is a second",
 			    o->mode_option, o->files[1]);
-		return EXIT_SYSTEM;
+		return -1;
 	}
 	if (extra) {
 		char *takes = takes_list(o->mode);
@@ -372,11 +374,11 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 		usage_error("'%s' does not go with '%s' (which takes %s)",
 			    o->option_of[g], o->mode_option, takes);
 		free(takes);
-		return EXIT_SYSTEM;
+		return -1;
 	}
 	if (check_together(o) != 0)
-		return EXIT_SYSTEM;
-	return check_inputs(o) ? EXIT_SYSTEM : -1;
+		return -1;
+	return check_inputs(o) ? -1 : 1;
 }
 
 void options_free(struct options *o)

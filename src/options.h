@@ -173,9 +173,10 @@ extern const size_t noption_rows;
 /* The bash completion of option_rows (completion.c). */
 void completion_bash(FILE *f, const struct mode *modes);
 
-/* Parse argv against modes[MODE_COUNT]: -1 to go on with o->mode, else the
- * exit status (after --help or --version, or a usage error it reported).
- * Free o with options_free() either way. */
+/* Parse argv against modes[MODE_COUNT]: 1 to go on with o->mode, 0 when
+ * the run is done (--help, --version, --bash-completion printed), -1
+ * after a usage error it said (exit 2).  Free o with options_free()
+ * either way. */
 int options_parse(int argc, char **argv, const struct mode *modes,
 		  struct options *o);
 void options_free(struct options *o);
