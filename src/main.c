@@ -212,7 +212,9 @@ static int compile(const struct options *o)
 
 		status = fit_to_binaries(prog, eopt.input_name, binaries, n,
 					 &scratch, &for_binaries,
-					 &eopt.for_library);
+					 &eopt.for_library) != 0
+				 ? failure_status(errors)
+				 : EXIT_OK;
 		if (status == EXIT_OK) {
 			eopt.target = &scratch;
 			eopt.for_binaries = for_binaries;

@@ -50,7 +50,7 @@ int fit_to_binaries(struct program *prog, const char *what,
 {
 	struct carried c = { 0 };
 	struct buf names = { 0 };
-	int i, libraries = 0, dropped, status = EXIT_OK;
+	int i, libraries = 0, dropped, status = 0;
 	size_t at;
 
 	name_set_init(&c.names, 64);
@@ -59,7 +59,7 @@ int fit_to_binaries(struct program *prog, const char *what,
 		const struct bin_probe *p;
 
 		if (binary_read(paths[i], &b) != 0) {
-			status = EXIT_SYSTEM;
+			status = -1;
 			goto done;
 		}
 		if (i == 0)
@@ -83,7 +83,7 @@ int fit_to_binaries(struct program *prog, const char *what,
 	if (dropped && !prog->nprobes) {
 		error_input("none of the probes of %s are in %s", what,
 			    names.data);
-		status = EXIT_INPUT;
+		status = -1;
 		goto done;
 	}
 	if (dropped)

@@ -145,7 +145,7 @@ struct program *recorded_program(const char *path, int *is_library);
  * paths[n] carry (bpftrace refuses a whole script when one is missing),
  * saying what is left out; *tg is the first binary's target, *names
  * their base names (to free), *all_libraries whether each is a library.
- * EXIT_OK, or the exit status after saying why. */
+ * 0, or -1 after saying why. */
 int fit_to_binaries(struct program *prog, const char *what,
 		    const char *const *paths, int n, struct target *tg,
 		    char **names, int *all_libraries);
