@@ -318,8 +318,10 @@ int emit_header(struct output *o, const struct program *prog,
 	sdt_v1_names(o, prog);
 	buf_puts(&o->buf, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 	for_each_provider(prog, pv)
-		for_each_probe(pv, pr)
+		for_each_probe(pv, pr) {
 			probe_block(&o->buf, prog, pr, opt);
+			output_flush(o); /* written out as it grows */
+		}
 	buf_puts(&o->buf, "#ifdef __cplusplus\n}\n#endif\n\n");
 	buf_printf(&o->buf, "#endif /* %s */\n", guard);
 	free(guard);

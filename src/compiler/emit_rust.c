@@ -413,8 +413,11 @@ int emit_rust(struct output *o, const struct program *prog,
 			   "pub mod %s {\n",
 			   pv->name, pv->name);
 		declaration_notes(out, prog, pv);
-		for_each_probe(pv, pr)
+		/* Written out as it grows: a module can be tens of MB. */
+		for_each_probe(pv, pr) {
 			probe_functions(out, prog, pr);
+			output_flush(o);
+		}
 		buf_puts(out, "}\n\n");
 	}
 	return 0;
