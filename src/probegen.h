@@ -238,6 +238,9 @@ struct target {
 	/* The argument forms libbpf 1.1's parse_usdt_arg() reads on it,
 	   as an extended regex of one spec ("-4@%edi"); NULL: unknown. */
 	const char *libbpf_form;
+	/* The options its Rust probe site's asm! needs first ("att_syntax, "
+	   on x86_64), or NULL when --rust writes it no site. */
+	const char *rust_asm;
 };
 const struct target *target_by_name(const char *name);
 const struct target *target_host(void);

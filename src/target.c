@@ -29,7 +29,7 @@ static const struct target targets[] = {
 	{ .name = "x86_64", .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
 	  .machine = EM_X86_64, .char_signed = 1, .page = 4096,
 	  .cpp = "__x86_64__", .partner = "i386", X86_PROPERTY,
-	  .libbpf_form = X86_FORMS },
+	  .libbpf_form = X86_FORMS, .rust_asm = "att_syntax, " },
 	{ .name = "i386", .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
 	  .machine = EM_386, .char_signed = 1, .page = 4096,
 	  .cpp = "__i386__", .partner = "x86_64", X86_PROPERTY,
@@ -39,7 +39,8 @@ static const struct target targets[] = {
 	  .partner = "arm", .property_type = 0xc0000000u,
 	  .property_features = 0x3, /* BTI, PAC */
 	  .libbpf_form =
-		  "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$" },
+		  "^-?[1248]@(\\[[a-z0-9]+, *-?[0-9]+\\]|\\[[a-z0-9]+\\]|-?[0-9]+|[a-z][a-z0-9]*)$",
+	  .rust_asm = "" },
 	{ .name = "arm", .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
 	  .machine = EM_ARM, .flags = 0x05000400, .page = 65536,
 	  .cpp = "__arm__", .partner = "aarch64",

@@ -83,7 +83,7 @@ static void site_asm(struct buf *b, const char *arch, const char *note)
 		   "\t\t\t\tsem = sym $semaphore,\n"
 		   "\t\t\t\toptions(%sreadonly, nostack, preserves_flags),\n"
 		   "\t\t\t);\n\t\t}\n",
-		   strcmp(arch, "x86_64") == 0 ? "att_syntax, " : "");
+		   target_by_name(arch)->rust_asm);
 }
 
 /* What every probe shares, written once: src/compiler/rust/machinery.rs
