@@ -64,7 +64,8 @@ SRCS = main.c options.c options_trace.c option_table.c help.c completion.c \
        util.c name_set.c escape.c diag.c target.c input.c output.c defines.c \
        compiler/parse.c compiler/ast.c compiler/ast_types.c \
        compiler/program.c compiler/pairs.c compiler/check.c compiler/type.c \
-       compiler/spell.c compiler/names.c compiler/emit_header.c \
+       compiler/spell.c compiler/names.c compiler/meanings.c \
+       compiler/emit_header.c \
        compiler/emit_object.c compiler/emit_rust.c compiler/emit_bpftrace.c \
        compiler/emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/binary_program.c \

@@ -259,6 +259,8 @@ struct probe *probe_new(struct parse_state *ps, char *name, struct loc loc,
 	pr->name = name;
 	pr->loc = loc;
 	pr->doc = ps->probe_doc;
+	pr->doc_loc = ps->probe_doc_loc;
+	pr->doc_in_lines = ps->probe_doc_in_lines;
 	ps->probe_doc = NULL;
 	/* The first '...' is the one reported. */
 	if (is_varargs(mapping) || is_varargs(native))

@@ -17,36 +17,63 @@
 #include "emit.h"
 #include "version.h"
 
-/* How bpftrace prints an argument of this type: the printf conversion
- * and the expression, e.g. "%s" and str(arg1); for a type no tracer
- * reads (type_tracer_read), the reason in its place and no expression. */
-static void format_of(const struct program *prog, const struct type *t,
-		      int index, struct buf *fmt, struct buf *expr,
-		      const struct target *tg)
+/* What bpftrace can show of argument i, read as r: a comment where it
+ * shows less than --trace, NULL when it shows the same. */
+static const char *bpftrace_falls_short(const struct tracer_read *r)
 {
-	struct tracer_read r = type_tracer_read(prog, t, tg);
-	const char *why = tracer_read_unreadable(&r);
+	if (r->reversed)
+		return "bpftrace cannot reverse bytes: they print first byte first";
+	if (r->how == READ_SOCKADDR)
+		return "a socket address: bpftrace prints its pointer";
+	if (r->nvalues)
+		return "a value without a name prints as (unnamed)";
+	if (r->length_arg >= BPFTRACE_MAX_ARGS)
+		return "its length is past arg5, which bpftrace 0.17 cannot read: it prints its pointer";
+	return NULL;
+}
+
+void bpftrace_arg(struct buf *fmt, struct buf *expr,
+		  const struct tracer_read *r, int i)
+{
+	const char *why = tracer_read_unreadable(r);
+	int k, length = r->length_arg >= 0 && r->length_arg < BPFTRACE_MAX_ARGS;
 
 	if (why) {
 		buf_printf(fmt, "(not readable: %s)", why);
 		return;
 	}
-	if (r.how == READ_STRING) {
+	if (r->nvalues) {
+		/* The names by a chain of conditions. */
+		buf_lit(fmt, "%s");
+		for (k = 0; k < r->nvalues; k++)
+			buf_printf(expr, "arg%d == %lld ? \"%s\" : ", i,
+				   r->values[k].value, r->values[k].name);
+		buf_lit(expr, "\"(unnamed)\"");
+	} else if (r->how == READ_STRING) {
 		buf_lit(fmt, "\\\"%s\\\"");
-		buf_printf(expr, "str(arg%d)", index);
-	} else if (r.how == READ_POINTER) {
+		buf_printf(expr, "str(arg%d)", i);
+	} else if ((r->how == READ_TEXT || r->how == READ_BYTES) &&
+		   (length || r->length_arg < 0)) {
+		buf_puts(fmt, r->how == READ_TEXT ? "\\\"%s\\\"" : "%r");
+		buf_printf(expr, "%s(arg%d, ", r->how == READ_TEXT ? "str" : "buf",
+			   i);
+		if (length)
+			buf_printf(expr, "arg%d)", r->length_arg);
+		else
+			buf_printf(expr, "%u)", r->length);
+	} else if (r->how == READ_POINTER || r->how == READ_SOCKADDR ||
+		   r->how == READ_TEXT || r->how == READ_BYTES) {
 		buf_lit(fmt, "0x%lx");
-		buf_printf(expr, "arg%d", index);
+		buf_printf(expr, "arg%d", i);
 	} else {
-		if (r.size == 8 || r.how == READ_AS_NOTED)
-			buf_puts(fmt, r.is_signed || r.how == READ_AS_NOTED
+		if (r->size == 8 || r->how == READ_AS_NOTED)
+			buf_puts(fmt, r->is_signed || r->how == READ_AS_NOTED
 					      ? "%ld"
 					      : "%lu");
 		else
-			buf_puts(fmt, r.is_signed ? "%d" : "%u");
-		buf_printf(expr, "arg%d", index);
+			buf_puts(fmt, r->is_signed ? "%d" : "%u");
+		buf_printf(expr, "arg%d", i);
 	}
-	buf_lit(expr, ", ");
 }
 
 static void probe_block(struct buf *b, const struct program *prog,
@@ -60,11 +87,21 @@ static void probe_block(struct buf *b, const struct program *prog,
 	probe_declaration(b, pr);
 	buf_lit(b, " */\n");
 	for_each_param(pr->native, p) {
+		struct tracer_read r = arg_tracer_read(prog, pr, i, tg);
+		const char *short_of = bpftrace_falls_short(&r);
+
 		name.len = 0;
 		arg_display_name(&name, pr, i);
 		if (i < BPFTRACE_MAX_ARGS) {
+			size_t before = exprs.len;
+
+			if (short_of)
+				buf_printf(b, "/* %s: %s */\n", name.data,
+					   short_of);
 			buf_printf(&fmt, " %s=", name.data);
-			format_of(prog, p->type, i, &fmt, &exprs, tg);
+			bpftrace_arg(&fmt, &exprs, &r, i);
+			if (exprs.len > before)
+				buf_lit(&exprs, ", ");
 		} else {
 			buf_printf(&later, "%s%s (", later.len ? ", " : "",
 				   name.data);

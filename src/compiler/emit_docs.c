@@ -29,19 +29,23 @@ static void stability(struct buf *b, const struct program *prog,
 
 /* How bpftrace reads argument i, for the table. */
 static void bpftrace_read(struct buf *b, const struct program *prog,
-			  const struct type *t, int i, const struct target *tg)
+			  const struct probe *pr, int i,
+			  const struct target *tg)
 {
-	struct tracer_read r = type_tracer_read(prog, t, tg);
+	struct tracer_read r = arg_tracer_read(prog, pr, i, tg);
 	const char *why = tracer_read_unreadable(&r);
+	struct buf fmt = { 0 }, expr = { 0 };
 
-	if (why)
+	if (why) {
 		buf_printf(b, "not readable (%s)", why);
-	else if (i >= BPFTRACE_MAX_ARGS)
+	} else if (i >= BPFTRACE_MAX_ARGS) {
 		buf_printf(b, "not by bpftrace 0.17 (gdb: `$_probe_arg%d`)", i);
-	else if (r.how == READ_STRING)
-		buf_printf(b, "`str(arg%d)`", i);
-	else
-		buf_printf(b, "`arg%d`", i);
+	} else {
+		bpftrace_arg(&fmt, &expr, &r, i);
+		buf_cat(b, "`", expr.data, "`", NULL);
+	}
+	buf_free(&fmt);
+	buf_free(&expr);
 }
 
 static void probe_section(struct buf *b, const struct program *prog,
@@ -49,6 +53,7 @@ static void probe_section(struct buf *b, const struct program *prog,
 {
 	const struct param *p;
 	struct buf name = { 0 };
+	size_t before;
 	int i = 0;
 
 	buf_printf(b, "### %s:%s\n\n```d\nprobe %s", pr->provider->name,
@@ -60,12 +65,16 @@ static void probe_section(struct buf *b, const struct program *prog,
 	}
 	buf_lit(b, ";\n```\n\n");
 	if (pr->doc) {
-		size_t before = b->len;
+		before = b->len;
 
 		probe_doc_text(b, pr->doc);
 		if (b->len > before)
 			buf_lit(b, "\n\n");
 	}
+	before = b->len;
+	meanings_describe(b, prog, pr, "- ");
+	if (b->len > before)
+		buf_lit(b, "\n");
 	if (!pr->native) {
 		buf_lit(b, "No arguments.\n\n");
 		return;
@@ -77,7 +86,7 @@ static void probe_section(struct buf *b, const struct program *prog,
 		buf_printf(b, "| %d | `%s` | `", i, name.data);
 		type_print_d(b, p->type, NULL);
 		buf_lit(b, "` | ");
-		bpftrace_read(b, prog, p->type, i, tg);
+		bpftrace_read(b, prog, pr, i, tg);
 		buf_lit(b, " |\n");
 		i++;
 	}

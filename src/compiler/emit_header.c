@@ -229,11 +229,13 @@ static void probe_block(struct buf *b, const struct program *prog,
 	define_head_va(b, n->macro, pr->nnative);
 	if (opt->header_only) {
 		struct buf decl = { 0 };
+		int tagged = probe_declaration_recorded(&decl, prog, pr) ==
+			     DECL_NOTE_TYPE_TAGGED;
 
-		probe_declaration_recorded(&decl, prog, pr);
 		buf_printf(b,
-			   "do { PROBEGEN_DEFINE(%s, %s); PROBEGEN_DECLARE(\"%s\", %zu); ",
-			   pv, pr->name, decl.data, decl.len + 1);
+			   "do { PROBEGEN_DEFINE(%s, %s); PROBEGEN_DECLARE%s(\"%s\", %zu); ",
+			   pv, pr->name, tagged ? "_TAGGED" : "", decl.data,
+			   decl.len + 1);
 		buf_free(&decl);
 	}
 	site(b, pr);

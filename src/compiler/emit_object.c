@@ -90,10 +90,10 @@ static void declaration_notes(struct buf *notes, const struct program *prog)
 			Elf32_Nhdr nh;
 
 			decl.len = 0;
-			probe_declaration_recorded(&decl, prog, pr);
+			nh.n_type = (Elf32_Word)probe_declaration_recorded(
+				&decl, prog, pr);
 			nh.n_namesz = sizeof(DECL_NOTE_OWNER);
 			nh.n_descsz = (Elf32_Word)decl.len + 1;
-			nh.n_type = DECL_NOTE_TYPE;
 			buf_add(notes, &nh, sizeof(nh));
 			buf_add(notes, DECL_NOTE_OWNER,
 				sizeof(DECL_NOTE_OWNER));

@@ -374,6 +374,7 @@ static void declaration_notes(struct buf *b, const struct program *prog,
 {
 	const struct probe *pr;
 	struct buf decl = { 0 };
+	int type;
 
 	buf_puts(b,
 		 "\t#[cfg(any(target_arch = \"x86_64\", target_arch = \"aarch64\"))]\n"
@@ -382,12 +383,12 @@ static void declaration_notes(struct buf *b, const struct program *prog,
 		 ", \\\"\\\", \\\"note\\\"\",\n");
 	for_each_probe(pv, pr) {
 		decl.len = 0;
-		probe_declaration_recorded(&decl, prog, pr);
+		type = probe_declaration_recorded(&decl, prog, pr);
 		buf_printf(b,
 			   "\t\t\".balign 4\", \".4byte %zu, %zu, %d\", \".asciz \\\"%s\\\"\",\n"
 			   "\t\t\".balign 4\", \".asciz \\\"%s\\\"\",\n",
-			   sizeof(DECL_NOTE_OWNER), decl.len + 1,
-			   DECL_NOTE_TYPE, DECL_NOTE_OWNER, decl.data);
+			   sizeof(DECL_NOTE_OWNER), decl.len + 1, type,
+			   DECL_NOTE_OWNER, decl.data);
 	}
 	buf_puts(b, "\t\t\".balign 4\", \".popsection\",\n\t);\n\n");
 	buf_free(&decl);

@@ -7,6 +7,7 @@
 #define PROBEGEN_MODEL_H
 
 #include "probegen.h"
+#include "reading.h"
 
 /* ---- ast.c: the tree built by the parser ---- */
 
@@ -99,6 +100,11 @@ struct probe {
 	int index;
 	struct loc varargs_loc;
 	struct provider *provider;
+	struct loc doc_loc; /* where the doc comment's text starts */
+	int doc_in_lines;   /* it is a run of // comments */
+	/* What each native argument means beyond its type (meanings.c), an
+	   entry each; NULL until meanings_assign(). */
+	struct arg_meaning *meanings;
 };
 
 struct provider {
@@ -260,29 +266,6 @@ int type_depth(const struct program *prog, const struct type *t);
 int type_spellable(const struct program *prog, const struct type *t);
 /* char * of any sign or constness, or D's string: a C string. */
 int type_is_string(const struct type *t);
-
-/* How a tracer reads an argument of a type: the one answer --bpftrace,
- * --docs, --list, --check and --trace all give.  Tracers read integers
- * and pointers of 1 to 8 bytes, and C strings through their pointers. */
-enum read_how {
-	READ_INTEGER,  /* size bytes, is_signed */
-	READ_POINTER,  /* an address */
-	READ_STRING,   /* the bytes it points to, to a NUL */
-	READ_AS_NOTED, /* a type of the user's headers: as the note records */
-	READ_FLOAT,
-	READ_BY_VALUE,
-	READ_TOO_WIDE, /* not readable */
-};
-struct tracer_read {
-	enum read_how how;
-	int size, is_signed;
-};
-struct tracer_read type_tracer_read(const struct program *prog,
-				    const struct type *t,
-				    const struct target *tg);
-/* Why a tracer cannot read it ("floating", "passed by value", "wider
- * than 8 bytes"), or NULL when it can. */
-const char *tracer_read_unreadable(const struct tracer_read *r);
 
 /* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */
 

@@ -28,9 +28,11 @@ void params_print_d(struct buf *b, const struct param *list);
 void probe_declaration(struct buf *b, const struct probe *pr);
 /* The same with the file's typedefs expanded, as the declaration note
  * records it (see DECL_NOTE_*): a binary's reader sees no typedef of
- * the .d, so `const_uint8_p` is recorded as `uint8_t const *`. */
-void probe_declaration_recorded(struct buf *b, const struct program *prog,
-				const struct probe *pr);
+ * the .d, so `const_uint8_p` is recorded as `uint8_t const *`; then the
+ * probe's @length and @enum tags, if it has any.  Returns the note's
+ * type: DECL_NOTE_TYPE, or DECL_NOTE_TYPE_TAGGED with tags. */
+int probe_declaration_recorded(struct buf *b, const struct program *prog,
+			       const struct probe *pr);
 /* The doc comment above a probe, its decoration taken off. */
 void probe_doc_text(struct buf *b, const char *doc);
 
@@ -43,6 +45,7 @@ void probe_doc_text(struct buf *b, const char *doc);
 #define DECL_NOTE_SECTION PROBEGEN_NOTE_SECTION
 #define DECL_NOTE_OWNER PROBEGEN_NOTE_OWNER
 #define DECL_NOTE_TYPE PROBEGEN_NOTE_TYPE
+#define DECL_NOTE_TYPE_TAGGED PROBEGEN_NOTE_TYPE_TAGGED
 _Static_assert(sizeof(DECL_NOTE_OWNER) == PROBEGEN_NOTE_NAMESZ,
 	       "decl_note.h: PROBEGEN_NOTE_NAMESZ is the owner's size");
 

@@ -197,10 +197,17 @@ void comment_seen(struct parse_state *ps, const char *text, size_t len,
 		  int is_line)
 {
 	if (is_line && ps->comment_is_line && ps->comment.len &&
-	    ps->comment_line == ps->line - 1)
+	    ps->comment_line == ps->line - 1) {
 		buf_lit(&ps->comment, "\n");
-	else
+	} else {
 		ps->comment.len = 0;
+		/* A line comment's text ends at the column scanned to. */
+		ps->comment_loc = is_line ? (struct loc){ ps->file, ps->line,
+							  ps->col - (int)len }
+					  : ps->comment_start;
+		if (!is_line)
+			ps->comment_loc.col += 2;
+	}
 	buf_add(&ps->comment, text, len);
 	ps->comment_line = ps->line;
 	ps->comment_is_line = is_line;
@@ -326,9 +333,13 @@ int lex_token(union YYSTYPE *lval, struct loc *lloc, void *scanner,
 	if (token == PROBE && ps->comment.len &&
 	    (ps->comment_line == lloc->line - 1 ||
 	     ps->comment_line == lloc->line))
+	{
 		ps->probe_doc = arena_strndup(&ps->prog->arena,
 					      ps->comment.data,
 					      ps->comment.len);
+		ps->probe_doc_loc = ps->comment_loc;
+		ps->probe_doc_in_lines = ps->comment_is_line;
+	}
 	ps->comment.len = 0;
 	return token;
 }

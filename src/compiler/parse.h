@@ -53,7 +53,10 @@ struct parse_state {
 	 * once: cleared by any other token (parse.c: lex_token()). */
 	struct buf comment;
 	int comment_line, comment_is_line;
+	struct loc comment_loc; /* where the last comment's text starts */
 	char *probe_doc; /* for the probe being parsed */
+	struct loc probe_doc_loc;
+	int probe_doc_in_lines;
 	struct program *prog;
 	struct provider **provider_tail;
 	struct name_set providers; /* by name, to add a block to its own */

@@ -113,6 +113,7 @@ void program_complete(struct program *prog)
 		name_set_free(&seen);
 	}
 	names_assign(prog);
+	meanings_assign(prog, 0);
 }
 
 int program_keep_probes(struct program *prog,

@@ -227,15 +227,28 @@ void probe_declaration(struct buf *b, const struct probe *pr)
 	params_print_d(b, pr->native);
 }
 
-void probe_declaration_recorded(struct buf *b, const struct program *prog,
-				const struct probe *pr)
+int probe_declaration_recorded(struct buf *b, const struct program *prog,
+			       const struct probe *pr)
 {
 	struct printer pp = { NULL, prog };
+	struct buf tags = { 0 };
+	size_t i;
 
 	buf_puts(b, pr->provider->name);
 	buf_lit(b, ":");
 	buf_puts(b, pr->name);
 	params_print(b, &pp, pr->native);
+	meanings_tags(&tags, pr);
+	if (!tags.len)
+		return DECL_NOTE_TYPE;
+	/* The tags on the same line: " @length hash 32 @enum mode A=0". */
+	for (i = 0; i < tags.len; i++)
+		if (tags.data[i] == '\n')
+			tags.data[i] = ' ';
+	buf_lit(b, " ");
+	buf_add(b, tags.data, tags.len);
+	buf_free(&tags);
+	return DECL_NOTE_TYPE_TAGGED;
 }
 
 static int tag_cmp(const void *a, const void *b)
@@ -312,6 +325,11 @@ void probe_doc_text(struct buf *b, const char *doc)
 			p++;
 		if (p < end && *p == ' ')
 			p++;
+		if (meaning_tag_line(p, (size_t)(end - p))) {
+			/* probegen's tags: shown by what they mean. */
+			line = *end ? end + 1 : end;
+			continue;
+		}
 		if (out.len || p < end) {
 			buf_add(&out, p, (size_t)(end - p));
 			buf_lit(&out, "\n");

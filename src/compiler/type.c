@@ -263,7 +263,10 @@ struct tracer_read type_tracer_read(const struct program *prog,
 				    const struct target *tg)
 {
 	struct type_info ti = type_info(prog, t, tg);
-	struct tracer_read r = { READ_INTEGER, ti.size, ti.is_signed };
+	struct tracer_read r = { .how = READ_INTEGER,
+				 .size = ti.size,
+				 .is_signed = ti.is_signed,
+				 .length_arg = -1 };
 
 	if (type_is_string(t))
 		r.how = READ_STRING;

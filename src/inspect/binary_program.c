@@ -35,19 +35,22 @@ static void params_from_specs(struct program *prog, struct probe *pr,
  * parsed alone (parse_params, which says nothing): the binary's provider
  * and name are never parsed (any byte may be in them).  Used when the
  * checker would accept them; returns 0 when the declaration is not one
- * probegen wrote. */
+ * probegen wrote.  Its @length and @enum tags, after the parameters,
+ * become the probe's doc comment, one a line, for meanings_assign(). */
 static int params_from_declaration(struct program *prog, struct probe *pr,
 				   const struct bin_probe *p)
 {
 	size_t pv = strlen(p->provider), nm = strlen(p->name);
-	const char *decl = p->declaration, *params = decl + pv + 1 + nm;
+	const char *decl = p->declaration, *params = decl + pv + 1 + nm, *tags;
 	const struct probe *got;
+	char *line;
 	struct buf text = { 0 };
 
 	if (strncmp(decl, p->provider, pv) != 0 || decl[pv] != ':' ||
 	    strncmp(decl + pv + 1, p->name, nm) != 0 || *params != '(')
 		return 0;
-	buf_puts(&text, params);
+	tags = strstr(params, " @");
+	buf_add(&text, params, tags ? (size_t)(tags - params) : strlen(params));
 	buf_add(&text, "\0\0", 2);
 	got = parse_params(prog, text.data, text.len - 2);
 	buf_free(&text);
@@ -56,6 +59,12 @@ static int params_from_declaration(struct program *prog, struct probe *pr,
 	pr->native = got->native;
 	pr->nnative = got->nnative;
 	pr->doc = NULL;
+	if (tags) {
+		pr->doc = arena_strndup(&prog->arena, tags + 1,
+					strlen(tags + 1));
+		for (line = pr->doc; (line = strstr(line, " @")); line++)
+			*line = '\n';
+	}
 	return 1;
 }
 
@@ -130,6 +139,7 @@ struct program *binary_program(struct binary *b)
 	}
 	name_set_free(&providers);
 	names_assign(prog);
+	meanings_assign(prog, 1); /* a bad tag is left out, unsaid */
 	return prog;
 }
 

@@ -147,8 +147,8 @@ static void arg_column(struct buf *t, const struct probe *pr,
 
 /* A probe's arguments, one a line: the left column as wide as its
  * longest (at least 36, as it always was), then what the sites record. */
-static void args_text(FILE *f, const struct bin_probe *p,
-		      const struct probe *pr)
+static void args_text(FILE *f, const struct program *prog,
+		      const struct bin_probe *p, const struct probe *pr)
 {
 	const char *spec;
 	const struct param *q;
@@ -168,6 +168,13 @@ static void args_text(FILE *f, const struct bin_probe *p,
 		if (specs_agree(p, i)) {
 			kind.len = 0;
 			spec_words(&kind, &a);
+			if (pr && q) {
+				size_t before = kind.len;
+
+				buf_lit(&kind, "; ");
+				if (!meaning_text(&kind, prog, pr, i))
+					kind.data[kind.len = before] = '\0';
+			}
 			fprintf(f, "    %-*s %s\n", width, t.data, kind.data);
 		} else {
 			disagreeing_arg(f, p, i, t.data, width);
@@ -221,7 +228,7 @@ static void list_text(FILE *f, const struct binary *b,
 				fprintf(f, "  (%s)", t.data);
 			fputc('\n', f);
 		}
-		args_text(f, p, binary_recorded_probe(p));
+		args_text(f, prog, p, binary_recorded_probe(p));
 	}
 	pairs_text(f, &t, prog);
 	buf_free(&t);
@@ -259,7 +266,9 @@ static void site_json(FILE *f, struct buf *t, struct buf *src,
 
 /* A probe's arguments as JSON: the first site's specs, and the names and
  * types of its recorded declaration when there is one. */
-static void arguments_json(FILE *f, struct buf *t, const struct bin_probe *p)
+static void arguments_json(FILE *f, struct buf *t,
+			   const struct program *prog,
+			   const struct bin_probe *p)
 {
 	const struct probe *pr = binary_recorded_probe(p);
 	const struct param *q = pr ? pr->native : NULL;
@@ -283,6 +292,11 @@ static void arguments_json(FILE *f, struct buf *t, const struct bin_probe *p)
 			type_print_d(&v, q->type, NULL);
 			fputs(", \"type\": ", f);
 			json_string(f, t, v.data);
+			v.len = 0;
+			if (meaning_text(&v, prog, pr, i)) {
+				fputs(", \"meaning\": ", f);
+				json_string(f, t, v.data);
+			}
 			buf_free(&v);
 			q = q->next;
 		}
@@ -327,7 +341,7 @@ static void list_json(FILE *f, const struct binary *b,
 		for (s = p->sites; s; s = s->next)
 			site_json(f, &t, &src, lines, s, s == p->sites);
 		fputs("], \"arguments\": [", f);
-		arguments_json(f, &t, p);
+		arguments_json(f, &t, prog, p);
 		fputs("]}", f);
 	}
 	fputc(']', f);

@@ -219,7 +219,9 @@ static void read_notes(struct binary *b, struct probe_table *t, Elf_Data *data,
 		    memcmp(owner, STAPSDT_NOTE_OWNER,
 			   sizeof(STAPSDT_NOTE_OWNER)) == 0)
 			stapsdt_note(b, t, desc, nh.n_descsz, rel, desc_off);
-		else if (decls && nh.n_type == DECL_NOTE_TYPE &&
+		else if (decls &&
+			 (nh.n_type == DECL_NOTE_TYPE ||
+			  nh.n_type == DECL_NOTE_TYPE_TAGGED) &&
 			 nh.n_namesz == sizeof(DECL_NOTE_OWNER) &&
 			 memcmp(owner, DECL_NOTE_OWNER,
 				sizeof(DECL_NOTE_OWNER)) == 0)

@@ -71,3 +71,17 @@
 
 #endif /* PROBEGEN_ELF */
 #endif /* PROBEGEN_HEADER_ONLY_1 */
+
+/* A probe with @length or @enum tags records them too, in a note of
+   type 2 (a header of an older probegen may have set the guard above). */
+#ifndef PROBEGEN_DECLARE_TAGGED
+#if defined(PROBEGEN_ELF)
+#define PROBEGEN_DECLARE_TAGGED(decl, len) __asm__ __volatile__( \
+	".pushsection " PROBEGEN_NOTE_SECTION ", \"?\", \"note\"\n.balign 4\n" \
+	".4byte " PROBEGEN_NOTE_STR(PROBEGEN_NOTE_NAMESZ) ", " #len ", 2\n" \
+	".asciz \"" PROBEGEN_NOTE_OWNER "\"\n.balign 4\n.asciz \"" decl \
+	"\"\n.balign 4\n.popsection\n")
+#else
+#define PROBEGEN_DECLARE_TAGGED(decl, len) ((void)0)
+#endif
+#endif

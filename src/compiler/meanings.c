@@ -1,0 +1,460 @@
+/*
+ * compiler/meanings.c - what each argument of a probe means beyond its
+ * type, decided here once for every consumer (reading.h):
+ *   - a pointer with its length: said by `@length ARG LENARG`,
+ *     `@length ARG N [reversed]` or `@length ARG none` in the probe's doc
+ *     comment, else inferred when a later integer argument is named
+ *     X_len, X_length, X_size or Xlen for a pointer X (a bare len, length
+ *     or size is not enough: real providers pass sizes of other things);
+ *   - the names of an integer's values: `@enum ARG NAME=VALUE...`;
+ *   - a socket address: a pointer to struct sockaddr, sockaddr_in,
+ *     sockaddr_in6, sockaddr_un or sockaddr_storage.
+ * A tag is a line of the doc comment that starts with @length or @enum;
+ * other @ words stay documentation.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "naming.h"
+
+/* The native argument named name (len bytes), or -1. */
+static int arg_index(const struct probe *pr, const char *name, size_t len)
+{
+	const struct param *p;
+	int i = 0;
+
+	for_each_param(pr->native, p) {
+		if (p->name && strlen(p->name) == len &&
+		    strncmp(p->name, name, len) == 0)
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+static const struct param *param_at(const struct probe *pr, int i)
+{
+	const struct param *p = pr->native;
+
+	while (p && i-- > 0)
+		p = p->next;
+	return p;
+}
+
+/* A pointer a length can measure: a C string or any other pointer. */
+static int is_pointer(const struct program *prog, const struct type *t)
+{
+	return type_is_string(t) || type_resolve(prog, t)->kind == T_POINTER;
+}
+
+/* An integer, or a type of the user's headers the note will size. */
+static int is_integer(const struct program *prog, const struct type *t)
+{
+	struct tracer_read r = type_tracer_read(prog, t, target_host());
+
+	return r.how == READ_INTEGER || r.how == READ_AS_NOTED;
+}
+
+static int is_sockaddr(const struct program *prog, const struct type *t)
+{
+	static const char *const names[] = { "sockaddr", "sockaddr_in",
+					     "sockaddr_in6", "sockaddr_un",
+					     "sockaddr_storage" };
+	size_t i;
+
+	t = type_resolve(prog, t);
+	if (t->kind != T_POINTER)
+		return 0;
+	t = type_resolve(prog, t->inner);
+	for (i = 0; t->kind == T_STRUCT && t->name && i < ARRAY_SIZE(names);
+	     i++)
+		if (strcmp(t->name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- the tags ---- */
+
+struct tag_reader {
+	struct program *prog;
+	struct probe *pr;
+	int quiet, errors;
+	const char *line; /* the tag's line (its decoration taken off) */
+	struct loc loc;	  /* where that line starts */
+};
+
+static void tag_error(struct tag_reader *r, const char *at, const char *fmt,
+		      ...) __attribute__((format(printf, 3, 4)));
+static void tag_error(struct tag_reader *r, const char *at, const char *fmt,
+		      ...)
+{
+	struct loc loc = r->loc;
+	va_list ap;
+
+	r->errors++;
+	if (r->quiet)
+		return;
+	loc.col += (int)(at - r->line);
+	va_start(ap, fmt);
+	verror_at(loc, fmt, ap);
+	va_end(ap);
+}
+
+/* The next word of a tag's line: *len bytes at the return, or NULL. */
+static const char *word(const char **p, const char *end, size_t *len)
+{
+	const char *w = *p;
+
+	while (w < end && (*w == ' ' || *w == '\t'))
+		w++;
+	if (w == end)
+		return NULL;
+	*p = w;
+	while (*p < end && **p != ' ' && **p != '\t')
+		(*p)++;
+	*len = (size_t)(*p - w);
+	return w;
+}
+
+/* The argument a tag names, or -1 after saying so. */
+static int tag_arg(struct tag_reader *r, const char *tag, const char *w,
+		   size_t n)
+{
+	int i = w ? arg_index(r->pr, w, n) : -1;
+
+	if (!w)
+		tag_error(r, r->line, "'%s' needs an argument's name", tag);
+	else if (i < 0)
+		tag_error(r, w, "'%s' names '%.*s', which is no argument of probe '%s'",
+			  tag, (int)n, w, r->pr->name);
+	return i;
+}
+
+/* A decimal or 0x number of the whole word; 0 when it is not one. */
+static int number(const char *w, size_t n, long long *v)
+{
+	char buf[32], *end;
+
+	if (n == 0 || n >= sizeof(buf) ||
+	    !(isdigit((unsigned char)*w) || *w == '-'))
+		return 0;
+	memcpy(buf, w, n);
+	buf[n] = '\0';
+	errno = 0;
+	*v = strtoll(buf, &end, 0);
+	return *end == '\0' && errno == 0;
+}
+
+/* @length ARG LENARG | @length ARG N [reversed] | @length ARG none */
+static void tag_length(struct tag_reader *r, const char *p, const char *end)
+{
+	static const char form[] =
+		"'@length' takes ARG LENARG, ARG N [reversed] or ARG none";
+	struct arg_meaning *m;
+	const char *w, *v, *rev;
+	size_t n, vn, rn;
+	long long fixed;
+	int i, l;
+
+	w = word(&p, end, &n);
+	if ((i = tag_arg(r, "@length", w, n)) < 0)
+		return;
+	m = &r->pr->meanings[i];
+	if (m->length_said)
+		return tag_error(r, w, "'@length' said twice of '%.*s'",
+				 (int)n, w);
+	if (!(v = word(&p, end, &vn)))
+		return tag_error(r, r->line, "%s", form);
+	rev = word(&p, end, &rn);
+	if (vn == 4 && strncmp(v, "none", 4) == 0 && !rev) {
+		m->no_length = m->length_said = 1;
+		return;
+	}
+	if (!is_pointer(r->prog, param_at(r->pr, i)->type))
+		return tag_error(r, w, "'@length': '%.*s' is not a pointer",
+				 (int)n, w);
+	if (number(v, vn, &fixed)) {
+		if (fixed < 1 || fixed > 0x7fffffff)
+			return tag_error(r, v, "'@length': %.*s bytes is not a length (1 to 2147483647)",
+					 (int)vn, v);
+		if (rev && !(rn == 8 && strncmp(rev, "reversed", 8) == 0))
+			return tag_error(r, rev, "%s", form);
+		m->length = (unsigned)fixed;
+		m->reversed = rev != NULL;
+	} else {
+		if (rev)
+			return tag_error(r, rev, "%s", form);
+		if ((l = tag_arg(r, "@length", v, vn)) < 0)
+			return;
+		if (l == i || !is_integer(r->prog, param_at(r->pr, l)->type))
+			return tag_error(r, v, "'@length': the length '%.*s' is not an integer argument",
+					 (int)vn, v);
+		m->length_arg = l;
+	}
+	if (word(&p, end, &n))
+		return tag_error(r, p - n, "%s", form);
+	m->length_said = 1;
+}
+
+/* @enum ARG NAME=VALUE... */
+static void tag_enum(struct tag_reader *r, const char *p, const char *end)
+{
+	struct arg_meaning *m;
+	struct enum_value *e;
+	const char *w, *eq, *q;
+	size_t n;
+	int i;
+
+	w = word(&p, end, &n);
+	if ((i = tag_arg(r, "@enum", w, n)) < 0)
+		return;
+	m = &r->pr->meanings[i];
+	if (m->values)
+		return tag_error(r, w, "'@enum' said twice of '%.*s'", (int)n, w);
+	if (!is_integer(r->prog, param_at(r->pr, i)->type))
+		return tag_error(r, w, "'@enum': '%.*s' is not an integer", (int)n,
+				 w);
+	/* Counted first: the names live in the program's arena. */
+	for (q = p; word(&q, end, &n);)
+		m->nvalues++;
+	m->values = arena_alloc(&r->prog->arena,
+				(size_t)(m->nvalues + 1) * sizeof(*m->values));
+	for (e = m->values; (w = word(&p, end, &n)); e++) {
+		size_t k;
+
+		eq = memchr(w, '=', n);
+		for (k = 0; eq && k < (size_t)(eq - w); k++)
+			if (!(isalnum((unsigned char)w[k]) || w[k] == '_') ||
+			    (k == 0 && isdigit((unsigned char)w[k])))
+				eq = NULL;
+		if (!eq || eq == w) {
+			m->nvalues = 0;
+			return tag_error(r, w, "'@enum' takes ARG NAME=VALUE..., not '%.*s'",
+					 (int)n, w);
+		}
+		if (!number(eq + 1, (size_t)(w + n - eq - 1), &e->value)) {
+			m->nvalues = 0;
+			return tag_error(r, eq + 1, "'@enum': '%.*s' is not a number",
+					 (int)(w + n - eq - 1), eq + 1);
+		}
+		e->name = arena_strndup(&r->prog->arena, w, (size_t)(eq - w));
+	}
+	if (!m->nvalues)
+		tag_error(r, r->line, "'@enum' takes ARG NAME=VALUE...");
+}
+
+int meaning_tag_line(const char *line, size_t len)
+{
+	return (len >= 7 && strncmp(line, "@length", 7) == 0 &&
+		(len == 7 || line[7] == ' ' || line[7] == '\t')) ||
+	       (len >= 5 && strncmp(line, "@enum", 5) == 0 &&
+		(len == 5 || line[5] == ' ' || line[5] == '\t'));
+}
+
+/* Each line of pr's doc comment that is a tag.  The columns of a line
+ * after the first are counted from the line's start in a block comment,
+ * from the first line's comment start in a run of // lines. */
+static void read_tags(struct tag_reader *r)
+{
+	const char *line = r->pr->doc;
+	int k = 0;
+
+	while (*line) {
+		const char *end = line + strcspn(line, "\n"), *p = line;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '*' ||
+				   *p == '/'))
+			p++;
+		if (meaning_tag_line(p, (size_t)(end - p))) {
+			r->line = p;
+			r->loc = r->pr->doc_loc;
+			r->loc.line += k;
+			r->loc.col = (k && !r->pr->doc_in_lines ? 1 : r->loc.col) +
+				     (int)(p - line);
+			if (p[1] == 'l')
+				tag_length(r, p + 7, end);
+			else
+				tag_enum(r, p + 5, end);
+		}
+		line = *end ? end + 1 : end;
+		k++;
+	}
+}
+
+/* ---- inferred from the names and types ---- */
+
+/* X_len, X_length, X_size or Xlen: a name of x's length. */
+static int names_length_of(const char *x, const char *name)
+{
+	static const char *const suffixes[] = { "_len", "_length", "_size",
+						"len" };
+	size_t n = strlen(x), i;
+
+	if (strncmp(name, x, n) != 0)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
+		if (strcmp(name + n, suffixes[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void infer(struct program *prog, struct probe *pr)
+{
+	const struct param *p, *q;
+	int i = 0, j;
+
+	for_each_param(pr->native, p) {
+		struct arg_meaning *m = &pr->meanings[i];
+
+		m->sockaddr = is_sockaddr(prog, p->type);
+		if (!m->length_said && !m->sockaddr && p->name &&
+		    is_pointer(prog, p->type))
+			for (q = p->next, j = i + 1; q; q = q->next, j++)
+				if (q->name && names_length_of(p->name, q->name) &&
+				    is_integer(prog, q->type)) {
+					m->length_arg = j;
+					break;
+				}
+		i++;
+	}
+}
+
+void meanings_assign(struct program *prog, int quiet)
+{
+	struct provider *pv;
+	struct probe *pr;
+	int i;
+
+	for_each_provider(prog, pv)
+		for_each_probe(pv, pr) {
+			struct tag_reader r = { prog, pr, quiet, 0, NULL, { 0 } };
+
+			pr->meanings = arena_alloc(
+				&prog->arena,
+				(size_t)(pr->nnative + 1) * sizeof(*pr->meanings));
+			for (i = 0; i < pr->nnative; i++)
+				pr->meanings[i].length_arg = -1;
+			if (pr->doc)
+				read_tags(&r);
+			infer(prog, pr);
+		}
+}
+
+/* ---- what the consumers read ---- */
+
+/* char, signed char or D's string: shown as text when it has a length
+ * (unsigned char and the rest as bytes). */
+static int is_char_pointer(const struct type *t)
+{
+	return t->kind == T_STRING ||
+	       ((t->kind == T_POINTER || t->kind == T_ARRAY) &&
+		t->inner->kind == T_BASE &&
+		(t->inner->base == B_CHAR || t->inner->base == B_SCHAR));
+}
+
+struct tracer_read arg_tracer_read(const struct program *prog,
+				   const struct probe *pr, int i,
+				   const struct target *tg)
+{
+	const struct param *p = param_at(pr, i);
+	struct tracer_read r = type_tracer_read(prog, p->type, tg);
+	const struct arg_meaning *m = pr->meanings ? &pr->meanings[i] : NULL;
+
+	if (!m)
+		return r;
+	if (m->sockaddr) {
+		r.how = READ_SOCKADDR;
+	} else if (!m->no_length && (m->length_arg >= 0 || m->length)) {
+		r.how = is_char_pointer(p->type) && !m->reversed ? READ_TEXT
+								 : READ_BYTES;
+		r.length_arg = m->length_arg;
+		r.length = m->length;
+		r.reversed = m->reversed;
+	}
+	r.values = m->values;
+	r.nvalues = m->nvalues;
+	return r;
+}
+
+void meanings_tags(struct buf *b, const struct probe *pr)
+{
+	const struct param *p;
+	int i = 0, k;
+
+	for_each_param(pr->native, p) {
+		const struct arg_meaning *m =
+			pr->meanings ? &pr->meanings[i] : NULL;
+
+		if (m && m->length_said) {
+			buf_cat(b, b->len ? "\n" : "", "@length ", p->name,
+				NULL);
+			if (m->no_length)
+				buf_lit(b, " none");
+			else if (m->length_arg >= 0)
+				buf_cat(b, " ", param_at(pr, m->length_arg)->name,
+					NULL);
+			else
+				buf_printf(b, " %u%s", m->length,
+					   m->reversed ? " reversed" : "");
+		}
+		if (m && m->nvalues) {
+			buf_cat(b, b->len ? "\n" : "", "@enum ", p->name, NULL);
+			for (k = 0; k < m->nvalues; k++)
+				buf_printf(b, " %s=%lld", m->values[k].name,
+					   m->values[k].value);
+		}
+		i++;
+	}
+}
+
+int meaning_text(struct buf *b, const struct program *prog,
+		 const struct probe *pr, int i)
+{
+	struct tracer_read r = arg_tracer_read(prog, pr, i, target_host());
+	const struct arg_meaning *m = &pr->meanings[i];
+	size_t before = b->len;
+	int k;
+
+	if (r.how == READ_TEXT || r.how == READ_BYTES) {
+		buf_puts(b, r.how == READ_TEXT ? "a string of " : "");
+		if (r.length_arg >= 0)
+			arg_display_name(b, pr, r.length_arg);
+		else
+			buf_printf(b, "%u", r.length);
+		buf_puts(b, r.how == READ_TEXT ? " bytes" : " bytes in hex");
+		buf_puts(b, r.reversed ? ", last byte first" : "");
+	} else if (r.how == READ_SOCKADDR) {
+		buf_lit(b, "a socket address");
+	}
+	for (k = 0; k < r.nvalues; k++)
+		buf_printf(b, "%s%s=%lld", k ? ", " : "named values ",
+			   r.values[k].name, r.values[k].value);
+	if (b->len == before)
+		return 0;
+	if (m->sockaddr)
+		buf_lit(b, " (by its type)");
+	else if (r.length_arg >= 0 && !m->length_said)
+		buf_lit(b, " (by its name)");
+	else
+		buf_lit(b, " (said)");
+	return 1;
+}
+
+void meanings_describe(struct buf *b, const struct program *prog,
+		       const struct probe *pr, const char *prefix)
+{
+	struct buf text = { 0 };
+	int i;
+
+	for (i = 0; pr->meanings && i < pr->nnative; i++) {
+		text.len = 0;
+		if (!meaning_text(&text, prog, pr, i))
+			continue;
+		buf_cat(b, prefix, "`", NULL);
+		arg_display_name(b, pr, i);
+		buf_cat(b, "`: ", text.data, "\n", NULL);
+	}
+	buf_free(&text);
+}

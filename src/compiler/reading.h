@@ -1,0 +1,99 @@
+/*
+ * compiler/reading.h - how a tracer reads each argument of a probe: by
+ * its type (type.c) and by what the probe says it means (meanings.c: a
+ * pointer with its length, a socket address, the names of an enum's
+ * values).  The one answer --trace, --bpftrace, --docs, --rust, --list
+ * and --check all give.  model.h includes it; nothing else need.
+ */
+#ifndef PROBEGEN_READING_H
+#define PROBEGEN_READING_H
+
+struct program;
+struct probe;
+struct type;
+struct target;
+struct buf;
+
+/* Tracers read integers and pointers of 1 to 8 bytes, C strings through
+ * their pointers, and the bytes a pointer's length says. */
+enum read_how {
+	READ_INTEGER,  /* size bytes, is_signed */
+	READ_POINTER,  /* an address */
+	READ_STRING,   /* the bytes it points to, to a NUL */
+	READ_AS_NOTED, /* a type of the user's headers: as the note records */
+	READ_FLOAT,
+	READ_BY_VALUE,
+	READ_TOO_WIDE, /* not readable */
+	READ_TEXT,     /* a char pointer to its length's bytes: a string */
+	READ_BYTES,    /* another pointer to its length's bytes: hex */
+	READ_SOCKADDR, /* a struct sockaddr pointer: the address */
+};
+
+/* One name of an @enum tag: NAME=VALUE. */
+struct enum_value {
+	const char *name;
+	long long value;
+};
+
+struct tracer_read {
+	enum read_how how;
+	int size, is_signed;
+	/* READ_TEXT, READ_BYTES: the argument holding the length, or -1
+	   and length bytes (@length ARG N); reversed: shown last byte
+	   first (@length ARG N reversed: a Bitcoin hash). */
+	int length_arg;
+	unsigned length;
+	int reversed;
+	/* @enum: the names of its values, or NULL. */
+	const struct enum_value *values;
+	int nvalues;
+};
+/* By the type alone. */
+struct tracer_read type_tracer_read(const struct program *prog,
+				    const struct type *t,
+				    const struct target *tg);
+/* Native argument i of pr, by its type and its meaning. */
+struct tracer_read arg_tracer_read(const struct program *prog,
+				   const struct probe *pr, int i,
+				   const struct target *tg);
+/* Why a tracer cannot read it ("floating", "passed by value", "wider
+ * than 8 bytes"), or NULL when it can. */
+const char *tracer_read_unreadable(const struct tracer_read *r);
+
+/* ---- meanings.c ---- */
+
+/* What an argument means beyond its type: said by the probe's doc
+ * comment (@length, @enum) or inferred from the names (a pointer X
+ * followed by an integer X_len, X_length, X_size or Xlen) and the type
+ * (struct sockaddr and its kin). */
+struct arg_meaning {
+	int length_arg;	 /* the argument holding its length, or -1 */
+	unsigned length; /* or a fixed length; 0: none */
+	int reversed;
+	int no_length;	  /* @length ARG none */
+	int length_said;  /* by @length, not inferred from the names */
+	int sockaddr;	  /* a socket address, by its type */
+	struct enum_value *values; /* @enum */
+	int nvalues;
+};
+/* Read the @length and @enum tags of every probe's doc comment and
+ * infer the rest: errors at their file, line and column (none when
+ * quiet: a binary's recorded tags, which its reader warns of). */
+void meanings_assign(struct program *prog, int quiet);
+/* Is this line of a doc comment (its decoration taken off) a tag of
+ * probegen's, which --docs and --rust show by its meaning? */
+int meaning_tag_line(const char *line, size_t len);
+/* The tags said of pr, one per line, as a doc comment would say them
+ * (the declaration note records them); nothing when none. */
+void meanings_tags(struct buf *b, const struct probe *pr);
+/* What argument i means beyond its type, and who said so: "a string of
+ * value_len bytes (by its name)", "32 bytes in hex, last byte first
+ * (said)"; 0 (nothing written) when only its type. */
+int meaning_text(struct buf *b, const struct program *prog,
+		 const struct probe *pr, int i);
+/* Each argument that means more than its type, a line each:
+ * "prefix`value`: a string of value_len bytes (by its name)\n". */
+void meanings_describe(struct buf *b, const struct program *prog,
+		       const struct probe *pr, const char *prefix);
+
+#endif
