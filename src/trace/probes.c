@@ -78,7 +78,7 @@ static void describe(struct traced *t, const struct bin_probe *p,
 			buf_printf(&name, "arg%d", i);
 		t->arg_names[i] = xstrdup(name.data);
 		if (q) {
-			t->read[i] = type_tracer_read(prog, q->type, tg);
+			t->read[i] = arg_tracer_read(prog, pr, i, tg);
 			q = q->next;
 		}
 		/* No declaration, or a type of the user's headers: as the

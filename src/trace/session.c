@@ -47,8 +47,9 @@ struct session {
 	int ending; /* the trace has ended: a stopped process only goes on */
 };
 
-/* Tell the BPF side which arguments of probes from..nprobes-1 are C
- * strings, and the pairs they end and start. */
+/* Tell the BPF side which arguments of probes from..nprobes-1 it copies
+ * (C strings, pointers with their length, socket addresses), and the
+ * pairs they end and start. */
 static void describe_probes(struct session *s, int from)
 {
 	int i, a;
@@ -58,9 +59,18 @@ static void describe_probes(struct session *s, int from)
 		struct trace_probe_info info = { 0 };
 		unsigned int key = (unsigned int)i;
 
-		for (a = 0; a < t->nargs; a++)
-			if (t->read[a].how == READ_STRING)
+		for (a = 0; a < t->nargs; a++) {
+			const struct tracer_read *r = &t->read[a];
+
+			info.length_arg[a] = (signed char)r->length_arg;
+			info.length[a] = r->length;
+			if (r->how == READ_STRING)
 				info.string_mask |= 1u << a;
+			else if (r->how == READ_TEXT || r->how == READ_BYTES)
+				info.bytes_mask |= 1u << a;
+			else if (r->how == READ_SOCKADDR)
+				info.sockaddr_mask |= 1u << a;
+		}
 		/* --metrics counts its firings by --by's arguments in
 		   user space: sent there. */
 		info.stream = t->nlabel_args > 0;

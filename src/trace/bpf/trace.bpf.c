@@ -160,35 +160,89 @@ static __always_inline void count_firing(const struct __bpf_usdt_spec *spec,
 		pair_firing(spec, regs, info, (__u32)id, now);
 }
 
-/* The firing's nargs arguments into event e, its strings copied. */
+/* How many bytes to read into argument i's slot (at most a slot): its
+ * length's, or a socket address's by its family (read first); -1 when
+ * the address cannot be read. */
+static __always_inline long slot_length(const struct trace_event *e,
+					const struct trace_probe_info *info,
+					unsigned int i, const void *src)
+{
+	unsigned long long len;
+	unsigned short family;
+	int l;
+
+	if (info->sockaddr_mask & (1u << i)) {
+		if (bpf_probe_read_user(&family, sizeof(family), src))
+			return -1;
+		/* AF_INET, AF_INET6, AF_UNIX; else the family alone. */
+		return family == 2 ? 16 : family == 10 ? 28 : family == 1 ? 110 : 2;
+	}
+	if (i >= TRACE_MAX_ARGS)
+		return -1;
+	l = info->length_arg[i];
+	len = l >= 0 && l < TRACE_MAX_ARGS ? e->args[l] : info->length[i];
+	return len > TRACE_STR_LEN ? TRACE_STR_LEN : (long)len;
+}
+
+/* A slot's bytes: n of them (no more than a slot), faulted in where the
+ * program may sleep; 0, or below 0 when unreadable. */
+static __always_inline long read_bytes(char *dst, const void *src, long n,
+				       bool sleepable)
+{
+	long rc;
+
+	if (n <= 0)
+		return n; /* nothing to read: empty, not an error */
+	if (n > TRACE_STR_LEN)
+		n = TRACE_STR_LEN;
+	rc = bpf_probe_read_user(dst, (__u32)n, src);
+	if (rc && sleepable)
+		rc = bpf_copy_from_user(dst, (__u32)n, src);
+	return rc;
+}
+
+/* The firing's nargs arguments into event e, then its slots: strings,
+ * pointers with a length (which may come after them) and socket
+ * addresses copied. */
 static __always_inline void read_args(struct trace_event *e,
 				      const struct __bpf_usdt_spec *spec,
 				      const struct firing_regs *regs,
 				      const struct trace_probe_info *info,
 				      unsigned int nargs, bool sleepable)
 {
-	unsigned int n;
+	unsigned int n, slots = info->string_mask | info->bytes_mask |
+				info->sockaddr_mask;
 	int i;
 
 	for (i = 0; i < TRACE_MAX_ARGS; i++) {
-		long v, len;
+		if (i >= nargs)
+			break;
+		e->args[i] = arg_value(spec, regs, (unsigned int)i);
+	}
+	for (i = 0; i < TRACE_MAX_ARGS; i++) {
+		const void *src = (const void *)e->args[i];
+		long len;
 
 		if (i >= nargs)
 			break;
-		v = arg_value(spec, regs, (unsigned int)i);
-		e->args[i] = v;
-		/* The count of strings so far is read from the record, not
+		/* The count of slots so far is read from the record, not
 		   kept in a register: the verifier then sees one unknown
 		   count, not each path's own, and checks the loop in half
 		   the steps. */
 		n = *(volatile unsigned int *)&e->nstrings;
-		if (!(info->string_mask & (1u << i)) || n >= TRACE_MAX_ARGS)
+		if (!(slots & (1u << i)) || n >= TRACE_MAX_ARGS)
 			continue;
-		len = read_string(e->strings[n], (const void *)v, sleepable);
-		if (len == TRACE_STR_LEN)
-			e->cut_mask |= 1u << i;
-		else if (len <
-			 0) /* a page not yet faulted in, or a bad pointer */
+		if (info->string_mask & (1u << i)) {
+			len = read_string(e->strings[n], src, sleepable);
+			if (len == TRACE_STR_LEN)
+				e->cut_mask |= 1u << i;
+		} else {
+			len = slot_length(e, info, (unsigned int)i, src);
+			if (len >= 0)
+				len = read_bytes(e->strings[n], src, len,
+						 sleepable);
+		}
+		if (len < 0) /* a page not yet faulted in, or a bad pointer */
 			e->fault_mask |= 1u << i;
 		e->nstrings = n + 1;
 	}

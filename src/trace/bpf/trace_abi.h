@@ -8,7 +8,9 @@
 #define PROBEGEN_TRACE_ABI_H
 
 #define TRACE_MAX_ARGS 12 /* sys/sdt.h's and libbpf's limit */
-#define TRACE_STR_LEN 128 /* bytes of a string argument, NUL included */
+/* Bytes of a string argument, NUL included; and the most bytes read of
+ * a pointer with its length or of a socket address (a slot each). */
+#define TRACE_STR_LEN 128
 #define TRACE_MAX_PROBES 16384
 /* Argument specs held at once: one for each site whose specs differ
  * from its probe's site before (attach.c). */
@@ -104,6 +106,12 @@ struct trace_role {
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
+	/* bit n: argument n points to the bytes its length says: those of
+	   argument length_arg[n] when that is 0 or more, else length[n] */
+	unsigned int bytes_mask;
+	unsigned int sockaddr_mask; /* bit n: a struct sockaddr pointer */
+	signed char length_arg[TRACE_MAX_ARGS];
+	unsigned int length[TRACE_MAX_ARGS];
 	/* Sent even with --summary: it starts or ends a pair timed in user
 	   space (profile.c). */
 	unsigned int stream;
@@ -149,16 +157,17 @@ static __inline__ void trace_powers_of_two(const struct trace_pair_stats *st,
 		counts[b >> TRACE_SUB_BITS] += st->buckets[b];
 }
 
-/* One firing.  Strings follow the header in the order of their
- * arguments, TRACE_STR_LEN bytes each; the event is only as long as the
- * strings it carries. */
+/* One firing.  Strings, the bytes of pointers with a length and socket
+ * addresses follow the header in the order of their arguments, a slot
+ * of TRACE_STR_LEN bytes each; the event is only as long as the slots
+ * it fills. */
 struct trace_event {
 	unsigned long long time_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	unsigned int pid, tid;
 	unsigned int probe; /* the cookie */
 	unsigned int nargs;
 	unsigned int cut_mask;	 /* bit n: string argument n was cut */
-	unsigned int fault_mask; /* bit n: string argument n unreadable */
+	unsigned int fault_mask; /* bit n: argument n's slot unreadable */
 	unsigned int nstrings;
 	unsigned long long args[TRACE_MAX_ARGS];
 	char strings[TRACE_MAX_ARGS][TRACE_STR_LEN];
