@@ -38,11 +38,12 @@ emit_fn emit_rust;     /* --rust: the Rust module for build.rs */
 emit_fn emit_bpftrace; /* --bpftrace: a bpftrace script */
 emit_fn emit_docs;     /* --docs: a Markdown reference */
 
-/* How a bpftrace script prints argument i, read as r: the printf
+/* How a bpftrace script prints argument i of pr: the printf
  * conversion into fmt ("%s"), the expression into expr (str(arg1));
  * the reason in fmt and no expression when no tracer reads it.
  * --bpftrace's script and --docs's table say the same. */
 void bpftrace_arg(struct buf *fmt, struct buf *expr,
-		  const struct tracer_read *r, int i);
+		  const struct program *prog, const struct probe *pr, int i,
+		  const struct target *tg);
 
 #endif

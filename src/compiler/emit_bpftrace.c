@@ -33,8 +33,11 @@ static const char *bpftrace_falls_short(const struct tracer_read *r)
 }
 
 void bpftrace_arg(struct buf *fmt, struct buf *expr,
-		  const struct tracer_read *r, int i)
+		  const struct program *prog, const struct probe *pr, int i,
+		  const struct target *tg)
 {
+	struct tracer_read read = arg_tracer_read(prog, pr, i, tg);
+	const struct tracer_read *r = &read;
 	const char *why = tracer_read_unreadable(r);
 	int k, length = r->length_arg >= 0 && r->length_arg < BPFTRACE_MAX_ARGS;
 
@@ -57,7 +60,13 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 		buf_puts(fmt, r->how == READ_TEXT ? "\\\"%s\\\"" : "%r");
 		buf_printf(expr, "%s(arg%d, ", r->how == READ_TEXT ? "str" : "buf",
 			   i);
-		if (length)
+		/* A negative length reads nothing (bpftrace would read
+		   to its limit). */
+		if (length &&
+		    arg_tracer_read(prog, pr, r->length_arg, tg).is_signed)
+			buf_printf(expr, "(int64)arg%d < 0 ? 0 : arg%d)",
+				   r->length_arg, r->length_arg);
+		else if (length)
 			buf_printf(expr, "arg%d)", r->length_arg);
 		else
 			buf_printf(expr, "%u)", r->length);
@@ -99,7 +108,7 @@ static void probe_block(struct buf *b, const struct program *prog,
 				buf_printf(b, "/* %s: %s */\n", name.data,
 					   short_of);
 			buf_printf(&fmt, " %s=", name.data);
-			bpftrace_arg(&fmt, &exprs, &r, i);
+			bpftrace_arg(&fmt, &exprs, prog, pr, i, tg);
 			if (exprs.len > before)
 				buf_lit(&exprs, ", ");
 		} else {

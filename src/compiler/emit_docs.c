@@ -41,7 +41,7 @@ static void bpftrace_read(struct buf *b, const struct program *prog,
 	} else if (i >= BPFTRACE_MAX_ARGS) {
 		buf_printf(b, "not by bpftrace 0.17 (gdb: `$_probe_arg%d`)", i);
 	} else {
-		bpftrace_arg(&fmt, &expr, &r, i);
+		bpftrace_arg(&fmt, &expr, prog, pr, i, tg);
 		buf_cat(b, "`", expr.data, "`", NULL);
 	}
 	buf_free(&fmt);

@@ -197,18 +197,30 @@ static void rust_param_name(struct buf *b, const struct probe *pr, int i)
 
 /* The .d's doc comment as `///` lines; a code fence is made a `text`
  * one, so that rustdoc never runs it as a doctest. */
-static void doc_lines(struct buf *b, const struct probe *pr)
+static void doc_lines(struct buf *b, const struct program *prog,
+		      const struct probe *pr)
 {
 	struct buf text = { 0 };
 	const char *line;
+	size_t mark;
 	int in_code = 0;
 
 	buf_cat(b, "\t/// `probe ", pr->name, NULL);
 	params_print_d(b, pr->native);
 	buf_puts(b, "`\n");
-	if (!pr->doc)
+	/* The doc comment, then what its arguments mean. */
+	if (pr->doc)
+		probe_doc_text(&text, pr->doc);
+	mark = text.len;
+	if (text.len)
+		buf_lit(&text, "\n\n");
+	meanings_describe(&text, prog, pr, "- ");
+	if (text.len == mark + 2)
+		text.len = mark;
+	if (!text.len) {
+		buf_free(&text);
 		return;
-	probe_doc_text(&text, pr->doc);
+	}
 	buf_puts(b, "\t///\n");
 	for (line = text.data; line && *line;) {
 		size_t n = strcspn(line, "\n");
@@ -294,7 +306,7 @@ static void site_function(struct buf *b, const struct program *prog,
 {
 	struct buf x86_note = { 0 }, arm_note = { 0 };
 
-	doc_lines(b, pr);
+	doc_lines(b, prog, pr);
 	buf_cat(b, "\t#[inline(always)]\n\tpub fn ", fn, "(",
 		r->params.data ? r->params.data : "", ") {\n", NULL);
 	if (r->strings)

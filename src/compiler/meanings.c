@@ -231,11 +231,13 @@ static void tag_enum(struct tag_reader *r, const char *p, const char *end)
 				eq = NULL;
 		if (!eq || eq == w) {
 			m->nvalues = 0;
+			m->values = NULL;
 			return tag_error(r, w, "'@enum' takes ARG NAME=VALUE..., not '%.*s'",
 					 (int)n, w);
 		}
 		if (!number(eq + 1, (size_t)(w + n - eq - 1), &e->value)) {
 			m->nvalues = 0;
+			m->values = NULL;
 			return tag_error(r, eq + 1, "'@enum': '%.*s' is not a number",
 					 (int)(w + n - eq - 1), eq + 1);
 		}

@@ -282,6 +282,10 @@ static void put_meant(struct line *l, const struct traced *t,
 		put_str(l, json ? "\", \"unreadable\": true}" : "(unreadable)");
 		return;
 	}
+	if (json && r->how == READ_SOCKADDR && e->args[a] == 0) {
+		put_str(l, "null");
+		return;
+	}
 	if (n == MEANT_NEGATIVE) {
 		put_str(l, json ? "\"(not readable: length -" : "(not readable: length -");
 		put_u64(l, 0 - (unsigned long long)total, 1);

@@ -1,0 +1,194 @@
+# tests/t_meanings.sh - arguments as the program means them (issue
+# "Arguments as the program means them"): strings and bytes with their
+# lengths, said by @length or inferred from the names, socket addresses,
+# enum values by name; in every consumer, from the .d and from a binary.
+
+# ./mprog from tests/src/meanings.{d,c}: -G object ($1: g) or
+# --header-only header ($1: ho).
+meanings_program() {
+	local d=$ROOT/tests/src/meanings.d
+	if [ "${1:-g}" = ho ]; then
+		"$PROBEGEN" -h --header-only -s "$d" -o meanings.h || fail "-h --header-only"
+		gcc -O2 -Wall -I. "$ROOT/tests/src/meanings.c" -o mprog || fail "build"
+	else
+		"$PROBEGEN" -h -s "$d" -o meanings.h || fail "-h"
+		"$PROBEGEN" -G -s "$d" -o probes.o || fail "-G"
+		gcc -O2 -Wall -I. "$ROOT/tests/src/meanings.c" probes.o -o mprog || fail "build"
+	fi
+}
+
+# What meanings.c passes, as --trace prints it (time and pid cut off).
+meanings_want() {
+	local ab128 ab
+	ab128=$(printf 'ab%.0s' $(seq 128))
+	cat <<-W
+	http:req__start path="/index.html" path_len=11
+	http:header name="Host" name_len=4 value="example.org" value_len=11
+	http:body bytes= bytes_len=0
+	http:body bytes=ab bytes_len=1
+	http:body bytes=$ab128 bytes_len=128
+	http:body bytes=$ab128... (129 bytes) bytes_len=129
+	http:body bytes=$ab128... (1200 bytes) bytes_len=1200
+	http:body bytes=$ab128... (1099511627776 bytes) bytes_len=1099511627776
+	http:body bytes=0x0(unreadable) bytes_len=5
+	http:chunk data=(not readable: length -5) data_len=-5
+	http:sized sized="plain" sized_len=99
+	http:req__done status=200 bytes=1200
+	http:accepted fd=3 peer=127.0.0.1:8080
+	http:accepted fd=4 peer=[::1]:443
+	http:accepted fd=5 peer=/run/meanings.sock
+	http:accepted fd=6 peer=(null)
+	btc:block__connected hash=1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100 height=800000
+	btc:inbound__message peer=7 size=4 msg=76657273
+	btc:flush mode=PERIODIC coins=100
+	btc:flush mode=9 coins=0
+	W
+}
+
+# Text: every value as passed, no byte past a length (the program's
+# buffers go on with SECRET and with 'S'); JSON: the same values, valid.
+# From the -G object and from a --header-only build, whose declaration
+# notes carry the tags (no .d given to the tracer).
+t_meanings_trace_text_and_json() {
+	need_trace
+	local mode
+	for mode in g ho; do
+		meanings_program $mode
+		timeout 60 "$PROBEGEN" --trace -c './mprog 1' > out 2> err || { cat err; fail "--trace ($mode)"; }
+		firings out > got
+		meanings_want | diff -u - got || fail "--trace's values ($mode)"
+		timeout 60 "$PROBEGEN" --trace --json -c './mprog 1' > json 2> err || { cat err; fail "--trace --json ($mode)"; }
+		for f in out json; do
+			! grep -q 'SECRET\|5353' $f || fail "$f ($mode) shows bytes past a length"
+		done
+		python3 - json <<-'P' || fail "JSON ($mode)"
+		import json, sys
+		ev = [json.loads(l) for l in open(sys.argv[1])]
+		a = {}
+		for e in ev:
+		    a.setdefault(e["probe"], []).append(e["args"])
+		assert a["http:header"][0] == {"name": "Host", "name_len": 4, "value": "example.org", "value_len": 11}, a["http:header"]
+		body = [b["bytes"] for b in a["http:body"]]
+		assert body[:3] == ["", "ab", "ab" * 128], body[:3]
+		assert body[3] == body[4] == "ab" * 128 + "...", body[3]
+		assert body[6] == {"address": "0x0", "unreadable": True}, body[6]
+		assert [p["peer"] for p in a["http:accepted"]] == ["127.0.0.1:8080", "[::1]:443", "/run/meanings.sock", None]
+		assert a["btc:block__connected"][0]["hash"] == bytes(range(32))[::-1].hex()
+		assert a["btc:inbound__message"][0]["msg"] == b"vers".hex()
+		assert [f["mode"] for f in a["btc:flush"]] == ["PERIODIC", 9]
+		P
+	done
+	ok
+}
+
+# --by names a pair's calls by a string with its length: --summary's
+# breakdown shows the path exactly, never the bytes after it.
+t_meanings_by_names_calls() {
+	need_trace
+	meanings_program
+	timeout 60 "$PROBEGEN" --trace --summary --by 'http:req__start:path' -c './mprog 5' > out 2> err ||
+		{ cat err; fail "--trace --summary --by"; }
+	grep -q '/index.html' out || { cat out; fail "the call is not named by its path"; }
+	! grep -q SECRET out || { cat out; fail "--summary shows bytes past the length"; }
+	ok
+}
+
+# The generated bpftrace script prints the same values within
+# bpftrace's limits: str() and buf() read by the length, the enum by
+# name; what it cannot do (reverse bytes, addresses) its comments say.
+t_meanings_bpftrace_script() {
+	need_bpftrace
+	meanings_program
+	"$PROBEGEN" --bpftrace -s "$ROOT/tests/src/meanings.d" -o m.bt || fail "--bpftrace"
+	expect_grep 'str(arg2, arg3)' m.bt
+	expect_grep 'buf(arg2, arg1)' m.bt
+	expect_grep 'hash: bpftrace cannot reverse bytes' m.bt
+	expect_grep 'peer: a socket address: bpftrace prints its pointer' m.bt
+	"$PROBEGEN" --bpftrace mprog -o fromprog.bt || fail "--bpftrace BINARY"
+	# The same blocks (in the binary's order of sites).
+	diff <(sed '1,/^ \*\/$/d' m.bt | sort) <(sed '1,/^ \*\/$/d' fromprog.bt | sort) ||
+		fail "the scripts from the .d and from the binary differ"
+	timeout 60 bpftrace m.bt ./mprog -c './mprog 1' > out 2> err
+	grep -v '^Attaching' out | grep . > got
+	timeout 60 "$PROBEGEN" --trace -c './mprog 1' > trace 2> err || fail "--trace"
+	firings trace > want
+	# Where bpftrace reads what --trace does, the lines are the same.
+	for p in 'http:req__start' 'http:header' 'btc:flush mode=PERIODIC' 'btc:inbound__message'; do
+		w=$(grep -m1 "^$p" want); g=$(grep -m1 "^$p" got)
+		[ "$p" = 'btc:inbound__message' ] && w=${w/msg=76657273/msg=vers}
+		expect_eq "$g" "$w" "bpftrace's $p"
+	done
+	grep -q '^btc:flush mode=(unnamed) coins=0$' got || { cat got; fail "an unnamed enum value"; }
+	! grep -q SECRET got || fail "bpftrace's script shows bytes past a length"
+	ok
+}
+
+# Tags that are wrong are errors at their file, line and column, and
+# nothing is written.
+t_meanings_tag_errors() {
+	cat > bad.d <<-'D'
+	provider p {
+		/**
+		 * @length nosuch 4
+		 * @length key keylen
+		 * @length key keylen
+		 */
+		probe a(char *key, int keylen, int n);
+		/* @length n 4
+		 * @enum key A=1
+		 * @enum n A
+		 * @enum n A=x
+		 * @length key 0
+		 * @length key n more
+		 */
+		probe b(char *key, int n);
+		// @length key n
+		// @length n key
+		probe c(char *key, char *n);
+	};
+	D
+	"$PROBEGEN" -h -s bad.d -o bad.h 2> err && fail "bad tags accepted"
+	[ ! -e bad.h ] || fail "bad.h written"
+	grep -o '^bad.d:[0-9]*:[0-9]*: error: .*' err > got
+	cat > want <<-'W'
+	bad.d:3:12: error: '@length' names 'nosuch', which is no argument of probe 'a'
+	bad.d:5:12: error: '@length' said twice of 'key'
+	bad.d:8:12: error: '@length': 'n' is not a pointer
+	bad.d:9:10: error: '@enum': 'key' is not an integer
+	bad.d:10:12: error: '@enum' takes ARG NAME=VALUE..., not 'A'
+	bad.d:11:14: error: '@enum': 'x' is not a number
+	bad.d:12:16: error: '@length': 0 bytes is not a length (1 to 2147483647)
+	bad.d:13:18: error: '@length' takes ARG LENARG, ARG N [reversed] or ARG none
+	bad.d:16:16: error: '@length': the length 'n' is not an integer argument
+	bad.d:17:14: error: '@length': the length 'key' is not an integer argument
+	W
+	diff -u want got || fail "the errors"
+	ok
+}
+
+# --docs and --rust show what the tags mean, never the tags; --list and
+# --check of the binary say what was said and what was inferred.
+t_meanings_docs_and_list() {
+	local d=$ROOT/tests/src/meanings.d
+	"$PROBEGEN" --docs -s "$d" -o m.md || fail "--docs"
+	"$PROBEGEN" --rust -s "$d" -o m.rs || fail "--rust"
+	! grep -h '@length\|@enum' m.md <(grep '^\s*///' m.rs) | grep -v 'mention of @length' ||
+		fail "raw tags in --docs or --rust's documentation"
+	expect_grep '^- `value`: a string of value_len bytes (by its name)$' m.md
+	expect_grep '^- `hash`: 32 bytes in hex, last byte first (said)$' m.md
+	expect_grep '^- `mode`: named values NONE=0, IF_NEEDED=1, PERIODIC=2, ALWAYS=3 (said)$' m.md
+	expect_grep '^- `peer`: a socket address (by its type)$' m.md
+	expect_grep '| `str(arg2, arg3)` |' m.md
+	expect_grep '/// - `msg`: size bytes in hex (said)' m.rs
+	! grep -q '`sized`:' m.md || fail "@length none is not honoured"
+	meanings_program
+	"$PROBEGEN" --list mprog > list || fail "--list"
+	grep -Eq '^ +arg0  path: char const \* +8 bytes; a string of path_len bytes \(by its name\)$' list ||
+		{ cat list; fail "--list's inferred length"; }
+	grep -Eq 'arg2  msg: unsigned char const \* +8 bytes; size bytes in hex \(said\)$' list ||
+		{ cat list; fail "--list's said length"; }
+	"$PROBEGEN" --list --json mprog | python3 -m json.tool > /dev/null || fail "--list --json"
+	"$PROBEGEN" --list --json mprog | grep -q '"meaning": "a socket address (by its type)"' ||
+		fail "--list --json's meaning"
+	ok
+}
