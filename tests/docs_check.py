@@ -50,6 +50,14 @@ def setup_myapp(d):
     assert r.returncode == 0, r.stdout
 
 
+def setup_http(d):
+    """examples/http built with probegen, as its README section says."""
+    for f in ("Makefile", "httpd.c", "httpd.d"):
+        shutil.copy(os.path.join(ROOT, "examples/http", f), d)
+    r = sh("make", d)
+    assert r.returncode == 0, r.stdout
+
+
 def setup_sites(d):
     """A probe fired with a literal 0 and with a long (README, --list)."""
     with open(os.path.join(d, "t.d"), "w") as f:
@@ -105,7 +113,7 @@ def setup_rust_module(d):
     assert r.returncode == 0, r.stdout
 
 
-SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "runtimes": setup_runtimes,
+SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "runtimes": setup_runtimes,
           "rust-tracing": setup_rust_tracing}
 made = {}
 

@@ -187,6 +187,13 @@ t_meanings_docs_and_list() {
 		{ cat list; fail "--list's inferred length"; }
 	grep -Eq 'arg2  msg: unsigned char const \* +8 bytes; size bytes in hex \(said\)$' list ||
 		{ cat list; fail "--list's said length"; }
+	# --check: the binary's recorded tags against the .d's.
+	"$PROBEGEN" --check "$ROOT/tests/src/meanings.d" mprog > check 2>&1
+	! grep -q 'records the tags' check || { cat check; fail "--check: tags differ from the same .d"; }
+	sed 's/NONE=0/NADA=0/' "$ROOT/tests/src/meanings.d" > changed.d
+	"$PROBEGEN" --check changed.d mprog > check 2>&1
+	grep -q "btc:flush: warning: the binary records the tags '@enum mode NONE=0 IF_NEEDED=1 PERIODIC=2 ALWAYS=3', changed.d says '@enum mode NADA=0" check ||
+		{ cat check; fail "--check: tags that differ"; }
 	"$PROBEGEN" --list --json mprog | python3 -m json.tool > /dev/null || fail "--list --json"
 	"$PROBEGEN" --list --json mprog | grep -q '"meaning": "a socket address (by its type)"' ||
 		fail "--list --json's meaning"

@@ -297,6 +297,31 @@ static void check_specs(struct checker *c, const struct binary *b,
 	buf_free(&shown);
 }
 
+/* The @length and @enum tags p's recorded declaration carries against
+ * those pr's doc comment says: a binary built from another version of
+ * the .d prints its arguments as that version meant them. */
+static void check_tags(struct checker *c, const struct binary *b,
+		       const struct bin_probe *p, const struct probe *pr)
+{
+	const char *recorded = p->declaration ? strstr(p->declaration, " @")
+					      : NULL;
+	struct buf said = { 0 };
+	size_t i;
+
+	if (!p->declaration)
+		return; /* not probegen's: nothing recorded */
+	meanings_tags(&said, pr);
+	for (i = 0; i < said.len; i++)
+		if (said.data[i] == '\n')
+			said.data[i] = ' ';
+	recorded = recorded ? recorded + 1 : "";
+	if (strcmp(recorded, said.data ? said.data : "") != 0)
+		problem(c, c->strict, b->path, p,
+			"the binary records the tags '%s', %s says '%s'",
+			recorded, pr->loc.file, said.data ? said.data : "");
+	buf_free(&said);
+}
+
 /* The argument forms libbpf reads on arch (its target's row), compiled
  * into re: 1, or 0 when probegen knows none for arch.  They are
  * probegen's own text, so one that does not compile is a bug to stop
@@ -342,6 +367,7 @@ static void check_binary(struct checker *c, const struct binary *b,
 			continue;
 		}
 		found[pr->index] = 1;
+		check_tags(c, b, p, pr);
 		for (s = p->sites; s; s = s->next) {
 			site_name(&where, lines, s);
 			check_site(c, b, prog, pr, p, s, where.data, tg);
