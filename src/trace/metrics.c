@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "metrics.h"
 #include "version.h"
 
 /* Argument values a probe's firings are counted by; past them, the

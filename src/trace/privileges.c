@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tracer.h"
+#include "metrics.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38

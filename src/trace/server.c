@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "tracer.h"
+#include "metrics.h"
 
 #define MAX_CONNECTIONS 4096
 #define IDLE_SECONDS 10

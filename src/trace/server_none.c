@@ -3,6 +3,7 @@
  * libmicrohttpd: it says what to install.
  */
 #include "tracer.h"
+#include "metrics.h"
 
 struct server *server_start(const char *addr, server_page_fn *page, void *ctx)
 {

@@ -8,6 +8,7 @@
  * calls another; --limit counts the events taken here.
  */
 #include "event.h"
+#include "metrics.h"
 
 volatile sig_atomic_t trace_stopping;
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "metrics.h"
 #include "follow.h"
 
 static void on_signal(int sig)
