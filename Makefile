@@ -69,7 +69,7 @@ SRCS = main.c options.c options_trace.c option_table.c help.c completion.c \
        compiler/emit_object.c compiler/emit_rust.c compiler/emit_bpftrace.c \
        compiler/emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/binary_program.c \
-       inspect/srclines.c inspect/list.c inspect/check_binaries.c \
+       inspect/srclines.c inspect/members.c inspect/list.c inspect/check_binaries.c \
        inspect/loader.c inspect/fit.c inspect/semaphores.c
 # Optional parts, each found by compiling and linking a one-line program
 # that includes the part's header: have = $(call have,HEADER,LIBS) is yes

@@ -77,6 +77,13 @@ const struct option_row option_rows[] = {
 		  "(--summary breaks such pairs down by name)",
 	  .parse = trace_by_value,
 	  .needs = "--summary --timeline --folded --metrics" },
+	{ .name = "--show", .value = "P:N:EXPR", .group = O_TRACE,
+	  .action = ACT_TRACE,
+	  .help = "with --trace: add a member of an argument to each\n"
+		  "firing of the probes P:N (globs), EXPR as C\n"
+		  "writes it (conn->local.id), laid out from the\n"
+		  "binary's DWARF and read at the firing",
+	  .parse = trace_show_value },
 	{ .name = "--top", .value = "N", .group = O_TRACE, .action = ACT_TRACE,
 	  .help = "with --summary: the N names of most self time\n"
 		  "(default " PROBEGEN_STR(TRACE_TOP_DEFAULT) "; --json has all)",

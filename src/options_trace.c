@@ -186,6 +186,44 @@ int trace_by_value(struct options *o, const char *v)
 	return 1;
 }
 
+/* ARG->MEMBER, then ->MEMBER or .MEMBER, each a C name. */
+static int member_expr_ok(const char *e)
+{
+	int parts = 0;
+
+	for (;;) {
+		size_t n = strspn(e, "abcdefghijklmnopqrstuvwxyz"
+				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+		if (!n || (*e >= '0' && *e <= '9'))
+			return 0;
+		e += n;
+		if (!*e)
+			return parts > 0;
+		if (strncmp(e, "->", 2) == 0)
+			e += 2;
+		else if (*e == '.' && parts)
+			e++;
+		else
+			return 0;
+		parts++;
+	}
+}
+
+int trace_show_value(struct options *o, const char *v)
+{
+	const char *last = strrchr(v, ':');
+
+	if (!last || last == v || !strchr(v, ':') || strchr(v, ':') == last ||
+	    !member_expr_ok(last + 1)) {
+		usage_error("--show takes PROVIDER:PROBE:ARG->MEMBER[.MEMBER|->MEMBER...], not '%s'",
+			    v);
+		return -1;
+	}
+	o->trace.show_requests[o->trace.nshow_requests++] = v;
+	return 1;
+}
+
 int trace_top_value(struct options *o, const char *v)
 {
 	if ((o->trace.top = (int)positive_whole(v, INT_MAX)) > 0)

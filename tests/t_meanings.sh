@@ -199,3 +199,114 @@ t_meanings_docs_and_list() {
 		fail "--list --json's meaning"
 	ok
 }
+
+# ./members from tests/src/members.{d,c}, compiled with -g.
+members_program() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/members.d" -o members_probes.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/members.d" -o probes.o || fail "-G"
+	gcc -g -O2 -Wall -I. "$ROOT/tests/src/members.c" probes.o -o members || fail "build"
+}
+
+# --show reads members two pointers deep at the firing (the program
+# overwrites them right after), enums by name, strings, char arrays,
+# socket addresses; in text and JSON.
+t_meanings_show_members() {
+	need_trace
+	members_program
+	local show=(--show 'quic:send:conn->local.cid_set.master_id' --show 'quic:*:conn->peer->name'
+		    --show 'quic:send:conn->state' --show 'quic:send:conn->peer->addr')
+	timeout 60 "$PROBEGEN" --trace -n quic:send "${show[@]}" -c './members 3' > out 2> err ||
+		{ cat err; fail "--trace --show"; }
+	firings out | sed 's/conn=0x[0-9a-f]*/conn=ADDR/' > got
+	cat > want <<-'W'
+	quic:send conn=ADDR n=0 conn->local.cid_set.master_id=1000 conn->peer->name="peer-0" conn->state=OPEN conn->peer->addr=10.0.0.2:4433
+	quic:send conn=ADDR n=1 conn->local.cid_set.master_id=1001 conn->peer->name="peer-1" conn->state=CLOSING conn->peer->addr=10.0.0.2:4433
+	quic:send conn=ADDR n=2 conn->local.cid_set.master_id=1002 conn->peer->name="peer-2" conn->state=OPEN conn->peer->addr=10.0.0.2:4433
+	W
+	diff -u want got || fail "--show's values"
+	timeout 60 "$PROBEGEN" --trace --json -n quic:send --show 'quic:send:conn->local.cid_set.label' \
+		--show 'quic:send:conn->small' --show 'quic:send:conn->state' -c './members 2' > json 2> err ||
+		{ cat err; fail "--trace --json --show"; }
+	python3 - json <<-'P' || fail "--show in JSON"
+	import json, sys
+	ev = [json.loads(l)["args"] for l in open(sys.argv[1])]
+	assert [e["conn->local.cid_set.label"] for e in ev] == ["abc", "abc"], ev
+	assert [e["conn->small"] for e in ev] == [0, -1], ev
+	assert [e["conn->state"] for e in ev] == ["OPEN", "CLOSING"], ev
+	P
+	ok
+}
+
+# A member that does not exist names the struct and its nearest
+# members; an expression on a non-pointer, a struct as a value, and a
+# binary without DWARF say what is wrong; each exits 1.
+t_meanings_show_errors() {
+	need_trace
+	members_program
+	local expr want
+	while IFS='|' read -r expr want; do
+		timeout 30 "$PROBEGEN" --trace --show "quic:send:$expr" -c './members 1' > out 2> err
+		[ $? = 1 ] || { cat err; fail "--show $expr: exit status"; }
+		grep -qF -- "$want" err || { cat err; fail "--show $expr: the message"; }
+	done <<-'E'
+	conn->locl.port|quic:send: 'conn->locl.port': struct st_conn has no member 'locl' (its members: local, id, peer, state, small)
+	conn->local.cid_set.master|struct cid has no member 'master' (its members: master_id, label)
+	n->x|'n' is not a pointer to a struct: write ARG->MEMBER
+	conn->local|a struct or union: show one of its members (its members: cid_set, port)
+	nosuch->x|probe quic:send has no argument 'nosuch'
+	E
+	strip -g members
+	timeout 30 "$PROBEGEN" --trace --show 'quic:send:conn->id' -c './members 1' > out 2> err
+	grep -q "has no DWARF: build it with -g, or install its debug file" err || { cat err; fail "no DWARF"; }
+	"$PROBEGEN" --trace --show 'quic:send:conn' -c true 2> err
+	[ $? = 2 ] && grep -q -- "--show takes PROVIDER:PROBE:ARG->MEMBER" err || { cat err; fail "--show's usage"; }
+	ok
+}
+
+# The DWARF in a separate debug file: by .gnu_debuglink beside the
+# binary, and by build-id under /usr/lib/debug (as Debian's -dbgsym
+# packages install it).
+t_meanings_show_debug_file() {
+	need_trace
+	members_program
+	objcopy --only-keep-debug members members.debug && strip -g members &&
+		objcopy --add-gnu-debuglink=members.debug members || fail "split the debug file"
+	timeout 30 "$PROBEGEN" --trace --show 'quic:send:conn->peer->name' -c './members 1' > out 2> err ||
+		{ cat err; fail "by .gnu_debuglink"; }
+	grep -q 'conn->peer->name="peer-0"' out || { cat out; fail "by .gnu_debuglink: the value"; }
+	# By build-id: no link, the file where the build-id names it.
+	members_program
+	local id dir
+	id=$(readelf -n members | sed -n 's/.*Build ID: //p')
+	[ -n "$id" ] || skip "no build-id"
+	dir=/usr/lib/debug/.build-id/${id:0:2}
+	[ -e "$dir/${id:2}.debug" ] && fail "$dir/${id:2}.debug is there already"
+	mkdir -p "$dir" && objcopy --only-keep-debug members "$dir/${id:2}.debug" && strip -g members ||
+		fail "install the debug file"
+	timeout 30 "$PROBEGEN" --trace --show 'quic:send:conn->local.cid_set.master_id' -c './members 1' > out 2> err
+	rm -f "$dir/${id:2}.debug"
+	grep -q 'master_id=1000' out || { cat out err; fail "by build-id"; }
+	ok
+}
+
+# --by takes member expressions too: --summary names the calls of a
+# pair by one, --metrics labels firings by one (its label name: each
+# byte a label name cannot hold made '_').
+t_meanings_by_members() {
+	need_trace
+	members_program
+	timeout 60 "$PROBEGEN" --trace --summary --by 'quic:request__start:conn->peer->name' -c './members 3' > out 2> err ||
+		{ cat err; fail "--summary --by EXPR"; }
+	for n in peer-0 peer-1 peer-2; do
+		grep -q "$n" out || { cat out; fail "--summary: no call named $n"; }
+	done
+	! grep -q gone out || fail "--summary read a member after the firing"
+	need curl
+	metrics_start --by 'quic:send:conn->state' ./members
+	./members 4
+	curl -s "http://127.0.0.1:$PORT/metrics" > page
+	metrics_stop
+	grep -q 'conn__state="OPEN"' page && grep -q 'conn__state="CLOSING"' page ||
+		{ grep probegen_probe page | head; fail "--metrics' labels"; }
+	ok
+}

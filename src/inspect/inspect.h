@@ -9,6 +9,8 @@
  *   binary_program.c  a binary's probes built into a program, arguments from
  *               the recorded declaration or from the specs
  *   srclines.c  a site's source line, through libdw
+ *   members.c   a member expression (conn->local.id) laid out from the
+ *               binary's DWARF, through libdw
  *   list.c      --list [--json]
  *   check_binaries.c  --check: the binaries against the .d files
  *   fit.c       --bpftrace for binaries: their recorded declarations, or
@@ -124,6 +126,36 @@ int spec_count(const char *args);
 int spec_at(const char *args, int i, struct arg_spec *out);
 /* Whether every site of p records argument i with one size and sign. */
 int specs_agree(const struct bin_probe *p, int i);
+
+/* ---- members.c: a member expression through the binary's DWARF ---- */
+
+/* Pointers a member expression follows, at most, after its argument. */
+#define MEMBER_MAX_STEPS 6
+enum member_kind {
+	MEMBER_INTEGER, /* size bytes, is_signed; values: an enum's names */
+	MEMBER_POINTER, /* an address */
+	MEMBER_STRING,	/* a char pointer: the string it points to */
+	MEMBER_CHARS,	/* a char array of size bytes */
+	MEMBER_SOCKADDR, /* a socket address, at the place reached */
+};
+/* Where a tracer finds the member: the argument's value plus offset[0];
+ * then, for each later step, the pointer there plus offset[j]. */
+struct member_path {
+	int arg, nsteps;
+	unsigned offset[MEMBER_MAX_STEPS];
+	enum member_kind kind;
+	int size, is_signed;
+	struct enum_value *values; /* the enum's names, from DWARF */
+	int nvalues;
+};
+/* Lay out expr ("conn->super.local.id") on pr's arguments from the
+ * DWARF of the binary at path (pr and prog: its declaration): 0, or -1
+ * with why (no such argument or member, with the struct's nearest
+ * members; no DWARF, and how to get it). */
+int member_resolve(const char *path, const struct program *prog,
+		   const struct probe *pr, const char *expr,
+		   struct member_path *m, struct buf *why);
+void member_path_free(struct member_path *m);
 
 /* ---- srclines.c: a site's source line (libdw, when built with it) ---- */
 

@@ -266,6 +266,78 @@ static void put_value(struct line *l, const struct traced *t, int i,
 	}
 }
 
+/* Show k of event e (a firing of t): its slot's value as text into out
+ * (MEANT_MAX bytes, not escaped) when it is a string, bytes or an
+ * address, or a value into *v (returns MEANT_NOTHING; an enum's name
+ * is text); *cut when a string was cut; MEANT_UNREADABLE when it could
+ * not be read. */
+static long show_text(char *out, const struct traced *t,
+		      const struct trace_event *e, int k, unsigned long long *v,
+		      int *cut)
+{
+	const struct tracer_read *r = &t->read[TRACE_MAX_ARGS + k];
+	int i, s = 0, n;
+
+	for (i = 0; i < t->nargs && i < (int)e->nargs; i++)
+		s += has_slot(&t->read[i]);
+	s += k;
+	*cut = (e->cut_mask & TRACE_SHOW_BIT(k)) != 0;
+	if (s >= (int)e->nstrings || s >= TRACE_MAX_SLOTS ||
+	    (e->fault_mask & TRACE_SHOW_BIT(k)))
+		return MEANT_UNREADABLE;
+	if (r->how == READ_SOCKADDR)
+		return (long)sockaddr_text(out, (const unsigned char *)e->strings[s]);
+	if (r->how == READ_STRING || r->how == READ_TEXT) {
+		n = r->how == READ_TEXT && r->length < TRACE_STR_LEN
+			    ? (int)r->length
+			    : TRACE_STR_LEN - (r->how == READ_STRING);
+		n = (int)strnlen(e->strings[s], (size_t)n);
+		memcpy(out, e->strings[s], (size_t)n);
+		return n;
+	}
+	*v = 0;
+	memcpy(v, e->strings[s], r->size >= 1 && r->size <= 8 ? (size_t)r->size : 8);
+	for (i = 0; i < r->nvalues; i++)
+		if (r->values[i].value == (r->is_signed ? as_signed(r, *v)
+							: (long long)as_unsigned(r, *v)))
+			return (long)(stpcpy(out, r->values[i].name) - out);
+	return MEANT_NOTHING;
+}
+
+/* Each show of e: " expr=value" (text) or ", \"expr\": value". */
+static void put_shows(struct line *l, const struct traced *t,
+		      const struct trace_event *e, int json, int first)
+{
+	char text[MEANT_MAX];
+	unsigned long long v;
+	int k, cut, a;
+	long n;
+
+	for (k = 0; k < t->nshows; k++) {
+		a = TRACE_MAX_ARGS + k;
+		put_str(l, json ? (first && !k ? "\"" : ", \"") : " ");
+		put_escaped(l, t->arg_names[a], NAME_PRINT_MAX, json);
+		put_str(l, json ? "\": " : "=");
+		n = show_text(text, t, e, k, &v, &cut);
+		if (n == MEANT_UNREADABLE) {
+			put_str(l, json ? "{\"unreadable\": true}" : "(unreadable)");
+		} else if (n == MEANT_NOTHING) {
+			put_value(l, t, a, v, json);
+		} else {
+			int quote = json || t->read[a].how == READ_STRING ||
+				    t->read[a].how == READ_TEXT;
+
+			if (quote)
+				*l->p++ = '"';
+			l->p = escape_to(l->p, text, (size_t)n, json);
+			if (cut)
+				put_str(l, json ? "..." : (quote ? "\"..." : "..."));
+			if (quote && !(cut && !json))
+				*l->p++ = '"';
+		}
+	}
+}
+
 /* An argument by what it means (meant_text's n and total). */
 static void put_meant(struct line *l, const struct traced *t,
 		      const struct trace_event *e, int a, const char *text,
@@ -319,6 +391,23 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 	long long total;
 	long n;
 
+	if (a >= TRACE_MAX_ARGS) {
+		unsigned long long v;
+		int cut;
+
+		n = show_text(text, t, e, a - TRACE_MAX_ARGS, &v, &cut);
+		if (n == MEANT_UNREADABLE)
+			return -1;
+		if (n >= 0)
+			buf_add(b, text, (size_t)n);
+		else if (r->how == READ_POINTER)
+			buf_printf(b, "0x%llx", v);
+		else if (r->is_signed)
+			buf_printf(b, "%lld", as_signed(r, v));
+		else
+			buf_printf(b, "%llu", as_unsigned(r, v));
+		return 0;
+	}
 	if (a >= (int)e->nargs)
 		return -1;
 	n = meant_text(text, t, e, a, s, &total);
@@ -400,6 +489,7 @@ char *event_put_args(char *p, const struct traced *t,
 			s += has_slot(&t->read[i]);
 		}
 	}
+	put_shows(l, t, e, json, i == 0);
 	return l->p;
 }
 

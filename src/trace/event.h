@@ -17,8 +17,8 @@
 #define NAME_PRINT_MAX 256
 /* Room for one event's line: its head and every argument, escaped. */
 #define EVENT_LINE_MAX \
-	((2 + TRACE_MAX_ARGS) * ESCAPED_MAX(NAME_PRINT_MAX) + \
-	 TRACE_MAX_ARGS * (ESCAPED_MAX(TRACE_STR_LEN) + 96) + 256)
+	((2 + TRACE_MAX_SLOTS) * ESCAPED_MAX(NAME_PRINT_MAX) + \
+	 TRACE_MAX_SLOTS * (ESCAPED_MAX(TRACE_STR_LEN) + 96) + 256)
 /* Writers into a line of EVENT_LINE_MAX bytes: each returns the end of
  * what it wrote at p.  v in decimal, at least min_digits of it; s
  * escaped (JSON's rules or C's), at most max bytes of it; event e's

@@ -91,7 +91,81 @@ static void describe(struct traced *t, const struct bin_probe *p,
 		i++;
 	}
 	t->nargs = i;
+	t->decl = pr;
+	t->decl_program = prog;
 	buf_free(&name);
+}
+
+/* A member expression ("conn->local.id") rather than an argument's name. */
+static int is_member_expr(const char *s, size_t n)
+{
+	return memchr(s, '.', n) || (n > 2 && memmem(s, n, "->", 2));
+}
+
+/* Show expr (n bytes) on probe t, laid out once: its index in t's
+ * arguments (TRACE_MAX_ARGS + k), or -1 after saying why. */
+static int probe_show(struct traced *t, const char *expr, size_t n,
+		      int at_start)
+{
+	void (*say)(const char *, ...) = at_start ? error_input : warning_plain;
+	struct member_path *m = &t->shows[t->nshows];
+	struct tracer_read *r = &t->read[TRACE_MAX_ARGS + t->nshows];
+	struct buf why = { 0 };
+	char *e = xstrndup(expr, n);
+	int k;
+
+	for (k = 0; k < t->nshows; k++)
+		if (strcmp(t->arg_names[TRACE_MAX_ARGS + k], e) == 0) {
+			free(e);
+			return TRACE_MAX_ARGS + k;
+		}
+	if (t->nshows == TRACE_MAX_SHOWS)
+		buf_printf(&why, "at most %d member expressions a probe",
+			   TRACE_MAX_SHOWS);
+	else if (!t->decl)
+		buf_lit(&why, "its arguments have no names (give its declaration: -s FILE.d)");
+	if (why.len || member_resolve(t->binary, t->decl_program, t->decl, e,
+				      m, &why) != 0) {
+		say("%s: '%s': %s", t->label_text, e, why.data);
+		buf_free(&why);
+		free(e);
+		return -1;
+	}
+	*r = (struct tracer_read){ .how = READ_INTEGER, .size = m->size,
+				   .is_signed = m->is_signed,
+				   .length_arg = -1,
+				   .values = m->values,
+				   .nvalues = m->nvalues };
+	if (m->kind == MEMBER_POINTER)
+		r->how = READ_POINTER;
+	else if (m->kind == MEMBER_STRING)
+		r->how = READ_STRING;
+	else if (m->kind == MEMBER_CHARS)
+		r->how = READ_TEXT, r->length = (unsigned)m->size;
+	else if (m->kind == MEMBER_SOCKADDR)
+		r->how = READ_SOCKADDR;
+	t->arg_names[TRACE_MAX_ARGS + t->nshows] = e;
+	buf_free(&why);
+	return TRACE_MAX_ARGS + t->nshows++;
+}
+
+/* --show's requests that name probe t: 0, or -1 (said). */
+static int probe_shows(struct tracer *tr, struct traced *t, int at_start)
+{
+	const struct trace_options *opt = tr->opt;
+	int i, rc = 0;
+
+	for (i = 0; i < opt->nshow_requests; i++) {
+		const char *req = opt->show_requests[i],
+			   *expr = strrchr(req, ':') + 1;
+		char *probe = xstrndup(req, (size_t)(expr - 1 - req));
+		int ok = fnmatch(probe, t->label, 0) == 0;
+
+		free(probe);
+		if (ok && probe_show(t, expr, strlen(expr), at_start) < 0)
+			rc = -1;
+	}
+	return rc;
 }
 
 /* A binary of the system's own (a package's, not the user's). */
@@ -138,7 +212,7 @@ int probe_string_arg(const struct traced *t, const char *const *names)
  * [+ARG...], its probe a glob as -n's), into args: how many, or 0 when
  * no request names t, or the one that does names an argument t does not
  * have (said). */
-int probe_by_args(struct tracer *tr, const struct traced *t, int *args)
+int probe_by_args(struct tracer *tr, struct traced *t, int *args)
 {
 	const struct trace_options *opt = tr->opt;
 	int i, n;
@@ -159,7 +233,9 @@ int probe_by_args(struct tracer *tr, const struct traced *t, int *args)
 			int a;
 
 			end = part + strcspn(part, "+");
-			a = arg_named(t, part, (size_t)(end - part));
+			a = is_member_expr(part, (size_t)(end - part))
+				    ? probe_show(t, part, (size_t)(end - part), 0)
+				    : arg_named(t, part, (size_t)(end - part));
 			if (a < 0) {
 				warning_plain("--by %s: %s has no argument '%.*s'",
 					      req, t->label_text,
@@ -175,9 +251,11 @@ int probe_by_args(struct tracer *tr, const struct traced *t, int *args)
 	return 0;
 }
 
-void probes_add(struct tracer *tr, int b, const struct program *from_file)
+int probes_add(struct tracer *tr, int b, const struct program *from_file,
+	       int at_start)
 {
 	const struct bin_probe *p;
+	int rc = 0;
 
 	for (p = tr->binaries[b]->probes; p; p = p->next) {
 		const struct target *tg;
@@ -213,10 +291,13 @@ void probes_add(struct tracer *tr, int b, const struct program *from_file)
 		tg = target_by_name(tr->binaries[b]->arch);
 		describe(t, p, tr->programs[b], from_file,
 			 tg ? tg : target_host());
+		if (probe_shows(tr, t, at_start) != 0)
+			rc = at_start ? -1 : 0;
 		/* --metrics: its firings counted by these arguments. */
 		if (tr->plan.metrics)
 			t->nlabel_args = probe_by_args(tr, t, t->label_args);
 	}
+	return rc;
 }
 
 /* Forget the probes from nprobes on and the pairs from npairs on. */
@@ -227,6 +308,10 @@ void probes_drop(struct tracer *tr, int nprobes, int npairs)
 	for (i = nprobes; i < tr->nprobes; i++) {
 		for (a = 0; a < tr->probes[i].nargs; a++)
 			free(tr->probes[i].arg_names[a]);
+		for (a = 0; a < tr->probes[i].nshows; a++) {
+			free(tr->probes[i].arg_names[TRACE_MAX_ARGS + a]);
+			member_path_free(&tr->probes[i].shows[a]);
+		}
 		free(tr->probes[i].label);
 		free(tr->probes[i].label_text);
 	}

@@ -47,6 +47,22 @@ struct session {
 	int ending; /* the trace has ended: a stopped process only goes on */
 };
 
+/* A member expression's layout as the BPF side reads it. */
+static void describe_show(struct trace_show *sh, const struct member_path *m)
+{
+	int j;
+
+	sh->arg = (unsigned)m->arg;
+	sh->nsteps = (unsigned)m->nsteps;
+	for (j = 0; j < m->nsteps; j++)
+		sh->offset[j] = m->offset[j];
+	sh->size = (unsigned)m->size;
+	sh->kind = m->kind == MEMBER_STRING	? TRACE_SHOW_STRING
+		   : m->kind == MEMBER_CHARS	? TRACE_SHOW_BYTES
+		   : m->kind == MEMBER_SOCKADDR ? TRACE_SHOW_SOCKADDR
+						: TRACE_SHOW_VALUE;
+}
+
 /* Tell the BPF side which arguments of probes from..nprobes-1 it copies
  * (C strings, pointers with their length, socket addresses), and the
  * pairs they end and start. */
@@ -71,6 +87,8 @@ static void describe_probes(struct session *s, int from)
 			else if (r->how == READ_SOCKADDR)
 				info.sockaddr_mask |= 1u << a;
 		}
+		for (a = 0; a < t->nshows; a++)
+			describe_show(&info.shows[info.nshows++], &t->shows[a]);
 		/* --metrics counts its firings by --by's arguments in
 		   user space: sent there. */
 		info.stream = t->nlabel_args > 0;

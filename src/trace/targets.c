@@ -328,7 +328,8 @@ int targets_find(struct tracer *tr)
 	if (find_binaries(tr) != 0)
 		return -1;
 	for (i = 0; i < tr->nbinaries; i++)
-		probes_add(tr, i, opt->d_program);
+		if (probes_add(tr, i, opt->d_program, 1) != 0)
+			return -1;
 	/* A command or a process is followed: the programs it starts may
 	   bring the probes, or those -n chooses when it carries none
 	   (trace.c says if none ever did). */
@@ -378,7 +379,7 @@ int targets_add_program(struct tracer *tr, const char *path, int with_libraries,
 	for (b = first; b < tr->nbinaries; b++) {
 		struct pair *list = pairs_of(tr->programs[b]);
 
-		probes_add(tr, b, tr->opt->d_program);
+		probes_add(tr, b, tr->opt->d_program, 0);
 		pairs_keep(tr, b, list);
 		pairs_free(list);
 	}

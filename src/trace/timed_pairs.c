@@ -70,7 +70,7 @@ static void choose_names(struct tracer *tr, struct traced_pair *tp)
 						   "class",	"packagename",
 						   "package",	NULL };
 	static const char *const file_names[] = { "filename", "file", NULL };
-	const struct traced *start = &tr->probes[tp->start];
+	struct traced *start = &tr->probes[tp->start];
 	int f, c, file;
 
 	tp->named_with_file = tp->named_unasked = 0;

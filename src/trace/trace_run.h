@@ -34,6 +34,8 @@ struct trace_options {
 	int npair_requests;
 	const char **by_requests; /* --by P:START:ARG[+ARG...] */
 	int nby_requests;
+	const char **show_requests; /* --show P:N:EXPR */
+	int nshow_requests;
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */
 	const char *folded;  /* --folded FILE: folded stacks, or NULL */
 	const char *metrics; /* --metrics ADDR: serve Prometheus, or NULL */

@@ -52,6 +52,8 @@
 /* One limit for every layer: the BPF side reads this many arguments. */
 _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
 	       "the BPF side and the compiler must agree on the argument limit");
+_Static_assert(TRACE_MAX_STEPS == MEMBER_MAX_STEPS,
+	       "the BPF side follows as many pointers as members.c lays out");
 
 /* One traced probe: its cookie is its index in struct tracer's array. */
 struct traced {
@@ -61,8 +63,15 @@ struct traced {
 	char *provider, *name;
 	char *label, *label_text; /* "P:N"; escaped for text output */
 	int nargs;
-	char *arg_names[TRACE_MAX_ARGS];
-	struct tracer_read read[TRACE_MAX_ARGS];
+	/* Its arguments, then from TRACE_MAX_ARGS on its shows (--show's
+	   member expressions, and --by's), named as written. */
+	char *arg_names[TRACE_MAX_SLOTS];
+	struct tracer_read read[TRACE_MAX_SLOTS];
+	struct member_path shows[TRACE_MAX_SHOWS];
+	int nshows;
+	/* Its declaration (and the program it is in), or NULL. */
+	const struct probe *decl;
+	const struct program *decl_program;
 	/* The pairs it ends and starts (indexes into struct tracer's
 	 * pairs), worked out once when the pairs are chosen. */
 	int ends[TRACE_MAX_ROLES], starts[TRACE_MAX_ROLES];
@@ -183,13 +192,17 @@ void targets_free(struct tracer *tr);
 /* ---- probes.c ---- */
 
 /* The probes of binary b that -n chooses, described (argument names and
- * reads from its recorded declaration, else from_file's, else the note). */
-void probes_add(struct tracer *tr, int b, const struct program *from_file);
+ * reads from its recorded declaration, else from_file's, else the note)
+ * with the member expressions --show and --by ask of them: 0, or -1
+ * when one cannot be laid out (said: an error at the start, else a
+ * warning and the expression left out). */
+int probes_add(struct tracer *tr, int b, const struct program *from_file,
+	       int at_start);
 /* Forget the probes from nprobes on and the pairs from npairs on. */
 void probes_drop(struct tracer *tr, int nprobes, int npairs);
 /* The arguments of probe t a --by request names, into args: how many;
  * 0 when none names t, or it names an argument t lacks (said). */
-int probe_by_args(struct tracer *tr, const struct traced *t, int *args);
+int probe_by_args(struct tracer *tr, struct traced *t, int *args);
 /* The first string argument of t named one of names; -1 if none. */
 int probe_string_arg(const struct traced *t, const char *const *names);
 

@@ -160,6 +160,18 @@ static __always_inline void count_firing(const struct __bpf_usdt_spec *spec,
 		pair_firing(spec, regs, info, (__u32)id, now);
 }
 
+/* The bytes of the socket address at src, by its family (read first):
+ * AF_INET's, AF_INET6's, AF_UNIX's, else the family alone; -1 when it
+ * cannot be read. */
+static __always_inline long sockaddr_length(const void *src)
+{
+	unsigned short family;
+
+	if (bpf_probe_read_user(&family, sizeof(family), src))
+		return -1;
+	return family == 2 ? 16 : family == 10 ? 28 : family == 1 ? 110 : 2;
+}
+
 /* How many bytes to read into argument i's slot (at most a slot): its
  * length's, or a socket address's by its family (read first); -1 when
  * the address cannot be read. */
@@ -168,15 +180,10 @@ static __always_inline long slot_length(const struct trace_event *e,
 					unsigned int i, const void *src)
 {
 	unsigned long long len;
-	unsigned short family;
 	int l;
 
-	if (info->sockaddr_mask & (1u << i)) {
-		if (bpf_probe_read_user(&family, sizeof(family), src))
-			return -1;
-		/* AF_INET, AF_INET6, AF_UNIX; else the family alone. */
-		return family == 2 ? 16 : family == 10 ? 28 : family == 1 ? 110 : 2;
-	}
+	if (info->sockaddr_mask & (1u << i))
+		return sockaddr_length(src);
 	if (i >= TRACE_MAX_ARGS)
 		return -1;
 	l = info->length_arg[i];
@@ -230,7 +237,7 @@ static __always_inline void read_args(struct trace_event *e,
 		   count, not each path's own, and checks the loop in half
 		   the steps. */
 		n = *(volatile unsigned int *)&e->nstrings;
-		if (!(slots & (1u << i)) || n >= TRACE_MAX_ARGS)
+		if (!(slots & (1u << i)) || n >= TRACE_MAX_SLOTS)
 			continue;
 		if (info->string_mask & (1u << i)) {
 			len = read_string(e->strings[n], src, sleepable);
@@ -244,6 +251,57 @@ static __always_inline void read_args(struct trace_event *e,
 		}
 		if (len < 0) /* a page not yet faulted in, or a bad pointer */
 			e->fault_mask |= 1u << i;
+		e->nstrings = n + 1;
+	}
+}
+
+/* --show: each member expression followed from its argument, at the
+ * firing (an object freed after it is gone by the time probegen reads
+ * the event), into the next slot. */
+static __always_inline void read_shows(struct trace_event *e,
+				       const struct trace_probe_info *info,
+				       bool sleepable)
+{
+	unsigned int k, j, n;
+
+	for (k = 0; k < TRACE_MAX_SHOWS; k++) {
+		const struct trace_show *sh = &info->shows[k];
+		__u64 addr;
+		long rc = 0, len;
+		char *dst;
+
+		if (k >= info->nshows)
+			break;
+		n = *(volatile unsigned int *)&e->nstrings;
+		if (n >= TRACE_MAX_SLOTS || sh->arg >= TRACE_MAX_ARGS)
+			break;
+		dst = e->strings[n];
+		addr = e->args[sh->arg] + sh->offset[0];
+		for (j = 1; j < TRACE_MAX_STEPS && j < sh->nsteps && !rc; j++) {
+			rc = bpf_probe_read_user(&addr, sizeof(addr),
+						 (const void *)addr);
+			addr += sh->offset[j];
+		}
+		if (!rc && sh->kind == TRACE_SHOW_VALUE) {
+			__u32 size = sh->size < 1 ? 1 : sh->size > 8 ? 8 : sh->size;
+
+			*(__u64 *)dst = 0;
+			rc = bpf_probe_read_user(dst, size, (const void *)addr);
+		} else if (!rc && sh->kind == TRACE_SHOW_STRING) {
+			rc = bpf_probe_read_user(&addr, sizeof(addr),
+						 (const void *)addr);
+			len = rc ? -1 : read_string(dst, (const void *)addr, sleepable);
+			if (len == TRACE_STR_LEN)
+				e->cut_mask |= TRACE_SHOW_BIT(k);
+			rc = len < 0;
+		} else if (!rc) {
+			len = sh->kind == TRACE_SHOW_SOCKADDR
+				      ? sockaddr_length((const void *)addr)
+				      : sh->size;
+			rc = len < 0 ? -1 : read_bytes(dst, (const void *)addr, len, sleepable);
+		}
+		if (rc)
+			e->fault_mask |= TRACE_SHOW_BIT(k);
 		e->nstrings = n + 1;
 	}
 }
@@ -288,9 +346,11 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	e->fault_mask = 0;
 	e->nstrings = 0;
 	read_args(e, spec, &regs, info, nargs, sleepable);
+	if (info->nshows)
+		read_shows(e, info, sleepable);
 	n = e->nstrings;
-	if (n > TRACE_MAX_ARGS)
-		n = TRACE_MAX_ARGS;
+	if (n > TRACE_MAX_SLOTS)
+		n = TRACE_MAX_SLOTS;
 	size = sizeof(*e) - sizeof(e->strings) + (__u64)n * TRACE_STR_LEN;
 	if (size > sizeof(*e))
 		size = sizeof(*e);

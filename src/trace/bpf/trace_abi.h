@@ -12,6 +12,14 @@
  * a pointer with its length or of a socket address (a slot each). */
 #define TRACE_STR_LEN 128
 #define TRACE_MAX_PROBES 16384
+/* --show's member expressions a probe reads at its firing, and the
+ * pointers each follows past its argument, at most. */
+#define TRACE_MAX_SHOWS 4
+#define TRACE_MAX_STEPS 6
+/* An event's slots: its arguments', then its shows'. */
+#define TRACE_MAX_SLOTS (TRACE_MAX_ARGS + TRACE_MAX_SHOWS)
+/* fault_mask's and cut_mask's bit for show k. */
+#define TRACE_SHOW_BIT(k) (1u << (16 + (k)))
 /* Argument specs held at once: one for each site whose specs differ
  * from its probe's site before (attach.c). */
 #define TRACE_MAX_SPECS 32768
@@ -103,6 +111,21 @@ struct trace_role {
 				     thread, nested */
 };
 
+/* A member expression (inspect/members.c's layout): from argument
+ * arg's value plus offset[0], then through the pointer there plus
+ * offset[1], ... (nsteps in all); what is there is read into a slot as
+ * kind says. */
+enum trace_show_kind {
+	TRACE_SHOW_VALUE,  /* size bytes (1 to 8) */
+	TRACE_SHOW_STRING, /* a char pointer: the string it points to */
+	TRACE_SHOW_BYTES,  /* size bytes (a char array), at most a slot */
+	TRACE_SHOW_SOCKADDR, /* a socket address, by its family */
+};
+struct trace_show {
+	unsigned int arg, kind, size, nsteps;
+	unsigned int offset[TRACE_MAX_STEPS];
+};
+
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
@@ -112,6 +135,8 @@ struct trace_probe_info {
 	unsigned int sockaddr_mask; /* bit n: a struct sockaddr pointer */
 	signed char length_arg[TRACE_MAX_ARGS];
 	unsigned int length[TRACE_MAX_ARGS];
+	unsigned int nshows;
+	struct trace_show shows[TRACE_MAX_SHOWS];
 	/* Sent even with --summary: it starts or ends a pair timed in user
 	   space (profile.c). */
 	unsigned int stream;
@@ -159,8 +184,9 @@ static __inline__ void trace_powers_of_two(const struct trace_pair_stats *st,
 
 /* One firing.  Strings, the bytes of pointers with a length and socket
  * addresses follow the header in the order of their arguments, a slot
- * of TRACE_STR_LEN bytes each; the event is only as long as the slots
- * it fills. */
+ * of TRACE_STR_LEN bytes each, then each show's value (a number in its
+ * slot's first 8 bytes); the event is only as long as the slots it
+ * fills. */
 struct trace_event {
 	unsigned long long time_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	unsigned int pid, tid;
@@ -170,7 +196,7 @@ struct trace_event {
 	unsigned int fault_mask; /* bit n: argument n's slot unreadable */
 	unsigned int nstrings;
 	unsigned long long args[TRACE_MAX_ARGS];
-	char strings[TRACE_MAX_ARGS][TRACE_STR_LEN];
+	char strings[TRACE_MAX_SLOTS][TRACE_STR_LEN];
 };
 
 /* The event's probe when a followed process has just exec'd a program

@@ -1,0 +1,386 @@
+/*
+ * inspect/members.c - a member expression on a probe's arguments
+ * ("conn->super.local.id", as C writes it) laid out from the binary's
+ * DWARF: the offsets a tracer adds and the pointers it follows from the
+ * argument's value, and how it reads what it reaches.  The DWARF is
+ * found where gdb finds it: in the binary, or in a separate debug file
+ * by build-id or .gnu_debuglink (libdwfl's standard search; Debian's
+ * -dbgsym packages).  Needs libdw (HAVE_LIBDW).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "inspect/inspect.h"
+
+void member_path_free(struct member_path *m)
+{
+	int i;
+
+	for (i = 0; i < m->nvalues; i++)
+		free((char *)m->values[i].name);
+	free(m->values);
+	m->values = NULL;
+	m->nvalues = 0;
+}
+
+/* The argument of pr an expression starts with, and the rest: the
+ * argument's index, or -1 after saying why in why. */
+static int expr_argument(const struct probe *pr, const char *expr,
+			 const char **rest, struct buf *why)
+{
+	const struct param *p;
+	size_t n = strcspn(expr, "-.");
+	int i = 0;
+
+	*rest = expr + n;
+	for_each_param(pr->native, p) {
+		if (p->name && strlen(p->name) == n &&
+		    strncmp(p->name, expr, n) == 0)
+			return i;
+		i++;
+	}
+	buf_printf(why, "probe %s:%s has no argument '%.*s'",
+		   pr->provider->name, pr->name, (int)n, expr);
+	return -1;
+}
+
+#ifdef HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+static const Dwfl_Callbacks offline = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* The type a DIE's DW_AT_type names, typedefs and qualifiers gone: 0,
+ * or -1 (void). */
+static int type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t = *die;
+	int depth = 0;
+
+	do {
+		if (!dwarf_attr_integrate(&t, DW_AT_type, &attr) ||
+		    !dwarf_formref_die(&attr, out))
+			return -1;
+		t = *out;
+	} while ((dwarf_tag(&t) == DW_TAG_typedef ||
+		  dwarf_tag(&t) == DW_TAG_const_type ||
+		  dwarf_tag(&t) == DW_TAG_volatile_type ||
+		  dwarf_tag(&t) == DW_TAG_restrict_type ||
+		  dwarf_tag(&t) == DW_TAG_atomic_type) &&
+		 depth++ < 32);
+	return 0;
+}
+
+static int is_record(Dwarf_Die *d)
+{
+	return dwarf_tag(d) == DW_TAG_structure_type ||
+	       dwarf_tag(d) == DW_TAG_union_type;
+}
+
+/* A struct (or union) or typedef named name, defined (not only
+ * declared), in any unit of the module: 0, or -1. */
+static int find_record(Dwfl_Module *mod, const char *name, int typedef_name,
+		       Dwarf_Die *out)
+{
+	Dwarf_Die *cu = NULL, d;
+	Dwarf_Addr bias;
+	const char *n;
+
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
+		if (dwarf_child(cu, &d) != 0)
+			continue;
+		do {
+			if (!(n = dwarf_diename(&d)) || strcmp(n, name) != 0)
+				continue;
+			if (typedef_name && dwarf_tag(&d) == DW_TAG_typedef &&
+			    type_of(&d, out) == 0 && is_record(out) &&
+			    !dwarf_hasattr(out, DW_AT_declaration))
+				return 0;
+			if (!typedef_name && is_record(&d) &&
+			    !dwarf_hasattr(&d, DW_AT_declaration)) {
+				*out = d;
+				return 0;
+			}
+		} while (dwarf_siblingof(&d, &d) == 0);
+	}
+	return -1;
+}
+
+/* Member name of record rec, at *offset past rec's start (anonymous
+ * structs and unions looked into): 0 with its DIE, or -1. */
+static int find_member(Dwarf_Die *rec, const char *name, size_t len,
+		       Dwarf_Word *offset, Dwarf_Die *out)
+{
+	Dwarf_Die m, inner;
+	Dwarf_Attribute attr;
+	Dwarf_Word off;
+	const char *n;
+
+	if (dwarf_child(rec, &m) != 0)
+		return -1;
+	do {
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		off = 0;
+		if (dwarf_attr_integrate(&m, DW_AT_data_member_location,
+					 &attr) &&
+		    dwarf_formudata(&attr, &off) != 0)
+			continue; /* a location expression: not laid out here */
+		n = dwarf_diename(&m);
+		if (n && strlen(n) == len && strncmp(n, name, len) == 0) {
+			*offset += off;
+			*out = m;
+			return 0;
+		}
+		if (!n && type_of(&m, &inner) == 0 && is_record(&inner) &&
+		    find_member(&inner, name, len, &off, out) == 0) {
+			*offset += off;
+			return 0;
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return -1;
+}
+
+/* "its members: a, b, c": the nearest to name first (a likely typo). */
+static void say_members(struct buf *why, Dwarf_Die *rec, const char *name)
+{
+	Dwarf_Die m;
+	const char *n;
+	int k = 0, pass;
+
+	if (dwarf_child(rec, &m) != 0)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		Dwarf_Die it = m;
+
+		do {
+			if (dwarf_tag(&it) != DW_TAG_member ||
+			    !(n = dwarf_diename(&it)) ||
+			    (likely_typo(name, n) != 0) != (pass == 0) ||
+			    k >= 12)
+				continue;
+			buf_cat(why, k++ ? ", " : " (its members: ", n, NULL);
+		} while (dwarf_siblingof(&it, &it) == 0);
+	}
+	if (k)
+		buf_puts(why, k >= 12 ? ", ...)" : ")");
+}
+
+static int is_char(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+
+	return dwarf_tag(t) == DW_TAG_base_type && dwarf_bytesize(t) == 1 &&
+	       dwarf_attr_integrate(t, DW_AT_encoding, &attr) &&
+	       dwarf_formudata(&attr, &enc) == 0 &&
+	       (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char);
+}
+
+static int is_sockaddr(Dwarf_Die *t)
+{
+	const char *n = dwarf_diename(t);
+
+	return dwarf_tag(t) == DW_TAG_structure_type && n &&
+	       strncmp(n, "sockaddr", 8) == 0;
+}
+
+/* How the member of type t is read, into m: 0, or -1 after saying why. */
+static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0, count = 0;
+	Dwarf_Sword v;
+	Dwarf_Die in, e;
+	int tag = dwarf_tag(t);
+
+	m->size = dwarf_bytesize(t);
+	if (tag == DW_TAG_base_type) {
+		dwarf_attr_integrate(t, DW_AT_encoding, &attr);
+		dwarf_formudata(&attr, &enc);
+		if (enc == DW_ATE_float || m->size < 1 || m->size > 8) {
+			buf_lit(why, "not readable: floating, or wider than 8 bytes");
+			return -1;
+		}
+		m->kind = MEMBER_INTEGER;
+		m->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		return 0;
+	}
+	if (tag == DW_TAG_enumeration_type) {
+		m->kind = MEMBER_INTEGER;
+		m->is_signed = type_of(t, &in) == 0 && dwarf_attr_integrate(&in, DW_AT_encoding, &attr) &&
+			       dwarf_formudata(&attr, &enc) == 0 && enc == DW_ATE_signed;
+		if (dwarf_child(t, &e) == 0)
+			do {
+				if (dwarf_tag(&e) != DW_TAG_enumerator ||
+				    !dwarf_attr_integrate(&e, DW_AT_const_value, &attr) ||
+				    dwarf_formsdata(&attr, &v) != 0)
+					continue;
+				m->values = xrealloc(m->values, (size_t)(m->nvalues + 1) * sizeof(*m->values));
+				m->values[m->nvalues].name = xstrdup(dwarf_diename(&e) ? dwarf_diename(&e) : "?");
+				m->values[m->nvalues++].value = v;
+			} while (dwarf_siblingof(&e, &e) == 0);
+		return m->size >= 1 && m->size <= 8 ? 0 : -1;
+	}
+	if (tag == DW_TAG_pointer_type) {
+		m->size = 8;
+		if (type_of(t, &in) == 0 && is_char(&in)) {
+			m->kind = MEMBER_STRING;
+		} else if (type_of(t, &in) == 0 && is_sockaddr(&in)) {
+			m->kind = MEMBER_SOCKADDR;
+			m->offset[m->nsteps++] = 0; /* followed */
+		} else {
+			m->kind = MEMBER_POINTER;
+		}
+		return 0;
+	}
+	if (tag == DW_TAG_array_type && type_of(t, &in) == 0 && is_char(&in) &&
+	    dwarf_child(t, &e) == 0) {
+		if (dwarf_attr_integrate(&e, DW_AT_count, &attr))
+			dwarf_formudata(&attr, &count);
+		else if (dwarf_attr_integrate(&e, DW_AT_upper_bound, &attr) &&
+			 dwarf_formudata(&attr, &count) == 0)
+			count++;
+		m->kind = MEMBER_CHARS;
+		m->size = (int)count;
+		return count ? 0 : -1;
+	}
+	if (is_sockaddr(t)) {
+		m->kind = MEMBER_SOCKADDR;
+		return 0;
+	}
+	if (is_record(t)) {
+		buf_lit(why, "a struct or union: show one of its members");
+		say_members(why, t, "");
+	} else {
+		buf_lit(why, "a type no tracer reads");
+	}
+	return -1;
+}
+
+/* The record an argument's declared type points to: its name (a tag,
+ * or a typedef's name: *typedef_name), or NULL. */
+static const char *pointee_name(const struct program *prog,
+				const struct type *t, int *typedef_name)
+{
+	t = type_resolve(prog, t);
+	if (t->kind != T_POINTER)
+		return NULL;
+	t = t->inner;
+	*typedef_name = t->kind == T_NAMED;
+	if (t->kind == T_NAMED || t->kind == T_STRUCT || t->kind == T_UNION)
+		return t->name;
+	return NULL;
+}
+
+int member_resolve(const char *path, const struct program *prog,
+		   const struct probe *pr, const char *expr,
+		   struct member_path *m, struct buf *why)
+{
+	Dwfl *dwfl = dwfl_begin(&offline);
+	Dwfl_Module *mod = dwfl ? dwfl_report_offline(dwfl, "", path, -1) : NULL;
+	const struct param *p;
+	const char *rest, *name, *rec_name;
+	Dwarf_Die rec, member, t;
+	Dwarf_Addr bias;
+	Dwarf_Word off;
+	int typedef_name = 0, rc = -1, first = 1, i;
+
+	memset(m, 0, sizeof(*m));
+	if ((m->arg = expr_argument(pr, expr, &rest, why)) < 0)
+		goto out;
+	for (p = pr->native, i = 0; i < m->arg; i++)
+		p = p->next;
+	if (!(rec_name = pointee_name(prog, p->type, &typedef_name)) ||
+	    strncmp(rest, "->", 2) != 0) {
+		buf_printf(why, "'%.*s' is not a pointer to a struct: write ARG->MEMBER",
+			   (int)(rest - expr), expr);
+		goto out;
+	}
+	if (mod)
+		dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
+		buf_printf(why, "%s has no DWARF: build it with -g, or install its debug file (a -dbgsym package)",
+			   path);
+		goto out;
+	}
+	if (find_record(mod, rec_name, typedef_name, &rec) != 0) {
+		buf_printf(why, "%s's DWARF does not describe %s%s: build it with -g, or install its debug file",
+			   path, typedef_name ? "" : "struct ", rec_name);
+		goto out;
+	}
+	m->nsteps = 1;
+	while (*rest) {
+		int arrow = strncmp(rest, "->", 2) == 0;
+
+		name = rest + (arrow ? 2 : 1);
+		rest = name + strcspn(name, "-.");
+		if (arrow && !first) {
+			/* The member so far is a pointer: follow it. */
+			if (dwarf_tag(&t) != DW_TAG_pointer_type ||
+			    type_of(&t, &rec) != 0 || !is_record(&rec)) {
+				buf_printf(why, "'%.*s' is not a pointer to a struct", (int)(name - 2 - expr), expr);
+				goto out;
+			}
+			if (m->nsteps == MEMBER_MAX_STEPS) {
+				buf_printf(why, "more than %d pointers to follow", MEMBER_MAX_STEPS - 1);
+				goto out;
+			}
+			m->offset[m->nsteps++] = 0;
+		} else if (!arrow) {
+			if (!is_record(&t)) {
+				buf_printf(why, "'%.*s' is not a struct: write -> for a pointer", (int)(name - 1 - expr), expr);
+				goto out;
+			}
+			rec = t;
+		}
+		first = 0;
+		off = 0;
+		if (rest == name || find_member(&rec, name, (size_t)(rest - name), &off, &member) != 0) {
+			const char *rn = dwarf_diename(&rec);
+			char *want = xstrndup(name, (size_t)(rest - name));
+
+			buf_printf(why, "%s%s has no member '%s'", rn ? "struct " : "an unnamed struct", rn ? rn : "", want);
+			say_members(why, &rec, want);
+			free(want);
+			goto out;
+		}
+		if (dwarf_hasattr(&member, DW_AT_bit_size)) {
+			buf_printf(why, "'%.*s' is a bit-field: not read by itself",
+				   (int)(rest - name), name);
+			goto out;
+		}
+		m->offset[m->nsteps - 1] += (unsigned)off;
+		if (type_of(&member, &t) != 0) {
+			buf_lit(why, "a member of no type");
+			goto out;
+		}
+	}
+	rc = final_read(&t, m, why);
+out:
+	if (dwfl)
+		dwfl_end(dwfl);
+	if (rc != 0)
+		member_path_free(m);
+	return rc;
+}
+
+#else
+
+int member_resolve(const char *path, const struct program *prog,
+		   const struct probe *pr, const char *expr,
+		   struct member_path *m, struct buf *why)
+{
+	(void)path;
+	(void)prog;
+	memset(m, 0, sizeof(*m));
+	if (expr_argument(pr, expr, &expr, why) >= 0)
+		buf_lit(why, "probegen was built without libdw: apt-get install libdw-dev, then make again");
+	return -1;
+}
+
+#endif

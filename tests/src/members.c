@@ -1,0 +1,75 @@
+/*
+ * tests/src/members.c - a connection two pointers deep, fired with
+ * tests/src/members.d's probes (tests/t_meanings.sh).  Right after each
+ * firing the program overwrites what the probe's members held: a
+ * tracer that read them later than the firing would print 99999, "gone"
+ * and IDLE.  ROUNDS firings (argv[1]), 10 ms apart.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "members_probes.h"
+
+enum state { IDLE, OPEN, CLOSING = 7 };
+struct cid {
+	unsigned long long master_id;
+	char label[8];
+};
+struct local {
+	struct cid cid_set;
+	int port;
+};
+struct peer {
+	const char *name;
+	struct sockaddr_in addr;
+};
+struct st_conn {
+	int id;
+	struct local local;
+	struct peer *peer;
+	enum state state;
+	short small;
+};
+
+/* The stores before a probe are made before it, those after it after:
+   a probe site reads no memory, so the compiler may move them. */
+#define BARRIER() __asm__ __volatile__("" ::: "memory")
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 3, i;
+	struct peer *p = calloc(1, sizeof(*p));
+	struct st_conn *c = calloc(1, sizeof(*c));
+	char name[16];
+
+	c->peer = p;
+	p->addr.sin_family = AF_INET;
+	p->addr.sin_port = htons(4433);
+	inet_pton(AF_INET, "10.0.0.2", &p->addr.sin_addr);
+	for (i = 0; i < rounds; i++) {
+		snprintf(name, sizeof(name), "peer-%d", i);
+		p->name = name;
+		c->id = i;
+		c->local.cid_set.master_id = 1000 + (unsigned)i;
+		strcpy(c->local.cid_set.label, "abc");
+		c->state = i % 2 ? CLOSING : OPEN;
+		c->small = (short)-i;
+		BARRIER();
+		QUIC_REQUEST_START(c);
+		QUIC_SEND(c, i);
+		QUIC_REQUEST_DONE(c);
+		BARRIER();
+		c->local.cid_set.master_id = 99999;
+		p->name = "gone";
+		c->state = IDLE;
+		BARRIER();
+		usleep(10000);
+	}
+	free(c);
+	free(p);
+	return 0;
+}
