@@ -40,6 +40,10 @@ summary||$PROBEGEN --trace --summary -n bench:event -c './loop $N'
 metrics||$PROBEGEN --trace --metrics 127.0.0.1:0 -n bench:event -c './loop $N'
 metrics_by||$PROBEGEN --trace --metrics 127.0.0.1:0 --by bench:event:name -n bench:event -c './loop $N'
 bpftrace|^probegen |bpftrace -e '$PRINTF' -c './loop $N'
+server_floor||bpftrace -e 'usdt:./loop:bench:request__start,usdt:./loop:bench:header,usdt:./loop:bench:request__done { @c = count(); } END { print(@c); clear(@c); }' -c './loop $N server'
+server_summary||$PROBEGEN --trace --summary -n 'bench:request__*' -n bench:header -c './loop $N server'
+server|bench:header |$PROBEGEN --trace -n 'bench:request__*' -n bench:header -c './loop $N server'
+server_json|"probe": "bench:header"|$PROBEGEN --trace --json -n 'bench:request__*' -n bench:header -c './loop $N server'
 pairs_untraced||./loop $N pairs
 pairs_summary||$PROBEGEN --trace --summary -c './loop $N pairs'
 pairs_bpftrace||bpftrace -e '$HIST' -c './loop $N pairs'
@@ -192,6 +196,18 @@ for name, label, counted in (("untraced", "untraced", False),
         label, s, s / floor_s, ns, ns / floor_ns,
         got if counted else "(counted)" if name != "untraced" else "-",
         "%.1f%%" % (100.0 * (n - got) / n) if counted else "-"))
+print()
+print("A server's firings (%d: %d requests, each its start, 8 headers passed as pointers into the request with their lengths, its end), every field streamed against counting them in the kernel:" % (n // 10 * 10, n // 10))
+print()
+print("| tracer | seconds | ns a firing in the program | vs counting | header events received |")
+print("|---|---:|---:|---:|---:|")
+sfloor = med("server_floor", 1)
+for name, label in (("server_floor", "bpftrace `count()` (counting)"),
+                    ("server_summary", "probegen --trace --summary (counting)"),
+                    ("server", "probegen --trace (every field, text)"),
+                    ("server_json", "probegen --trace --json (every field)")):
+    print("| %s | %.3f | %.0f | %.2fx | %s |" % (label, med(name, 0), med(name, 1), med(name, 1) / sfloor,
+                                             int(med(name, 2)) if name in ("server", "server_json") else "-"))
 print()
 print("%d start/done pairs, each timed:" % n)
 print()

@@ -1,6 +1,7 @@
 /* Fires bench:event N times (default 1,000,000) as fast as it can; with
  * "pairs" as its second argument, N bench:work__start/work__done pairs
- * instead.  Says on stderr how long the firings took, a firing: what a
+ * instead; with "server", N firings shaped as a server's: N/10
+ * requests, each its start, 8 headers and its end.  Says on stderr how long the firings took, a firing: what a
  * tracer costs the program, without the tracer's own start and end. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,37 @@
 #include <time.h>
 
 #include "trace_loop.h"
+
+/* A request as a server reads it: every string below points into it. */
+static const char request[] =
+	"GET /static/app.js HTTP/1.1\r\n"
+	"Host: www.example.org\r\n"
+	"User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Firefox/115.0\r\n"
+	"Accept: */*\r\n"
+	"Accept-Language: en-US,en;q=0.5\r\n"
+	"Accept-Encoding: gzip, deflate, br\r\n"
+	"Referer: https://www.example.org/\r\n"
+	"Connection: keep-alive\r\n"
+	"Cache-Control: max-age=0\r\n\r\n";
+
+/* N/10 requests: their start, 8 headers (parsed from request) and end. */
+static void serve(long n)
+{
+	const char *line, *colon, *eol;
+	long r;
+
+	for (r = 0; r < n / 10; r++) {
+		trace_bench_request_start((int)r, request, 3, request + 4, 14);
+		line = strstr(request, "\r\n") + 2;
+		while ((eol = strstr(line, "\r\n")) != line) {
+			colon = strchr(line, ':');
+			trace_bench_header((int)r, line, (size_t)(colon - line),
+					   colon + 2, (size_t)(eol - colon - 2));
+			line = eol + 2;
+		}
+		trace_bench_request_done((int)r, 200, 5120 + r % 1000);
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -19,7 +51,9 @@ int main(int argc, char **argv)
 
 	(void)touch;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (argc > 2 && strcmp(argv[2], "pairs") == 0) {
+	if (argc > 2 && strcmp(argv[2], "server") == 0) {
+		serve(n);
+	} else if (argc > 2 && strcmp(argv[2], "pairs") == 0) {
 		for (i = 0; i < n; i++) {
 			trace_bench_work_start((int)i);
 			trace_bench_work_done((int)i);

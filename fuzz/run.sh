@@ -11,6 +11,9 @@
 #             an object, a cross-compiled one); findings in
 #             fuzz/out/binary-findings (copy each into tests/fuzz-binary/
 #             once fixed: tests/t_hostile.sh replays them)
+#   event     the decoder of a firing (event.c): how each argument is
+#             read, then the event's bytes; findings in
+#             fuzz/out/event-findings
 #   metrics   --metrics's page from names and values cut at NUL bytes;
 #             findings in fuzz/out/metrics-findings (into
 #             tests/fuzz-metrics/ once fixed: t_metrics replays them)
@@ -35,6 +38,7 @@ binary)
 	(cd fuzz/out/seeds &&
 	 ../../../$p -h -s ../../../tests/src/values.d -o values.h &&
 	 ../../../$p -G -s ../../../tests/src/values.d -o values_probes.o &&
+	 ../../../$p -G -s ../../../tests/src/meanings.d -o meanings_probes.o &&
 	 gcc -O2 -I. ../../../tests/src/values.c values_probes.o -o values &&
 	 gcc -O2 -I. -c ../../../tests/src/values.c -o values_site.o &&
 	 strip -o values.stripped values &&
@@ -49,6 +53,14 @@ binary)
 		-print_final_stats=1 \
 		-rss_limit_mb=2048 -max_len=262144 \
 		-artifact_prefix=fuzz/out/binary-findings/ $c ;;
+event)
+	c=fuzz/out/event-corpus
+	mkdir -p $c fuzz/out/event-findings
+	printf '\006\002\003\202\000\000\001\004\010\002\004\001\005\000\000\000\000\006\010\020\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000host: example.org\000\002\000\037\220\177\000\000\001' > $c/seed
+	[ -d tests/fuzz-corpus/event ] && cp tests/fuzz-corpus/event/* $c/ 2>/dev/null || true
+	exec build-fuzz/fuzz_event -max_total_time="$seconds" -timeout=10 \
+		-print_final_stats=1 -rss_limit_mb=2048 -max_len=4096 \
+		-artifact_prefix=fuzz/out/event-findings/ $c ;;
 metrics)
 	c=fuzz/out/metrics-corpus
 	mkdir -p $c fuzz/out/metrics-findings
