@@ -104,7 +104,7 @@ endif
 endif
 ifeq ($(TRACE),yes)
 TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probes.o \
-	    $(B)/trace_timed_pairs.o $(B)/trace_event.o $(B)/trace_printer.o $(B)/trace_sinks.o $(B)/trace_load.o \
+	    $(B)/trace_timed_pairs.o $(B)/trace_event.o $(B)/trace_meant.o $(B)/trace_printer.o $(B)/trace_sinks.o $(B)/trace_load.o \
 	    $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o $(B)/trace_attach.o \
 	    $(B)/trace_summary.o $(B)/trace_calls.o $(B)/trace_timeline.o $(B)/trace_profile.o \
 	    $(B)/trace_metrics.o $(B)/trace_privileges.o
@@ -325,7 +325,7 @@ FUZZ_CC ?= clang
 FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
 # The rooms of --trace that fuzz_metrics.c reaches (no libbpf in them).
-FUZZ_TRACE_SRCS = src/trace/metrics.c src/trace/event.c src/trace/summary.c \
+FUZZ_TRACE_SRCS = src/trace/metrics.c src/trace/event.c src/trace/meant.c src/trace/summary.c \
 	src/trace/calls.c src/trace/profile.c src/trace/timeline.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h

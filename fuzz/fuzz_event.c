@@ -29,10 +29,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static const enum read_how hows[] = { READ_INTEGER, READ_POINTER,
-				       READ_STRING,  READ_TEXT,
-				       READ_BYTES,   READ_SOCKADDR,
-				       READ_FLOAT };
+static const enum read_how hows[] = { READ_INTEGER, READ_POINTER, READ_STRING,
+				      READ_TEXT,    READ_BYTES,	  READ_SOCKADDR,
+				      READ_FLOAT };
 
 static unsigned byte(const uint8_t **p, const uint8_t *end)
 {
@@ -96,14 +95,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e->nstrings = byte(&p, end) % (TRACE_MAX_SLOTS + 2);
 	e->cut_mask = byte(&p, end) * 0x01010101u;
 	e->fault_mask = byte(&p, end) * 0x00010001u;
-	memcpy(e->args, p, (size_t)(end - p) < sizeof(e->args)
-				   ? (size_t)(end - p)
-				   : sizeof(e->args));
+	memcpy(e->args, p,
+	       (size_t)(end - p) < sizeof(e->args) ? (size_t)(end - p)
+						   : sizeof(e->args));
 	p += (size_t)(end - p) < sizeof(e->args) ? (size_t)(end - p)
 						 : sizeof(e->args);
-	memcpy(e->strings, p, (size_t)(end - p) < sizeof(e->strings)
-				      ? (size_t)(end - p)
-				      : sizeof(e->strings));
+	memcpy(e->strings, p,
+	       (size_t)(end - p) < sizeof(e->strings) ? (size_t)(end - p)
+						      : sizeof(e->strings));
 	for (json = 0; json < 2; json++) {
 		char *stop = event_put_args(line, &t, e, json);
 

@@ -263,6 +263,12 @@ t_hostile_binary_notes() {
 		{ cat result; fail "mutate_notes.py"; }
 	tail -n 1 result
 	expect_eq "$(tail -n 1 result)" "mutants 300 json_ok 300 crashes 0 hangs 0 compiler_errors 0" "mutation summary"
+	# Declaration notes of type 2, their @length and @enum tags after
+	# the declaration (tests/src/meanings.d).
+	meanings_program
+	python3 "$ROOT/tests/mutate_notes.py" ./mprog "$PROBEGEN" 150 20261203 > result ||
+		{ cat result; fail "mutate_notes.py (tagged notes)"; }
+	expect_eq "$(tail -n 1 result)" "mutants 150 json_ok 150 crashes 0 hangs 0 compiler_errors 0" "mutation summary (tagged notes)"
 	ok
 }
 

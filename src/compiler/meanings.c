@@ -19,21 +19,6 @@
 
 #include "naming.h"
 
-/* The native argument named name (len bytes), or -1. */
-static int arg_index(const struct probe *pr, const char *name, size_t len)
-{
-	const struct param *p;
-	int i = 0;
-
-	for_each_param(pr->native, p) {
-		if (p->name && strlen(p->name) == len &&
-		    strncmp(p->name, name, len) == 0)
-			return i;
-		i++;
-	}
-	return -1;
-}
-
 static const struct param *param_at(const struct probe *pr, int i)
 {
 	const struct param *p = pr->native;
@@ -122,12 +107,13 @@ static const char *word(const char **p, const char *end, size_t *len)
 static int tag_arg(struct tag_reader *r, const char *tag, const char *w,
 		   size_t n)
 {
-	int i = w ? arg_index(r->pr, w, n) : -1;
+	int i = w ? probe_param_index(r->pr, w, n) : -1;
 
 	if (!w)
 		tag_error(r, r->line, "'%s' needs an argument's name", tag);
 	else if (i < 0)
-		tag_error(r, w, "'%s' names '%.*s', which is no argument of probe '%s'",
+		tag_error(r, w,
+			  "'%s' names '%.*s', which is no argument of probe '%s'",
 			  tag, (int)n, w, r->pr->name);
 	return i;
 }
@@ -163,8 +149,8 @@ static void tag_length(struct tag_reader *r, const char *p, const char *end)
 		return;
 	m = &r->pr->meanings[i];
 	if (m->length_said)
-		return tag_error(r, w, "'@length' said twice of '%.*s'",
-				 (int)n, w);
+		return tag_error(r, w, "'@length' said twice of '%.*s'", (int)n,
+				 w);
 	if (!(v = word(&p, end, &vn)))
 		return tag_error(r, r->line, "%s", form);
 	rev = word(&p, end, &rn);
@@ -177,8 +163,10 @@ static void tag_length(struct tag_reader *r, const char *p, const char *end)
 				 (int)n, w);
 	if (number(v, vn, &fixed)) {
 		if (fixed < 1 || fixed > 0x7fffffff)
-			return tag_error(r, v, "'@length': %.*s bytes is not a length (1 to 2147483647)",
-					 (int)vn, v);
+			return tag_error(
+				r, v,
+				"'@length': %.*s bytes is not a length (1 to 2147483647)",
+				(int)vn, v);
 		if (rev && !(rn == 8 && strncmp(rev, "reversed", 8) == 0))
 			return tag_error(r, rev, "%s", form);
 		m->length = (unsigned)fixed;
@@ -189,8 +177,10 @@ static void tag_length(struct tag_reader *r, const char *p, const char *end)
 		if ((l = tag_arg(r, "@length", v, vn)) < 0)
 			return;
 		if (l == i || !is_integer(r->prog, param_at(r->pr, l)->type))
-			return tag_error(r, v, "'@length': the length '%.*s' is not an integer argument",
-					 (int)vn, v);
+			return tag_error(
+				r, v,
+				"'@length': the length '%.*s' is not an integer argument",
+				(int)vn, v);
 		m->length_arg = l;
 	}
 	if (word(&p, end, &n))
@@ -212,10 +202,11 @@ static void tag_enum(struct tag_reader *r, const char *p, const char *end)
 		return;
 	m = &r->pr->meanings[i];
 	if (m->values)
-		return tag_error(r, w, "'@enum' said twice of '%.*s'", (int)n, w);
-	if (!is_integer(r->prog, param_at(r->pr, i)->type))
-		return tag_error(r, w, "'@enum': '%.*s' is not an integer", (int)n,
+		return tag_error(r, w, "'@enum' said twice of '%.*s'", (int)n,
 				 w);
+	if (!is_integer(r->prog, param_at(r->pr, i)->type))
+		return tag_error(r, w, "'@enum': '%.*s' is not an integer",
+				 (int)n, w);
 	/* Counted first: the names live in the program's arena. */
 	for (q = p; word(&q, end, &n);)
 		m->nvalues++;
@@ -232,13 +223,16 @@ static void tag_enum(struct tag_reader *r, const char *p, const char *end)
 		if (!eq || eq == w) {
 			m->nvalues = 0;
 			m->values = NULL;
-			return tag_error(r, w, "'@enum' takes ARG NAME=VALUE..., not '%.*s'",
-					 (int)n, w);
+			return tag_error(
+				r, w,
+				"'@enum' takes ARG NAME=VALUE..., not '%.*s'",
+				(int)n, w);
 		}
 		if (!number(eq + 1, (size_t)(w + n - eq - 1), &e->value)) {
 			m->nvalues = 0;
 			m->values = NULL;
-			return tag_error(r, eq + 1, "'@enum': '%.*s' is not a number",
+			return tag_error(r, eq + 1,
+					 "'@enum': '%.*s' is not a number",
 					 (int)(w + n - eq - 1), eq + 1);
 		}
 		e->name = arena_strndup(&r->prog->arena, w, (size_t)(eq - w));
@@ -266,15 +260,16 @@ static void read_tags(struct tag_reader *r)
 	while (*line) {
 		const char *end = line + strcspn(line, "\n"), *p = line;
 
-		while (p < end && (*p == ' ' || *p == '\t' || *p == '*' ||
-				   *p == '/'))
+		while (p < end &&
+		       (*p == ' ' || *p == '\t' || *p == '*' || *p == '/'))
 			p++;
 		if (meaning_tag_line(p, (size_t)(end - p))) {
 			r->line = p;
 			r->loc = r->pr->doc_loc;
 			r->loc.line += k;
-			r->loc.col = (k && !r->pr->doc_in_lines ? 1 : r->loc.col) +
-				     (int)(p - line);
+			r->loc.col =
+				(k && !r->pr->doc_in_lines ? 1 : r->loc.col) +
+				(int)(p - line);
 			if (p[1] == 'l')
 				tag_length(r, p + 7, end);
 			else
@@ -314,7 +309,8 @@ static void infer(struct program *prog, struct probe *pr)
 		if (!m->length_said && !m->sockaddr && p->name &&
 		    is_pointer(prog, p->type))
 			for (q = p->next, j = i + 1; q; q = q->next, j++)
-				if (q->name && names_length_of(p->name, q->name) &&
+				if (q->name &&
+				    names_length_of(p->name, q->name) &&
 				    is_integer(prog, q->type)) {
 					m->length_arg = j;
 					break;
@@ -331,11 +327,14 @@ void meanings_assign(struct program *prog, int quiet)
 
 	for_each_provider(prog, pv)
 		for_each_probe(pv, pr) {
-			struct tag_reader r = { prog, pr, quiet, 0, NULL, { 0 } };
+			struct tag_reader r = {
+				prog, pr, quiet, 0, NULL, { 0 }
+			};
 
-			pr->meanings = arena_alloc(
-				&prog->arena,
-				(size_t)(pr->nnative + 1) * sizeof(*pr->meanings));
+			pr->meanings =
+				arena_alloc(&prog->arena,
+					    (size_t)(pr->nnative + 1) *
+						    sizeof(*pr->meanings));
 			for (i = 0; i < pr->nnative; i++)
 				pr->meanings[i].length_arg = -1;
 			if (pr->doc)
@@ -386,8 +385,8 @@ void meanings_tags(struct buf *b, const struct probe *pr)
 	int i = 0, k;
 
 	for_each_param(pr->native, p) {
-		const struct arg_meaning *m =
-			pr->meanings ? &pr->meanings[i] : NULL;
+		const struct arg_meaning *m = pr->meanings ? &pr->meanings[i]
+							   : NULL;
 
 		if (m && m->length_said) {
 			buf_cat(b, b->len ? "\n" : "", "@length ", p->name,
@@ -395,7 +394,8 @@ void meanings_tags(struct buf *b, const struct probe *pr)
 			if (m->no_length)
 				buf_lit(b, " none");
 			else if (m->length_arg >= 0)
-				buf_cat(b, " ", param_at(pr, m->length_arg)->name,
+				buf_cat(b, " ",
+					param_at(pr, m->length_arg)->name,
 					NULL);
 			else
 				buf_printf(b, " %u%s", m->length,

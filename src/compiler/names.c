@@ -172,3 +172,17 @@ void arg_display_name(struct buf *b, const struct probe *pr, int index)
 	if (seen)
 		buf_printf(b, "_%d", seen + 1);
 }
+
+int probe_param_index(const struct probe *pr, const char *name, size_t len)
+{
+	const struct param *p;
+	int i = 0;
+
+	for_each_param(pr->native, p) {
+		if (p->name && strlen(p->name) == len &&
+		    strncmp(p->name, name, len) == 0)
+			return i;
+		i++;
+	}
+	return -1;
+}

@@ -81,6 +81,8 @@ int name_is_identifier(const char *s);
 /* An argument's name in scripts, docs, listings and traces: as
  * declared, argN when unnamed, value_2 for a second "value". */
 void arg_display_name(struct buf *b, const struct probe *pr, int index);
+/* The native argument of pr named name (len bytes): its index, or -1. */
+int probe_param_index(const struct probe *pr, const char *name, size_t len);
 char *name_rust_semaphore(const struct probe *pr); /* REQUEST_START_SEMAPHORE */
 
 #endif

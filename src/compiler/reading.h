@@ -70,9 +70,9 @@ struct arg_meaning {
 	int length_arg;	 /* the argument holding its length, or -1 */
 	unsigned length; /* or a fixed length; 0: none */
 	int reversed;
-	int no_length;	  /* @length ARG none */
-	int length_said;  /* by @length, not inferred from the names */
-	int sockaddr;	  /* a socket address, by its type */
+	int no_length;		   /* @length ARG none */
+	int length_said;	   /* by @length, not inferred from the names */
+	int sockaddr;		   /* a socket address, by its type */
 	struct enum_value *values; /* @enum */
 	int nvalues;
 };

@@ -28,17 +28,12 @@ void member_path_free(struct member_path *m)
 static int expr_argument(const struct probe *pr, const char *expr,
 			 const char **rest, struct buf *why)
 {
-	const struct param *p;
 	size_t n = strcspn(expr, "-.");
-	int i = 0;
+	int i = probe_param_index(pr, expr, n);
 
 	*rest = expr + n;
-	for_each_param(pr->native, p) {
-		if (p->name && strlen(p->name) == n &&
-		    strncmp(p->name, expr, n) == 0)
-			return i;
-		i++;
-	}
+	if (i >= 0)
+		return i;
 	buf_printf(why, "probe %s:%s has no argument '%.*s'",
 		   pr->provider->name, pr->name, (int)n, expr);
 	return -1;
@@ -189,12 +184,41 @@ static int is_sockaddr(Dwarf_Die *t)
 	       strncmp(n, "sockaddr", 8) == 0;
 }
 
+/* An enum: an integer of its size and sign, with its values' names. */
+static int enum_read(Dwarf_Die *t, struct member_path *m)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	Dwarf_Sword v;
+	Dwarf_Die in, e;
+
+	m->kind = MEMBER_INTEGER;
+	m->is_signed = type_of(t, &in) == 0 &&
+		       dwarf_attr_integrate(&in, DW_AT_encoding, &attr) &&
+		       dwarf_formudata(&attr, &enc) == 0 &&
+		       enc == DW_ATE_signed;
+	if (dwarf_child(t, &e) == 0)
+		do {
+			if (dwarf_tag(&e) != DW_TAG_enumerator ||
+			    !dwarf_attr_integrate(&e, DW_AT_const_value,
+						  &attr) ||
+			    dwarf_formsdata(&attr, &v) != 0)
+				continue;
+			m->values =
+				xrealloc(m->values, (size_t)(m->nvalues + 1) *
+							    sizeof(*m->values));
+			m->values[m->nvalues].name = xstrdup(
+				dwarf_diename(&e) ? dwarf_diename(&e) : "?");
+			m->values[m->nvalues++].value = v;
+		} while (dwarf_siblingof(&e, &e) == 0);
+	return m->size >= 1 && m->size <= 8 ? 0 : -1;
+}
+
 /* How the member of type t is read, into m: 0, or -1 after saying why. */
 static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word enc = 0, count = 0;
-	Dwarf_Sword v;
 	Dwarf_Die in, e;
 	int tag = dwarf_tag(t);
 
@@ -203,34 +227,23 @@ static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
 		dwarf_attr_integrate(t, DW_AT_encoding, &attr);
 		dwarf_formudata(&attr, &enc);
 		if (enc == DW_ATE_float || m->size < 1 || m->size > 8) {
-			buf_lit(why, "not readable: floating, or wider than 8 bytes");
+			buf_lit(why,
+				"not readable: floating, or wider than 8 bytes");
 			return -1;
 		}
 		m->kind = MEMBER_INTEGER;
-		m->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		m->is_signed = enc == DW_ATE_signed ||
+			       enc == DW_ATE_signed_char;
 		return 0;
 	}
-	if (tag == DW_TAG_enumeration_type) {
-		m->kind = MEMBER_INTEGER;
-		m->is_signed = type_of(t, &in) == 0 && dwarf_attr_integrate(&in, DW_AT_encoding, &attr) &&
-			       dwarf_formudata(&attr, &enc) == 0 && enc == DW_ATE_signed;
-		if (dwarf_child(t, &e) == 0)
-			do {
-				if (dwarf_tag(&e) != DW_TAG_enumerator ||
-				    !dwarf_attr_integrate(&e, DW_AT_const_value, &attr) ||
-				    dwarf_formsdata(&attr, &v) != 0)
-					continue;
-				m->values = xrealloc(m->values, (size_t)(m->nvalues + 1) * sizeof(*m->values));
-				m->values[m->nvalues].name = xstrdup(dwarf_diename(&e) ? dwarf_diename(&e) : "?");
-				m->values[m->nvalues++].value = v;
-			} while (dwarf_siblingof(&e, &e) == 0);
-		return m->size >= 1 && m->size <= 8 ? 0 : -1;
-	}
+	if (tag == DW_TAG_enumeration_type)
+		return enum_read(t, m);
 	if (tag == DW_TAG_pointer_type) {
 		m->size = 8;
 		if (type_of(t, &in) == 0 && is_char(&in)) {
 			m->kind = MEMBER_STRING;
-		} else if (type_of(t, &in) == 0 && is_sockaddr(&in)) {
+		} else if (type_of(t, &in) == 0 && is_sockaddr(&in) &&
+			   m->nsteps < MEMBER_MAX_STEPS) {
 			m->kind = MEMBER_SOCKADDR;
 			m->offset[m->nsteps++] = 0; /* followed */
 		} else {
@@ -277,18 +290,103 @@ static const char *pointee_name(const struct program *prog,
 	return NULL;
 }
 
+/* One step of an expression: "->name" or ".name" at *rest, from the
+ * record *rec (first: the argument's own) or the member type *t so far;
+ * *t becomes the member's type.  0, or -1 after saying why. */
+static int walk_one(const char *expr, const char **rest, int first,
+		    Dwarf_Die *rec, Dwarf_Die *t, struct member_path *m,
+		    struct buf *why)
+{
+	int arrow = strncmp(*rest, "->", 2) == 0;
+	const char *name = *rest + (arrow ? 2 : 1);
+	Dwarf_Word off = 0;
+	Dwarf_Die member;
+	char *want;
+
+	*rest = name + strcspn(name, "-.");
+	if (arrow && !first) {
+		/* The member so far is a pointer: follow it. */
+		if (dwarf_tag(t) != DW_TAG_pointer_type ||
+		    type_of(t, rec) != 0 || !is_record(rec)) {
+			buf_printf(why, "'%.*s' is not a pointer to a struct",
+				   (int)(name - 2 - expr), expr);
+			return -1;
+		}
+		if (m->nsteps == MEMBER_MAX_STEPS) {
+			buf_printf(why, "more than %d pointers to follow",
+				   MEMBER_MAX_STEPS - 1);
+			return -1;
+		}
+		m->offset[m->nsteps++] = 0;
+	} else if (!arrow) {
+		if (!is_record(t)) {
+			buf_printf(why,
+				   "'%.*s' is not a struct: write -> for a pointer",
+				   (int)(name - 1 - expr), expr);
+			return -1;
+		}
+		*rec = *t;
+	}
+	if (*rest == name || find_member(rec, name, (size_t)(*rest - name),
+					 &off, &member) != 0) {
+		const char *rn = dwarf_diename(rec);
+
+		want = xstrndup(name, (size_t)(*rest - name));
+		buf_printf(why, "%s%s has no member '%s'",
+			   rn ? "struct " : "an unnamed struct", rn ? rn : "",
+			   want);
+		say_members(why, rec, want);
+		free(want);
+		return -1;
+	}
+	if (dwarf_hasattr(&member, DW_AT_bit_size)) {
+		buf_printf(why, "'%.*s' is a bit-field: not read by itself",
+			   (int)(*rest - name), name);
+		return -1;
+	}
+	m->offset[m->nsteps - 1] += (unsigned)off;
+	if (type_of(&member, t) != 0) {
+		buf_lit(why, "a member of no type");
+		return -1;
+	}
+	return 0;
+}
+
+/* The DWARF of the binary at path, and in it the record rec_name: 0, or
+ * -1 after saying why (and how to get it). */
+static int open_record(Dwfl *dwfl, const char *path, const char *rec_name,
+		       int typedef_name, Dwarf_Die *rec, struct buf *why)
+{
+	Dwfl_Module *mod = dwfl ? dwfl_report_offline(dwfl, "", path, -1)
+				: NULL;
+	Dwarf_Addr bias;
+
+	if (mod)
+		dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
+		buf_printf(why,
+			   "%s has no DWARF: build it with -g, or install its debug file (a -dbgsym package)",
+			   path);
+		return -1;
+	}
+	if (find_record(mod, rec_name, typedef_name, rec) != 0) {
+		buf_printf(why,
+			   "%s's DWARF does not describe %s%s: build it with -g, or install its debug file",
+			   path, typedef_name ? "" : "struct ", rec_name);
+		return -1;
+	}
+	return 0;
+}
+
 int member_resolve(const char *path, const struct program *prog,
 		   const struct probe *pr, const char *expr,
 		   struct member_path *m, struct buf *why)
 {
 	Dwfl *dwfl = dwfl_begin(&offline);
-	Dwfl_Module *mod = dwfl ? dwfl_report_offline(dwfl, "", path, -1) : NULL;
 	const struct param *p;
-	const char *rest, *name, *rec_name;
-	Dwarf_Die rec, member, t;
-	Dwarf_Addr bias;
-	Dwarf_Word off;
-	int typedef_name = 0, rc = -1, first = 1, i;
+	const char *rest, *rec_name;
+	Dwarf_Die rec, t;
+	int typedef_name = 0, rc = -1, i;
 
 	memset(m, 0, sizeof(*m));
 	if ((m->arg = expr_argument(pr, expr, &rest, why)) < 0)
@@ -297,69 +395,17 @@ int member_resolve(const char *path, const struct program *prog,
 		p = p->next;
 	if (!(rec_name = pointee_name(prog, p->type, &typedef_name)) ||
 	    strncmp(rest, "->", 2) != 0) {
-		buf_printf(why, "'%.*s' is not a pointer to a struct: write ARG->MEMBER",
+		buf_printf(why,
+			   "'%.*s' is not a pointer to a struct: write ARG->MEMBER",
 			   (int)(rest - expr), expr);
 		goto out;
 	}
-	if (mod)
-		dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !dwfl_module_getdwarf(mod, &bias)) {
-		buf_printf(why, "%s has no DWARF: build it with -g, or install its debug file (a -dbgsym package)",
-			   path);
+	if (open_record(dwfl, path, rec_name, typedef_name, &rec, why) != 0)
 		goto out;
-	}
-	if (find_record(mod, rec_name, typedef_name, &rec) != 0) {
-		buf_printf(why, "%s's DWARF does not describe %s%s: build it with -g, or install its debug file",
-			   path, typedef_name ? "" : "struct ", rec_name);
-		goto out;
-	}
 	m->nsteps = 1;
-	while (*rest) {
-		int arrow = strncmp(rest, "->", 2) == 0;
-
-		name = rest + (arrow ? 2 : 1);
-		rest = name + strcspn(name, "-.");
-		if (arrow && !first) {
-			/* The member so far is a pointer: follow it. */
-			if (dwarf_tag(&t) != DW_TAG_pointer_type ||
-			    type_of(&t, &rec) != 0 || !is_record(&rec)) {
-				buf_printf(why, "'%.*s' is not a pointer to a struct", (int)(name - 2 - expr), expr);
-				goto out;
-			}
-			if (m->nsteps == MEMBER_MAX_STEPS) {
-				buf_printf(why, "more than %d pointers to follow", MEMBER_MAX_STEPS - 1);
-				goto out;
-			}
-			m->offset[m->nsteps++] = 0;
-		} else if (!arrow) {
-			if (!is_record(&t)) {
-				buf_printf(why, "'%.*s' is not a struct: write -> for a pointer", (int)(name - 1 - expr), expr);
-				goto out;
-			}
-			rec = t;
-		}
-		first = 0;
-		off = 0;
-		if (rest == name || find_member(&rec, name, (size_t)(rest - name), &off, &member) != 0) {
-			const char *rn = dwarf_diename(&rec);
-			char *want = xstrndup(name, (size_t)(rest - name));
-
-			buf_printf(why, "%s%s has no member '%s'", rn ? "struct " : "an unnamed struct", rn ? rn : "", want);
-			say_members(why, &rec, want);
-			free(want);
+	for (i = 1; *rest; i = 0)
+		if (walk_one(expr, &rest, i, &rec, &t, m, why) != 0)
 			goto out;
-		}
-		if (dwarf_hasattr(&member, DW_AT_bit_size)) {
-			buf_printf(why, "'%.*s' is a bit-field: not read by itself",
-				   (int)(rest - name), name);
-			goto out;
-		}
-		m->offset[m->nsteps - 1] += (unsigned)off;
-		if (type_of(&member, &t) != 0) {
-			buf_lit(why, "a member of no type");
-			goto out;
-		}
-	}
 	rc = final_read(&t, m, why);
 out:
 	if (dwfl)
@@ -379,7 +425,8 @@ int member_resolve(const char *path, const struct program *prog,
 	(void)prog;
 	memset(m, 0, sizeof(*m));
 	if (expr_argument(pr, expr, &expr, why) >= 0)
-		buf_lit(why, "probegen was built without libdw: apt-get install libdw-dev, then make again");
+		buf_lit(why,
+			"probegen was built without libdw: apt-get install libdw-dev, then make again");
 	return -1;
 }
 

@@ -1,6 +1,6 @@
 /*
  * src/trace/event.h - what becomes of a firing: the one decoder of its
- * arguments (event.c), the one matcher of starts to ends (calls.c), the
+ * arguments (event.c, with meant.c), the one matcher of starts to ends (calls.c), the
  * printer (printer.c) and the table of the consumers (sinks.c).
  * Included by the rooms that take firings (those, profile.c,
  * timeline.c, metrics.c), summary.c (its call depth), and trace.c,
@@ -41,6 +41,36 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
  * and the timeline call it. */
 void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 	       struct buf *b);
+
+/* ---- meant.c: what an argument means, as text (for event.c) ---- */
+
+/* What meant_text found besides text. */
+enum {
+	MEANT_NOTHING = -1,    /* nothing beyond its type: print the value */
+	MEANT_UNREADABLE = -2, /* its bytes could not be read */
+	MEANT_NEGATIVE = -3,   /* its length is negative (*total) */
+};
+/* Room meant_text needs: a slot in hex, or an address. */
+#define MEANT_MAX (2 * TRACE_STR_LEN + 64)
+
+/* Whether argument r takes a slot of the event (strings, lengths,
+ * addresses), and argument a's slot: how many take one before it. */
+int meant_has_slot(const struct tracer_read *r);
+int meant_slot_of(const struct traced *t, int a);
+/* Integer v read as r says: its size's bits, sign-extended when signed. */
+long long meant_signed(const struct tracer_read *r, unsigned long long v);
+unsigned long long meant_unsigned(const struct tracer_read *r,
+				  unsigned long long v);
+/* What argument a of e (slot s) means, as plain text into out
+ * (MEANT_MAX bytes): its length, and *total the bytes the program passed
+ * (more than shown: cut), -1 when none; or a MEANT_ value below 0. */
+long meant_text(char *out, const struct traced *t, const struct trace_event *e,
+		int a, int s, long long *total);
+/* Show k of e: text into out as meant_text, or its number into *v
+ * (MEANT_NOTHING); *cut when its string was cut. */
+long meant_show_text(char *out, const struct traced *t,
+		     const struct trace_event *e, int k, unsigned long long *v,
+		     int *cut);
 
 /* ---- calls.c: starts matched to ends, in one place ---- */
 

@@ -16,7 +16,9 @@
  *              life: calls.c, profile.c, metrics.c, timeline.c,
  *              printer.c (event.h); a new output is a room and a row
  *   calls.c    starts matched to ends, once, for timeline.c and profile.c
- *   event.c    the one decoder of an event's arguments and call names
+ *   event.c    the one decoder of an event's arguments and call names;
+ *              meant.c, what an argument means as text (lengths,
+ *              addresses, enum names, --show's members)
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
  *   profile.c  the calls of runtimes' function pairs, by name and as
