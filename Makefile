@@ -331,7 +331,7 @@ FUZZ_TRACE_SRCS = src/trace/metrics.c src/trace/event.c src/trace/meant.c src/tr
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)
-	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -I$(B) \
+	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Werror=implicit-function-declaration -Isrc -I$(B) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-Isrc/trace -o $@ $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_$*.c \
 		$(B)/parser.c $(B)/lexer.c $(B)/header_text.c $(LIBS)
