@@ -82,7 +82,6 @@ static void put_value(struct line *l, const struct traced *t, int i,
 		      unsigned long long v, int json)
 {
 	const struct tracer_read *r = &t->read[i];
-	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
 	const char *why = tracer_read_unreadable(r);
 
 	if (why) {
@@ -96,7 +95,7 @@ static void put_value(struct line *l, const struct traced *t, int i,
 		if (json)
 			*l->p++ = '"';
 	} else if (r->is_signed) {
-		long long s = (long long)(v << (64 - bits)) >> (64 - bits);
+		long long s = meant_signed(r, v);
 
 		if (s < 0) {
 			*l->p++ = '-';
@@ -105,7 +104,7 @@ static void put_value(struct line *l, const struct traced *t, int i,
 			put_u64(l, (unsigned long long)s, 1);
 		}
 	} else {
-		put_u64(l, bits < 64 ? v & ((1ull << bits) - 1) : v, 1);
+		put_u64(l, meant_unsigned(r, v), 1);
 	}
 }
 
@@ -228,17 +227,10 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 			return -1;
 		buf_add(b, e->strings[s],
 			strnlen(e->strings[s], TRACE_STR_LEN - 1));
+	} else if (r->is_signed) {
+		buf_printf(b, "%lld", meant_signed(r, e->args[a]));
 	} else {
-		int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
-		unsigned long long v = e->args[a];
-
-		if (r->is_signed)
-			buf_printf(b, "%lld",
-				   (long long)(v << (64 - bits)) >>
-					   (64 - bits));
-		else
-			buf_printf(b, "%llu",
-				   bits < 64 ? v & ((1ull << bits) - 1) : v);
+		buf_printf(b, "%llu", meant_unsigned(r, e->args[a]));
 	}
 	return 0;
 }

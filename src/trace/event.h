@@ -57,10 +57,23 @@ enum {
  * addresses), and argument a's slot: how many take one before it. */
 int meant_has_slot(const struct tracer_read *r);
 int meant_slot_of(const struct traced *t, int a);
-/* Integer v read as r says: its size's bits, sign-extended when signed. */
-long long meant_signed(const struct tracer_read *r, unsigned long long v);
-unsigned long long meant_unsigned(const struct tracer_read *r,
-				  unsigned long long v);
+/* Integer v read as r says: its size's bits, sign-extended when signed
+ * (inline: the printer reads every integer argument through them). */
+static inline long long meant_signed(const struct tracer_read *r,
+				     unsigned long long v)
+{
+	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
+
+	return (long long)(v << (64 - bits)) >> (64 - bits);
+}
+
+static inline unsigned long long meant_unsigned(const struct tracer_read *r,
+						unsigned long long v)
+{
+	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
+
+	return bits < 64 ? v & ((1ull << bits) - 1) : v;
+}
 /* What argument a of e (slot s) means, as plain text into out
  * (MEANT_MAX bytes): its length, and *total the bytes the program passed
  * (more than shown: cut), -1 when none; or a MEANT_ value below 0. */

@@ -34,20 +34,19 @@ int meant_slot_of(const struct traced *t, int a)
 	return s;
 }
 
-/* Integer v read as r says: its size's bits, sign-extended when signed. */
-long long meant_signed(const struct tracer_read *r, unsigned long long v)
+/* The name r's @enum (or DWARF) gives value v, copied into out: its
+ * length, or MEANT_NOTHING for a value without a name. */
+static long enum_name(char *out, const struct tracer_read *r,
+		      unsigned long long v)
 {
-	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
+	long long value = r->is_signed ? meant_signed(r, v)
+				       : (long long)meant_unsigned(r, v);
+	int k;
 
-	return (long long)(v << (64 - bits)) >> (64 - bits);
-}
-
-unsigned long long meant_unsigned(const struct tracer_read *r,
-				  unsigned long long v)
-{
-	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
-
-	return bits < 64 ? v & ((1ull << bits) - 1) : v;
+	for (k = 0; k < r->nvalues; k++)
+		if (r->values[k].value == value)
+			return (long)(stpcpy(out, r->values[k].name) - out);
+	return MEANT_NOTHING;
 }
 
 /* The bytes argument a points to, as the program passed their length:
@@ -119,17 +118,8 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 	long long shown;
 
 	*total = -1;
-	if (r->nvalues) {
-		long long v =
-			r->is_signed ? meant_signed(r, e->args[a])
-				     : (long long)meant_unsigned(r, e->args[a]);
-
-		for (k = 0; k < r->nvalues; k++)
-			if (r->values[k].value == v)
-				return (long)(stpcpy(out, r->values[k].name) -
-					      out);
-		return MEANT_NOTHING; /* a value without a name */
-	}
+	if (r->nvalues)
+		return enum_name(out, r, e->args[a]);
 	if (r->how != READ_TEXT && r->how != READ_BYTES &&
 	    r->how != READ_SOCKADDR)
 		return MEANT_NOTHING;
@@ -192,10 +182,5 @@ long meant_show_text(char *out, const struct traced *t,
 	*v = 0;
 	memcpy(v, e->strings[s],
 	       r->size >= 1 && r->size <= 8 ? (size_t)r->size : 8);
-	for (i = 0; i < r->nvalues; i++)
-		if (r->values[i].value ==
-		    (r->is_signed ? meant_signed(r, *v)
-				  : (long long)meant_unsigned(r, *v)))
-			return (long)(stpcpy(out, r->values[i].name) - out);
-	return MEANT_NOTHING;
+	return enum_name(out, r, *v);
 }
