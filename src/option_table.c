@@ -67,7 +67,8 @@ const struct option_row option_rows[] = {
 	{ .name = "--pair", .value = "P:START,P:END[,ARG]", .group = O_TRACE,
 	  .action = ACT_TRACE,
 	  .help = "with --trace: time this pair; with ARG, match its\n"
-		  "starts and ends by that argument across threads",
+		  "starts and ends by that argument (or a member\n"
+		  "expression on it: conn->id) across threads",
 	  .parse = trace_pair_value },
 	{ .name = "--by", .value = "P:START:ARG[+ARG...]", .group = O_TRACE,
 	  .action = ACT_TRACE,

@@ -310,3 +310,43 @@ t_meanings_by_members() {
 		{ grep probegen_probe page | head; fail "--metrics' labels"; }
 	ok
 }
+
+# --pair matches by a member expression too, read in the kernel at each
+# probe's firing: members.c ends each request on a copy of its
+# connection, so a pair matched by the pointer never matches while one
+# matched by conn->id does, in --summary (timed in the kernel) and in
+# --timeline (matched in user space).
+t_meanings_pair_by_member() {
+	need_trace
+	members_program
+	timeout 60 "$PROBEGEN" --trace --summary --pair 'quic:request__start,quic:request__done,conn->id' \
+		--pair 'quic:request__start,quic:request__done,conn' -c './members 3' > out 2> err ||
+		{ cat err; fail "--summary --pair ...,EXPR"; }
+	grep -q '^request (quic:request__start, quic:request__done, by conn->id): 3 timed$' out ||
+		{ cat out; fail "the pair by conn->id: not 3 timed"; }
+	grep -q '^request (quic:request__start, quic:request__done, by conn): 0 timed, 3 ends without a start' out ||
+		{ cat out; fail "the pair by the pointer matched: the control is wrong"; }
+	# The timeline draws each pair's calls: the pair by names' 3 and,
+	# matched by conn->id, 3 more; matched by the pointer, none more.
+	for by in conn-\>id conn; do
+		timeout 60 "$PROBEGEN" --trace --timeline "tl.$by.json" -n 'quic:request*' \
+			--pair "quic:request__start,quic:request__done,$by" -c './members 3' > out 2> err ||
+			{ cat err; fail "--timeline --pair ...,$by"; }
+	done
+	python3 - <<-'PY' || fail "--timeline: the pair by conn->id"
+	import json
+	def ended(path):
+	    ev = json.load(open(path))
+	    ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+	    return len([e for e in ev if e.get("ph") == "X" and
+	                not e["args"].get("end", {}).get("unfinished")])
+	assert ended("tl.conn->id.json") == 6, ended("tl.conn->id.json")
+	assert ended("tl.conn.json") == 3, ended("tl.conn.json")
+	PY
+	# A member that is no number, one that does not exist.
+	! "$PROBEGEN" --trace --pair 'quic:request__start,quic:request__done,conn->peer->name' -c './members 1' 2> err &&
+		grep -q "'conn->peer->name' is not a number or a pointer" err || { cat err; fail "a string member"; }
+	! "$PROBEGEN" --trace --pair 'quic:request__start,quic:request__done,conn->nope' -c './members 1' 2> err &&
+		grep -q "struct st_conn has no member 'nope'" err || { cat err; fail "no such member"; }
+	ok
+}

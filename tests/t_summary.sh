@@ -95,7 +95,7 @@ t_summary_pair_by_argument() {
 	"$PROBEGEN" --trace --summary --pair work:request__begin,work:request__finished,nope \
 		-c ./pairs > out 2> err
 	expect_eq $? 1 "an argument neither probe has"
-	expect_grep "'nope' is not an argument of both probes (a name, or arg0, arg1...)" err
+	expect_grep "'nope' is not an argument of both probes (a name, arg0, arg1..., or a member expression on one: ARG->MEMBER)" err
 	ok
 }
 

@@ -215,9 +215,13 @@ struct pair {
 	const struct probe *start, *end;
 	char *stem; /* the work: "query" of query__start/query__done */
 	char *arg;  /* --pair's ARG: matched by value across threads */
-	int start_arg, end_arg; /* its index in each probe; -1: per thread */
+	/* its index in each probe; -1: per thread; PAIR_BY_MEMBER: ARG is
+	   a member expression on an argument of both ("conn->id"), which
+	   the tracer lays out from the binary's DWARF */
+	int start_arg, end_arg;
 	int by_name;		/* found by pairs_of, not named by --pair */
 };
+#define PAIR_BY_MEMBER (-2)
 /* The pairs prog's probe names give (NULL-safe); free with pairs_free. */
 struct pair *pairs_of(const struct program *prog);
 /* --pair P:START,P:END[,ARG] against prog: NULL and *out, or a message

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "naming.h"
 
 /* Start suffix, and its end suffixes in order of preference. */
 static const struct {
@@ -185,13 +186,19 @@ char *pair_parse(const struct program *prog, const char *spec,
 		}
 	}
 	if (comma2) {
+		size_t base = strcspn(comma2 + 1, "-.");
+
 		p->arg = xstrdup(comma2 + 1);
 		p->start_arg = param_index(start, p->arg);
 		p->end_arg = param_index(end, p->arg);
-		if (p->start_arg < 0 || p->end_arg < 0) {
+		if (p->arg[base] && base &&
+		    probe_param_index(start, p->arg, base) >= 0 &&
+		    probe_param_index(end, p->arg, base) >= 0)
+			p->start_arg = p->end_arg = PAIR_BY_MEMBER;
+		if (p->start_arg == -1 || p->end_arg == -1) {
 			pairs_free(p);
 			return xasprintf(
-				"--pair %s: '%s' is not an argument of both probes (a name, or arg0, arg1...)",
+				"--pair %s: '%s' is not an argument of both probes (a name, arg0, arg1..., or a member expression on one: ARG->MEMBER)",
 				spec, comma2 + 1);
 		}
 	}

@@ -163,7 +163,7 @@ static void fill(struct calls *c, struct call *x, int pair,
 	x->pair = pair;
 	x->pid = e->pid;
 	x->tid = e->tid;
-	x->value = arg >= 0 ? e->args[arg] : 0;
+	x->value = arg >= 0 ? meant_value(c->tr->probes + e->probe, e, arg) : 0;
 	x->start_ns = e->time_ns;
 	x->seq = c->seq;
 	call_name(c->tr, pair, e, &c->name);
@@ -237,7 +237,7 @@ void calls_event(struct calls *c, const struct trace_event *e)
 		if (!tracked(c, pair))
 			continue;
 		if (arg >= 0)
-			end_by_value(c, pair, e->args[arg], e->time_ns);
+			end_by_value(c, pair, meant_value(t, e, arg), e->time_ns);
 		else
 			end_on_thread(c, pair, e->tid, e->time_ns);
 	}

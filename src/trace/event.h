@@ -79,6 +79,10 @@ static inline unsigned long long meant_unsigned(const struct tracer_read *r,
  * (more than shown: cut), -1 when none; or a MEANT_ value below 0. */
 long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 		int a, int s, long long *total);
+/* The number argument a of e holds (a show's, from TRACE_MAX_ARGS on:
+ * its value; 0 when unreadable): what a pair matches by. */
+unsigned long long meant_value(const struct traced *t,
+			       const struct trace_event *e, int a);
 /* Show k of e: text into out as meant_text, or its number into *v
  * (MEANT_NOTHING); *cut when its string was cut. */
 long meant_show_text(char *out, const struct traced *t,

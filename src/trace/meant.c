@@ -149,6 +149,19 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 	return (long)(2 * shown);
 }
 
+unsigned long long meant_value(const struct traced *t,
+			       const struct trace_event *e, int a)
+{
+	char text[MEANT_MAX];
+	unsigned long long v = 0;
+	int cut;
+
+	if (a < TRACE_MAX_ARGS)
+		return a < (int)e->nargs ? e->args[a] : 0;
+	meant_show_text(text, t, e, a - TRACE_MAX_ARGS, &v, &cut);
+	return v;
+}
+
 /* Show k of event e (a firing of t): its slot's value as text into out
  * (MEANT_MAX bytes, not escaped) when it is a string, bytes or an
  * address, or a value into *v (returns MEANT_NOTHING; an enum's name

@@ -102,10 +102,7 @@ static int is_member_expr(const char *s, size_t n)
 	return memchr(s, '.', n) || (n > 2 && memmem(s, n, "->", 2));
 }
 
-/* Show expr (n bytes) on probe t, laid out once: its index in t's
- * arguments (TRACE_MAX_ARGS + k), or -1 after saying why. */
-static int probe_show(struct traced *t, const char *expr, size_t n,
-		      int at_start)
+int probe_member(struct traced *t, const char *expr, size_t n, int at_start)
 {
 	void (*say)(const char *, ...) = at_start ? error_input : warning_plain;
 	struct member_path *m = &t->shows[t->nshows];
@@ -162,7 +159,7 @@ static int probe_shows(struct tracer *tr, struct traced *t, int at_start)
 		int ok = fnmatch(probe, t->label, 0) == 0;
 
 		free(probe);
-		if (ok && probe_show(t, expr, strlen(expr), at_start) < 0)
+		if (ok && probe_member(t, expr, strlen(expr), at_start) < 0)
 			rc = -1;
 	}
 	return rc;
@@ -234,7 +231,7 @@ int probe_by_args(struct tracer *tr, struct traced *t, int *args)
 
 			end = part + strcspn(part, "+");
 			a = is_member_expr(part, (size_t)(end - part))
-				    ? probe_show(t, part, (size_t)(end - part), 0)
+				    ? probe_member(t, part, (size_t)(end - part), 0)
 				    : arg_named(t, part, (size_t)(end - part));
 			if (a < 0) {
 				warning_plain("--by %s: %s has no argument '%.*s'",

@@ -113,16 +113,45 @@ static void say_named(const struct tracer *tr, const struct traced_pair *tp)
 	buf_free(&args);
 }
 
+/* A pair matched by a member expression ("--pair ...,conn->id") reads
+ * it at both probes, as --show does (and streaming shows it): m is p
+ * with each probe's index of it.  0, or -1 when it cannot be laid out
+ * or is not a number (said). */
+static int matched_by_member(struct traced *start, struct traced *end,
+			     const struct pair *p, struct pair *m)
+{
+	struct traced *both[2] = { start, end };
+	int *idx[2] = { &m->start_arg, &m->end_arg }, k;
+
+	*m = *p;
+	if (p->start_arg != PAIR_BY_MEMBER)
+		return 0;
+	for (k = 0; k < 2; k++) {
+		*idx[k] = probe_member(both[k], p->arg, strlen(p->arg), 1);
+		if (*idx[k] < 0)
+			return -1;
+		if (both[k]->read[*idx[k]].how != READ_INTEGER &&
+		    both[k]->read[*idx[k]].how != READ_POINTER) {
+			error_input("--pair: %s's '%s' is not a number or a pointer: pairs match by a value",
+				    both[k]->label_text, p->arg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Keep the pairs of list whose probes binary b traces, each once (a
  * --pair the probes' names already make is that pair), and give each
  * probe its roles: a probe may start or end several pairs.  Returns how
- * many of list's pairs binary b traces, kept now or before. */
+ * many of list's pairs binary b traces, kept now or before;
+ * -1 when a member expression it matches by cannot be read (said). */
 int pairs_keep(struct tracer *tr, int b, const struct pair *list)
 {
 	const struct pair *p;
 	int traced = 0;
 
 	for (p = list; p; p = p->next) {
+		struct pair m;
 		int s = traced_index(tr, b, p->start),
 		    e = traced_index(tr, b, p->end);
 		struct traced *start, *end;
@@ -131,10 +160,12 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list)
 		if (s < 0 || e < 0)
 			continue;
 		traced++;
-		if (kept_already(tr, s, e, p))
-			continue;
 		start = &tr->probes[s];
 		end = &tr->probes[e];
+		if (matched_by_member(start, end, p, &m) != 0)
+			return -1;
+		if (kept_already(tr, s, e, &m))
+			continue;
 		if (tr->npairs >= TRACE_MAX_PAIRS ||
 		    start->nstarts >= TRACE_MAX_ROLES ||
 		    end->nends >= TRACE_MAX_ROLES) {
@@ -150,8 +181,8 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list)
 		tp = &tr->pairs[tr->npairs++];
 		tp->start = s;
 		tp->end = e;
-		tp->start_arg = p->start_arg;
-		tp->end_arg = p->end_arg;
+		tp->start_arg = m.start_arg;
+		tp->end_arg = m.end_arg;
 		tp->stem = xstrdup(*p->stem ? p->stem : p->start->name);
 		tp->by = p->arg ? xstrdup(p->arg) : NULL;
 		tp->by_name = p->by_name;
@@ -192,6 +223,11 @@ int pairs_find(struct tracer *tr)
 			why = pair_parse(prog, opt->pair_requests[i], &p);
 			found = pairs_keep(tr, b, p);
 			pairs_free(p);
+			if (found < 0) {
+				free(why);
+				buf_free(&searched);
+				return -1;
+			}
 			buf_cat(&searched, searched.len ? ", " : "",
 				tr->binaries[b]->path, NULL);
 		}

@@ -205,13 +205,18 @@ void probes_drop(struct tracer *tr, int nprobes, int npairs);
 /* The arguments of probe t a --by request names, into args: how many;
  * 0 when none names t, or it names an argument t lacks (said). */
 int probe_by_args(struct tracer *tr, struct traced *t, int *args);
+/* Member expression expr (n bytes) read at probe t's firings, laid out
+ * once: its index in t's arguments (TRACE_MAX_ARGS + k), or -1 after
+ * saying why (an error at the start, else a warning). */
+int probe_member(struct traced *t, const char *expr, size_t n, int at_start);
 /* The first string argument of t named one of names; -1 if none. */
 int probe_string_arg(const struct traced *t, const char *const *names);
 
 /* ---- timed_pairs.c ---- */
 
 /* Keep the pairs of list whose probes binary b traces, each once, and
- * give each probe its roles.  How many of list's pairs b traces. */
+ * give each probe its roles.  How many of list's pairs b traces;
+ * -1 when a --pair's member expression cannot be read (said). */
 int pairs_keep(struct tracer *tr, int b, const struct pair *list);
 /* The --pair requests and the pairs the probes' names make: 0, or -1
  * when a --pair's probes are traced by no binary (said). */

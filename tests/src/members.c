@@ -3,7 +3,8 @@
  * tests/src/members.d's probes (tests/t_meanings.sh).  Right after each
  * firing the program overwrites what the probe's members held: a
  * tracer that read them later than the firing would print 99999, "gone"
- * and IDLE.  ROUNDS firings (argv[1]), 10 ms apart.
+ * and IDLE.  Each request ends on a copy of the connection.  ROUNDS
+ * firings (argv[1]), 10 ms apart.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 3, i;
 	struct peer *p = calloc(1, sizeof(*p));
-	struct st_conn *c = calloc(1, sizeof(*c));
+	struct st_conn *c = calloc(1, sizeof(*c)), done;
 	char name[16];
 
 	c->peer = p;
@@ -61,7 +62,10 @@ int main(int argc, char **argv)
 		BARRIER();
 		QUIC_REQUEST_START(c);
 		QUIC_SEND(c, i);
-		QUIC_REQUEST_DONE(c);
+		/* Ended on a copy: a pair matched by the pointer never
+		   matches, one matched by conn->id does. */
+		done = *c;
+		QUIC_REQUEST_DONE(&done);
 		BARRIER();
 		c->local.cid_set.master_id = 99999;
 		p->name = "gone";

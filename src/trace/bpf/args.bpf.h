@@ -94,3 +94,22 @@ static __always_inline long arg_value(const struct __bpf_usdt_spec *spec,
 		return (long)val >> a->arg_bitshift;
 	return (long)(val >> a->arg_bitshift);
 }
+
+/* Where member expression sh (trace_abi.h) leads from its argument's
+ * value base: the pointers on its way followed, into *addr; 0, or not
+ * when one could not be read. */
+static __always_inline long member_address(__u64 base,
+					   const struct trace_show *sh,
+					   __u64 *addr)
+{
+	unsigned int j;
+	long rc = 0;
+
+	*addr = base + sh->offset[0];
+	for (j = 1; j < TRACE_MAX_STEPS && j < sh->nsteps && !rc; j++) {
+		rc = bpf_probe_read_user(addr, sizeof(*addr),
+					 (const void *)*addr);
+		*addr += sh->offset[j];
+	}
+	return rc;
+}

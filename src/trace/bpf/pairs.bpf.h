@@ -53,15 +53,39 @@ static __always_inline void unmatched(__u32 pair)
 		st->unmatched++;
 }
 
-/* The key of a pair matched by the value of argument match_arg. */
-static __always_inline struct trace_value_key value_key_of(
-	const struct __bpf_usdt_spec *spec, const struct firing_regs *regs,
-	__u32 pair, int match_arg)
+/* The key of a pair matched by the value of argument match_arg, or,
+ * from TRACE_MAX_ARGS on, of one of info's shows (a --pair's member
+ * expression, "conn->id"): 0, or not when the member could not be
+ * read. */
+static __always_inline long value_key_of(const struct __bpf_usdt_spec *spec,
+					 const struct firing_regs *regs,
+					 const struct trace_probe_info *info,
+					 __u32 pair, int match_arg,
+					 struct trace_value_key *k)
 {
-	struct trace_value_key k = { 0, pair, 0 };
+	const struct trace_show *sh;
+	unsigned int show = (unsigned int)match_arg - TRACE_MAX_ARGS;
+	__u64 addr;
+	long rc;
 
-	k.value = arg_value(spec, regs, (unsigned int)match_arg);
-	return k;
+	k->pair = pair;
+	k->pad = 0;
+	k->value = 0;
+	if (match_arg < TRACE_MAX_ARGS) {
+		k->value = arg_value(spec, regs, (unsigned int)match_arg);
+		return 0;
+	}
+	if (show >= TRACE_MAX_SHOWS)
+		return -1;
+	sh = &info->shows[show];
+	rc = member_address(arg_value(spec, regs, sh->arg), sh, &addr);
+	if (!rc)
+		rc = bpf_probe_read_user(&k->value,
+					 sh->size < 1	? 1
+					 : sh->size > 8 ? 8
+							: sh->size,
+					 (const void *)addr);
+	return rc;
 }
 
 /* pair_end() and pair_start() are global functions, not inlined: the
@@ -73,20 +97,27 @@ static __always_inline struct trace_value_key value_key_of(
 /* The end of a pair, at time now: timed against its start. */
 __noinline int pair_end(const struct __bpf_usdt_spec *spec,
 			const struct firing_regs *regs,
-			const struct trace_role *role, __u32 tid, __u64 now)
+			struct trace_probe_info *info, unsigned int r,
+			__u64 now)
 {
+	const struct trace_role *role;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u32 pair;
 	int match_arg;
 
-	if (!spec || !regs || !role || role->pair >= TRACE_MAX_PAIRS)
+	if (!spec || !regs || !info || r >= TRACE_MAX_ROLES)
+		return 0;
+	role = &info->ends[r];
+	if (role->pair >= TRACE_MAX_PAIRS)
 		return 0;
 	pair = role->pair;
 	match_arg = role->match_arg;
 	if (match_arg >= 0) {
-		struct trace_value_key k =
-			value_key_of(spec, regs, pair, match_arg);
-		__u64 *t = bpf_map_lookup_elem(&opened_by_value, &k);
+		struct trace_value_key k;
+		__u64 *t = NULL;
 
+		if (value_key_of(spec, regs, info, pair, match_arg, &k) == 0)
+			t = bpf_map_lookup_elem(&opened_by_value, &k);
 		if (t) {
 			record(pair, now - *t);
 			bpf_map_delete_elem(&opened_by_value, &k);
@@ -114,20 +145,29 @@ __noinline int pair_end(const struct __bpf_usdt_spec *spec,
 /* The start of a pair, at time now. */
 __noinline int pair_start(const struct __bpf_usdt_spec *spec,
 			  const struct firing_regs *regs,
-			  const struct trace_role *role, __u32 tid, __u64 now)
+			  struct trace_probe_info *info, unsigned int r,
+			  __u64 now)
 {
+	const struct trace_role *role;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u32 pair;
 	int match_arg;
 
-	if (!spec || !regs || !role || role->pair >= TRACE_MAX_PAIRS)
+	if (!spec || !regs || !info || r >= TRACE_MAX_ROLES)
+		return 0;
+	role = &info->starts[r];
+	if (role->pair >= TRACE_MAX_PAIRS)
 		return 0;
 	pair = role->pair;
 	match_arg = role->match_arg;
 	if (match_arg >= 0) {
-		struct trace_value_key k =
-			value_key_of(spec, regs, pair, match_arg);
+		struct trace_value_key k;
 
-		bpf_map_update_elem(&opened_by_value, &k, &now, BPF_ANY);
+		/* A member that cannot be read opens nothing: its end is
+		   counted unmatched. */
+		if (value_key_of(spec, regs, info, pair, match_arg, &k) == 0)
+			bpf_map_update_elem(&opened_by_value, &k, &now,
+					    BPF_ANY);
 	} else {
 		struct trace_nest_key nk = { tid, pair };
 		struct trace_nest *n = bpf_map_lookup_elem(&nests, &nk);
@@ -163,18 +203,18 @@ __noinline int pair_start(const struct __bpf_usdt_spec *spec,
 static __always_inline void pair_firing(const struct __bpf_usdt_spec *spec,
 					const struct firing_regs *regs,
 					struct trace_probe_info *info,
-					__u32 tid, __u64 now)
+					__u64 now)
 {
 	int r;
 
 	for (r = 0; r < TRACE_MAX_ROLES; r++) {
 		if (r >= info->nends)
 			break;
-		pair_end(spec, regs, &info->ends[r], tid, now);
+		pair_end(spec, regs, info, (unsigned int)r, now);
 	}
 	for (r = 0; r < TRACE_MAX_ROLES; r++) {
 		if (r >= info->nstarts)
 			break;
-		pair_start(spec, regs, &info->starts[r], tid, now);
+		pair_start(spec, regs, info, (unsigned int)r, now);
 	}
 }

@@ -157,7 +157,7 @@ static __always_inline void count_firing(const struct __bpf_usdt_spec *spec,
 			bpf_map_update_elem(&fired_in, &k, &one, BPF_NOEXIST);
 	}
 	if (info->nstarts || info->nends)
-		pair_firing(spec, regs, info, (__u32)id, now);
+		pair_firing(spec, regs, info, now);
 }
 
 /* The bytes of the socket address at src, by its family (read first):
@@ -262,7 +262,7 @@ static __always_inline void read_shows(struct trace_event *e,
 				       const struct trace_probe_info *info,
 				       bool sleepable)
 {
-	unsigned int k, j, n;
+	unsigned int k, n;
 
 	for (k = 0; k < TRACE_MAX_SHOWS; k++) {
 		const struct trace_show *sh = &info->shows[k];
@@ -276,12 +276,7 @@ static __always_inline void read_shows(struct trace_event *e,
 		if (n >= TRACE_MAX_SLOTS || sh->arg >= TRACE_MAX_ARGS)
 			break;
 		dst = e->strings[n];
-		addr = e->args[sh->arg] + sh->offset[0];
-		for (j = 1; j < TRACE_MAX_STEPS && j < sh->nsteps && !rc; j++) {
-			rc = bpf_probe_read_user(&addr, sizeof(addr),
-						 (const void *)addr);
-			addr += sh->offset[j];
-		}
+		rc = member_address(e->args[sh->arg], sh, &addr);
 		if (!rc && sh->kind == TRACE_SHOW_VALUE) {
 			__u32 size = sh->size < 1 ? 1 : sh->size > 8 ? 8 : sh->size;
 

@@ -107,8 +107,9 @@ trace_bucket_floor(unsigned int b)
 /* One pair a probe starts or ends. */
 struct trace_role {
 	unsigned int pair; /* its index */
-	int match_arg;	   /* the argument matching it, or -1: per
-				     thread, nested */
+	int match_arg;	   /* the argument matching it (from
+			      TRACE_MAX_ARGS on: the probe's show k, a
+			      member expression), or -1: per thread, nested */
 };
 
 /* A member expression (inspect/members.c's layout): from argument
