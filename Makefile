@@ -207,6 +207,7 @@ $(B)/header_text.o: $(B)/header_text.c
 # The BPF side of --trace: compiled for the BPF target, embedded through
 # bpftool's skeleton.
 $(B)/trace.bpf.o: src/trace/bpf/trace.bpf.c src/trace/bpf/args.bpf.h src/trace/bpf/pairs.bpf.h \
+		src/trace/bpf/slots.bpf.h \
 		src/trace/bpf/trace_abi.h | $(B)
 	$(msg) BPF $<
 	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \

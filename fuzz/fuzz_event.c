@@ -49,6 +49,8 @@ static void read_of(struct tracer_read *r, const uint8_t **p,
 	r->size = (int)(b % 9);
 	r->is_signed = b >> 7;
 	r->length_arg = (c & 0x80) || !nargs ? -1 : (int)(c % (unsigned)nargs);
+	if (!nargs && (c & 0x40)) /* a show's: its length in its slot */
+		r->length_arg = READ_LENGTH_IN_SLOT;
 	r->length = d * 3;
 	r->reversed = a >> 7;
 }

@@ -99,7 +99,9 @@ t_docs_limits_are_the_code() {
 	# A constant the man page states twice.
 	also = [("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "At most %d bytes are read of each" % n),
 	        ("MEMBER_MAX_STEPS", "src/inspect/inspect.h", lambda n: "following at most %d pointers past the argument" % (n - 1)),
-	        ("TRACE_MAX_SHOWS", "src/trace/bpf/trace_abi.h", lambda n: "up to %d expressions a probe" % n)]
+	        ("TRACE_MAX_SHOWS", "src/trace/bpf/trace_abi.h", lambda n: "up to %d expressions a probe" % n),
+	        # TRACE_COUNTED_MAX: a slot less the 8 bytes of its length.
+	        ("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "so at most %d of them are shown" % (n - 8))]
 	bad = []
 	for name, (path, sentence) in list(said.items()) + [(n, (p, f)) for n, p, f in also]:
 	    want = sentence(const(path, name))

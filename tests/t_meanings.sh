@@ -234,6 +234,26 @@ t_meanings_show_members() {
 	assert [e["conn->small"] for e in ev] == [0, -1], ev
 	assert [e["conn->state"] for e in ev] == ["OPEN", "CLOSING"], ev
 	P
+	# A member pointer with a sibling length member (host, host_len;
+	# token, token_len): exactly that many bytes, as text or hex; cut
+	# at a slot less its length (120 bytes), with the length said; a
+	# negative length said.  The program then sets the lengths to 2 and
+	# 1: a read after the firing would show "ex" and "de".
+	timeout 60 "$PROBEGEN" --trace -n quic:send --show 'quic:send:conn->peer->host' \
+		--show 'quic:send:conn->peer->token' -c './members 3' > out 2> err ||
+		{ cat err; fail "--show with a length member"; }
+	firings out | sed 's/conn=0x[0-9a-f]*/conn=ADDR/' > got
+	ab=$(printf 'ab%.0s' $(seq 120))
+	cat > want <<-W
+	quic:send conn=ADDR n=0 conn->peer->host="example.org" conn->peer->token=deadbeef
+	quic:send conn=ADDR n=1 conn->peer->host="example.org" conn->peer->token=$ab... (200 bytes)
+	quic:send conn=ADDR n=2 conn->peer->host=(not readable: length -3) conn->peer->token=deadbeef
+	W
+	diff -u want got || fail "members with their lengths"
+	timeout 60 "$PROBEGEN" --trace --json -n quic:send --show 'quic:send:conn->peer->host' \
+		-c './members 1' > json 2> err || { cat err; fail "--json, a length member"; }
+	python3 -c 'import json,sys; e=json.loads(open(sys.argv[1]).readline())["args"]; assert e["conn->peer->host"] == "example.org", e' json ||
+		fail "a length member in JSON"
 	ok
 }
 

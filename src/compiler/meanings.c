@@ -282,8 +282,7 @@ static void read_tags(struct tag_reader *r)
 
 /* ---- inferred from the names and types ---- */
 
-/* X_len, X_length, X_size or Xlen: a name of x's length. */
-static int names_length_of(const char *x, const char *name)
+int names_length_of(const char *x, const char *name)
 {
 	static const char *const suffixes[] = { "_len", "_length", "_size",
 						"len" };

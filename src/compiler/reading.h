@@ -44,6 +44,9 @@ struct tracer_read {
 	int length_arg;
 	unsigned length;
 	int reversed;
+	/* length_arg READ_LENGTH_IN_SLOT: a --show member whose length is a
+	   sibling member's, read into the first 8 bytes of its slot. */
+#define READ_LENGTH_IN_SLOT (-2)
 	/* @enum: the names of its values, or NULL. */
 	const struct enum_value *values;
 	int nvalues;
@@ -76,6 +79,9 @@ struct arg_meaning {
 	struct enum_value *values; /* @enum */
 	int nvalues;
 };
+/* Is name (X_len, X_length, X_size or Xlen) a name of x's length?  The
+ * one rule, for arguments and for struct members alike. */
+int names_length_of(const char *x, const char *name);
 /* Read the @length and @enum tags of every probe's doc comment and
  * infer the rest: errors at their file, line and column (none when
  * quiet: a binary's recorded tags, which its reader warns of). */

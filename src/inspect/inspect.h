@@ -137,6 +137,8 @@ enum member_kind {
 	MEMBER_STRING,	/* a char pointer: the string it points to */
 	MEMBER_CHARS,	/* a char array of size bytes */
 	MEMBER_SOCKADDR, /* a socket address, at the place reached */
+	MEMBER_TEXT,	/* a char pointer with a sibling X_len member */
+	MEMBER_BYTES,	/* another pointer with one: its bytes */
 };
 /* Where a tracer finds the member: the argument's value plus offset[0];
  * then, for each later step, the pointer there plus offset[j]. */
@@ -147,6 +149,9 @@ struct member_path {
 	int size, is_signed;
 	struct enum_value *values; /* the enum's names, from DWARF */
 	int nvalues;
+	/* MEMBER_TEXT, MEMBER_BYTES: the length member's place from the
+	   pointer's (bytes, either way), size and sign. */
+	int length_delta, length_size, length_signed;
 };
 /* Lay out expr ("conn->super.local.id") on pr's arguments from the
  * DWARF of the binary at path (pr and prog: its declaration): 0, or -1

@@ -275,6 +275,57 @@ static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
 	return -1;
 }
 
+/* A plain char (text), not unsigned char (bytes), as the .d's types. */
+static int is_text_char(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+
+	return is_char(t) && dwarf_attr_integrate(t, DW_AT_encoding, &attr) &&
+	       dwarf_formudata(&attr, &enc) == 0 && enc == DW_ATE_signed_char;
+}
+
+/* The pointer member name of rec, ending expr, has a sibling member of
+ * integer type that the names make its length (name_len, name_length,
+ * name_size, namelen, the rule of the .d's arguments): m reads the
+ * pointer's bytes as that member says, as text when they are chars. */
+static void sibling_length(Dwarf_Die *rec, const char *name, Dwarf_Die *t,
+			   struct member_path *m)
+{
+	Dwarf_Word off = 0, loff;
+	Dwarf_Die member, it, lt, in;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	const char *n;
+
+	if (find_member(rec, name, strlen(name), &off, &member) != 0 ||
+	    dwarf_child(rec, &it) != 0)
+		return;
+	do {
+		if (dwarf_tag(&it) != DW_TAG_member || !(n = dwarf_diename(&it)) ||
+		    !names_length_of(name, n) || type_of(&it, &lt) != 0 ||
+		    dwarf_tag(&lt) != DW_TAG_base_type ||
+		    dwarf_bytesize(&lt) < 1 || dwarf_bytesize(&lt) > 8 ||
+		    dwarf_hasattr(&it, DW_AT_bit_size))
+			continue;
+		loff = 0;
+		if (dwarf_attr_integrate(&it, DW_AT_data_member_location,
+					 &attr) &&
+		    dwarf_formudata(&attr, &loff) != 0)
+			continue;
+		dwarf_attr_integrate(&lt, DW_AT_encoding, &attr);
+		dwarf_formudata(&attr, &enc);
+		m->kind = type_of(t, &in) == 0 && is_text_char(&in)
+				  ? MEMBER_TEXT
+				  : MEMBER_BYTES;
+		m->length_delta = (int)((long long)loff - (long long)off);
+		m->length_size = dwarf_bytesize(&lt);
+		m->length_signed = enc == DW_ATE_signed ||
+				   enc == DW_ATE_signed_char;
+		return;
+	} while (dwarf_siblingof(&it, &it) == 0);
+}
+
 /* The record an argument's declared type points to: its name (a tag,
  * or a typedef's name: *typedef_name), or NULL. */
 static const char *pointee_name(const struct program *prog,
@@ -384,7 +435,7 @@ int member_resolve(const char *path, const struct program *prog,
 {
 	Dwfl *dwfl = dwfl_begin(&offline);
 	const struct param *p;
-	const char *rest, *rec_name;
+	const char *rest, *rec_name, *last;
 	Dwarf_Die rec, t;
 	int typedef_name = 0, rc = -1, i;
 
@@ -407,6 +458,11 @@ int member_resolve(const char *path, const struct program *prog,
 		if (walk_one(expr, &rest, i, &rec, &t, m, why) != 0)
 			goto out;
 	rc = final_read(&t, m, why);
+	last = expr + strlen(expr);
+	while (last > expr && last[-1] != '.' && last[-1] != '>')
+		last--;
+	if (rc == 0 && (m->kind == MEMBER_STRING || m->kind == MEMBER_POINTER))
+		sibling_length(&rec, last, &t, m);
 out:
 	if (dwfl)
 		dwfl_end(dwfl);

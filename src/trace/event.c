@@ -108,40 +108,6 @@ static void put_value(struct line *l, const struct traced *t, int i,
 	}
 }
 
-/* Each show of e: " expr=value" (text) or ", \"expr\": value". */
-static void put_shows(struct line *l, const struct traced *t,
-		      const struct trace_event *e, int json, int first)
-{
-	char text[MEANT_MAX];
-	unsigned long long v;
-	int k, cut, a;
-	long n;
-
-	for (k = 0; k < t->nshows; k++) {
-		a = TRACE_MAX_ARGS + k;
-		put_str(l, json ? (first && !k ? "\"" : ", \"") : " ");
-		put_escaped(l, t->arg_names[a], NAME_PRINT_MAX, json);
-		put_str(l, json ? "\": " : "=");
-		n = meant_show_text(text, t, e, k, &v, &cut);
-		if (n == MEANT_UNREADABLE) {
-			put_str(l, json ? "{\"unreadable\": true}" : "(unreadable)");
-		} else if (n == MEANT_NOTHING) {
-			put_value(l, t, a, v, json);
-		} else {
-			int quote = json || t->read[a].how == READ_STRING ||
-				    t->read[a].how == READ_TEXT;
-
-			if (quote)
-				*l->p++ = '"';
-			l->p = escape_to(l->p, text, (size_t)n, json);
-			if (cut)
-				put_str(l, json ? "..." : (quote ? "\"..." : "..."));
-			if (quote && !(cut && !json))
-				*l->p++ = '"';
-		}
-	}
-}
-
 /* An argument by what it means (meant_text's n and total). */
 static void put_meant(struct line *l, const struct traced *t,
 		      const struct trace_event *e, int a, const char *text,
@@ -171,7 +137,8 @@ static void put_meant(struct line *l, const struct traced *t,
 	if (quote)
 		*l->p++ = '"';
 	l->p = escape_to(l->p, text, (size_t)n, json);
-	if (total > TRACE_STR_LEN) {
+	if (total > (meant_counted(r) ? TRACE_COUNTED_MAX
+							  : TRACE_STR_LEN)) {
 		/* Cut: what the program passed, said. */
 		if (json) {
 			put_str(l, "...\"");
@@ -184,6 +151,43 @@ static void put_meant(struct line *l, const struct traced *t,
 	}
 	if (quote)
 		*l->p++ = '"';
+}
+
+/* Each show of e: " expr=value" (text) or ", \"expr\": value". */
+static void put_shows(struct line *l, const struct traced *t,
+		      const struct trace_event *e, int json, int first)
+{
+	char text[MEANT_MAX];
+	unsigned long long v;
+	long long total;
+	int k, cut, a;
+	long n;
+
+	for (k = 0; k < t->nshows; k++) {
+		a = TRACE_MAX_ARGS + k;
+		put_str(l, json ? (first && !k ? "\"" : ", \"") : " ");
+		put_escaped(l, t->arg_names[a], NAME_PRINT_MAX, json);
+		put_str(l, json ? "\": " : "=");
+		n = meant_show_text(text, t, e, k, &v, &cut, &total);
+		if (n == MEANT_UNREADABLE) {
+			put_str(l, json ? "{\"unreadable\": true}" : "(unreadable)");
+		} else if (meant_counted(&t->read[a])) {
+			put_meant(l, t, e, a, text, n, total, json);
+		} else if (n == MEANT_NOTHING) {
+			put_value(l, t, a, v, json);
+		} else {
+			int quote = json || t->read[a].how == READ_STRING ||
+				    t->read[a].how == READ_TEXT;
+
+			if (quote)
+				*l->p++ = '"';
+			l->p = escape_to(l->p, text, (size_t)n, json);
+			if (cut)
+				put_str(l, json ? "..." : (quote ? "\"..." : "..."));
+			if (quote && !(cut && !json))
+				*l->p++ = '"';
+		}
+	}
 }
 
 int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
@@ -199,8 +203,9 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 		unsigned long long v;
 		int cut;
 
-		n = meant_show_text(text, t, e, a - TRACE_MAX_ARGS, &v, &cut);
-		if (n == MEANT_UNREADABLE)
+		n = meant_show_text(text, t, e, a - TRACE_MAX_ARGS, &v, &cut,
+				    &total);
+		if (n == MEANT_UNREADABLE || n == MEANT_NEGATIVE)
 			return -1;
 		if (n >= 0)
 			buf_add(b, text, (size_t)n);

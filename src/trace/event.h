@@ -83,11 +83,18 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
  * its value; 0 when unreadable): what a pair matches by. */
 unsigned long long meant_value(const struct traced *t,
 			       const struct trace_event *e, int a);
-/* Show k of e: text into out as meant_text, or its number into *v
- * (MEANT_NOTHING); *cut when its string was cut. */
+/* A --show member read with its length (a sibling member's), which
+ * leads its slot. */
+static inline int meant_counted(const struct tracer_read *r)
+{
+	return r->length_arg == READ_LENGTH_IN_SLOT &&
+	       (r->how == READ_TEXT || r->how == READ_BYTES);
+}
+/* Show k of e: text into out as meant_text (*total too), or its number
+ * into *v (MEANT_NOTHING); *cut when its string was cut. */
 long meant_show_text(char *out, const struct traced *t,
 		     const struct trace_event *e, int k, unsigned long long *v,
-		     int *cut);
+		     int *cut, long long *total);
 
 /* ---- calls.c: starts matched to ends, in one place ---- */
 

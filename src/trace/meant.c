@@ -104,6 +104,26 @@ static size_t sockaddr_text(char *out, const unsigned char *slot)
 	return (size_t)sprintf(out, "(family %u)", family);
 }
 
+/* The first shown bytes of slot, as r reads them, into out: as they
+ * are (text), or in hex (last byte first when reversed); its length. */
+static long bytes_text(char *out, const struct tracer_read *r,
+		       const unsigned char *slot, long long shown)
+{
+	long long k;
+
+	if (r->how == READ_TEXT) {
+		memcpy(out, slot, (size_t)shown);
+		return (long)shown;
+	}
+	for (k = 0; k < shown; k++) {
+		unsigned char byte = slot[r->reversed ? shown - 1 - k : k];
+
+		out[2 * k] = "0123456789abcdef"[byte >> 4];
+		out[2 * k + 1] = "0123456789abcdef"[byte & 15];
+	}
+	return (long)(2 * shown);
+}
+
 /* What argument a means, as plain text into out (MEANT_MAX bytes, not
  * escaped): the bytes of a string with its length, a pointer's bytes
  * in hex, a socket address, an enum's name.  Returns its length and
@@ -113,9 +133,7 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 		int a, int s, long long *total)
 {
 	const struct tracer_read *r = &t->read[a];
-	int k;
 	const unsigned char *slot;
-	long long shown;
 
 	*total = -1;
 	if (r->nvalues)
@@ -135,18 +153,8 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 	slot = (const unsigned char *)e->strings[s];
 	if (r->how == READ_SOCKADDR)
 		return (long)sockaddr_text(out, slot);
-	shown = *total < TRACE_STR_LEN ? *total : TRACE_STR_LEN;
-	if (r->how == READ_TEXT) {
-		memcpy(out, slot, (size_t)shown);
-		return (long)shown;
-	}
-	for (k = 0; k < shown; k++) {
-		unsigned char byte = slot[r->reversed ? shown - 1 - k : k];
-
-		out[2 * k] = "0123456789abcdef"[byte >> 4];
-		out[2 * k + 1] = "0123456789abcdef"[byte & 15];
-	}
-	return (long)(2 * shown);
+	return bytes_text(out, r, slot,
+			  *total < TRACE_STR_LEN ? *total : TRACE_STR_LEN);
 }
 
 unsigned long long meant_value(const struct traced *t,
@@ -154,26 +162,29 @@ unsigned long long meant_value(const struct traced *t,
 {
 	char text[MEANT_MAX];
 	unsigned long long v = 0;
+	long long total;
 	int cut;
 
 	if (a < TRACE_MAX_ARGS)
 		return a < (int)e->nargs ? e->args[a] : 0;
-	meant_show_text(text, t, e, a - TRACE_MAX_ARGS, &v, &cut);
+	meant_show_text(text, t, e, a - TRACE_MAX_ARGS, &v, &cut, &total);
 	return v;
 }
 
 /* Show k of event e (a firing of t): its slot's value as text into out
  * (MEANT_MAX bytes, not escaped) when it is a string, bytes or an
  * address, or a value into *v (returns MEANT_NOTHING; an enum's name
- * is text); *cut when a string was cut; MEANT_UNREADABLE when it could
- * not be read. */
+ * is text); *cut when a string was cut; *total as meant_text's for a
+ * pointer with its length (MEANT_NEGATIVE when below 0);
+ * MEANT_UNREADABLE when it could not be read. */
 long meant_show_text(char *out, const struct traced *t,
 		     const struct trace_event *e, int k, unsigned long long *v,
-		     int *cut)
+		     int *cut, long long *total)
 {
 	const struct tracer_read *r = &t->read[TRACE_MAX_ARGS + k];
 	int i, s = 0, n;
 
+	*total = -1;
 	for (i = 0; i < t->nargs && i < (int)e->nargs; i++)
 		s += meant_has_slot(&t->read[i]);
 	s += k;
@@ -184,6 +195,16 @@ long meant_show_text(char *out, const struct traced *t,
 	if (r->how == READ_SOCKADDR)
 		return (long)sockaddr_text(out, (const unsigned char *)
 							e->strings[s]);
+	if (meant_counted(r)) {
+		/* Its length, then its bytes (trace_abi.h's COUNTED). */
+		memcpy(total, e->strings[s], sizeof(*total));
+		if (*total < 0)
+			return MEANT_NEGATIVE;
+		return bytes_text(out, r,
+				  (const unsigned char *)e->strings[s] + 8,
+				  *total < TRACE_COUNTED_MAX ? *total
+							     : TRACE_COUNTED_MAX);
+	}
 	if (r->how == READ_STRING || r->how == READ_TEXT) {
 		n = r->how == READ_TEXT && r->length < TRACE_STR_LEN
 			    ? (int)r->length

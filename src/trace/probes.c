@@ -141,6 +141,9 @@ int probe_member(struct traced *t, const char *expr, size_t n, int at_start)
 		r->how = READ_TEXT, r->length = (unsigned)m->size;
 	else if (m->kind == MEMBER_SOCKADDR)
 		r->how = READ_SOCKADDR;
+	else if (m->kind == MEMBER_TEXT || m->kind == MEMBER_BYTES)
+		r->how = m->kind == MEMBER_TEXT ? READ_TEXT : READ_BYTES,
+		r->length_arg = READ_LENGTH_IN_SLOT;
 	t->arg_names[TRACE_MAX_ARGS + t->nshows] = e;
 	buf_free(&why);
 	return TRACE_MAX_ARGS + t->nshows++;

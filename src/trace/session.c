@@ -60,7 +60,12 @@ static void describe_show(struct trace_show *sh, const struct member_path *m)
 	sh->kind = m->kind == MEMBER_STRING	? TRACE_SHOW_STRING
 		   : m->kind == MEMBER_CHARS	? TRACE_SHOW_BYTES
 		   : m->kind == MEMBER_SOCKADDR ? TRACE_SHOW_SOCKADDR
-						: TRACE_SHOW_VALUE;
+		   : m->kind == MEMBER_TEXT || m->kind == MEMBER_BYTES
+			   ? TRACE_SHOW_COUNTED
+			   : TRACE_SHOW_VALUE;
+	sh->length_delta = m->length_delta;
+	sh->length_size = (unsigned)m->length_size;
+	sh->length_signed = (unsigned)m->length_signed;
 }
 
 /* Tell the BPF side which arguments of probes from..nprobes-1 it copies

@@ -2,9 +2,9 @@
  * tests/src/members.c - a connection two pointers deep, fired with
  * tests/src/members.d's probes (tests/t_meanings.sh).  Right after each
  * firing the program overwrites what the probe's members held: a
- * tracer that read them later than the firing would print 99999, "gone"
- * and IDLE.  Each request ends on a copy of the connection.  ROUNDS
- * firings (argv[1]), 10 ms apart.
+ * tracer that read them later than the firing would print 99999, "gone",
+ * "ex", "de" and IDLE.  Each request ends on a copy of the connection.
+ * ROUNDS firings (argv[1]), 10 ms apart.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -27,6 +27,11 @@ struct local {
 struct peer {
 	const char *name;
 	struct sockaddr_in addr;
+	/* Pointers with their lengths: into a larger buffer, and bytes. */
+	const char *host;
+	int host_len;
+	const void *token;
+	unsigned char token_len;
 };
 struct st_conn {
 	int id;
@@ -46,11 +51,14 @@ int main(int argc, char **argv)
 	struct peer *p = calloc(1, sizeof(*p));
 	struct st_conn *c = calloc(1, sizeof(*c)), done;
 	char name[16];
+	static unsigned char big[200];
 
 	c->peer = p;
 	p->addr.sin_family = AF_INET;
 	p->addr.sin_port = htons(4433);
 	inet_pton(AF_INET, "10.0.0.2", &p->addr.sin_addr);
+	p->host = "example.org:443/index.html";
+	memset(big, 0xab, sizeof(big));
 	for (i = 0; i < rounds; i++) {
 		snprintf(name, sizeof(name), "peer-%d", i);
 		p->name = name;
@@ -59,6 +67,10 @@ int main(int argc, char **argv)
 		strcpy(c->local.cid_set.label, "abc");
 		c->state = i % 2 ? CLOSING : OPEN;
 		c->small = (short)-i;
+		p->host_len = i == 2 ? -3 : 11; /* "example.org", then -3 */
+		/* 4 bytes, then 200: more than a member's slot holds. */
+		p->token = i == 1 ? (const void *)big : "\xde\xad\xbe\xef\x01\x02";
+		p->token_len = i == 1 ? 200 : 4;
 		BARRIER();
 		QUIC_REQUEST_START(c);
 		QUIC_SEND(c, i);
@@ -69,6 +81,8 @@ int main(int argc, char **argv)
 		BARRIER();
 		c->local.cid_set.master_id = 99999;
 		p->name = "gone";
+		p->host_len = 2;
+		p->token_len = 1;
 		c->state = IDLE;
 		BARRIER();
 		usleep(10000);

@@ -121,10 +121,17 @@ enum trace_show_kind {
 	TRACE_SHOW_STRING, /* a char pointer: the string it points to */
 	TRACE_SHOW_BYTES,  /* size bytes (a char array), at most a slot */
 	TRACE_SHOW_SOCKADDR, /* a socket address, by its family */
+	/* a pointer whose length is the member length_delta bytes from
+	   it (length_size bytes, signed or not): the slot holds that
+	   length (8 bytes), then at most TRACE_COUNTED_MAX of the bytes */
+	TRACE_SHOW_COUNTED,
 };
+#define TRACE_COUNTED_MAX (TRACE_STR_LEN - 8)
 struct trace_show {
 	unsigned int arg, kind, size, nsteps;
 	unsigned int offset[TRACE_MAX_STEPS];
+	int length_delta;
+	unsigned int length_size, length_signed;
 };
 
 /* What the BPF side knows of probe number i (the USDT cookie). */
