@@ -85,6 +85,13 @@ const struct option_row option_rows[] = {
 		  "writes it (conn->local.id), laid out from the\n"
 		  "binary's DWARF and read at the firing",
 	  .parse = trace_show_value },
+	{ .name = "--where", .value = "'P:N: EXPR'", .group = O_TRACE,
+	  .action = ACT_TRACE,
+	  .help = "with --trace: only the firings of the probes P:N\n"
+		  "(globs) whose arguments pass EXPR (latency > 1000,\n"
+		  "path ~ \"/api/*\", && || ! and parentheses),\n"
+		  "decided in the kernel",
+	  .parse = trace_where_value },
 	{ .name = "--top", .value = "N", .group = O_TRACE, .action = ACT_TRACE,
 	  .help = "with --summary: the N names of most self time\n"
 		  "(default " PROBEGEN_STR(TRACE_TOP_DEFAULT) "; --json has all)",

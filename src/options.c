@@ -350,6 +350,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->trace.pair_requests = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.by_requests = xcalloc((size_t)argc, sizeof(char *));
 	o->trace.show_requests = xcalloc((size_t)argc, sizeof(char *));
+	o->trace.where_requests = xcalloc((size_t)argc, sizeof(char *));
 	o->row_given = xcalloc(noption_rows, 1);
 	for (i = 1; i < argc; i++)
 		if ((r = parse_one(o, modes, argc, argv, &i)) != 1)
@@ -398,6 +399,7 @@ void options_free(struct options *o)
 	free(o->trace.pair_requests);
 	free(o->trace.by_requests);
 	free(o->trace.show_requests);
+	free(o->trace.where_requests);
 }
 
 const char *const *options_d_files(const struct options *o, int *n)

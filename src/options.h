@@ -201,6 +201,7 @@ int trace_duration_value(struct options *o, const char *v); /* --duration */
 int trace_pair_value(struct options *o, const char *v);	    /* --pair */
 int trace_by_value(struct options *o, const char *v);	    /* --by */
 int trace_show_value(struct options *o, const char *v);    /* --show */
+int trace_where_value(struct options *o, const char *v);   /* --where */
 int trace_top_value(struct options *o, const char *v);	    /* --top */
 
 /* The .d files: the -s files, else the first operand; and the operands

@@ -224,6 +224,14 @@ int trace_show_value(struct options *o, const char *v)
 	return 1;
 }
 
+/* Its expression is read when the trace starts (trace/filter_parse.c),
+ * where the probes' arguments are known. */
+int trace_where_value(struct options *o, const char *v)
+{
+	o->trace.where_requests[o->trace.nwhere_requests++] = v;
+	return 1;
+}
+
 int trace_top_value(struct options *o, const char *v)
 {
 	if ((o->trace.top = (int)positive_whole(v, INT_MAX)) > 0)

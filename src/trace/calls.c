@@ -108,8 +108,9 @@ static void close_call(struct calls *c, const struct call *x,
 static void end_on_thread(struct calls *c, int pair, unsigned tid,
 			  unsigned long long now)
 {
-	struct thread_calls *th = &c->threads[thread_index(c, tid)];
-	int k, j, kept;
+	/* The index first: thread_index may move c->threads. */
+	int t = thread_index(c, tid), k, j, kept;
+	struct thread_calls *th = &c->threads[t];
 
 	if (th->overflow) {
 		th->overflow--;

@@ -63,6 +63,13 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 		bpf_map__set_max_entries(skel->maps.tree, 1);
 	}
 	bpf_map__set_max_entries(skel->maps.probes, nprobes);
+	/* --where: each filtered probe's filter, and what it rejected. */
+	bpf_map__set_max_entries(skel->maps.filters,
+				 follow ? TRACE_MAX_FILTERS
+				 : tr->nfiltered ? (unsigned)tr->nfiltered
+						 : 1);
+	bpf_map__set_max_entries(skel->maps.rejected,
+				 tr->nfiltered || follow ? nprobes : 1);
 	bpf_map__set_max_entries(skel->maps.counts, tally ? nprobes : 1);
 	bpf_map__set_max_entries(skel->maps.pair_stats, tally ? npairs : 1);
 	if (!tally || (!tr->npairs && !follow)) {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer.h"
+#include "filter.h"
 
 /* Whether -n chooses provider:name; each pattern that does is marked
  * in used (the end of the trace says those that chose none). */
@@ -291,7 +291,8 @@ int probes_add(struct tracer *tr, int b, const struct program *from_file,
 		tg = target_by_name(tr->binaries[b]->arch);
 		describe(t, p, tr->programs[b], from_file,
 			 tg ? tg : target_host());
-		if (probe_shows(tr, t, at_start) != 0)
+		if (probe_shows(tr, t, at_start) != 0 ||
+		    filter_probe(tr, t, at_start) != 0)
 			rc = at_start ? -1 : 0;
 		/* --metrics: its firings counted by these arguments. */
 		if (tr->plan.metrics)
@@ -314,6 +315,8 @@ void probes_drop(struct tracer *tr, int nprobes, int npairs)
 		}
 		free(tr->probes[i].label);
 		free(tr->probes[i].label_text);
+		free(tr->probes[i].filter);
+		free(tr->probes[i].filter_text);
 	}
 	tr->nprobes = nprobes;
 	for (i = npairs; i < tr->npairs; i++) {

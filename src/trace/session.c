@@ -94,6 +94,14 @@ static void describe_probes(struct session *s, int from)
 		}
 		for (a = 0; a < t->nshows; a++)
 			describe_show(&info.shows[info.nshows++], &t->shows[a]);
+		if (t->filter) {
+			unsigned int fk = (unsigned)t->filter_index;
+
+			info.filter = fk + 1;
+			bpf_map__update_elem(s->skel->maps.filters, &fk,
+					     sizeof(fk), t->filter,
+					     sizeof(*t->filter), 0);
+		}
 		/* --metrics counts its firings by --by's arguments in
 		   user space: sent there. */
 		info.stream = t->nlabel_args > 0;
@@ -123,6 +131,25 @@ static void describe_probes(struct session *s, int from)
 		bpf_map__update_elem(s->skel->maps.probes, &key, sizeof(key),
 				     &info, sizeof(info), 0);
 	}
+}
+
+/* --where's ~ matches in the sleepable program alone (bpf_loop): 1
+ * when a filter has one and the kernel loaded the plain one (said). */
+static int globs_need_sleepable(const struct tracer *tr)
+{
+	int i;
+	unsigned k;
+
+	for (i = 0; i < tr->nprobes; i++)
+		for (k = 0; tr->probes[i].filter &&
+			    k < tr->probes[i].filter->nconds;
+		     k++)
+			if (tr->probes[i].filter->conds[k].kind ==
+			    TRACE_COND_GLOB) {
+				error_plain("--where: ~ needs Linux 6.0 (a sleepable uprobe program, with bpf_loop): use == or !=");
+				return 1;
+			}
+	return 0;
 }
 
 /* Attach to probes from..nprobes-1; the number attached, or -1 when the
@@ -177,6 +204,8 @@ static int load_and_attach(struct session *s, int pid)
 					    : "");
 			return -1;
 		}
+		if (prog == s->skel->progs.on_probe && globs_need_sleepable(s->tr))
+			return -1;
 		describe_probes(s, 0);
 		/* A followed tree's processes are told apart in the BPF
 		   program: the programs they start are attached in every

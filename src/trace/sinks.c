@@ -161,6 +161,8 @@ int sinks_event(void *ctx, void *data, size_t size)
 		if (sinks[i].wanted(&tr->plan))
 			sinks[i].event(tr, e);
 	tr->events++;
+	if (tr->received)
+		tr->received[e->probe]++;
 	if (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit)
 		trace_stopping = 1;
 	return 0;

@@ -332,8 +332,13 @@ int summary_unfired(const struct tracer *tr, const struct tally *t)
 	int i, n = 0;
 
 	for (i = 0; i < tr->nprobes; i++)
-		if (!t->counts[i] &&
-		    !(tr->probes[i].from_system && !tr->opt->nfilters)) {
+		if (!t->counts[i] && t->rejected && t->rejected[i]) {
+			error_input("probe %s fired %llu times, and never passed its --where (%s)",
+				    tr->probes[i].label_text, t->rejected[i],
+				    tr->probes[i].filter_text);
+			n++;
+		} else if (!t->counts[i] &&
+			   !(tr->probes[i].from_system && !tr->opt->nfilters)) {
 			error_input("probe %s never fired",
 				    tr->probes[i].label_text);
 			n++;

@@ -165,8 +165,18 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 	memset(t, 0, sizeof(*t));
 	t->counts = xcalloc((size_t)tr->nprobes + 1, sizeof(*t->counts));
 	t->pairs = xcalloc((size_t)tr->npairs + 1, sizeof(*t->pairs));
-	for (i = 0; i < tr->nprobes; i++)
-		t->counts[i] = per_cpu_sum(skel->maps.counts, (unsigned)i);
+	t->rejected = xcalloc((size_t)tr->nprobes + 1, sizeof(*t->rejected));
+	for (i = 0; i < tr->nprobes; i++) {
+		if (tr->plan.tally)
+			t->counts[i] = per_cpu_sum(skel->maps.counts,
+						   (unsigned)i);
+		if (tr->probes[i].filter)
+			t->rejected[i] = per_cpu_sum(skel->maps.rejected,
+						     (unsigned)i);
+	}
+	/* Without the counts (--where alone), only the rejected. */
+	if (!tr->plan.tally)
+		return;
 	for (i = 0; i < tr->npairs; i++)
 		if (!tr->pairs[i].in_user)
 			pair_tally(skel->maps.pair_stats, (unsigned)i,
@@ -181,6 +191,7 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 void tally_free(struct tally *t)
 {
 	free(t->counts);
+	free(t->rejected);
 	free(t->pairs);
 	free(t->processes);
 }

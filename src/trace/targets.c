@@ -17,7 +17,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "tracer.h"
+#include "filter.h"
 
 extern char **environ;
 
@@ -325,7 +325,7 @@ int targets_find(struct tracer *tr)
 
 	tr->by_used = xcalloc((size_t)opt->nby_requests + 1, 1);
 	tr->filter_used = xcalloc((size_t)opt->nfilters + 1, 1);
-	if (find_binaries(tr) != 0)
+	if (filters_parse(tr) != 0 || find_binaries(tr) != 0)
 		return -1;
 	for (i = 0; i < tr->nbinaries; i++)
 		if (probes_add(tr, i, opt->d_program, 1) != 0)
@@ -354,6 +354,8 @@ int targets_find(struct tracer *tr)
 			    tr->nprobes, TRACE_MAX_PROBES);
 		return -1;
 	}
+	if (filters_check(tr) != 0)
+		return -1;
 	return pairs_find(tr);
 }
 
@@ -398,6 +400,7 @@ void targets_free(struct tracer *tr)
 	int i;
 
 	probes_drop(tr, 0, 0);
+	filters_free(tr);
 	free(tr->probes);
 	free(tr->pairs);
 	free(tr->by_used);

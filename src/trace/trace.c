@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "filter.h"
 #include "metrics.h"
 #include "follow.h"
 
@@ -239,7 +240,7 @@ static int report(struct tracer *tr, struct session *s, int status)
 					? "--by %s: no probe traced is that probe"
 					: "--by %s: no pair traced starts with that probe",
 				opt->by_requests[i]);
-	if (tr->plan.summary || tr->plan.expect_all) {
+	if (tr->plan.summary || tr->plan.expect_all || tr->nfiltered) {
 		struct tally t;
 
 		read_tally(tr, s, &t);
@@ -247,6 +248,7 @@ static int report(struct tracer *tr, struct session *s, int status)
 			summary_print(tr, &t);
 		if (tr->plan.expect_all && summary_unfired(tr, &t))
 			status = EXIT_INPUT;
+		filters_report(tr, t.rejected);
 		tally_free(&t);
 	}
 	return status;

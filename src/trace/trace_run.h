@@ -36,6 +36,8 @@ struct trace_options {
 	int nby_requests;
 	const char **show_requests; /* --show P:N:EXPR */
 	int nshow_requests;
+	const char **where_requests; /* --where 'P:N: EXPR' */
+	int nwhere_requests;
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */
 	const char *folded;  /* --folded FILE: folded stacks, or NULL */
 	const char *metrics; /* --metrics ADDR: serve Prometheus, or NULL */

@@ -78,6 +78,11 @@ struct traced {
 	 * pairs), worked out once when the pairs are chosen. */
 	int ends[TRACE_MAX_ROLES], starts[TRACE_MAX_ROLES];
 	int nends, nstarts;
+	/* --where: its filter (filter.c), the requests' text, and the
+	   filter's index in the BPF side's map; or NULL. */
+	struct trace_filter *filter;
+	char *filter_text;
+	int filter_index;
 	/* --metrics: the arguments --by labels its firings by. */
 	int label_args[TRACE_MAX_ARGS];
 	int nlabel_args;
@@ -157,6 +162,9 @@ struct tracer {
 	struct metrics *metrics; /* --metrics, or NULL */
 	char *by_used;		 /* per --by request: it named a pair */
 	char *filter_used;	 /* per -n pattern: it chose a probe */
+	struct where_request *wheres; /* --where's, parsed (filter.h) */
+	int nwheres, nfiltered;	      /* the probes with a filter */
+	unsigned long long *received; /* per probe, events: with --where */
 	unsigned long long start_ns, events;
 	FILE *out;
 	/* Where the session delivers each firing (sinks_event), and each
@@ -227,6 +235,7 @@ int pairs_find(struct tracer *tr);
 /* The counts (per probe) and pair times the BPF side kept. */
 struct tally {
 	unsigned long long *counts;	/* tr->nprobes */
+	unsigned long long *rejected;	/* ... by --where's filters */
 	struct trace_pair_stats *pairs; /* tr->npairs */
 	/* Per probe, the processes it fired in; NULL unless a command's or
 	   a process's tree was followed. */

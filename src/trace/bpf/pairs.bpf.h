@@ -88,6 +88,11 @@ static __always_inline long value_key_of(const struct __bpf_usdt_spec *spec,
 	return rc;
 }
 
+/* A time's lowest bit says whether its firing passed its probe's
+ * --where filter (trace.bpf.c sets it): a call is timed when its start
+ * and its end both did.  Every firing is matched all the same, so that
+ * a rejected end still closes its start and nesting stays right. */
+
 /* pair_end() and pair_start() are global functions, not inlined: the
  * kernel checks each once, not once for every role of every argument's
  * path (the program took 77 ms to verify inlined, 8 ms so; a call costs
@@ -119,7 +124,8 @@ __noinline int pair_end(const struct __bpf_usdt_spec *spec,
 		if (value_key_of(spec, regs, info, pair, match_arg, &k) == 0)
 			t = bpf_map_lookup_elem(&opened_by_value, &k);
 		if (t) {
-			record(pair, now - *t);
+			if (*t & now & 1)
+				record(pair, now - *t);
 			bpf_map_delete_elem(&opened_by_value, &k);
 		} else {
 			unmatched(pair);
@@ -131,10 +137,10 @@ __noinline int pair_end(const struct __bpf_usdt_spec *spec,
 		if (n && n->depth) {
 			__u32 d = --n->depth;
 
-			if (d < TRACE_MAX_NEST)
-				record(pair,
-				       now - n->start_ns[d &
-							 (TRACE_MAX_NEST - 1)]);
+			__u64 start = n->start_ns[d & (TRACE_MAX_NEST - 1)];
+
+			if (d < TRACE_MAX_NEST && (start & now & 1))
+				record(pair, now - start);
 		} else {
 			unmatched(pair);
 		}

@@ -115,6 +115,7 @@ struct {
 #include "args.bpf.h"
 #include "pairs.bpf.h"
 #include "slots.bpf.h"
+#include "filter.bpf.h"
 
 /* Wake the reader once a CPU has sent this much, not at every event;
  * user space reads at least every 100 ms besides.  Counted here, per
@@ -168,8 +169,19 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 		return 0;
 	registers_of(ctx, &regs);
 	now = bpf_ktime_get_ns();
+	/* --where: a rejected firing is counted as such, and matched in its
+	   pairs (untimed: pairs.bpf.h); nothing else. */
+	if (info->filter && !filter_passes(spec, &regs, info, sleepable)) {
+		__u64 *r = bpf_map_lookup_elem(&rejected, &probe);
+
+		if (r)
+			*r += 1;
+		if (tally && (info->nstarts || info->nends))
+			pair_firing(spec, &regs, info, now & ~1ull);
+		return 0;
+	}
 	if (tally)
-		count_firing(spec, &regs, info, probe, id, now);
+		count_firing(spec, &regs, info, probe, id, now | 1);
 	if (summary_only && !info->stream)
 		return 0;
 	nargs = spec->arg_cnt < 0		 ? 0

@@ -134,6 +134,42 @@ struct trace_show {
 	unsigned int length_size, length_signed;
 };
 
+/* A --where filter, compiled for one probe (trace/filter.c) and
+ * interpreted at its firing (bpf/filter.bpf.h): its comparisons, each
+ * of an argument (or of one of the probe's shows, from TRACE_MAX_ARGS
+ * on) with a constant, then how their truths combine, in postfix: op k
+ * below TRACE_MAX_CONDS is comparison k's truth, the others are
+ * TRACE_FILTER_AND, _OR and _NOT. */
+#define TRACE_MAX_CONDS 8
+#define TRACE_MAX_FILTER_OPS (2 * TRACE_MAX_CONDS)
+#define TRACE_PATTERN_LEN 64 /* a string constant's bytes, NUL included */
+/* Probes filtered at once: each has its own compiled filter. */
+#define TRACE_MAX_FILTERS 1024
+enum trace_cond_kind {
+	TRACE_COND_SIGNED,   /* integers of size bytes, signed */
+	TRACE_COND_UNSIGNED, /* ... unsigned (pointers too) */
+	TRACE_COND_STRING,   /* a C string, or length_arg's bytes: == != */
+	TRACE_COND_GLOB,     /* ... matched against a glob: ~ */
+};
+enum trace_cond_op { TRACE_EQ, TRACE_NE, TRACE_LT, TRACE_LE, TRACE_GT, TRACE_GE };
+#define TRACE_FILTER_AND 100
+#define TRACE_FILTER_OR 101
+#define TRACE_FILTER_NOT 102
+struct trace_cond {
+	unsigned int kind, op, arg, size;
+	/* TRACE_COND_STRING, _GLOB on a string with its length: the
+	   argument holding it, or -1 (a C string; length bytes when set) */
+	int length_arg;
+	unsigned int length;
+	unsigned long long value; /* the integer compared with */
+	char pattern[TRACE_PATTERN_LEN]; /* the string, or the glob */
+};
+struct trace_filter {
+	unsigned int nconds, nops;
+	unsigned char ops[TRACE_MAX_FILTER_OPS];
+	struct trace_cond conds[TRACE_MAX_CONDS];
+};
+
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	unsigned int string_mask; /* bit n: argument n is a C string */
@@ -145,6 +181,8 @@ struct trace_probe_info {
 	unsigned int length[TRACE_MAX_ARGS];
 	unsigned int nshows;
 	struct trace_show shows[TRACE_MAX_SHOWS];
+	/* --where: 1 + its filter's index in the filters map, or 0 */
+	unsigned int filter;
 	/* Sent even with --summary: it starts or ends a pair timed in user
 	   space (profile.c). */
 	unsigned int stream;

@@ -1,0 +1,273 @@
+/*
+ * src/trace/bpf/filter.bpf.h - part of trace.bpf.c (included once, after
+ * slots.bpf.h): --where's filters, interpreted at the firing before
+ * anything is counted, timed or sent (trace_abi.h's struct
+ * trace_filter, which trace/filter.c compiles): each comparison's truth
+ * (integers by their size and sign; strings read as the event reads
+ * them, at most TRACE_STR_LEN bytes), then the postfix ops over a
+ * stack of truths held in one integer's bits.  A value that cannot be
+ * read makes its comparison false.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TRACE_MAX_FILTERS);
+	__type(key, __u32);
+	__type(value, struct trace_filter);
+} filters SEC(".maps");
+
+/* Per probe, the firings its filter rejected. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TRACE_MAX_PROBES);
+	__type(key, __u32);
+	__type(value, __u64);
+} rejected SEC(".maps");
+
+/* A string compared: its bytes (n of them) and the glob it is matched
+ * against, copied here so that a glob's steps find both. */
+struct filter_text {
+	char text[TRACE_STR_LEN];
+	char pattern[TRACE_PATTERN_LEN];
+	__u32 n, m;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct filter_text);
+} filter_texts SEC(".maps");
+
+/* The operand of comparison c: an argument's value, or a show's (a
+ * member: its bytes, or the pointer a string member holds): 0, or not
+ * when it cannot be read. */
+static __always_inline long cond_operand(const struct __bpf_usdt_spec *spec,
+					 const struct firing_regs *regs,
+					 const struct trace_probe_info *info,
+					 const struct trace_cond *c, __u64 *v)
+{
+	unsigned int k = c->arg - TRACE_MAX_ARGS;
+	const struct trace_show *sh;
+	__u64 addr;
+	__u32 size;
+
+	*v = 0;
+	if (c->arg < TRACE_MAX_ARGS) {
+		*v = arg_value(spec, regs, c->arg);
+		return 0;
+	}
+	if (k >= TRACE_MAX_SHOWS)
+		return -1;
+	sh = &info->shows[k];
+	if (member_address(arg_value(spec, regs, sh->arg), sh, &addr))
+		return -1;
+	size = sh->kind == TRACE_SHOW_STRING ? 8
+	       : sh->size < 1		     ? 1
+	       : sh->size > 8		     ? 8
+					     : sh->size;
+	return bpf_probe_read_user(v, size, (const void *)addr);
+}
+
+/* v against c's constant, at c's size and sign. */
+static __always_inline int integer_truth(const struct trace_cond *c, __u64 v)
+{
+	unsigned int shift = c->size >= 1 && c->size < 8 ? 64 - 8 * c->size : 0;
+	__s64 sv = (__s64)(v << shift) >> shift, sc = (__s64)c->value;
+	__u64 uv = (v << shift) >> shift, uc = c->value;
+
+	if (c->kind == TRACE_COND_SIGNED)
+		switch (c->op) {
+		case TRACE_EQ: return sv == sc;
+		case TRACE_NE: return sv != sc;
+		case TRACE_LT: return sv < sc;
+		case TRACE_LE: return sv <= sc;
+		case TRACE_GT: return sv > sc;
+		default: return sv >= sc;
+		}
+	switch (c->op) {
+	case TRACE_EQ: return uv == uc;
+	case TRACE_NE: return uv != uc;
+	case TRACE_LT: return uv < uc;
+	case TRACE_LE: return uv <= uc;
+	case TRACE_GT: return uv > uc;
+	default: return uv >= uc;
+	}
+}
+
+/* One step of matching ft->text against the glob ft->pattern (* and
+ * ?), the classic way: on a mismatch, back to the last star, which
+ * takes one more byte.  At most (n + 1) * (m + 1) + m steps. */
+struct glob_state {
+	__u32 s, p, star, mark;
+	int result;
+};
+#define GLOB_NO_STAR 0xffffffffu
+#define GLOB_STEPS ((TRACE_STR_LEN + 1) * (TRACE_PATTERN_LEN + 1) + TRACE_PATTERN_LEN)
+
+static long glob_step(__u32 i, void *ctx)
+{
+	struct glob_state *g = ctx;
+	__u32 zero = 0;
+	struct filter_text *ft = bpf_map_lookup_elem(&filter_texts, &zero);
+	char pc, sc;
+
+	(void)i;
+	if (!ft)
+		return 1;
+	pc = g->p < ft->m ? ft->pattern[g->p & (TRACE_PATTERN_LEN - 1)] : 0;
+	if (g->s < ft->n) {
+		sc = ft->text[g->s & (TRACE_STR_LEN - 1)];
+		if (g->p < ft->m && (pc == '?' || pc == sc)) {
+			g->s++;
+			g->p++;
+		} else if (g->p < ft->m && pc == '*') {
+			g->star = g->p++;
+			g->mark = g->s;
+		} else if (g->star != GLOB_NO_STAR) {
+			g->p = g->star + 1;
+			g->s = ++g->mark;
+		} else {
+			return 1; /* no match */
+		}
+		return 0;
+	}
+	/* The string is used up: what is left of the glob must be stars. */
+	if (g->p < ft->m && pc == '*') {
+		g->p++;
+		return 0;
+	}
+	g->result = g->p == ft->m;
+	return 1;
+}
+
+/* The string operand at src (its length's bytes, or to its NUL) against
+ * c's pattern: equal, or matched by the glob. */
+static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
+					const struct firing_regs *regs,
+					const struct trace_cond *c,
+					const void *src, bool sleepable)
+{
+	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
+	__u32 zero = 0, k;
+	struct filter_text *ft = bpf_map_lookup_elem(&filter_texts, &zero);
+	__u64 len;
+	long n;
+	int same;
+
+	if (!ft)
+		return 0;
+	if (c->length_arg >= 0 || c->length) {
+		len = c->length_arg >= 0 ? arg_value(spec, regs, (unsigned int)c->length_arg & 15)
+					 : c->length;
+		if ((__s64)len < 0)
+			return 0;
+		n = len > TRACE_STR_LEN ? TRACE_STR_LEN : (long)len;
+		if (read_bytes(ft->text, src, n, sleepable))
+			return 0;
+	} else {
+		n = read_string(ft->text, src, sleepable);
+		if (n <= 0)
+			return 0;
+		n--; /* its NUL */
+	}
+	ft->n = (__u32)n;
+	for (k = 0; k < TRACE_PATTERN_LEN && c->pattern[k]; k++)
+		;
+	ft->m = k;
+	if (c->kind == TRACE_COND_GLOB) {
+		/* bpf_loop: Linux 5.17, where sleepable uprobe programs are
+		   (6.0); the plain program matches no glob (filter.c says
+		   so before the trace). */
+		if (!sleepable)
+			return 0;
+		__builtin_memcpy(ft->pattern, c->pattern, TRACE_PATTERN_LEN);
+		bpf_loop(GLOB_STEPS, glob_step, &g, 0);
+		return g.result;
+	}
+	same = ft->n == ft->m;
+	for (k = 0; k < TRACE_PATTERN_LEN - 1 && same; k++) {
+		if (k >= ft->n)
+			break;
+		same = ft->text[k] == c->pattern[k];
+	}
+	return c->op == TRACE_NE ? !same : same;
+}
+
+/* The truth of comparison k of info's filter.  A global function (two:
+ * the sleepable program may fault a string's page in, the plain one
+ * may not), so that the kernel checks it once, not once for every
+ * combination of the comparisons before it. */
+static __always_inline int cond_truth(const struct __bpf_usdt_spec *spec,
+				      const struct firing_regs *regs,
+				      const struct trace_probe_info *info,
+				      unsigned int k, bool sleepable)
+{
+	__u32 key = info->filter - 1;
+	const struct trace_filter *f = bpf_map_lookup_elem(&filters, &key);
+	const struct trace_cond *c;
+	__u64 v, i = k & (TRACE_MAX_CONDS - 1); /* a power of two */
+
+	if (!f || k >= TRACE_MAX_CONDS)
+		return 0;
+	/* The register bounded is the one used: not a copy. */
+	barrier_var(i);
+	if (i >= TRACE_MAX_CONDS)
+		return 0;
+	c = &f->conds[i];
+	if (cond_operand(spec, regs, info, c, &v))
+		return 0; /* unreadable: false */
+	if (c->kind == TRACE_COND_STRING || c->kind == TRACE_COND_GLOB)
+		return string_truth(spec, regs, c, (const void *)v, sleepable);
+	return integer_truth(c, v);
+}
+
+__noinline int cond_truth_sleepable(const struct __bpf_usdt_spec *spec,
+				    const struct firing_regs *regs,
+				    const struct trace_probe_info *info,
+				    unsigned int k)
+{
+	if (!spec || !regs || !info)
+		return 0;
+	return cond_truth(spec, regs, info, k, true);
+}
+
+__noinline int cond_truth_plain(const struct __bpf_usdt_spec *spec,
+				const struct firing_regs *regs,
+				const struct trace_probe_info *info,
+				unsigned int k)
+{
+	if (!spec || !regs || !info)
+		return 0;
+	return cond_truth(spec, regs, info, k, false);
+}
+
+/* Does this firing pass probe info's filter?  Comparisons first, each a
+ * bit; then the ops, on a stack of bits. */
+static __always_inline int filter_passes(const struct __bpf_usdt_spec *spec,
+					 const struct firing_regs *regs,
+					 const struct trace_probe_info *info,
+					 bool sleepable)
+{
+	__u32 key = info->filter - 1, truths = 0, stack = 0, k, op;
+	const struct trace_filter *f = bpf_map_lookup_elem(&filters, &key);
+	int t;
+
+	if (!f)
+		return 1;
+	for (k = 0; k < TRACE_MAX_CONDS && k < f->nconds; k++) {
+		t = sleepable ? cond_truth_sleepable(spec, regs, info, k)
+			      : cond_truth_plain(spec, regs, info, k);
+		truths |= (__u32)(t != 0) << k;
+	}
+	for (k = 0; k < TRACE_MAX_FILTER_OPS && k < f->nops; k++) {
+		op = f->ops[k];
+		if (op < TRACE_MAX_CONDS)
+			stack = stack << 1 | ((truths >> op) & 1);
+		else if (op == TRACE_FILTER_NOT)
+			stack ^= 1;
+		else if (op == TRACE_FILTER_AND)
+			stack = (stack >> 1) & (stack | ~1u);
+		else
+			stack = (stack >> 1) | (stack & 1);
+	}
+	return stack & 1;
+}

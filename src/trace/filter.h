@@ -1,0 +1,82 @@
+/*
+ * src/trace/filter.h - --where: a filter on a probe's arguments, parsed
+ * once from the command line (filter_parse.c), then compiled for each
+ * probe its glob matches into the small program the BPF side interprets
+ * at the firing (filter.c; trace_abi.h's struct trace_filter,
+ * bpf/filter.bpf.h).  Included by the rooms that use it: targets.c,
+ * session.c, trace.c and summary.c.
+ */
+#ifndef PROBEGEN_FILTER_H
+#define PROBEGEN_FILTER_H
+
+#include "tracer.h"
+
+/* ---- filter_parse.c ---- */
+
+/* The ~ of a comparison: a glob match of a string. */
+#define WHERE_GLOB 10
+
+enum where_kind { WHERE_CMP, WHERE_AND, WHERE_OR, WHERE_NOT };
+
+/* One node of a filter's expression. */
+struct where_node {
+	enum where_kind kind;
+	struct where_node *l, *r; /* AND, OR: both; NOT: l */
+	/* WHERE_CMP: operand (an argument's name or a member expression)
+	   op (TRACE_EQ ... TRACE_GE, or WHERE_GLOB) constant */
+	char *operand;
+	int operand_col, operand_len; /* in the request, from 1 */
+	int op;
+	int is_string;
+	char *text; /* a string constant, unescaped */
+	size_t text_len;
+	int negative;
+	unsigned long long magnitude; /* an integer constant: its size */
+	int const_col, const_len;
+};
+
+/* One --where request: "PROVIDER:PROBE: EXPR". */
+struct where_request {
+	const char *spec;
+	char *probes; /* "PROVIDER:PROBE", globs as -n's */
+	struct where_node *root;
+	int compiled; /* probes it was compiled for */
+	/* Why the first probe it matched was left out, and where; the
+	   probes left out at the start, said once the start is done. */
+	struct buf left_out;
+	char *left_out_why;
+	int left_out_col, left_out_len;
+};
+
+/* Parse spec into r: 0, or -1 after saying why with a caret under the
+ * word (an error of the input). */
+int where_parse(const char *spec, struct where_request *r);
+void where_free(struct where_request *r);
+void where_node_free(struct where_node *n);
+/* Say an error about spec, then spec with a caret under its columns
+ * col to col + len - 1 (from 1). */
+void where_error(const char *spec, int col, int len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- filter.c ---- */
+
+/* Parse every --where: 0, or -1 (said). */
+int filters_parse(struct tracer *tr);
+/* Compile the --where requests that match probe t into t->filter (NULL
+ * when none does): 0, or -1 when one cannot be (said: an error at the
+ * start, else a warning and the probe unfiltered). */
+int filter_probe(struct tracer *tr, struct traced *t, int at_start);
+/* Once every probe at the start has been described: a request that
+ * matched no probe, or was left out of every probe it matched, is an
+ * error (said): 0, or -1.  Those left out of some are said. */
+int filters_check(struct tracer *tr);
+/* The requests and the counts of events (the probes' own filters go
+ * with them: probes_drop). */
+void filters_free(struct tracer *tr);
+/* At the end: for each filtered probe, the firings its filter rejected
+ * in the kernel (rejected, per probe) and the events that reached
+ * probegen. */
+void filters_report(const struct tracer *tr,
+		    const unsigned long long *rejected);
+
+#endif
