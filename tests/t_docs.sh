@@ -100,6 +100,8 @@ t_docs_limits_are_the_code() {
 	also = [("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "At most %d bytes are read of each" % n),
 	        ("MEMBER_MAX_STEPS", "src/inspect/inspect.h", lambda n: "following at most %d pointers past the argument" % (n - 1)),
 	        ("TRACE_MAX_SHOWS", "src/trace/bpf/trace_abi.h", lambda n: "up to %d expressions a probe" % n),
+	        ("TRACE_MAX_CONDS", "src/trace/bpf/trace_abi.h", lambda n: "at most %d comparisons a probe" % n),
+	        ("TRACE_PATTERN_LEN", "src/trace/bpf/trace_abi.h", lambda n: "at most %d bytes) and" % (n - 1)),
 	        # TRACE_COUNTED_MAX: a slot less the 8 bytes of its length.
 	        ("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "so at most %d of them are shown" % (n - 8))]
 	bad = []

@@ -188,3 +188,21 @@ t_where_errors() {
 		{ cat out; fail "a probe left out must be traced unfiltered"; }
 	cases_end
 }
+
+# A filter on member expressions, read in the kernel at the firing
+# (members.c overwrites them right after): a number two pointers deep, a
+# string member.
+t_where_members() {
+	need_trace
+	members_program
+	timeout 60 "$PROBEGEN" --trace -n quic:send --where 'quic:send: conn->local.cid_set.master_id >= 1001 && conn->peer->name != "peer-2"' \
+		-c './members 3' > out 2> err || { cat err; fail "--where on members"; }
+	firings out | sed 's/conn=0x[0-9a-f]*/conn=ADDR/' > got
+	cat > want <<-'W'
+	quic:send conn=ADDR n=1 conn->local.cid_set.master_id=1001 conn->peer->name="peer-1"
+	W
+	diff -u want got || fail "--where on members: not what passed"
+	grep -q "quic:send where .*: 2 firings rejected in the kernel, 1 event reached probegen" err ||
+		{ cat err; fail "the end's count"; }
+	ok
+}

@@ -233,7 +233,10 @@ int filters_parse(struct tracer *tr)
 	return 0;
 }
 
-int filter_probe(struct tracer *tr, struct traced *t, int at_start)
+/* Compile the requests that match probe t into t->filter (NULL when
+ * none does): 0, or -1 when one cannot be (said: an error at the
+ * start, else a warning and the probe unfiltered). */
+static int filter_probe(struct tracer *tr, struct traced *t, int at_start)
 {
 	struct trace_filter f = { 0 };
 	struct buf text = { 0 };
@@ -273,6 +276,16 @@ int filter_probe(struct tracer *tr, struct traced *t, int at_start)
 	return 0;
 }
 
+int filters_add(struct tracer *tr, int from, int at_start)
+{
+	int i;
+
+	for (i = from; i < tr->nprobes; i++)
+		if (filter_probe(tr, &tr->probes[i], at_start) != 0)
+			return -1;
+	return 0;
+}
+
 int filters_check(struct tracer *tr)
 {
 	int i;
@@ -307,10 +320,12 @@ void filters_report(const struct tracer *tr, const unsigned long long *rejected)
 
 		if (!t->filter)
 			continue;
-		info_plain("%s where %s: %llu firings rejected in the kernel, "
-			   "%llu events reached probegen",
-			   t->label_text, t->filter_text,
-			   rejected ? rejected[i] : 0, tr->received[i]);
+		unsigned long long n = rejected ? rejected[i] : 0;
+
+		info_plain("%s where %s: %llu firing%s rejected in the kernel, "
+			   "%llu event%s reached probegen",
+			   t->label_text, t->filter_text, n, n == 1 ? "" : "s",
+			   tr->received[i], tr->received[i] == 1 ? "" : "s");
 	}
 }
 

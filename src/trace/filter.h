@@ -3,8 +3,8 @@
  * once from the command line (filter_parse.c), then compiled for each
  * probe its glob matches into the small program the BPF side interprets
  * at the firing (filter.c; trace_abi.h's struct trace_filter,
- * bpf/filter.bpf.h).  Included by the rooms that use it: targets.c,
- * session.c, trace.c and summary.c.
+ * bpf/filter.bpf.h).  Included by the rooms that use it, targets.c and
+ * trace.c, and by its own two.
  */
 #ifndef PROBEGEN_FILTER_H
 #define PROBEGEN_FILTER_H
@@ -62,10 +62,11 @@ void where_error(const char *spec, int col, int len, const char *fmt, ...)
 
 /* Parse every --where: 0, or -1 (said). */
 int filters_parse(struct tracer *tr);
-/* Compile the --where requests that match probe t into t->filter (NULL
- * when none does): 0, or -1 when one cannot be (said: an error at the
- * start, else a warning and the probe unfiltered). */
-int filter_probe(struct tracer *tr, struct traced *t, int at_start);
+/* Compile the --where requests for the probes from index from on, each
+ * into its filter (t->filter; NULL when none matches it): 0, or -1 when
+ * one cannot be (said: an error at the start, else a warning and the
+ * probe unfiltered). */
+int filters_add(struct tracer *tr, int from, int at_start);
 /* Once every probe at the start has been described: a request that
  * matched no probe, or was left out of every probe it matched, is an
  * error (said): 0, or -1.  Those left out of some are said. */

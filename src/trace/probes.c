@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
+#include "tracer.h"
 
 /* Whether -n chooses provider:name; each pattern that does is marked
  * in used (the end of the trace says those that chose none). */
@@ -291,8 +291,7 @@ int probes_add(struct tracer *tr, int b, const struct program *from_file,
 		tg = target_by_name(tr->binaries[b]->arch);
 		describe(t, p, tr->programs[b], from_file,
 			 tg ? tg : target_host());
-		if (probe_shows(tr, t, at_start) != 0 ||
-		    filter_probe(tr, t, at_start) != 0)
+		if (probe_shows(tr, t, at_start) != 0)
 			rc = at_start ? -1 : 0;
 		/* --metrics: its firings counted by these arguments. */
 		if (tr->plan.metrics)

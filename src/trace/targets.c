@@ -330,6 +330,8 @@ int targets_find(struct tracer *tr)
 	for (i = 0; i < tr->nbinaries; i++)
 		if (probes_add(tr, i, opt->d_program, 1) != 0)
 			return -1;
+	if (filters_add(tr, 0, 1) != 0)
+		return -1;
 	/* A command or a process is followed: the programs it starts may
 	   bring the probes, or those -n chooses when it carries none
 	   (trace.c says if none ever did). */
@@ -380,8 +382,10 @@ int targets_add_program(struct tracer *tr, const char *path, int with_libraries,
 	}
 	for (b = first; b < tr->nbinaries; b++) {
 		struct pair *list = pairs_of(tr->programs[b]);
+		int from = tr->nprobes;
 
 		probes_add(tr, b, tr->opt->d_program, 0);
+		filters_add(tr, from, 0);
 		pairs_keep(tr, b, list);
 		pairs_free(list);
 	}

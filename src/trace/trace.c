@@ -208,6 +208,8 @@ static int report(struct tracer *tr, struct session *s, int status)
 {
 	const struct trace_options *opt = tr->opt;
 
+	/* The events first, then what is said of them (a pipe to both). */
+	fflush(tr->out);
 	if (!tr->nprobes && status == EXIT_OK) {
 		if (opt->nfilters)
 			error_input("no probe matches %s%s in %s or the programs it started",

@@ -8,6 +8,8 @@
  *              command's program and libraries
  *   probes.c   the probes -n chooses in them, described for printing
  *   timed_pairs.c  the pairs to time, and each probe's part in them
+ *   filter.c   --where compiled for each probe (filter_parse.c reads
+ *              it; filter.h)
  *   follow.c   what a followed process's exec or dlopen brings, attached
  *              (follow.h)
  *   session.c  the BPF lifecycle (session.h), over the rooms that hold
