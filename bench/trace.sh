@@ -40,6 +40,9 @@ summary||$PROBEGEN --trace --summary -n bench:event -c './loop $N'
 metrics||$PROBEGEN --trace --metrics 127.0.0.1:0 -n bench:event -c './loop $N'
 metrics_by||$PROBEGEN --trace --metrics 127.0.0.1:0 --by bench:event:name -n bench:event -c './loop $N'
 bpftrace|^probegen |bpftrace -e '$PRINTF' -c './loop $N'
+where_none|bench:event|$PROBEGEN --trace --where 'bench:event: a < 0' -c './loop $N'
+where_glob_none|bench:event|$PROBEGEN --trace --where 'bench:event: name ~ "x*"' -c './loop $N'
+where_all|bench:event|$PROBEGEN --trace --where 'bench:event: a >= 0' -c './loop $N'
 server_floor||bpftrace -e 'usdt:./loop:bench:request__start,usdt:./loop:bench:header,usdt:./loop:bench:request__done { @c = count(); } END { print(@c); clear(@c); }' -c './loop $N server'
 server_summary||$PROBEGEN --trace --summary -n 'bench:request__*' -n bench:header -c './loop $N server'
 server|bench:header |$PROBEGEN --trace -n 'bench:request__*' -n bench:header -c './loop $N server'
@@ -189,13 +192,16 @@ for name, label, counted in (("untraced", "untraced", False),
                              ("summary", "probegen --trace --summary (counts in the kernel)", False),
                              ("metrics", "probegen --trace --metrics (counts in the kernel, served)", False),
                              ("metrics_by", "probegen --trace --metrics --by bench:event:name (counted by value in probegen)", False),
-                             ("bpftrace", "bpftrace 0.17 `printf` (same fields)", True)):
+                             ("bpftrace", "bpftrace 0.17 `printf` (same fields)", True),
+                             ("where_none", "probegen --trace --where 'a < 0' (rejects every firing in the kernel)", True),
+                             ("where_glob_none", "probegen --trace --where 'name ~ \"x*\"' (a glob, rejects every firing)", True),
+                             ("where_all", "probegen --trace --where 'a >= 0' (passes every firing, streamed)", True)):
     s, ns = med(name, 0), med(name, 1)
     got = int(med(name, 2)) if counted else None
     print("| %s | %.3f | %.2fx | %.0f | %.2fx | %s | %s |" % (
         label, s, s / floor_s, ns, ns / floor_ns,
         got if counted else "(counted)" if name != "untraced" else "-",
-        "%.1f%%" % (100.0 * (n - got) / n) if counted else "-"))
+        "%.1f%%" % (100.0 * (n - got) / n) if counted and "none" not in name else "-"))
 print()
 print("A server's firings (%d: %d requests, each its start, 8 headers passed as pointers into the request with their lengths, its end), every field streamed against counting them in the kernel:" % (n // 10 * 10, n // 10))
 print()
