@@ -107,7 +107,8 @@ TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probe
 	    $(B)/trace_timed_pairs.o $(B)/trace_event.o $(B)/trace_meant.o $(B)/trace_printer.o $(B)/trace_sinks.o $(B)/trace_load.o \
 	    $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o $(B)/trace_attach.o \
 	    $(B)/trace_summary.o $(B)/trace_calls.o $(B)/trace_timeline.o $(B)/trace_profile.o \
-	    $(B)/trace_metrics.o $(B)/trace_privileges.o $(B)/trace_filter.o $(B)/trace_filter_parse.o
+	    $(B)/trace_metrics.o $(B)/trace_privileges.o $(B)/trace_filter.o $(B)/trace_filter_parse.o \
+	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o
 LIBS += -lbpf
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
 # found; elsewhere --metrics says what to install.
@@ -207,7 +208,7 @@ $(B)/header_text.o: $(B)/header_text.c
 # The BPF side of --trace: compiled for the BPF target, embedded through
 # bpftool's skeleton.
 $(B)/trace.bpf.o: src/trace/bpf/trace.bpf.c src/trace/bpf/args.bpf.h src/trace/bpf/pairs.bpf.h \
-		src/trace/bpf/slots.bpf.h src/trace/bpf/filter.bpf.h \
+		src/trace/bpf/slots.bpf.h src/trace/bpf/filter.bpf.h src/trace/bpf/stack.bpf.h \
 		src/trace/bpf/trace_abi.h | $(B)
 	$(msg) BPF $<
 	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \

@@ -23,7 +23,7 @@ static void usage_synopsis(FILE *f)
 		"                        [--duration SECONDS] [--summary] [--expect-all]\n"
 		"                        [--pair P:START,P:END[,ARG]]... [--timeline FILE.json]\n"
 		"                        [--by P:START:ARG[+ARG]]... [--show P:N:EXPR]...\n"
-		"                        [--where 'P:N: EXPR']...\n"
+		"                        [--where 'P:N: EXPR']... [--stack [--stack-bytes N]]\n"
 		"                        [--top N] [--folded FILE]\n"
 		"                        [--metrics HOST:PORT [--user NAME]] [-o FILE]\n"
 		"                        [-s FILE.d]... [BINARY...] [-c 'CMD ARGS' | -- CMD ARGS]\n"

@@ -85,6 +85,17 @@ const struct option_row option_rows[] = {
 		  "writes it (conn->local.id), laid out from the\n"
 		  "binary's DWARF and read at the firing",
 	  .parse = trace_show_value },
+	{ .name = "--stack", .group = O_TRACE, .action = ACT_FLAG,
+	  .offset = AT(trace.stack),
+	  .help = "with --trace: each firing's native stack, walked\n"
+		  "with the binaries' CFI (no frame pointers needed);\n"
+		  "with --summary or --folded: firings by stack",
+ },
+	{ .name = "--stack-bytes", .value = "N", .group = O_TRACE,
+	  .action = ACT_TRACE,
+	  .help = "with --stack: the bytes of the stack copied at each\n"
+		  "firing (default " PROBEGEN_STR(TRACE_STACK_BYTES_DEFAULT) ", at most " PROBEGEN_STR(TRACE_STACK_BYTES_MAX) ")",
+	  .parse = trace_stack_bytes_value, .needs = "--stack" },
 	{ .name = "--where", .value = "'P:N: EXPR'", .group = O_TRACE,
 	  .action = ACT_TRACE,
 	  .help = "with --trace: only the firings of the probes P:N\n"

@@ -202,6 +202,7 @@ int trace_pair_value(struct options *o, const char *v);	    /* --pair */
 int trace_by_value(struct options *o, const char *v);	    /* --by */
 int trace_show_value(struct options *o, const char *v);    /* --show */
 int trace_where_value(struct options *o, const char *v);   /* --where */
+int trace_stack_bytes_value(struct options *o, const char *v); /* --stack-bytes */
 int trace_top_value(struct options *o, const char *v);	    /* --top */
 
 /* The .d files: the -s files, else the first operand; and the operands

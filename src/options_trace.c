@@ -232,6 +232,19 @@ int trace_where_value(struct options *o, const char *v)
 	return 1;
 }
 
+int trace_stack_bytes_value(struct options *o, const char *v)
+{
+	long long n = positive_whole(v, TRACE_STACK_BYTES_MAX);
+
+	if (n < 512) {
+		usage_error("--stack-bytes takes a number of bytes from 512 to %d, not '%s'",
+			    TRACE_STACK_BYTES_MAX, v);
+		return -1;
+	}
+	o->trace.stack_bytes = (int)n;
+	return 1;
+}
+
 int trace_top_value(struct options *o, const char *v)
 {
 	if ((o->trace.top = (int)positive_whole(v, INT_MAX)) > 0)

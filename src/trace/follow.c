@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "follow.h"
+#include "stacks.h"
 
 /* Attach to the probes of path, a program exec'd (with its libraries)
  * or a library mapped, unless they are traced already; a program's
@@ -40,11 +41,15 @@ void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 			char *loader;
 
 			attach_program(tr, s, exe, 1, &loader);
+			if (tr->stacks)
+				stacks_process(tr->stacks, pid);
 			session_watch_loader(s, loader);
 			free(loader);
 		}
 	} else {
 		/* Mapped, not yet relocated: its constructors run after. */
+		if (tr->stacks)
+			stacks_process(tr->stacks, pid);
 		char **files = targets_new_mappings(tr, pid), **f;
 
 		for (f = files; f && *f; f++) {

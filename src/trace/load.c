@@ -44,6 +44,10 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 	if (!skel)
 		return NULL;
 	skel->rodata->summary_only = summary_only;
+	skel->rodata->stack_bytes =
+		tr->plan.stack ? (tr->opt->stack_bytes ? (unsigned)tr->opt->stack_bytes
+						       : TRACE_STACK_BYTES_DEFAULT)
+			       : 0;
 	skel->rodata->tally = tally;
 	skel->rodata->follow_tree = follow;
 	/* The processes each probe fired in: --summary's, while following,

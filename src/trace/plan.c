@@ -12,7 +12,10 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	*plan = (struct trace_plan){ 0 };
 	plan->following = opt->command || opt->pid;
 	plan->timeline = opt->timeline != NULL;
-	plan->profile = opt->summary || opt->folded;
+	plan->stack = opt->stack;
+	plan->stack_counts = opt->stack && (opt->summary || opt->folded);
+	/* --folded --stack weighs native stacks, not the pairs' calls. */
+	plan->profile = opt->summary || (opt->folded && !opt->stack);
 	plan->folded = opt->folded != NULL;
 	plan->metrics = opt->metrics != NULL;
 	/* A firing is printed unless something else is made of it. */

@@ -4,9 +4,37 @@
  * arguments as event.c decodes them) or one JSON object a line, to
  * tr->out (stdout, or -o's FILE).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "event.h"
+#include "stacks.h"
+
+/* --stack: the walk's frames, innermost first (text: a line each, then
+ * why it stopped short; JSON: "stack" and "stack_stopped"). */
+static void put_stack(FILE *out, const struct stack_walk *w, int json)
+{
+	struct buf b = { 0 };
+	int i;
+
+	for (i = 0; i < w->nframes; i++) {
+		b.len = 0;
+		buf_escaped(&b, w->frames[i], strlen(w->frames[i]), json);
+		fprintf(out, json ? "%s\"%s\"" : "\n    %s%s",
+			json ? (i ? ", " : ", \"stack\": [") : "", b.data);
+	}
+	if (json && !w->nframes)
+		fputs(", \"stack\": [", out);
+	if (json)
+		fputs("]", out);
+	if (w->stopped) {
+		b.len = 0;
+		buf_escaped(&b, w->stopped, strlen(w->stopped), json);
+		fprintf(out, json ? ", \"stack_stopped\": \"%s\"" : "\n    (the walk stopped: %s)",
+			b.data);
+	}
+	buf_free(&b);
+}
 
 void printer_event(struct tracer *tr, const struct trace_event *e)
 {
@@ -45,9 +73,10 @@ void printer_event(struct tracer *tr, const struct trace_event *e)
 		PUT("\", \"args\": {");
 	p = event_put_args(p, t, e, json);
 	if (json)
-		PUT("}}\n");
-	else
-		*p++ = '\n';
+		PUT("}");
 #undef PUT
 	fwrite(buf, 1, (size_t)(p - buf), tr->out);
+	if (tr->stacks)
+		put_stack(tr->out, stacks_current(tr->stacks), json);
+	fputs(json ? "}\n" : "\n", tr->out);
 }

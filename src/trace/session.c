@@ -104,7 +104,7 @@ static void describe_probes(struct session *s, int from)
 		}
 		/* --metrics counts its firings by --by's arguments in
 		   user space: sent there. */
-		info.stream = t->nlabel_args > 0;
+		info.stream = t->nlabel_args > 0 || s->tr->plan.stack_counts;
 		/* A pair timed in user space is not timed here: its
 		   probes' events are sent to it. */
 		for (a = 0; a < t->nends; a++) {

@@ -9,6 +9,7 @@
  */
 #include "event.h"
 #include "metrics.h"
+#include "stacks.h"
 
 volatile sig_atomic_t trace_stopping;
 
@@ -110,6 +111,41 @@ static int finish_timeline(struct tracer *tr, int ran)
 	return timeline_close(tr->timeline);
 }
 
+/* --stack: each firing's stack walked, for the printer, then counted. */
+static int wants_stacks(const struct trace_plan *p)
+{
+	return p->stack;
+}
+
+static int open_stacks(struct tracer *tr)
+{
+	if (tr->plan.stack_counts)
+		tr->stack_counts = stack_counts_new();
+	return (tr->stacks = stacks_new(tr)) ? 0 : -1;
+}
+
+static void to_stacks(struct tracer *tr, const struct trace_event *e)
+{
+	stacks_event(tr->stacks, e);
+	if (tr->stack_counts)
+		stack_counts_add(tr->stack_counts, (int)e->probe,
+				 stacks_current(tr->stacks));
+}
+
+static int finish_stacks(struct tracer *tr, int ran)
+{
+	if (!ran || !tr->stack_counts || !tr->opt->folded)
+		return 0;
+	return stack_counts_write_folded(tr->stack_counts, tr,
+					 tr->opt->folded);
+}
+
+static void free_stacks(struct tracer *tr)
+{
+	stacks_free(tr->stacks);
+	stack_counts_free(tr->stack_counts);
+}
+
 static int wants_printer(const struct trace_plan *p)
 {
 	return p->print;
@@ -132,6 +168,7 @@ static const struct sink {
 	  free_profile },
 	{ wants_metrics, open_metrics, to_metrics, NULL, free_metrics },
 	{ wants_timeline, open_timeline, to_timeline, finish_timeline, NULL },
+	{ wants_stacks, open_stacks, to_stacks, finish_stacks, free_stacks },
 	{ wants_printer, NULL, printer_event, NULL, NULL },
 };
 

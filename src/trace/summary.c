@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "stacks.h"
 
 /* Which pairs the probes' names made (not --pair's): one line. */
 static void paired_by_name(FILE *f, const struct tracer *tr)
@@ -314,7 +315,12 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 		fputs(n++ ? ", " : "", f);
 		json_name(f, tr->siteless[i]);
 	}
-	fputs("]}\n", f);
+	fputs("]", f);
+	if (tr->stack_counts) {
+		fputs(", \"stacks\": ", f);
+		stack_counts_print(tr->stack_counts, tr, f, tr->plan.top, 1);
+	}
+	fputs("}\n", f);
 }
 
 void summary_print(const struct tracer *tr, const struct tally *t)
@@ -323,6 +329,9 @@ void summary_print(const struct tracer *tr, const struct tally *t)
 		print_json(tr->out, tr, t);
 	else
 		print_text(tr->out, tr, t);
+	if (!tr->plan.json && tr->stack_counts)
+		stack_counts_print(tr->stack_counts, tr, tr->out, tr->plan.top,
+				   0);
 	fflush(tr->out);
 }
 

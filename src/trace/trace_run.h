@@ -10,6 +10,11 @@
 
 struct program;
 
+/* --stack: the bytes of each firing's user stack copied, by default and
+ * at most (--stack-bytes). */
+#define TRACE_STACK_BYTES_DEFAULT 8192
+#define TRACE_STACK_BYTES_MAX 16384
+
 /* The names of a pair's breakdown --summary prints without --top. */
 #define TRACE_TOP_DEFAULT 20
 
@@ -38,6 +43,8 @@ struct trace_options {
 	int nshow_requests;
 	const char **where_requests; /* --where 'P:N: EXPR' */
 	int nwhere_requests;
+	int stack;	 /* --stack: each firing's native stack */
+	int stack_bytes; /* --stack-bytes N, or 0: the default */
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */
 	const char *folded;  /* --folded FILE: folded stacks, or NULL */
 	const char *metrics; /* --metrics ADDR: serve Prometheus, or NULL */

@@ -56,6 +56,8 @@
 /* One limit for every layer: the BPF side reads this many arguments. */
 _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
 	       "the BPF side and the compiler must agree on the argument limit");
+_Static_assert(TRACE_STACK_MAX == TRACE_STACK_BYTES_MAX,
+	       "--stack-bytes copies at most what an event holds");
 _Static_assert(TRACE_MAX_STEPS == MEMBER_MAX_STEPS,
 	       "the BPF side follows as many pointers as members.c lays out");
 
@@ -126,6 +128,8 @@ struct trace_plan {
 	int folded;   /* --folded */
 	int metrics;  /* --metrics: --by's values counted, served */
 	int json;     /* printed and summarised as JSON */
+	int stack;    /* --stack: each firing's native stack walked */
+	int stack_counts; /* ... and counted (--summary, --folded) */
 	/* What the kernel keeps. */
 	int kernel_counts;   /* counts and pair times; only what a sink
 				needs streams */
@@ -162,6 +166,8 @@ struct tracer {
 	struct calls *calls;	 /* the timeline's and the profile's, or NULL */
 	struct profile *profile; /* --summary's names, --folded; or NULL */
 	struct metrics *metrics; /* --metrics, or NULL */
+	struct stacks *stacks;	 /* --stack's walks (stacks.h), or NULL */
+	struct stack_counts *stack_counts; /* ... counted, or NULL */
 	char *by_used;		 /* per --by request: it named a pair */
 	char *filter_used;	 /* per -n pattern: it chose a probe */
 	struct where_request *wheres; /* --where's, parsed (filter.h) */

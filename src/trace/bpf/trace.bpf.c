@@ -116,6 +116,7 @@ struct {
 #include "pairs.bpf.h"
 #include "slots.bpf.h"
 #include "filter.bpf.h"
+#include "stack.bpf.h"
 
 /* Wake the reader once a CPU has sent this much, not at every event;
  * user space reads at least every 100 ms besides.  Counted here, per
@@ -201,7 +202,13 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	n = e->nstrings;
 	if (n > TRACE_MAX_SLOTS)
 		n = TRACE_MAX_SLOTS;
-	size = sizeof(*e) - sizeof(e->strings) + (__u64)n * TRACE_STR_LEN;
+	size = TRACE_EVENT_HEADER + (__u64)n * TRACE_STR_LEN;
+	if (stack_bytes) {
+		read_stack(e, &regs, sleepable);
+		size = TRACE_EVENT_STACK + (e->stack_size <= TRACE_STACK_MAX
+						    ? e->stack_size
+						    : TRACE_STACK_MAX);
+	}
 	if (size > sizeof(*e))
 		size = sizeof(*e);
 	quiet = bpf_map_lookup_elem(&unsignalled, &zero);
@@ -260,10 +267,10 @@ static __always_inline int stop_and_tell(__u32 kind)
 
 	if (!in_tree(tgid))
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e) - sizeof(e->strings), 0);
+	e = bpf_ringbuf_reserve(&events, TRACE_EVENT_HEADER, 0);
 	if (!e)
 		return 0; /* counted as nothing: the process runs untraced */
-	__builtin_memset(e, 0, sizeof(*e) - sizeof(e->strings));
+	__builtin_memset(e, 0, TRACE_EVENT_HEADER);
 	e->time_ns = bpf_ktime_get_ns();
 	e->pid = tgid;
 	e->tid = (__u32)id;

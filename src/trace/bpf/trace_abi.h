@@ -228,6 +228,19 @@ static __inline__ void trace_powers_of_two(const struct trace_pair_stats *st,
 		counts[b >> TRACE_SUB_BITS] += st->buckets[b];
 }
 
+/* --stack: the most bytes of a user stack a firing copies (--stack-bytes
+ * chooses up to it), read a page at most at a time, so that a stack
+ * near the top of its mapping is read to that top and no further. */
+#define TRACE_STACK_MAX 16384 /* trace_run.h's TRACE_STACK_BYTES_MAX */
+#define TRACE_STACK_PIECE 4096
+#define TRACE_MAX_REGS 24 /* x86-64's pt_regs: 21 */
+/* Why a stack's copy ends short of the bytes asked. */
+enum trace_stack_end {
+	TRACE_STACK_FULL,   /* the bytes asked, all copied */
+	TRACE_STACK_TOP,    /* the top of the stack's mapping */
+	TRACE_STACK_NO_REGS, /* an architecture whose registers are not copied */
+};
+
 /* One firing.  Strings, the bytes of pointers with a length and socket
  * addresses follow the header in the order of their arguments, a slot
  * of TRACE_STR_LEN bytes each, then each show's value (a number in its
@@ -243,7 +256,17 @@ struct trace_event {
 	unsigned int nstrings;
 	unsigned long long args[TRACE_MAX_ARGS];
 	char strings[TRACE_MAX_SLOTS][TRACE_STR_LEN];
+	/* --stack: the registers at the firing (the kernel's struct
+	   pt_regs, as the architecture lays it out) and the top of the
+	   user stack, from its pointer up (size bytes); sent after every
+	   slot, the event then as long as its stack. */
+	unsigned long long regs[TRACE_MAX_REGS];
+	unsigned int stack_size, stack_end; /* stack_end: why it ends */
+	unsigned char stack[TRACE_STACK_MAX + TRACE_STACK_PIECE];
 };
+/* The event's bytes before its slots. */
+#define TRACE_EVENT_HEADER __builtin_offsetof(struct trace_event, strings)
+#define TRACE_EVENT_STACK __builtin_offsetof(struct trace_event, stack)
 
 /* The event's probe when a followed process has just exec'd a program
  * (-c, -p): it is stopped until probegen has attached to the program's

@@ -1,0 +1,206 @@
+/*
+ * src/trace/stack_counts.c - firings counted by probe and distinct
+ * native stack (--stack with --summary or --folded): a probe becomes a
+ * profiler of what leads to it.  The counts are firings, never time.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stacks.h"
+
+struct counted {
+	int probe;
+	char *key; /* "probe\n" then the frames, innermost first, a line each */
+	char **frames;
+	int nframes;
+	int stopped; /* the walk stopped short of the outermost frame */
+	unsigned long long count;
+};
+
+struct stack_counts {
+	struct counted *all;
+	size_t n;
+	struct name_set keys; /* owner: 1 + index in all */
+};
+
+struct stack_counts *stack_counts_new(void)
+{
+	struct stack_counts *c = xcalloc(1, sizeof(*c));
+
+	name_set_init(&c->keys, 64);
+	return c;
+}
+
+void stack_counts_add(struct stack_counts *c, int probe,
+		      const struct stack_walk *w)
+{
+	struct buf key = { 0 };
+	const void *found;
+	struct counted *x;
+	int i;
+
+	buf_printf(&key, "%d\n", probe);
+	for (i = 0; i < w->nframes; i++)
+		buf_cat(&key, w->frames[i], "\n", NULL);
+	if ((found = name_set_find(&c->keys, key.data))) {
+		c->all[(size_t)(intptr_t)found - 1].count++;
+		buf_free(&key);
+		return;
+	}
+	c->all = xgrow(c->all, c->n, sizeof(*c->all));
+	x = &c->all[c->n++];
+	x->probe = probe;
+	x->key = key.data;
+	x->nframes = w->nframes;
+	x->frames = xcalloc((size_t)w->nframes + 1, sizeof(char *));
+	for (i = 0; i < w->nframes; i++)
+		x->frames[i] = xstrdup(w->frames[i]);
+	x->stopped = w->stopped != NULL;
+	x->count = 1;
+	name_set_add(&c->keys, x->key, key.len, (const void *)(intptr_t)c->n);
+}
+
+/* Most firings first; then by probe, then by key (a stable order). */
+static int by_count(const void *a, const void *b)
+{
+	const struct counted *x = *(const struct counted *const *)a,
+			     *y = *(const struct counted *const *)b;
+
+	if (x->probe != y->probe)
+		return x->probe < y->probe ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static const struct counted **sorted(const struct stack_counts *c)
+{
+	const struct counted **v = xcalloc(c->n + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		v[i] = &c->all[i];
+	qsort(v, c->n, sizeof(*v), by_count);
+	return v;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	struct buf b = { 0 };
+
+	buf_escaped(&b, s, strlen(s), 1);
+	fprintf(out, "\"%s\"", b.data ? b.data : "");
+	buf_free(&b);
+}
+
+void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
+			FILE *out, int top, int json)
+{
+	const struct counted **v = sorted(c);
+	size_t i, first;
+	int shown = 0, k, probe = -1, distinct;
+
+	fputs(json ? "{" : "", out);
+	for (i = 0; i < c->n; i++) {
+		const struct counted *x = v[i];
+
+		if (x->probe != probe) {
+			probe = x->probe;
+			shown = 0;
+			for (first = i, distinct = 0;
+			     first < c->n && v[first]->probe == probe; first++)
+				distinct++;
+			if (json) {
+				fputs(i ? "], " : "", out);
+				json_string(out, tr->probes[probe].label);
+				fputs(": [", out);
+			} else {
+				fprintf(out, "\nstacks of %s (%d distinct%s):\n",
+					tr->probes[probe].label_text, distinct,
+					distinct > top ? ", the most frequent shown"
+						       : "");
+			}
+		}
+		if (!json && shown >= top)
+			continue;
+		if (json) {
+			fprintf(out, "%s{\"count\": %llu, \"frames\": [",
+				shown ? ", " : "", x->count);
+			for (k = 0; k < x->nframes; k++) {
+				fputs(k ? ", " : "", out);
+				json_string(out, x->frames[k]);
+			}
+			fprintf(out, "], \"complete\": %s}",
+				x->stopped ? "false" : "true");
+		} else {
+			fprintf(out, "  %llu firings\n", x->count);
+			for (k = 0; k < x->nframes; k++)
+				fprintf(out, "    %s\n", x->frames[k]);
+			if (x->stopped)
+				fputs("    ...\n", out);
+		}
+		shown++;
+	}
+	fputs(json ? (c->n ? "]}" : "}") : "", out);
+	free(v);
+}
+
+int stack_counts_write_folded(const struct stack_counts *c,
+			      const struct tracer *tr, const char *path)
+{
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	size_t i;
+	int k, rc = 0;
+
+	if (!f) {
+		error_plain("cannot write '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	for (i = 0; i < c->n; i++) {
+		const struct counted *x = &c->all[i];
+
+		/* Outermost first, each by its function alone (a flame
+		   graph merges its call sites); a ';' would split it. */
+		for (k = x->nframes - 1; k >= 0; k--) {
+			const char *p = x->frames[k],
+				   *plus = strstr(p, "+0x");
+			size_t n = plus ? (size_t)(plus - p) : strlen(p);
+
+			for (; n--; p++)
+				fputc(*p == ';' ? ':' : *p, f);
+			fputc(';', f);
+		}
+		fprintf(f, "%s %llu\n", tr->probes[x->probe].label, x->count);
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		error_plain("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		rc = -1;
+	}
+	free(tmp);
+	return rc;
+}
+
+void stack_counts_free(struct stack_counts *c)
+{
+	size_t i;
+	int k;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++) {
+		for (k = 0; k < c->all[i].nframes; k++)
+			free(c->all[i].frames[k]);
+		free(c->all[i].frames);
+		free(c->all[i].key);
+	}
+	free(c->all);
+	name_set_free(&c->keys);
+	free(c);
+}

@@ -1,0 +1,349 @@
+/*
+ * src/trace/stacks.c - --stack's walks: a firing's registers and the top
+ * of its user stack (copied by the BPF side) unwound with the CFI of
+ * the binaries the process has mapped (.eh_frame, .debug_frame), through
+ * libdwfl's thread callbacks, and each frame named by its symbol (the
+ * symbol table, or .dynsym in a stripped binary) and, where there is
+ * DWARF, its file and line.  Debian's binaries have no frame pointers:
+ * the CFI is what walks them.  A process's mappings are read at its
+ * first event, or earlier when it execs or maps objects while followed
+ * (stacks_process), so that its events are named after it has ended.
+ * Needs libdw (HAVE_LIBDW); x86-64's registers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stacks.h"
+
+#ifdef HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+
+/* One process: its mappings as /proc/PID/maps said them, and the Dwfl
+ * made of them, with the thread state of the event being walked. */
+struct proc {
+	int pid;
+	char *maps;
+	Dwfl *dwfl;
+	int broken; /* its mappings could not be read: frames by address */
+	const struct trace_event *e; /* the event walked */
+	int told;		     /* next_thread has given its thread */
+	unsigned long long outside;  /* an address read past the copy */
+};
+
+struct stacks {
+	const struct tracer *tr;
+	struct proc *procs;
+	int nprocs;
+	struct stack_walk walk;
+};
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+/* x86-64's DWARF registers 0-16 (rax rdx rcx rbx rsi rdi rbp rsp r8-r15
+ * rip) in the kernel's struct pt_regs (r15 r14 r13 r12 bp bx r11 r10
+ * r9 r8 ax cx dx si di orig_ax ip cs flags sp ss). */
+static const int dwarf_to_pt_regs[17] = { 10, 12, 11, 5,  13, 14, 4, 19, 9,
+					  8,  7,  6,  3, 2, 1,	0, 16 };
+#define PT_REGS_SP 19
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
+{
+	struct proc *p = arg;
+
+	(void)dwfl;
+	if (p->told)
+		return 0;
+	p->told = 1;
+	*thread_arg = p;
+	return (pid_t)p->e->tid;
+}
+
+/* A word of the stack as the firing left it: from the copy, or nothing
+ * (the walk stops there: said). */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct proc *p = arg;
+	const struct trace_event *e = p->e;
+	unsigned long long sp = e->regs[PT_REGS_SP];
+
+	(void)dwfl;
+	if (addr < sp || addr - sp + sizeof(*result) > e->stack_size) {
+		p->outside = addr;
+		return false;
+	}
+	memcpy(result, e->stack + (addr - sp), sizeof(*result));
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct proc *p = arg;
+	Dwarf_Word regs[17];
+	int i;
+
+	for (i = 0; i < 17; i++)
+		regs[i] = p->e->regs[dwarf_to_pt_regs[i]];
+	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* /proc/PID/maps's text, or NULL when the process has ended. */
+static char *read_maps(int pid)
+{
+	char path[64], chunk[4096];
+	struct buf b = { 0 };
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(f = fopen(path, "r")))
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return b.data;
+}
+
+static struct proc *proc_of(struct stacks *s, int pid)
+{
+	int i;
+
+	for (i = s->nprocs - 1; i >= 0; i--)
+		if (s->procs[i].pid == pid)
+			return &s->procs[i];
+	s->procs = xgrow(s->procs, (size_t)s->nprocs, sizeof(*s->procs));
+	memset(&s->procs[s->nprocs], 0, sizeof(*s->procs));
+	s->procs[s->nprocs].pid = pid;
+	return &s->procs[s->nprocs++];
+}
+
+/* p's Dwfl, made from its mappings (read now if not before). */
+static Dwfl *dwfl_of(struct proc *p)
+{
+	FILE *f;
+
+	if (p->dwfl || p->broken)
+		return p->dwfl;
+	if (!p->maps)
+		p->maps = read_maps(p->pid);
+	p->dwfl = dwfl_begin(&proc_callbacks);
+	f = p->maps ? fmemopen(p->maps, strlen(p->maps), "r") : NULL;
+	if (!p->dwfl || !f) {
+		p->broken = 1;
+	} else {
+		dwfl_report_begin(p->dwfl);
+		p->broken = dwfl_linux_proc_maps_report(p->dwfl, f) != 0;
+		dwfl_report_end(p->dwfl, NULL, NULL);
+		p->broken = p->broken ||
+			    !dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid,
+					       &thread_callbacks, p);
+	}
+	if (f)
+		fclose(f);
+	if (p->broken && p->dwfl) {
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+	return p->dwfl;
+}
+
+void stacks_process(struct stacks *s, int pid)
+{
+	struct proc *p = proc_of(s, pid);
+	char *maps = read_maps(pid);
+
+	if (!maps)
+		return;
+	/* A later mapping (a dlopen): made again at the next event. */
+	free(p->maps);
+	p->maps = maps;
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->broken = 0;
+}
+
+/* The name of frame pc (its caller's call when not an activation: one
+ * byte back, inside the call) into the walk. */
+static char *frame_name(Dwfl *dwfl, Dwarf_Addr pc, int activation)
+{
+	Dwarf_Addr look = activation ? pc : pc - 1;
+	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, look) : NULL;
+	const char *sym = NULL, *file = NULL, *bin = NULL, *slash;
+	char *versioned = NULL, *name;
+	GElf_Off off = 0;
+	GElf_Sym s;
+	Dwfl_Line *line;
+	int lineno = 0;
+
+	if (mod) {
+		sym = dwfl_module_addrinfo(mod, look, &off, &s, NULL, NULL,
+					   NULL);
+		if ((line = dwfl_module_getsrc(mod, look)))
+			file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL,
+					     NULL);
+		bin = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
+				       NULL);
+	}
+	off += pc - look;
+	/* A versioned name (__libc_start_main@@GLIBC_2.34): its name. */
+	if (sym && strchr(sym, '@'))
+		sym = versioned = xstrndup(sym, strcspn(sym, "@"));
+	if (file && (slash = strrchr(file, '/')))
+		file = slash + 1;
+	if (bin && (slash = strrchr(bin, '/')))
+		bin = slash + 1;
+	if (sym && file)
+		name = xasprintf("%s+0x%llx (%s:%d)", sym,
+				 (unsigned long long)off, file, lineno);
+	else if (sym)
+		name = xasprintf("%s+0x%llx (%s)", sym, (unsigned long long)off,
+				 bin ? bin : "?");
+	else
+		name = xasprintf("0x%llx (%s)", (unsigned long long)pc,
+				 bin ? bin : "no mapping known");
+	free(versioned);
+	return name;
+}
+
+struct walking {
+	struct stacks *s;
+	Dwfl *dwfl;
+};
+
+static int on_frame(Dwfl_Frame *frame, void *arg)
+{
+	struct walking *w = arg;
+	struct stack_walk *walk = &w->s->walk;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(frame, &pc, &activation))
+		return -1;
+	walk->frames[walk->nframes++] = frame_name(w->dwfl, pc, activation);
+	return walk->nframes < STACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+static void clear_walk(struct stack_walk *w)
+{
+	int i;
+
+	for (i = 0; i < w->nframes; i++)
+		free(w->frames[i]);
+	free(w->stopped);
+	memset(w, 0, sizeof(*w));
+}
+
+void stacks_event(struct stacks *s, const struct trace_event *e)
+{
+	struct proc *p = proc_of(s, (int)e->pid);
+	Dwfl *dwfl = dwfl_of(p);
+	struct walking w = { s, dwfl };
+	int rc;
+
+	clear_walk(&s->walk);
+	if (e->stack_end == TRACE_STACK_NO_REGS) {
+		s->walk.stopped = xstrdup("this architecture's registers are not copied");
+		return;
+	}
+	if (!dwfl) {
+		/* The process had ended, unread: its firing's address. */
+		s->walk.frames[s->walk.nframes++] =
+			frame_name(NULL, e->regs[dwarf_to_pt_regs[16]], 1);
+		s->walk.stopped = xstrdup("its process ended before its mappings were read");
+		return;
+	}
+	p->e = e;
+	p->told = 0;
+	p->outside = 0;
+	rc = dwfl_getthread_frames(dwfl, (pid_t)e->tid, on_frame, &w);
+	if (rc == DWARF_CB_ABORT)
+		s->walk.stopped = xasprintf("at %d frames, the most kept",
+					    STACK_MAX_FRAMES);
+	else if (p->outside)
+		s->walk.stopped = xasprintf(
+			"the stack's copy ends (%u bytes%s; --stack-bytes)",
+			e->stack_size,
+			e->stack_end == TRACE_STACK_TOP ? ", to its top" : "");
+	else if (rc != 0 && !s->walk.nframes)
+		s->walk.stopped = xstrdup(dwfl_errmsg(-1));
+	/* Else an error past the outermost frame: some systems end so
+	   (libdwfl.h says), and _start's CFI ends the walk. */
+	p->e = NULL;
+}
+
+const struct stack_walk *stacks_current(const struct stacks *s)
+{
+	return &s->walk;
+}
+
+struct stacks *stacks_new(const struct tracer *tr)
+{
+	struct stacks *s = xcalloc(1, sizeof(*s));
+
+	s->tr = tr;
+	return s;
+}
+
+void stacks_free(struct stacks *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	clear_walk(&s->walk);
+	for (i = 0; i < s->nprocs; i++) {
+		if (s->procs[i].dwfl)
+			dwfl_end(s->procs[i].dwfl);
+		free(s->procs[i].maps);
+	}
+	free(s->procs);
+	free(s);
+}
+
+#else
+
+struct stacks {
+	struct stack_walk walk;
+};
+
+struct stacks *stacks_new(const struct tracer *tr)
+{
+	(void)tr;
+	error_plain("--stack needs libdw: apt-get install libdw-dev, then make again");
+	return NULL;
+}
+
+void stacks_process(struct stacks *s, int pid)
+{
+	(void)s;
+	(void)pid;
+}
+
+void stacks_event(struct stacks *s, const struct trace_event *e)
+{
+	(void)s;
+	(void)e;
+}
+
+const struct stack_walk *stacks_current(const struct stacks *s)
+{
+	return &s->walk;
+}
+
+void stacks_free(struct stacks *s)
+{
+	free(s);
+}
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * src/trace/stacks.h - --stack: the native stack of each firing, walked
+ * in probegen from the registers and the top of the user stack the BPF
+ * side copied (bpf/stack.bpf.h), with the binaries' CFI (libdwfl, as
+ * perf's --call-graph dwarf does), and named with their symbols and
+ * DWARF (stacks.c); counted by distinct stack for --summary and
+ * --folded (stack_counts.c).  Included by sinks.c, printer.c,
+ * summary.c, follow.c and its own rooms.
+ */
+#ifndef PROBEGEN_STACKS_H
+#define PROBEGEN_STACKS_H
+
+#include "tracer.h"
+
+/* Frames a walk keeps, at most. */
+#define STACK_MAX_FRAMES 64
+
+/* One walk: its frames, innermost first, each named
+ * "function+0xoff (file.c:123)", or "0xADDR (binary)" without a symbol;
+ * and, when it stopped short of the outermost frame, why. */
+struct stack_walk {
+	int nframes;
+	char *frames[STACK_MAX_FRAMES];
+	char *stopped; /* NULL: walked to its end */
+};
+
+/* ---- stacks.c ---- */
+
+struct stacks;
+struct stacks *stacks_new(const struct tracer *tr);
+/* Process pid has exec'd a program or mapped objects: its mappings
+ * read now, for its events read after it has ended. */
+void stacks_process(struct stacks *s, int pid);
+/* Walk event e's stack into the current walk (stacks_current). */
+void stacks_event(struct stacks *s, const struct trace_event *e);
+const struct stack_walk *stacks_current(const struct stacks *s);
+void stacks_free(struct stacks *s);
+
+/* ---- stack_counts.c ---- */
+
+struct stack_counts;
+struct stack_counts *stack_counts_new(void);
+/* One firing of probe with the walk w. */
+void stack_counts_add(struct stack_counts *c, int probe,
+		      const struct stack_walk *w);
+/* --summary: each probe's top distinct stacks, text or JSON (a member
+ * "stacks" of the summary's object: the caller writes its comma). */
+void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
+			FILE *out, int top, int json);
+/* --folded: a line a distinct stack, its frames outermost first, each
+ * by its function's name, then the probe, and its count of firings.
+ * 0, or -1 (said). */
+int stack_counts_write_folded(const struct stack_counts *c,
+			      const struct tracer *tr, const char *path);
+void stack_counts_free(struct stack_counts *c);
+
+#endif

@@ -1,0 +1,106 @@
+# tests/t_stack.sh - --stack (issue "Questions in the command"): each
+# firing's native stack, walked with the binaries' CFI on programs built
+# without frame pointers, in every mode.
+
+# ./stack from tests/src/stack.{d,c}, -O2 -fomit-frame-pointer; with
+# $1 = lib, leaf is in ./libstk.so.
+stack_program() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/stack.d" -o stack_probes.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/stack.d" -o probes.o || fail "-G"
+	if [ "${1:-}" = lib ]; then
+		gcc -g -O2 -fomit-frame-pointer -fPIC -shared -I. "$ROOT/tests/src/stack_lib.c" probes.o \
+			-o libstk.so || fail "build the library"
+		gcc -g -O2 -fomit-frame-pointer -DLEAF_IN_LIBRARY -I. "$ROOT/tests/src/stack.c" \
+			-L. -lstk -Wl,-rpath,"$PWD" -o stack || fail "build"
+	else
+		gcc -g -O2 -fomit-frame-pointer -I. "$ROOT/tests/src/stack.c" probes.o -o stack || fail "build"
+	fi
+}
+
+# The functions of a walk, innermost first, from --trace's text.
+stack_functions() { sed -n 's/^    \([A-Za-z_][A-Za-z0-9_]*\)+0x.*/\1/p' "$1"; }
+
+# Three calls deep without frame pointers: leaf, middle, outer and main,
+# with their source lines; in text and JSON; in the program and through
+# a shared library.
+t_stack_three_deep() {
+	need_trace
+	local kind
+	for kind in program lib; do
+		stack_program $kind
+		# No frame pointer is kept: none of the functions sets rbp
+		# to its frame (rbp may hold anything).
+		objdump -d stack | awk '/<(outer|middle|main)>:/,/ret/' | grep -q 'mov *%rsp,%rbp' &&
+			fail "the program keeps frame pointers: the test proves nothing"
+		timeout 60 "$PROBEGEN" --trace --stack -c './stack 2' > out 2> err || { cat err; fail "$kind: --stack"; }
+		[ "$(stack_functions out | head -4 | tr '\n' ' ')" = "leaf middle outer main " ] ||
+			{ cat out; fail "$kind: the walk is not leaf, middle, outer, main"; }
+		[ "$(grep -c '^0\..* st:deep' out)" = 2 ] || { cat out; fail "$kind: two firings"; }
+		grep -q '^    middle+0x[0-9a-f]* (stack.c:[0-9]*)$' out || { cat out; fail "$kind: middle's line"; }
+		! grep -q 'the walk stopped' out || { cat out; fail "$kind: a walk stopped short"; }
+	done
+	grep -q '^    leaf+0x[0-9a-f]* (stack_lib.c:[0-9]*)$' out || { cat out; fail "the library's leaf"; }
+	timeout 60 "$PROBEGEN" --trace --json --stack -c './stack 1' > json 2> err || { cat err; fail "--json --stack"; }
+	python3 - json <<-'PY' || fail "--json --stack"
+	import json, re, sys
+	e = json.loads(open(sys.argv[1]).readline())
+	names = [re.match(r"[A-Za-z_]\w*", f).group(0) for f in e["stack"]]
+	assert names[:4] == ["leaf", "middle", "outer", "main"], e["stack"]
+	assert "stack_stopped" not in e, e
+	PY
+	ok
+}
+
+# --summary --stack counts firings by distinct stack; --folded --stack
+# writes them as folded stacks (functions, then the probe, and a count
+# of firings).
+t_stack_summary_and_folded() {
+	need_trace
+	stack_program
+	timeout 60 "$PROBEGEN" --trace --summary --json --stack -c './stack 5' > sum.json 2> err ||
+		{ cat err; fail "--summary --stack"; }
+	python3 - sum.json <<-'PY' || fail "--summary --json --stack"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	st = s["stacks"]["st:deep"]
+	assert len(st) == 1 and st[0]["count"] == 5 and st[0]["complete"], st
+	assert [f.split("+")[0] for f in st[0]["frames"][:4]] == ["leaf", "middle", "outer", "main"], st
+	PY
+	timeout 60 "$PROBEGEN" --trace --summary --stack -c './stack 5' > sum.txt 2> err || { cat err; fail "--summary --stack, text"; }
+	grep -q '^stacks of st:deep (1 distinct):$' sum.txt && grep -q '^  5 firings$' sum.txt ||
+		{ cat sum.txt; fail "--summary --stack's text"; }
+	timeout 60 "$PROBEGEN" --trace --stack --folded f.txt -c './stack 4' > out 2> err || { cat err; fail "--folded --stack"; }
+	grep -q '^_start;.*;main;outer;middle;leaf;st:deep 4$' f.txt ||
+		{ cat f.txt; fail "--folded --stack"; }
+	ok
+}
+
+# Debian's own python3.11: stripped, no frame pointers, its CFI in
+# .eh_frame; its exported functions name the frames (the debug file,
+# python3.11-dbg, names the rest).
+t_stack_debian_python() {
+	need_trace
+	[ -x /usr/bin/python3.11 ] || skip "no /usr/bin/python3.11"
+	timeout 60 "$PROBEGEN" --trace --stack -n python:function__entry --limit 1 \
+		-c '/usr/bin/python3.11 -c pass' > out 2> err || { cat err; fail "--stack on python3.11"; }
+	stack_functions out > fns
+	grep -qx '_PyEval_EvalFrameDefault' fns && grep -qx 'Py_BytesMain' fns ||
+		{ cat out; fail "python3.11's walk lacks _PyEval_EvalFrameDefault or Py_BytesMain"; }
+	[ "$(grep -n -x '_PyEval_EvalFrameDefault' fns | head -1 | cut -d: -f1)" -lt \
+	  "$(grep -n -x 'Py_BytesMain' fns | cut -d: -f1)" ] || { cat out; fail "the order of the frames"; }
+	ok
+}
+
+# A copy too small to reach main says where the walk stopped, and why;
+# --stack-bytes takes 512 to 16384.
+t_stack_short_copy() {
+	need_trace
+	stack_program
+	timeout 60 "$PROBEGEN" --trace --stack --stack-bytes 512 -n python:function__entry --limit 1 \
+		-c '/usr/bin/python3.11 -c pass' > out 2> err || { cat err; fail "--stack-bytes 512"; }
+	grep -q "^    (the walk stopped: the stack's copy ends (512 bytes; --stack-bytes))$" out ||
+		{ cat out; fail "a short copy: not said"; }
+	! "$PROBEGEN" --trace --stack --stack-bytes 100000 -c ./stack 2> err &&
+		grep -q -- "--stack-bytes takes a number of bytes from 512 to 16384" err || { cat err; fail "--stack-bytes 100000"; }
+	ok
+}
