@@ -328,7 +328,8 @@ FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
 # The rooms of --trace that fuzz_metrics.c reaches (no libbpf in them).
 FUZZ_TRACE_SRCS = src/trace/metrics.c src/trace/event.c src/trace/meant.c src/trace/summary.c \
-	src/trace/calls.c src/trace/profile.c src/trace/timeline.c
+	src/trace/calls.c src/trace/profile.c src/trace/timeline.c src/trace/stack_counts.c \
+	src/trace/filter_parse.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
@@ -339,24 +340,26 @@ $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_co
 		$(B)/parser.c $(B)/lexer.c $(B)/header_text.c $(LIBS)
 
 # make fuzz: every harness, FUZZ_SECONDS each.
-fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event
+fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) pipeline
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) binary
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) metrics
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) event
+	$(Q)fuzz/run.sh $(FUZZ_SECONDS) where
 
 # make fuzz-ci: as CI runs them, a line each, failing on a finding.
-fuzz-ci: $(PROG) $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event
+fuzz-ci: $(PROG) $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where
 	$(Q)PROBEGEN=$(PROG) fuzz/ci.sh $(FUZZ_SECONDS)
 
 # make fuzz-merge: keep what the last runs reached.  The inputs that add
 # coverage go into tests/fuzz-corpus/, where every run starts.
-fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event
-	$(Q)mkdir -p tests/fuzz-corpus/pipeline tests/fuzz-corpus/binary tests/fuzz-corpus/metrics tests/fuzz-corpus/event
+fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where
+	$(Q)mkdir -p tests/fuzz-corpus/pipeline tests/fuzz-corpus/binary tests/fuzz-corpus/metrics tests/fuzz-corpus/event tests/fuzz-corpus/where
 	$(Q)$(FZ)/fuzz_pipeline -merge=1 -max_len=65536 tests/fuzz-corpus/pipeline fuzz/out/corpus
 	$(Q)$(FZ)/fuzz_binary -merge=1 -max_len=262144 tests/fuzz-corpus/binary fuzz/out/binary-corpus
 	$(Q)$(FZ)/fuzz_metrics -merge=1 -max_len=16384 tests/fuzz-corpus/metrics fuzz/out/metrics-corpus
 	$(Q)$(FZ)/fuzz_event -merge=1 -max_len=4096 tests/fuzz-corpus/event fuzz/out/event-corpus
+	$(Q)$(FZ)/fuzz_where -merge=1 -max_len=1024 tests/fuzz-corpus/where fuzz/out/where-corpus
 
 # make format: clang-format (.clang-format) over the C of src/ and fuzz/;
 # src/compiler/header/ is text the generated headers carry, formatted by hand.

@@ -14,6 +14,8 @@
 #   event     the decoder of a firing (event.c): how each argument is
 #             read, then the event's bytes; findings in
 #             fuzz/out/event-findings
+#   where     --where's parser, fed the option's text; findings in
+#             fuzz/out/where-findings
 #   metrics   --metrics's page from names and values cut at NUL bytes;
 #             findings in fuzz/out/metrics-findings (into
 #             tests/fuzz-metrics/ once fixed: t_metrics replays them)
@@ -61,6 +63,16 @@ event)
 	exec build-fuzz/fuzz_event -max_total_time="$seconds" -timeout=10 \
 		-print_final_stats=1 -rss_limit_mb=2048 -max_len=4096 \
 		-artifact_prefix=fuzz/out/event-findings/ $c ;;
+where)
+	c=fuzz/out/where-corpus
+	mkdir -p $c fuzz/out/where-findings
+	printf '%s' 'w:req: id == 7 && (path ~ "/api/*" || !(small <= 100))' > $c/seed
+	printf '%s' 'h2o:*: conn->super.id != -9223372036854775808' > $c/seed2
+	printf '%s' 'w:text: "a\\"b" == name || 0x10 < n' > $c/seed3
+	[ -d tests/fuzz-corpus/where ] && cp tests/fuzz-corpus/where/* $c/ 2>/dev/null || true
+	exec build-fuzz/fuzz_where -max_total_time="$seconds" -timeout=10 \
+		-print_final_stats=1 -rss_limit_mb=2048 -max_len=1024 \
+		-artifact_prefix=fuzz/out/where-findings/ $c ;;
 metrics)
 	c=fuzz/out/metrics-corpus
 	mkdir -p $c fuzz/out/metrics-findings

@@ -90,6 +90,16 @@ def setup_pairs(d):
     assert r.returncode == 0, r.stdout
 
 
+def setup_stack(d):
+    """tests/src/stack.c, a probe three calls deep, built without frame
+    pointers."""
+    for f in ("stack.c", "stack.d"):
+        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
+    r = sh("probegen -h -s stack.d -o stack_probes.h && probegen -G -s stack.d -o probes.o && "
+           "gcc -g -O2 -fomit-frame-pointer -o stack stack.c probes.o", d)
+    assert r.returncode == 0, r.stdout
+
+
 def setup_runtimes(d):
     """examples/runtimes (a Python script and CPython's declarations)."""
     shutil.copytree(os.path.join(ROOT, "examples/runtimes"), os.path.join(d, "examples/runtimes"))
@@ -113,7 +123,7 @@ def setup_rust_module(d):
     assert r.returncode == 0, r.stdout
 
 
-SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "runtimes": setup_runtimes,
+SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "stack": setup_stack, "runtimes": setup_runtimes,
           "rust-tracing": setup_rust_tracing}
 made = {}
 
