@@ -43,6 +43,8 @@ bpftrace|^probegen |bpftrace -e '$PRINTF' -c './loop $N'
 where_none|bench:event|$PROBEGEN --trace --where 'bench:event: a < 0' -c './loop $N'
 where_glob_none|bench:event|$PROBEGEN --trace --where 'bench:event: name ~ "x*"' -c './loop $N'
 where_all|bench:event|$PROBEGEN --trace --where 'bench:event: a >= 0' -c './loop $N'
+stack_base|bench:event|$PROBEGEN --trace -c './loop $((N / 10))'
+stack|bench:event|$PROBEGEN --trace --stack -c './loop $((N / 10))'
 server_floor||bpftrace -e 'usdt:./loop:bench:request__start,usdt:./loop:bench:header,usdt:./loop:bench:request__done { @c = count(); } END { print(@c); clear(@c); }' -c './loop $N server'
 server_summary||$PROBEGEN --trace --summary -n 'bench:request__*' -n bench:header -c './loop $N server'
 server|bench:header |$PROBEGEN --trace -n 'bench:request__*' -n bench:header -c './loop $N server'
@@ -214,6 +216,14 @@ for name, label in (("server_floor", "bpftrace `count()` (counting)"),
                     ("server_json", "probegen --trace --json (every field)")):
     print("| %s | %.3f | %.0f | %.2fx | %s |" % (label, med(name, 0), med(name, 1), med(name, 1) / sfloor,
                                              int(med(name, 2)) if name in ("server", "server_json") else "-"))
+print()
+print("--stack on %d firings (the loop's, 4 calls below main): the copy of 8 KiB of stack in the kernel and the walk in probegen, against streaming without it:" % (n // 10))
+print()
+print("| tracer | seconds | ns a firing in the program | events received | lost | events walked a second |")
+print("|---|---:|---:|---:|---:|---:|")
+for name, label in (("stack_base", "probegen --trace"), ("stack", "probegen --trace --stack")):
+    s, ns, got = med(name, 0), med(name, 1), int(med(name, 2))
+    print("| %s | %.3f | %.0f | %d | %.1f%% | %.0f |" % (label, s, ns, got, 100.0 * (n // 10 - got) / (n // 10), got / s))
 print()
 print("%d start/done pairs, each timed:" % n)
 print()

@@ -252,8 +252,10 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 	int rc;
 
 	clear_walk(&s->walk);
-	if (e->stack_end == TRACE_STACK_NO_REGS) {
-		s->walk.stopped = xstrdup("this architecture's registers are not copied");
+	if (e->stack_end == TRACE_STACK_NO_REGS ||
+	    strcmp(s->tr->probes[e->probe].bin->arch, "x86_64") != 0) {
+		s->walk.stopped = xasprintf("a %s program's stack is not walked (x86-64 only)",
+					    s->tr->probes[e->probe].bin->arch);
 		return;
 	}
 	if (!dwfl) {
