@@ -90,43 +90,44 @@ struct trace_bpf *load_program(const struct tracer *tr,
 			       struct bpf_program **prog, int summary_only,
 			       int multi, int follow)
 {
-	struct trace_bpf *skel = open_program(tr, summary_only, follow);
+	struct trace_bpf *skel;
+	struct bpf_program *chosen, *progs[4];
+	int tries, i;
 
-	if (!skel)
-		return NULL;
-	/* --summary reads strings only for the pairs timed in user space
-	   (profile.c), which may come with any program a followed process
-	   starts: the sleepable program as for every trace (it costs a
-	   firing what the plain one does). */
-	bpf_program__set_autoload(skel->progs.on_probe, false);
-	bpf_program__set_flags(skel->progs.on_probe_sleepable, BPF_F_SLEEPABLE);
-	if (multi)
-		bpf_program__set_expected_attach_type(
-			skel->progs.on_probe_sleepable,
-			(enum bpf_attach_type)ATTACH_UPROBE_MULTI);
-	/* The loader's hook through a multi-uprobe link too: the kernel
-	   releases one in 20-30 ms, a uprobe's perf event in 110 ms. */
-	if (multi)
-		bpf_program__set_expected_attach_type(skel->progs.on_loader,
-						      (enum bpf_attach_type)
-							      ATTACH_UPROBE_MULTI);
-	if (trace_bpf__load(skel) == 0) {
-		*prog = skel->progs.on_probe_sleepable;
-		return skel;
-	}
-	trace_bpf__destroy(skel);
-	skel = open_program(tr, summary_only, follow);
-	if (!skel)
-		return NULL;
-	bpf_program__set_autoload(skel->progs.on_probe_sleepable, false);
-	if (multi)
-		bpf_program__set_expected_attach_type(skel->progs.on_probe,
-						      (enum bpf_attach_type)
-							      ATTACH_UPROBE_MULTI);
-	if (trace_bpf__load(skel) != 0) {
+	for (tries = 0; tries < 2; tries++) {
+		if (!(skel = open_program(tr, summary_only, follow)))
+			return NULL;
+		/* --where's filters in the programs that filter (whose
+		   functions the kernel then checks); one of the four. */
+		progs[0] = skel->progs.on_probe_sleepable;
+		progs[1] = skel->progs.on_probe;
+		progs[2] = skel->progs.on_probe_filtering_sleepable;
+		progs[3] = skel->progs.on_probe_filtering;
+		chosen = progs[(tr->nwheres ? 2 : 0) + tries];
+		for (i = 0; i < 4; i++)
+			bpf_program__set_autoload(progs[i], progs[i] == chosen);
+		/* --summary reads strings only for the pairs timed in user
+		   space (profile.c), which may come with any program a
+		   followed process starts: the sleepable program as for
+		   every trace (it costs a firing what the plain one does). */
+		if (tries == 0)
+			bpf_program__set_flags(chosen, BPF_F_SLEEPABLE);
+		if (multi)
+			bpf_program__set_expected_attach_type(
+				chosen,
+				(enum bpf_attach_type)ATTACH_UPROBE_MULTI);
+		/* The loader's hook through a multi-uprobe link too: the
+		   kernel releases one in 20-30 ms, a uprobe's perf event in
+		   110 ms. */
+		if (multi)
+			bpf_program__set_expected_attach_type(
+				skel->progs.on_loader,
+				(enum bpf_attach_type)ATTACH_UPROBE_MULTI);
+		if (trace_bpf__load(skel) == 0) {
+			*prog = chosen;
+			return skel;
+		}
 		trace_bpf__destroy(skel);
-		return NULL;
 	}
-	*prog = skel->progs.on_probe;
-	return skel;
+	return NULL;
 }

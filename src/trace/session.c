@@ -204,7 +204,8 @@ static int load_and_attach(struct session *s, int pid)
 					    : "");
 			return -1;
 		}
-		if (prog == s->skel->progs.on_probe && globs_need_sleepable(s->tr))
+		if (!(bpf_program__flags(prog) & BPF_F_SLEEPABLE) &&
+		    globs_need_sleepable(s->tr))
 			return -1;
 		describe_probes(s, 0);
 		/* A followed tree's processes are told apart in the BPF

@@ -10,6 +10,8 @@
  * (stacks_process), so that its events are named after it has ended.
  * Needs libdw (HAVE_LIBDW); x86-64's registers.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +28,19 @@ struct proc {
 	char *maps;
 	Dwfl *dwfl;
 	int broken; /* its mappings could not be read: frames by address */
+	/* Each frame's name by its address and whether it is an
+	   activation ("1a2b3c+"): symbols and lines are looked up once. */
+	struct name_set names;
 	const struct trace_event *e; /* the event walked */
+	char **keys;
+	int nkeys;
 	int told;		     /* next_thread has given its thread */
 	unsigned long long outside;  /* an address read past the copy */
 };
 
 struct stacks {
 	const struct tracer *tr;
-	struct proc *procs;
+	struct proc **procs; /* each where it stays: its Dwfl points at it */
 	int nprocs;
 	struct stack_walk walk;
 };
@@ -114,17 +121,31 @@ static char *read_maps(int pid)
 	return b.data;
 }
 
+static void proc_forget(struct proc *p);
+#define STACKS_OPEN 128
+
 static struct proc *proc_of(struct stacks *s, int pid)
 {
 	int i;
 
 	for (i = s->nprocs - 1; i >= 0; i--)
-		if (s->procs[i].pid == pid)
-			return &s->procs[i];
+		if (s->procs[i]->pid == pid)
+			return s->procs[i];
+	/* A test suite starts thousands of processes: past STACKS_OPEN
+	   the Dwfls (and the files they hold open) of those that have
+	   ended are let go; their maps stay, to make one again. */
+	if (s->nprocs && s->nprocs % STACKS_OPEN == 0)
+		for (i = 0; i < s->nprocs; i++)
+			if (s->procs[i]->dwfl && kill(s->procs[i]->pid, 0) != 0 &&
+			    errno == ESRCH) {
+				dwfl_end(s->procs[i]->dwfl);
+				s->procs[i]->dwfl = NULL;
+				proc_forget(s->procs[i]);
+			}
 	s->procs = xgrow(s->procs, (size_t)s->nprocs, sizeof(*s->procs));
-	memset(&s->procs[s->nprocs], 0, sizeof(*s->procs));
-	s->procs[s->nprocs].pid = pid;
-	return &s->procs[s->nprocs++];
+	s->procs[s->nprocs] = xcalloc(1, sizeof(struct proc));
+	s->procs[s->nprocs]->pid = pid;
+	return s->procs[s->nprocs++];
 }
 
 /* p's Dwfl, made from its mappings (read now if not before). */
@@ -157,6 +178,24 @@ static Dwfl *dwfl_of(struct proc *p)
 	return p->dwfl;
 }
 
+/* p's names and their keys forgotten (its mappings changed). */
+static void proc_forget(struct proc *p)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < p->names.cap; i++)
+		if (p->names.slots[i].name)
+			free((void *)p->names.slots[i].owner);
+	name_set_free(&p->names);
+	memset(&p->names, 0, sizeof(p->names));
+	for (k = 0; k < p->nkeys; k++)
+		free(p->keys[k]);
+	free(p->keys);
+	p->keys = NULL;
+	p->nkeys = 0;
+}
+
 void stacks_process(struct stacks *s, int pid)
 {
 	struct proc *p = proc_of(s, pid);
@@ -171,6 +210,7 @@ void stacks_process(struct stacks *s, int pid)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->broken = 0;
+	proc_forget(p);
 }
 
 /* The name of frame pc (its caller's call when not an activation: one
@@ -218,8 +258,31 @@ static char *frame_name(Dwfl *dwfl, Dwarf_Addr pc, int activation)
 
 struct walking {
 	struct stacks *s;
-	Dwfl *dwfl;
+	struct proc *p;
 };
+
+/* Frame pc's name in p, looked up once (names are kept with p). */
+static const char *cached_name(struct proc *p, Dwarf_Addr pc, int activation)
+{
+	char key[32];
+	const char *name;
+	char *made, *k;
+
+	snprintf(key, sizeof(key), "%llx%c", (unsigned long long)pc,
+		 activation ? '+' : '-');
+	if (!p->names.cap)
+		name_set_init(&p->names, 256);
+	if ((name = name_set_find(&p->names, key)))
+		return name;
+	made = frame_name(p->dwfl, pc, activation);
+	k = xstrdup(key);
+	name_set_add(&p->names, k, strlen(k), made);
+	/* The key lives with the name: one allocation apart, freed with
+	   the set (proc_forget). */
+	p->keys = xgrow(p->keys, (size_t)p->nkeys, sizeof(*p->keys));
+	p->keys[p->nkeys++] = k;
+	return made;
+}
 
 static int on_frame(Dwfl_Frame *frame, void *arg)
 {
@@ -230,7 +293,7 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 
 	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return -1;
-	walk->frames[walk->nframes++] = frame_name(w->dwfl, pc, activation);
+	walk->frames[walk->nframes++] = xstrdup(cached_name(w->p, pc, activation));
 	return walk->nframes < STACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -248,7 +311,7 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 {
 	struct proc *p = proc_of(s, (int)e->pid);
 	Dwfl *dwfl = dwfl_of(p);
-	struct walking w = { s, dwfl };
+	struct walking w = { s, p };
 	int rc;
 
 	clear_walk(&s->walk);
@@ -305,9 +368,11 @@ void stacks_free(struct stacks *s)
 		return;
 	clear_walk(&s->walk);
 	for (i = 0; i < s->nprocs; i++) {
-		if (s->procs[i].dwfl)
-			dwfl_end(s->procs[i].dwfl);
-		free(s->procs[i].maps);
+		if (s->procs[i]->dwfl)
+			dwfl_end(s->procs[i]->dwfl);
+		free(s->procs[i]->maps);
+		proc_forget(s->procs[i]);
+		free(s->procs[i]);
 	}
 	free(s->procs);
 	free(s);

@@ -146,7 +146,8 @@ static __always_inline void count_firing(const struct __bpf_usdt_spec *spec,
 		pair_firing(spec, regs, info, now);
 }
 
-static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
+static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
+				     bool filtering)
 {
 	struct __bpf_usdt_spec *spec;
 	__u32 zero = 0, probe;
@@ -172,7 +173,8 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 	now = bpf_ktime_get_ns();
 	/* --where: a rejected firing is counted as such, and matched in its
 	   pairs (untimed: pairs.bpf.h); nothing else. */
-	if (info->filter && !filter_passes(spec, &regs, info, sleepable)) {
+	if (filtering && info->filter &&
+	    !filter_passes(spec, &regs, info, sleepable)) {
 		__u64 *r = bpf_map_lookup_elem(&rejected, &probe);
 
 		if (r)
@@ -226,17 +228,31 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable)
 }
 
 /* Loaded sleepable where the kernel allows it (uprobes: Linux 6.0), so
- * that strings are read whatever their page; else the plain one. */
+ * that strings are read whatever their page; else the plain one.  With
+ * --where, the programs that filter: their filters' functions are
+ * checked by the kernel only when they load (55 ms of every start). */
 SEC("usdt")
 int on_probe_sleepable(struct pt_regs *ctx)
 {
-	return on_firing(ctx, true);
+	return on_firing(ctx, true, false);
 }
 
 SEC("usdt")
 int on_probe(struct pt_regs *ctx)
 {
-	return on_firing(ctx, false);
+	return on_firing(ctx, false, false);
+}
+
+SEC("usdt")
+int on_probe_filtering_sleepable(struct pt_regs *ctx)
+{
+	return on_firing(ctx, true, true);
+}
+
+SEC("usdt")
+int on_probe_filtering(struct pt_regs *ctx)
+{
+	return on_firing(ctx, false, true);
 }
 
 /* A process the tree starts (a new thread group, not a thread) joins it
