@@ -103,7 +103,7 @@ t_docs_limits_are_the_code() {
 	        ("TRACE_MAX_CONDS", "src/trace/bpf/trace_abi.h", lambda n: "at most %d comparisons a probe" % n),
 	        ("TRACE_PATTERN_LEN", "src/trace/bpf/trace_abi.h", lambda n: "at most %d bytes) and" % (n - 1)),
 	        ("TRACE_STACK_BYTES_MAX", "src/trace/trace_run.h", lambda n: "from 512 to %d (default" % n),
-	        ("TRACE_STACK_BYTES_DEFAULT", "src/trace/trace_run.h", lambda n: "(default %d, a page" % n),
+	        ("TRACE_STACK_BYTES_DEFAULT", "src/trace/trace_run.h", lambda n: "(default %d), a page" % n),
 	        # TRACE_COUNTED_MAX: a slot less the 8 bytes of its length.
 	        ("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "so at most %d of them are shown" % (n - 8))]
 	bad = []
