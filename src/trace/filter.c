@@ -32,18 +32,6 @@ static int left_out(struct compiling *c, const struct where_node *n)
 	return 1;
 }
 
-/* Argument a of t by name; -1 when it has none so called. */
-static int arg_index(const struct traced *t, const char *name, size_t len)
-{
-	int a;
-
-	for (a = 0; a < t->nargs; a++)
-		if (strlen(t->arg_names[a]) == len &&
-		    strncmp(t->arg_names[a], name, len) == 0)
-			return a;
-	return -1;
-}
-
 /* The index (in t's arguments and shows) of n's operand into *idx: 0;
  * 1 when t has no such argument (left out); -1 when a member of it
  * cannot be laid out (said). */
@@ -53,7 +41,7 @@ static int operand_index(struct compiling *c, const struct where_node *n,
 	size_t base = strcspn(n->operand, "-.");
 	int a;
 
-	if ((a = arg_index(c->t, n->operand, base)) < 0) {
+	if ((a = probe_arg_index(c->t, n->operand, base)) < 0) {
 		buf_printf(&c->why, "%s has no argument '%.*s' (its arguments:",
 			   c->t->label_text, (int)base, n->operand);
 		for (a = 0; a < c->t->nargs; a++)

@@ -183,8 +183,7 @@ static int is_system_path(const char *path)
 	return 0;
 }
 
-/* Argument a of probe t by name; -1 when it has none so called. */
-static int arg_named(const struct traced *t, const char *name, size_t len)
+int probe_arg_index(const struct traced *t, const char *name, size_t len)
 {
 	int a;
 
@@ -235,7 +234,7 @@ int probe_by_args(struct tracer *tr, struct traced *t, int *args)
 			end = part + strcspn(part, "+");
 			a = is_member_expr(part, (size_t)(end - part))
 				    ? probe_member(t, part, (size_t)(end - part), 0)
-				    : arg_named(t, part, (size_t)(end - part));
+				    : probe_arg_index(t, part, (size_t)(end - part));
 			if (a < 0) {
 				warning_plain("--by %s: %s has no argument '%.*s'",
 					      req, t->label_text,

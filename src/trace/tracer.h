@@ -82,8 +82,7 @@ struct traced {
 	 * pairs), worked out once when the pairs are chosen. */
 	int ends[TRACE_MAX_ROLES], starts[TRACE_MAX_ROLES];
 	int nends, nstarts;
-	/* --where: its filter (filter.c), the requests' text, and the
-	   filter's index in the BPF side's map; or NULL. */
+	/* --where: its filter, its text, its index in the BPF map. */
 	struct trace_filter *filter;
 	char *filter_text;
 	int filter_index;
@@ -166,8 +165,8 @@ struct tracer {
 	struct calls *calls;	 /* the timeline's and the profile's, or NULL */
 	struct profile *profile; /* --summary's names, --folded; or NULL */
 	struct metrics *metrics; /* --metrics, or NULL */
-	struct stacks *stacks;	 /* --stack's walks (stacks.h), or NULL */
-	struct stack_counts *stack_counts; /* ... counted, or NULL */
+	struct stacks *stacks; /* --stack's walks, counted (stacks.h) */
+	struct stack_counts *stack_counts;
 	char *by_used;		 /* per --by request: it named a pair */
 	char *filter_used;	 /* per -n pattern: it chose a probe */
 	struct where_request *wheres; /* --where's, parsed (filter.h) */
@@ -225,6 +224,8 @@ int probe_by_args(struct tracer *tr, struct traced *t, int *args);
  * once: its index in t's arguments (TRACE_MAX_ARGS + k), or -1 after
  * saying why (an error at the start, else a warning). */
 int probe_member(struct traced *t, const char *expr, size_t n, int at_start);
+/* Probe t's argument named name (len bytes), or -1. */
+int probe_arg_index(const struct traced *t, const char *name, size_t len);
 /* The first string argument of t named one of names; -1 if none. */
 int probe_string_arg(const struct traced *t, const char *const *names);
 
