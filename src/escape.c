@@ -87,3 +87,15 @@ void buf_json_string(struct buf *b, const char *s)
 	buf_escaped(b, s, strlen(s), 1);
 	buf_lit(b, "\"");
 }
+
+/* ';' separates a folded stack's frames and a line ends the stack, so
+ * neither may be in a frame (nor any other control byte). */
+void buf_folded_frame(struct buf *b, const char *s, size_t n)
+{
+	for (; n--; s++)
+		buf_add(b,
+			*s == ';'				 ? ":"
+			: (unsigned char)*s < 0x20 || *s == 0x7f ? "?"
+								 : s,
+			1);
+}

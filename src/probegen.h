@@ -124,6 +124,8 @@ size_t utf8_length(const unsigned char *s, size_t n);
 void buf_escaped(struct buf *b, const char *s, size_t n, int json);
 /* s, NUL-terminated, as a quoted JSON string. */
 void buf_json_string(struct buf *b, const char *s);
+/* n bytes of s as a frame of a folded stack: no ';', no control byte. */
+void buf_folded_frame(struct buf *b, const char *s, size_t n);
 
 /* ---- name_set.c ---- */
 

@@ -266,18 +266,6 @@ struct profile_name **profile_names(const struct profile *p, int pair, int *n)
 	return list;
 }
 
-/* A name as a folded frame: ';' separates frames and a line ends the
- * stack, so neither may be in it (nor any control byte). */
-static void put_frame(struct buf *b, const char *name)
-{
-	for (; *name; name++)
-		buf_add(b,
-			*name == ';'				       ? ":"
-			: (unsigned char)*name < 0x20 || *name == 0x7f ? "?"
-								       : name,
-			1);
-}
-
 int profile_write_folded(struct profile *p)
 {
 	struct buf *out = &p->folded.buf;
@@ -298,9 +286,10 @@ int profile_write_folded(struct profile *p)
 			path_nodes[depth++] = n;
 		}
 		while (depth--) {
-			put_frame(out,
-				  p->names[p->nodes[path_nodes[depth]].name]
-					  ->name);
+			const char *name =
+				p->names[p->nodes[path_nodes[depth]].name]->name;
+
+			buf_folded_frame(out, name, strlen(name));
 			if (depth)
 				buf_lit(out, ";");
 		}

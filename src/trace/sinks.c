@@ -119,8 +119,9 @@ static int wants_stacks(const struct trace_plan *p)
 
 static int open_stacks(struct tracer *tr)
 {
-	if (tr->plan.stack_counts)
-		tr->stack_counts = stack_counts_new();
+	if (tr->plan.stack_counts &&
+	    !(tr->stack_counts = stack_counts_new(tr->opt->folded)))
+		return -1;
 	return (tr->stacks = stacks_new(tr)) ? 0 : -1;
 }
 
@@ -134,10 +135,9 @@ static void to_stacks(struct tracer *tr, const struct trace_event *e)
 
 static int finish_stacks(struct tracer *tr, int ran)
 {
-	if (!ran || !tr->stack_counts || !tr->opt->folded)
-		return 0;
-	return stack_counts_write_folded(tr->stack_counts, tr,
-					 tr->opt->folded);
+	if (!ran || !tr->stack_counts)
+		return 0; /* not written: stack_counts_free removes it */
+	return stack_counts_write_folded(tr->stack_counts, tr);
 }
 
 static void free_stacks(struct tracer *tr)

@@ -3,12 +3,10 @@
  * native stack (--stack with --summary or --folded): a probe becomes a
  * profiler of what leads to it.  The counts are firings, never time.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "stacks.h"
 
@@ -25,12 +23,23 @@ struct stack_counts {
 	struct counted *all;
 	size_t n;
 	struct name_set keys; /* owner: 1 + index in all */
+	struct output folded; /* --folded's file, while folding */
+	int folding;
 };
 
-struct stack_counts *stack_counts_new(void)
+struct stack_counts *stack_counts_new(const char *folded)
 {
 	struct stack_counts *c = xcalloc(1, sizeof(*c));
 
+	/* Opened first: a file that cannot be written is said before the
+	   trace, and nothing is left of it if the trace fails. */
+	if (folded) {
+		if (output_open(&c->folded, folded) != 0) {
+			free(c);
+			return NULL;
+		}
+		c->folding = 1;
+	}
 	name_set_init(&c->keys, 64);
 	return c;
 }
@@ -92,8 +101,8 @@ static void json_string(FILE *out, const char *s)
 {
 	struct buf b = { 0 };
 
-	buf_escaped(&b, s, strlen(s), 1);
-	fprintf(out, "\"%s\"", b.data ? b.data : "");
+	buf_json_string(&b, s);
+	fputs(b.data, out);
 	buf_free(&b);
 }
 
@@ -149,42 +158,32 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 	free(v);
 }
 
-int stack_counts_write_folded(const struct stack_counts *c,
-			      const struct tracer *tr, const char *path)
+int stack_counts_write_folded(struct stack_counts *c, const struct tracer *tr)
 {
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
+	struct buf *out = &c->folded.buf;
 	size_t i;
-	int k, rc = 0;
+	int k;
 
-	if (!f) {
-		error_plain("cannot write '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
+	if (!c->folding)
+		return 0;
 	for (i = 0; i < c->n; i++) {
 		const struct counted *x = &c->all[i];
 
 		/* Outermost first, each by its function alone (a flame
-		   graph merges its call sites); a ';' would split it. */
+		   graph merges its call sites). */
 		for (k = x->nframes - 1; k >= 0; k--) {
 			const char *p = x->frames[k],
 				   *plus = strstr(p, "+0x");
-			size_t n = plus ? (size_t)(plus - p) : strlen(p);
 
-			for (; n--; p++)
-				fputc(*p == ';' ? ':' : *p, f);
-			fputc(';', f);
+			buf_folded_frame(out, p, plus ? (size_t)(plus - p)
+						      : strlen(p));
+			buf_lit(out, ";");
 		}
-		fprintf(f, "%s %llu\n", tr->probes[x->probe].label, x->count);
+		buf_printf(out, "%s %llu\n", tr->probes[x->probe].label,
+			   x->count);
 	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		error_plain("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		rc = -1;
-	}
-	free(tmp);
-	return rc;
+	c->folding = 0;
+	return output_commit(&c->folded);
 }
 
 void stack_counts_free(struct stack_counts *c)
@@ -194,6 +193,8 @@ void stack_counts_free(struct stack_counts *c)
 
 	if (!c)
 		return;
+	if (c->folding)
+		output_abort(&c->folded);
 	for (i = 0; i < c->n; i++) {
 		for (k = 0; k < c->all[i].nframes; k++)
 			free(c->all[i].frames[k]);

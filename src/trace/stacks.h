@@ -39,7 +39,9 @@ void stacks_free(struct stacks *s);
 /* ---- stack_counts.c ---- */
 
 struct stack_counts;
-struct stack_counts *stack_counts_new(void);
+/* With folded (--folded's path, or NULL), that file opened: NULL after
+ * saying why it cannot be written. */
+struct stack_counts *stack_counts_new(const char *folded);
 /* One firing of probe with the walk w. */
 void stack_counts_add(struct stack_counts *c, int probe,
 		      const struct stack_walk *w);
@@ -48,10 +50,10 @@ void stack_counts_add(struct stack_counts *c, int probe,
 void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 			FILE *out, int top, int json);
 /* --folded: a line a distinct stack, its frames outermost first, each
- * by its function's name, then the probe, and its count of firings.
- * 0, or -1 (said). */
-int stack_counts_write_folded(const struct stack_counts *c,
-			      const struct tracer *tr, const char *path);
+ * by its function's name, then the probe, and its count of firings,
+ * into the file stack_counts_new opened (nothing when none): 0, or -1
+ * (said). */
+int stack_counts_write_folded(struct stack_counts *c, const struct tracer *tr);
 void stack_counts_free(struct stack_counts *c);
 
 #endif
