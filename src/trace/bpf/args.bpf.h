@@ -113,3 +113,27 @@ static __always_inline long member_address(__u64 base,
 	}
 	return rc;
 }
+
+/* The bytes member expression sh reads as a number: its size, 1 to 8,
+ * or a string member's pointer. */
+static __always_inline __u32 member_size(const struct trace_show *sh)
+{
+	return sh->kind == TRACE_SHOW_STRING ? 8
+	       : sh->size < 1		     ? 1
+	       : sh->size > 8		     ? 8
+					     : sh->size;
+}
+
+/* The number member expression sh holds at the firing, from its
+ * argument's value base, into *v (zero-extended): 0, or not when it
+ * could not be read (a --pair's match, a --where's operand). */
+static __always_inline long member_value(__u64 base,
+					 const struct trace_show *sh, __u64 *v)
+{
+	__u64 addr;
+
+	*v = 0;
+	if (member_address(base, sh, &addr))
+		return -1;
+	return bpf_probe_read_user(v, member_size(sh), (const void *)addr);
+}

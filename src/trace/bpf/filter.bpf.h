@@ -47,8 +47,6 @@ static __always_inline long cond_operand(const struct __bpf_usdt_spec *spec,
 {
 	unsigned int k = c->arg - TRACE_MAX_ARGS;
 	const struct trace_show *sh;
-	__u64 addr;
-	__u32 size;
 
 	*v = 0;
 	if (c->arg < TRACE_MAX_ARGS) {
@@ -58,13 +56,7 @@ static __always_inline long cond_operand(const struct __bpf_usdt_spec *spec,
 	if (k >= TRACE_MAX_SHOWS)
 		return -1;
 	sh = &info->shows[k];
-	if (member_address(arg_value(spec, regs, sh->arg), sh, &addr))
-		return -1;
-	size = sh->kind == TRACE_SHOW_STRING ? 8
-	       : sh->size < 1		     ? 1
-	       : sh->size > 8		     ? 8
-					     : sh->size;
-	return bpf_probe_read_user(v, size, (const void *)addr);
+	return member_value(arg_value(spec, regs, sh->arg), sh, v);
 }
 
 /* v against c's constant, at c's size and sign. */

@@ -65,8 +65,6 @@ static __always_inline long value_key_of(const struct __bpf_usdt_spec *spec,
 {
 	const struct trace_show *sh;
 	unsigned int show = (unsigned int)match_arg - TRACE_MAX_ARGS;
-	__u64 addr;
-	long rc;
 
 	k->pair = pair;
 	k->pad = 0;
@@ -78,14 +76,7 @@ static __always_inline long value_key_of(const struct __bpf_usdt_spec *spec,
 	if (show >= TRACE_MAX_SHOWS)
 		return -1;
 	sh = &info->shows[show];
-	rc = member_address(arg_value(spec, regs, sh->arg), sh, &addr);
-	if (!rc)
-		rc = bpf_probe_read_user(&k->value,
-					 sh->size < 1	? 1
-					 : sh->size > 8 ? 8
-							: sh->size,
-					 (const void *)addr);
-	return rc;
+	return member_value(arg_value(spec, regs, sh->arg), sh, &k->value);
 }
 
 /* A time's lowest bit says whether its firing passed its probe's

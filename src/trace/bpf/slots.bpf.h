@@ -175,10 +175,9 @@ static __always_inline void read_shows(struct trace_event *e,
 		dst = e->strings[n];
 		rc = member_address(e->args[sh->arg], sh, &addr);
 		if (!rc && sh->kind == TRACE_SHOW_VALUE) {
-			__u32 size = sh->size < 1 ? 1 : sh->size > 8 ? 8 : sh->size;
-
 			*(__u64 *)dst = 0;
-			rc = bpf_probe_read_user(dst, size, (const void *)addr);
+			rc = bpf_probe_read_user(dst, member_size(sh),
+						 (const void *)addr);
 		} else if (!rc && sh->kind == TRACE_SHOW_STRING) {
 			rc = bpf_probe_read_user(&addr, sizeof(addr),
 						 (const void *)addr);
