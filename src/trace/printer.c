@@ -74,9 +74,17 @@ void printer_event(struct tracer *tr, const struct trace_event *e)
 	p = event_put_args(p, t, e, json);
 	if (json)
 		PUT("}");
+	/* A firing without its stack: one write (the common case). */
+	if (!tr->stacks) {
+		if (json)
+			PUT("}\n");
+		else
+			*p++ = '\n';
+	}
 #undef PUT
 	fwrite(buf, 1, (size_t)(p - buf), tr->out);
-	if (tr->stacks)
+	if (tr->stacks) {
 		put_stack(tr->out, stacks_current(tr->stacks), json);
-	fputs(json ? "}\n" : "\n", tr->out);
+		fputs(json ? "}\n" : "\n", tr->out);
+	}
 }
