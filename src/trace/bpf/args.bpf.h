@@ -59,6 +59,20 @@ static __always_inline int register_at(const struct firing_regs *r,
 #endif
 }
 
+/* Index i, checked below the constant n, in a register the verifier
+ * sees bounded: clang may keep a copy of an index from before its
+ * check (spilled to the stack) and index with it, which Linux 6.1's
+ * verifier (Debian 12's) refuses ("unbounded memory access") where
+ * later ones link the copy to the check.  Out of range, 0. */
+#define BOUNDED_INDEX(i, n)                                                  \
+	({                                                                   \
+		__u64 index_ = (i);                                          \
+		asm volatile("if %0 < %1 goto +1; %0 = 0"                    \
+			     : "+r"(index_)                                   \
+			     : "i"(n));                                      \
+		index_;                                                      \
+	})
+
 /* Argument i as usdt.bpf.h's bpf_usdt_arg() reads it: 0 when it cannot
  * be read. */
 static __always_inline long arg_value(const struct __bpf_usdt_spec *spec,
@@ -70,7 +84,7 @@ static __always_inline long arg_value(const struct __bpf_usdt_spec *spec,
 
 	if (i >= BPF_USDT_MAX_ARG_CNT)
 		return 0;
-	a = &spec->args[i];
+	a = &spec->args[BOUNDED_INDEX(i, BPF_USDT_MAX_ARG_CNT)];
 	if (a->arg_type == BPF_USDT_ARG_CONST) {
 		val = a->val_off;
 	} else {
