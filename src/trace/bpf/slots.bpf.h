@@ -16,12 +16,18 @@ static __always_inline long read_string(char *dst, const void *src,
 	long len = bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
 	char byte;
 
-	if (len >= 0 || !sleepable)
-		return len;
-	if (bpf_copy_from_user(&byte, 1, src) != 0)
-		return len; /* a bad pointer */
-	bpf_copy_from_user(&byte, 1, (const void *)(((__u64)src | 4095) + 1));
-	return bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
+	if (len < 0 && sleepable && bpf_copy_from_user(&byte, 1, src) == 0) {
+		bpf_copy_from_user(&byte, 1,
+				   (const void *)(((__u64)src | 4095) + 1));
+		len = bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
+	}
+	/* The empty string is 1 (its NUL): Linux 6.1 (Debian 12's) says 0,
+	   later kernels 1. */
+	if (len == 0) {
+		dst[0] = 0;
+		len = 1;
+	}
+	return len;
 }
 
 /* The bytes of the socket address at src, by its family (read first):
