@@ -182,6 +182,22 @@ static int attach_from(struct session *s, int from)
 	return attached;
 }
 
+/* Whether the kernel makes multi-uprobe links for prog (Linux 6.6),
+ * asked when nothing was attached through one (a command whose
+ * programs come at its exec): a link to probegen's own first byte,
+ * in probegen only, closed at once.  Linux 6.1 says EINVAL. */
+static int multi_links_work(struct bpf_program *prog)
+{
+	unsigned long long first = 0;
+	int fd = attach_uprobe_multi(bpf_program__fd(prog), "/proc/self/exe",
+				     &first, NULL, NULL, 1, (int)getpid());
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 /* Load and attach: through multi-uprobe links where the kernel has them
  * (Linux 6.6), else one uprobe a site.  PROBEGEN_NO_UPROBE_MULTI forces
  * the second (the tests run both). */
@@ -215,6 +231,8 @@ static int load_and_attach(struct session *s, int pid)
 					   pid > 0 ? -1 : pid, multi);
 		s->multi = multi;
 		attached = attach_from(s, 0);
+		if (attached == 0 && multi && !multi_links_work(prog))
+			attached = -1;
 		if (attached >= 0 || !multi)
 			return attached;
 		attacher_free(s->attacher);
