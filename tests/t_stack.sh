@@ -104,3 +104,25 @@ t_stack_short_copy() {
 		grep -q -- "--stack-bytes takes a number of bytes from 512 to 16384" err || { cat err; fail "--stack-bytes 100000"; }
 	ok
 }
+
+# A 32-bit program (i686, static, -O2 -fomit-frame-pointer): its
+# registers sit in the low halves of the kernel's pt_regs and its stack
+# words are 4 bytes; the walk reaches main as on x86-64.  Only a kernel
+# with ia32 emulation runs it: this machine's has none, Debian 12's has
+# (make check-kernel boots it).
+t_stack_32bit() {
+	need_trace
+	need i686-linux-gnu-gcc
+	"$PROBEGEN" -h --self-contained -s "$ROOT/tests/src/stack.d" -o stack_probes.h || fail "-h"
+	"$PROBEGEN" -G --target=i386 -s "$ROOT/tests/src/stack.d" -o probes.o || fail "-G"
+	i686-linux-gnu-gcc -static -g -O2 -fomit-frame-pointer -I. "$ROOT/tests/src/stack.c" probes.o \
+		-o stack32 || fail "i686 build"
+	./stack32 1 2> run.err ||
+		{ grep -q 'Exec format error' run.err && skip_kernel "this kernel cannot run 32-bit x86 programs (ia32 emulation is off)"; }
+	timeout 60 "$PROBEGEN" --trace --stack -c './stack32 2' > out 2> err || { cat err; fail "--stack of a 32-bit program"; }
+	[ "$(stack_functions out | head -4 | tr '\n' ' ')" = "leaf middle outer main " ] ||
+		{ cat out; fail "the 32-bit walk is not leaf, middle, outer, main"; }
+	grep -q '^    middle+0x[0-9a-f]* (stack.c:[0-9]*)$' out || { cat out; fail "middle's line"; }
+	grep -q 'the walk stopped' out && { cat out; fail "a 32-bit walk stopped short"; }
+	ok
+}

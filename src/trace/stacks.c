@@ -8,7 +8,8 @@
  * the CFI is what walks them.  A process's mappings are read at its
  * first event, or earlier when it execs or maps objects while followed
  * (stacks_process), so that its events are named after it has ended.
- * Needs libdw (HAVE_LIBDW); x86-64's registers.
+ * Needs libdw (HAVE_LIBDW); x86's registers (x86-64 and i386: a 32-bit
+ * process's registers sit in the low halves of the kernel's pt_regs).
  */
 #include <errno.h>
 #include <signal.h>
@@ -34,8 +35,9 @@ struct proc {
 	const struct trace_event *e; /* the event walked */
 	char **keys;
 	int nkeys;
-	int told;		     /* next_thread has given its thread */
-	unsigned long long outside;  /* an address read past the copy */
+	int told;		    /* next_thread has given its thread */
+	int word;		    /* 8, or 4 for an i386 process */
+	unsigned long long outside; /* an address read past the copy */
 };
 
 struct stacks {
@@ -53,9 +55,12 @@ static const Dwfl_Callbacks proc_callbacks = {
 /* x86-64's DWARF registers 0-16 (rax rdx rcx rbx rsi rdi rbp rsp r8-r15
  * rip) in the kernel's struct pt_regs (r15 r14 r13 r12 bp bx r11 r10
  * r9 r8 ax cx dx si di orig_ax ip cs flags sp ss). */
-static const int dwarf_to_pt_regs[17] = { 10, 12, 11, 5,  13, 14, 4, 19, 9,
-					  8,  7,  6,  3, 2, 1,	0, 16 };
+static const int dwarf_to_pt_regs[17] = { 10, 12, 11, 5, 13, 14, 4, 19, 9,
+					  8,  7,  6,  3, 2,  1,	 0, 16 };
+/* i386's DWARF registers 0-8 (eax ecx edx ebx esp ebp esi edi eip). */
+static const int i386_dwarf_to_pt_regs[9] = { 10, 11, 12, 5, 19, 4, 13, 14, 16 };
 #define PT_REGS_SP 19
+#define PT_REGS_IP 16
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
 {
@@ -79,11 +84,13 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	unsigned long long sp = e->regs[PT_REGS_SP];
 
 	(void)dwfl;
-	if (addr < sp || addr - sp + sizeof(*result) > e->stack_size) {
+	if (addr < sp || addr - sp + (unsigned)p->word > e->stack_size) {
 		p->outside = addr;
 		return false;
 	}
-	memcpy(result, e->stack + (addr - sp), sizeof(*result));
+	/* An i386 word is 4 bytes: libdwfl takes it zero-extended. */
+	*result = 0;
+	memcpy(result, e->stack + (addr - sp), (size_t)p->word);
 	return true;
 }
 
@@ -93,6 +100,12 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	Dwarf_Word regs[17];
 	int i;
 
+	if (p->word == 4) {
+		for (i = 0; i < 9; i++)
+			regs[i] = p->e->regs[i386_dwarf_to_pt_regs[i]] &
+				  0xffffffffu;
+		return dwfl_thread_state_registers(thread, 0, 9, regs);
+	}
 	for (i = 0; i < 17; i++)
 		regs[i] = p->e->regs[dwarf_to_pt_regs[i]];
 	return dwfl_thread_state_registers(thread, 0, 17, regs);
@@ -136,8 +149,8 @@ static struct proc *proc_of(struct stacks *s, int pid)
 	   ended are let go; their maps stay, to make one again. */
 	if (s->nprocs && s->nprocs % STACKS_OPEN == 0)
 		for (i = 0; i < s->nprocs; i++)
-			if (s->procs[i]->dwfl && kill(s->procs[i]->pid, 0) != 0 &&
-			    errno == ESRCH) {
+			if (s->procs[i]->dwfl &&
+			    kill(s->procs[i]->pid, 0) != 0 && errno == ESRCH) {
 				dwfl_end(s->procs[i]->dwfl);
 				s->procs[i]->dwfl = NULL;
 				proc_forget(s->procs[i]);
@@ -293,7 +306,8 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 
 	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return -1;
-	walk->frames[walk->nframes++] = xstrdup(cached_name(w->p, pc, activation));
+	walk->frames[walk->nframes++] =
+		xstrdup(cached_name(w->p, pc, activation));
 	return walk->nframes < STACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -311,21 +325,28 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 {
 	struct proc *p = proc_of(s, (int)e->pid);
 	Dwfl *dwfl = dwfl_of(p);
+	const char *arch = s->tr->probes[e->probe].bin->arch;
 	struct walking w = { s, p };
 	int rc;
 
 	clear_walk(&s->walk);
 	if (e->stack_end == TRACE_STACK_NO_REGS ||
-	    strcmp(s->tr->probes[e->probe].bin->arch, "x86_64") != 0) {
-		s->walk.stopped = xasprintf("a %s program's stack is not walked (x86-64 only)",
-					    s->tr->probes[e->probe].bin->arch);
+	    (strcmp(arch, "x86_64") != 0 && strcmp(arch, "i386") != 0)) {
+		s->walk.stopped =
+			xasprintf("a %s program's stack is not walked (x86 only)",
+				  arch);
 		return;
 	}
+	p->word = strcmp(arch, "i386") == 0 ? 4 : 8;
 	if (!dwfl) {
 		/* The process had ended, unread: its firing's address. */
 		s->walk.frames[s->walk.nframes++] =
-			frame_name(NULL, e->regs[dwarf_to_pt_regs[16]], 1);
-		s->walk.stopped = xstrdup("its process ended before its mappings were read");
+			frame_name(NULL,
+				   e->regs[PT_REGS_IP] &
+					   (p->word == 4 ? 0xffffffffu : ~0ull),
+				   1);
+		s->walk.stopped = xstrdup(
+			"its process ended before its mappings were read");
 		return;
 	}
 	p->e = e;
@@ -387,7 +408,8 @@ struct stacks {
 struct stacks *stacks_new(const struct tracer *tr)
 {
 	(void)tr;
-	error_plain("--stack needs libdw: apt-get install libdw-dev, then make again");
+	error_plain(
+		"--stack needs libdw: apt-get install libdw-dev, then make again");
 	return NULL;
 }
 
