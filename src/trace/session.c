@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bpf_rooms.h"
@@ -182,6 +183,17 @@ static int attach_from(struct session *s, int from)
 	return attached;
 }
 
+static void open_files_to_hard_limit(void)
+{
+	struct rlimit nofile;
+
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
+}
+
 /* Whether the kernel makes multi-uprobe links for prog (Linux 6.6),
  * asked when nothing was attached through one (a command whose
  * programs come at its exec): a link to probegen's own first byte,
@@ -227,6 +239,11 @@ static int load_and_attach(struct session *s, int pid)
 		/* A followed tree's processes are told apart in the BPF
 		   program: the programs they start are attached in every
 		   process, before they run. */
+		/* One uprobe a site is a file descriptor a site: a
+		   program of 5,000 probes passes the usual soft limit of
+		   1,024 (Linux before 6.6). */
+		if (!multi)
+			open_files_to_hard_limit();
 		s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs,
 					   pid > 0 ? -1 : pid, multi);
 		s->multi = multi;
