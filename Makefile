@@ -124,6 +124,22 @@ LIBS += -lmicrohttpd
 else
 TRACE_OBJ += $(B)/trace_server_none.o
 endif
+# --pprof: protobuf-c's code from pprof's own profile.proto (Debian's
+# golang-github-google-pprof-dev), generated at build time, gzipped by
+# zlib; elsewhere --pprof says what to install.
+PPROF_PROTO ?= /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+ifndef PPROF
+PPROF := $(if $(and $(wildcard $(PPROF_PROTO)),$(shell command -v protoc-c),$(call have,protobuf-c/protobuf-c.h,-lprotobuf-c),$(call have,zlib.h,-lz)),yes,no)
+ifeq ($(PPROF),no)
+LEFT_OUT += "--trace --pprof left out: apt-get install libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev zlib1g-dev, then make again"
+endif
+endif
+ifeq ($(PPROF),yes)
+TRACE_OBJ += $(B)/trace_pprof.o $(B)/profile.pb-c.o
+LIBS += -lprotobuf-c -lz
+else
+TRACE_OBJ += $(B)/trace_pprof_none.o
+endif
 else
 TRACE_OBJ = $(B)/trace_none.o
 endif
@@ -223,6 +239,15 @@ $(B)/trace.skel.h: $(B)/trace.bpf.o
 $(B)/trace.o: src/trace/trace.c src/trace/bpf/trace_abi.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h | $(B)
 	$(msg) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
+
+$(B)/profile.pb-c.c: $(PPROF_PROTO) | $(B)
+	$(msg) PROTOC-C $@
+	$(Q)protoc-c --c_out=$(B) --proto_path=$(dir $(PPROF_PROTO)) $(notdir $(PPROF_PROTO))
+$(B)/profile.pb-c.h: $(B)/profile.pb-c.c
+$(B)/profile.pb-c.o: $(B)/profile.pb-c.c
+	$(msg) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -w -I$(B) -c -o $@ $<
+$(B)/trace_pprof.o: $(B)/profile.pb-c.h
 
 $(B)/trace_%.o: src/trace/%.c src/trace/bpf/trace_abi.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h $(B)/features | $(B)
 	$(msg) CC $<

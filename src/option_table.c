@@ -114,13 +114,20 @@ const struct option_row option_rows[] = {
 	  .help = "with --trace: write the calls as folded stacks\n"
 		  "(flamegraph.pl, inferno, speedscope), weighed\n"
 		  "by self time in nanoseconds" },
+	{ .name = "--pprof", .value = "FILE", .group = O_TRACE,
+	  .action = ACT_STRING, .offset = AT(trace.pprof),
+	  .excludes = "--stack",
+	  .complete = COMPLETE_FILE,
+	  .help = "with --trace: write the calls as a pprof profile\n"
+		  "(go tool pprof, Pyroscope, speedscope): calls and\n"
+		  "self time" },
 	{ .name = "--metrics", .value = "HOST:PORT", .group = O_TRACE,
 	  .action = ACT_STRING, .offset = AT(trace.metrics),
 	  .help = "with --trace: count and time in the kernel and\n"
 		  "serve it to Prometheus on GET /metrics until\n"
 		  "SIGTERM (:PORT: loopback); --by P:N:ARG labels\n"
 		  "a probe's firings by ARG's values",
-	  .excludes = "--summary --timeline --folded --limit --json --expect-all" },
+	  .excludes = "--summary --timeline --folded --pprof --limit --json --expect-all" },
 	{ .name = "--user", .value = "NAME", .group = O_TRACE,
 	  .action = ACT_STRING, .offset = AT(trace.user),
 	  .complete = COMPLETE_USER,

@@ -106,6 +106,10 @@ in_root() {
 # notes LOGNAME: the "left out" lines a build said.
 notes() { grep -E '^  NOTE +.*left out' "$LOG/$1" | sed 's/^  NOTE *//'; }
 
+# What a build without libmicrohttpd-dev and protobuf-c says it left out.
+OPTIONAL_NOTES=$(printf '%s\n' '--trace --metrics left out: apt-get install libmicrohttpd-dev, then make again' \
+	'--trace --pprof left out: apt-get install libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev zlib1g-dev, then make again')
+
 # 1. The README's command 1, as written.
 start=$SECONDS
 if in_root command1 "$command1"; then
@@ -118,12 +122,19 @@ if in_root command1 "$command1"; then
 	else
 		fail command1_demo_traced "the demo ran but --trace did not show its probes" "$LOG/command1"
 	fi
-	# Command 1 installs no libmicrohttpd-dev: the build said so once.
-	if [ "$(notes command1)" = "--trace --metrics left out: apt-get install libmicrohttpd-dev, then make again" ] &&
+	# Command 1 installs no libmicrohttpd-dev and no protobuf-c: the
+	# build said so once for each, and each option says what to install
+	# (--pprof before the command runs).
+	if [ "$(notes command1)" = "$OPTIONAL_NOTES" ] &&
 		in_root metrics_none "! ./probegen --trace --metrics 127.0.0.1:0 -c /bin/true && ./probegen --trace --metrics 127.0.0.1:0 -c /bin/true 2>&1 | grep -q 'install libmicrohttpd-dev'"; then
 		ok without_libmicrohttpd
 	else
 		fail without_libmicrohttpd "the build did not say once that --metrics was left out, or --metrics did not say what to install" "$LOG/command1"
+	fi
+	if in_root pprof_none "! ./probegen --trace --pprof p.pb.gz -c 'touch ran' 2> err && grep -q 'install libprotobuf-c-dev' err && [ ! -e ran ] && [ ! -e p.pb.gz ]"; then
+		ok without_protobuf_c
+	else
+		fail without_protobuf_c "--pprof did not say what to install before the trace" "$LOG/command1"
 	fi
 else
 	fail command1 "README's command 1 failed: $command1" "$LOG/command1"
@@ -150,7 +161,7 @@ rebuild() {
 
 # 3. Without libdw-dev: the compiler and --trace, no source lines.
 if rebuild without_libdw libdw-dev &&
-	[ "$(notes without_libdw)" = "$(printf '%s\n' '--trace --metrics left out: apt-get install libmicrohttpd-dev, then make again' \
+	[ "$(notes without_libdw)" = "$(printf '%s\n' "$OPTIONAL_NOTES" \
 		'source lines of probe sites (--list, --check) left out: apt-get install libdw-dev, then make again')" ] &&
 	in_root without_libdw_run "! ldd probegen | grep -q libdw && ./probegen --list examples/demo/out/demo | grep -q demo:tick"; then
 	ok without_libdw
@@ -180,10 +191,11 @@ else
 	fail compiler_alone "the compiler alone did not build, say what it left out, or pass its tests"
 fi
 
-# 6. Everything back, libmicrohttpd-dev too: nothing left out.
-if in_root full "apt-get install -y libbpf-dev libdw-dev libmicrohttpd-dev clang bpftool > /dev/null && make" &&
+# 6. Everything back, libmicrohttpd-dev and protobuf-c too: nothing
+# left out.
+if in_root full "apt-get install -y libbpf-dev libdw-dev libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev zlib1g-dev clang bpftool > /dev/null && make" &&
 	[ -z "$(notes full)" ] &&
-	in_root full_run "ldd probegen | grep -q libmicrohttpd && ldd probegen | grep -q libdw && ./probegen --trace -c './examples/demo/out/demo 1' 2>&1 | grep -q 'demo:tick'"; then
+	in_root full_run "ldd probegen | grep -q libmicrohttpd && ldd probegen | grep -q libprotobuf-c && ldd probegen | grep -q libdw && ./probegen --trace -c './examples/demo/out/demo 1' 2>&1 | grep -q 'demo:tick'"; then
 	ok everything
 else
 	fail everything "make with every part installed"

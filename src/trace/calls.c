@@ -169,6 +169,9 @@ static void fill(struct calls *c, struct call *x, int pair,
 	x->seq = c->seq;
 	call_name(c->tr, pair, e, &c->name);
 	x->name = xstrdup(c->name.data);
+	if (c->tr->pairs[pair].line_arg >= 0)
+		x->line = meant_value(c->tr->probes + e->probe, e,
+				      c->tr->pairs[pair].line_arg);
 	x->start_args = args ? xstrdup(args) : NULL;
 	x->thread = -1; /* by value: on no thread's stack */
 	x->profile_name = x->profile_node = -1;

@@ -114,6 +114,7 @@ struct call {
 	int thread, depth; /* its place on its thread's stack; -1: none */
 	char *name;	   /* what the profile and the timeline call it
 			      (call_name) */
+	long long line;	   /* its start's line argument (line_arg), or 0 */
 	char *start_args;  /* its start's arguments as a JSON object, when
 			      the timeline draws them */
 	int profile_name, profile_node; /* the profile's, once it opens */

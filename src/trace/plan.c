@@ -15,12 +15,13 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	plan->stack = opt->stack;
 	plan->stack_counts = opt->stack && (opt->summary || opt->folded);
 	/* --folded --stack weighs native stacks, not the pairs' calls. */
-	plan->profile = opt->summary || (opt->folded && !opt->stack);
-	plan->folded = opt->folded != NULL;
+	plan->profile = opt->summary || opt->pprof || (opt->folded && !opt->stack);
+	/* Nested calls timed in probegen for a profile file. */
+	plan->folded = opt->folded || opt->pprof;
 	plan->metrics = opt->metrics != NULL;
 	/* A firing is printed unless something else is made of it. */
 	plan->print = !opt->timeline && !opt->summary && !opt->folded &&
-		      !opt->metrics;
+		      !opt->pprof && !opt->metrics;
 	plan->json = opt->json;
 	plan->summary = opt->summary;
 	plan->expect_all = opt->expect_all;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "pprof.h"
 
 /* A pair's names; the calls of any more are counted as "(other)". */
 #define PROFILE_MAX_NAMES 10000
@@ -27,7 +28,16 @@
 /* A node of the call tree: one name under one path of callers. */
 struct node {
 	int parent, first_child, next_sibling, name;
+	int first_sample; /* --pprof's: its first thread's, or -1 */
 	unsigned long long self_ns;
+};
+
+/* --pprof's: a node's calls and self time on one thread, which the file
+ * labels with its pid and tid (a node's threads are few: a list). */
+struct thread_sample {
+	int next; /* the node's next thread's, or -1 */
+	unsigned pid, tid;
+	unsigned long long calls, self_ns;
 };
 
 /* Per thread (struct call's thread), each name's calls open on it: a
@@ -52,6 +62,10 @@ struct profile {
 	struct buf key;	      /* a name's key, made here */
 	struct output folded; /* --folded's file, while folding */
 	int folding;
+	struct output pprof; /* --pprof's, while it is to be written */
+	int pprofing;
+	struct thread_sample *samples;
+	int nsamples;
 };
 
 struct profile *profile_new(const struct tracer *tr)
@@ -60,12 +74,22 @@ struct profile *profile_new(const struct tracer *tr)
 
 	/* Opened first: a file that cannot be written is said before the
 	   trace, and nothing is left of it if the trace fails. */
-	if (tr->plan.folded) {
+	if (tr->opt->folded && !tr->plan.stack) {
 		if (output_open(&p->folded, tr->opt->folded) != 0) {
 			free(p);
 			return NULL;
 		}
 		p->folding = 1;
+	}
+	if (tr->opt->pprof) {
+		if (pprof_check() != 0 ||
+		    output_open(&p->pprof, tr->opt->pprof) != 0) {
+			if (p->folding)
+				output_abort(&p->folded);
+			free(p);
+			return NULL;
+		}
+		p->pprofing = 1;
 	}
 	p->tr = tr;
 	p->first_root = -1;
@@ -132,6 +156,7 @@ static int node_of(struct profile *p, int parent, int name)
 	p->nodes[n].first_child = -1;
 	p->nodes[n].name = name;
 	p->nodes[n].self_ns = 0;
+	p->nodes[n].first_sample = -1;
 	/* Re-read: the array may have moved. */
 	link = parent < 0 ? &p->first_root : &p->nodes[parent].first_child;
 	p->nodes[n].next_sibling = *link;
@@ -176,6 +201,28 @@ static struct call *profiled_caller(const struct profile *p, struct calls *c,
 	return NULL;
 }
 
+/* Call x's self time on its node and thread, for --pprof. */
+static void add_sample(struct profile *p, const struct call *x,
+		       unsigned long long self)
+{
+	struct node *n = &p->nodes[x->profile_node];
+	int i;
+
+	for (i = n->first_sample; i >= 0; i = p->samples[i].next)
+		if (p->samples[i].tid == x->tid && p->samples[i].pid == x->pid)
+			break;
+	if (i < 0) {
+		p->samples = xgrow(p->samples, (size_t)p->nsamples,
+				   sizeof(*p->samples));
+		i = p->nsamples++;
+		p->samples[i] = (struct thread_sample){ n->first_sample,
+							x->pid, x->tid, 0, 0 };
+		n->first_sample = i;
+	}
+	p->samples[i].calls++;
+	p->samples[i].self_ns += self;
+}
+
 /* Call x has ended: its name's calls and times, its node's self time,
  * and its caller's time in calls. */
 static void ended(struct profile *p, struct calls *c, const struct call *x)
@@ -194,8 +241,11 @@ static void ended(struct profile *p, struct calls *c, const struct call *x)
 	if (!n->times)
 		n->times = xcalloc(1, sizeof(*n->times));
 	trace_pair_record(n->times, total);
-	if (x->profile_node >= 0)
+	if (x->profile_node >= 0) {
 		p->nodes[x->profile_node].self_ns += self;
+		if (p->pprofing)
+			add_sample(p, x, self);
+	}
 	if (caller)
 		caller->child_ns += total;
 }
@@ -206,6 +256,8 @@ static void opened(struct profile *p, struct calls *c, struct call *x)
 	struct call *caller = profiled_caller(p, c, x);
 
 	x->profile_name = name_index(p, x->pair, x->name);
+	if (!p->names[x->profile_name]->line && x->line > 0)
+		p->names[x->profile_name]->line = (unsigned long long)x->line;
 	++*open_calls(p, x->thread, x->profile_name);
 	/* Under a caller past the tree's limit: counted, in no node. */
 	if (caller && caller->profile_node < 0) {
@@ -271,6 +323,11 @@ int profile_write_folded(struct profile *p)
 	struct buf *out = &p->folded.buf;
 	int *path_nodes = NULL, i, depth, cap = 0, n;
 
+	if (p->pprofing) {
+		p->pprofing = 0;
+		if (pprof_write(p->tr, p, &p->pprof) != 0)
+			return -1;
+	}
 	if (!p->folding)
 		return 0;
 	for (i = 0; i < p->nnodes; i++) {
@@ -303,6 +360,30 @@ int profile_write_folded(struct profile *p)
 	return output_commit(&p->folded);
 }
 
+void profile_paths(const struct profile *p, profile_path_fn *fn, void *ctx)
+{
+	const struct profile_name **names = NULL;
+	int i, k, depth, cap = 0, n;
+
+	for (i = 0; i < p->nnodes; i++) {
+		if (p->nodes[i].first_sample < 0)
+			continue;
+		for (depth = 0, n = i; n >= 0; n = p->nodes[n].parent) {
+			if (depth == cap) {
+				cap = cap ? 2 * cap : 64;
+				names = xrealloc(names,
+						 (size_t)cap * sizeof(*names));
+			}
+			names[depth++] = p->names[p->nodes[n].name];
+		}
+		for (k = p->nodes[i].first_sample; k >= 0; k = p->samples[k].next)
+			fn(ctx, names, depth, p->samples[k].pid,
+			   p->samples[k].tid, p->samples[k].calls,
+			   p->samples[k].self_ns);
+	}
+	free(names);
+}
+
 void profile_free(struct profile *p)
 {
 	int i;
@@ -311,6 +392,8 @@ void profile_free(struct profile *p)
 		return;
 	if (p->folding)
 		output_abort(&p->folded);
+	if (p->pprofing)
+		output_abort(&p->pprof);
 	for (i = 0; i < p->nnames; i++) {
 		free(p->names[i]->key);
 		free(p->names[i]->times);
@@ -322,6 +405,7 @@ void profile_free(struct profile *p)
 	buf_free(&p->key);
 	free(p->names);
 	free(p->nodes);
+	free(p->samples);
 	free(p->threads);
 	free(p);
 }

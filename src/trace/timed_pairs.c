@@ -53,6 +53,19 @@ static int is_runtime(const char *provider)
 	return 0;
 }
 
+/* The integer argument of t named name; -1 if none. */
+static int number_arg(const struct traced *t, const char *name)
+{
+	int a;
+
+	for (a = 0; a < t->nargs; a++)
+		if ((t->read[a].how == READ_INTEGER ||
+		     t->read[a].how == READ_AS_NOTED) &&
+		    strcmp(t->arg_names[a], name) == 0)
+			return a;
+	return -1;
+}
+
 /* The arguments that name the calls of pair tp: a --by's for its start,
  * else, as the runtimes name them, the string argument that holds the
  * function's name (Python's funcname, Ruby's methodname, PHP's
@@ -74,6 +87,7 @@ static void choose_names(struct tracer *tr, struct traced_pair *tp)
 	int f, c, file;
 
 	tp->named_with_file = tp->named_unasked = 0;
+	tp->line_arg = -1;
 	tp->nname_args = probe_by_args(tr, start, tp->name_args);
 	if (tp->nname_args)
 		return;
@@ -89,6 +103,8 @@ static void choose_names(struct tracer *tr, struct traced_pair *tp)
 		tp->name_args[tp->nname_args++] = file;
 		tp->named_with_file = 1;
 	}
+	/* The line a function's entry gives is its first (--pprof's). */
+	tp->line_arg = number_arg(start, "lineno");
 	tp->named_unasked = !is_runtime(start->provider);
 }
 

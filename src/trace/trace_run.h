@@ -47,6 +47,7 @@ struct trace_options {
 	int stack_bytes; /* --stack-bytes N, or 0: the default */
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */
 	const char *folded;  /* --folded FILE: folded stacks, or NULL */
+	const char *pprof;   /* --pprof FILE: a pprof profile, or NULL */
 	const char *metrics; /* --metrics ADDR: serve Prometheus, or NULL */
 	const char *user;    /* --user NAME: whom to run as once attached */
 };

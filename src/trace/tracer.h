@@ -24,7 +24,7 @@
  *   summary.c  --summary: the counts and pair times, text or JSON
  *   timeline.c --timeline: the Chrome Trace Event Format
  *   profile.c  the calls of runtimes' function pairs, by name and as
- *              folded stacks (--summary's breakdown, --folded)
+ *              folded stacks (--summary, --folded; pprof.c: --pprof)
  *   metrics.c  --metrics's page; server.c serves it (libmicrohttpd);
  *              privileges.c, what --metrics gives up once attached
  *              (metrics.h)
@@ -107,7 +107,7 @@ struct traced_pair {
 	   runtime's function and class: call_name), in order; none: the
 	   stem names them all. */
 	int name_args[TRACE_MAX_ARGS];
-	int nname_args;
+	int nname_args, line_arg; /* line_arg: its first line's, or -1 */
 	int named_with_file; /* the last names the function's file */
 	int named_unasked;   /* by arguments like a runtime's, unasked */
 	/* Timed here (calls.c, profile.c), not in the kernel: broken down
@@ -280,7 +280,7 @@ struct profile_name {
 	char *key;	  /* "PAIR\tNAME" */
 	const char *name; /* in key */
 	int pair;
-	unsigned long long calls, total_ns, self_ns;
+	unsigned long long calls, total_ns, self_ns, line; /* line: 0, none */
 	struct trace_pair_stats *times;
 };
 /* The profile of tr's pairs timed in user space, and --folded's file

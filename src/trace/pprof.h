@@ -1,0 +1,32 @@
+/*
+ * src/trace/pprof.h - --pprof: the profile as pprof's profile.proto,
+ * gzipped (pprof.c, with protobuf-c's code generated at build time from
+ * pprof's own .proto), from the profile's call paths (profile.c).
+ */
+#ifndef PROBEGEN_PPROF_H
+#define PROBEGEN_PPROF_H
+
+#include "tracer.h"
+
+/* ---- profile.c: its call paths ---- */
+
+/* One call path on one thread: its names, the leaf first (depth of
+ * them), the calls that ended there and their self time. */
+typedef void profile_path_fn(void *ctx,
+			     const struct profile_name *const *names,
+			     int depth, unsigned pid, unsigned tid,
+			     unsigned long long calls,
+			     unsigned long long self_ns);
+void profile_paths(const struct profile *p, profile_path_fn *fn, void *ctx);
+
+/* ---- pprof.c ---- */
+
+/* 0 where probegen writes pprof; else -1, after saying what to
+ * install (pprof_none.c). */
+int pprof_check(void);
+/* Write the profile's paths into out (opened before the trace), gzipped,
+ * and commit it: 0, or -1 (said). */
+int pprof_write(const struct tracer *tr, const struct profile *p,
+		struct output *out);
+
+#endif
