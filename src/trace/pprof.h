@@ -18,6 +18,9 @@ typedef void profile_path_fn(void *ctx,
 			     unsigned long long calls,
 			     unsigned long long self_ns);
 void profile_paths(const struct profile *p, profile_path_fn *fn, void *ctx);
+/* --pprof's file, opened before the trace, handed over (NULL the second
+ * time): the caller commits or aborts it. */
+struct output *profile_pprof_output(struct profile *p);
 
 /* ---- pprof.c ---- */
 

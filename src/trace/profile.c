@@ -9,7 +9,9 @@
  * as profilers count it), self time (less its nested calls') and
  * latency buckets, which --summary prints per name, and to a call tree whose
  * paths are the folded stacks --folded writes ("main;f;g 1234", weighed
- * by self time in nanoseconds: flamegraph.pl, inferno, speedscope).
+ * by self time in nanoseconds: flamegraph.pl, inferno, speedscope), and
+ * with --pprof each path's calls and self time per thread (pprof.c
+ * writes them: sinks.c hands it the profile).
  * The kernel neither counts nor times these pairs: their starts and ends
  * stream here, --summary or not (session.c).
  */
@@ -82,8 +84,7 @@ struct profile *profile_new(const struct tracer *tr)
 		p->folding = 1;
 	}
 	if (tr->opt->pprof) {
-		if (pprof_check() != 0 ||
-		    output_open(&p->pprof, tr->opt->pprof) != 0) {
+		if (output_open(&p->pprof, tr->opt->pprof) != 0) {
 			if (p->folding)
 				output_abort(&p->folded);
 			free(p);
@@ -323,11 +324,6 @@ int profile_write_folded(struct profile *p)
 	struct buf *out = &p->folded.buf;
 	int *path_nodes = NULL, i, depth, cap = 0, n;
 
-	if (p->pprofing) {
-		p->pprofing = 0;
-		if (pprof_write(p->tr, p, &p->pprof) != 0)
-			return -1;
-	}
 	if (!p->folding)
 		return 0;
 	for (i = 0; i < p->nnodes; i++) {
@@ -358,6 +354,14 @@ int profile_write_folded(struct profile *p)
 			   p->merged, PROFILE_MAX_NODES);
 	p->folding = 0;
 	return output_commit(&p->folded);
+}
+
+struct output *profile_pprof_output(struct profile *p)
+{
+	if (!p->pprofing)
+		return NULL;
+	p->pprofing = 0;
+	return &p->pprof;
 }
 
 void profile_paths(const struct profile *p, profile_path_fn *fn, void *ctx)

@@ -9,6 +9,7 @@
  */
 #include "event.h"
 #include "metrics.h"
+#include "pprof.h"
 #include "stacks.h"
 
 volatile sig_atomic_t trace_stopping;
@@ -43,6 +44,8 @@ static int wants_profile(const struct trace_plan *p)
 
 static int open_profile(struct tracer *tr)
 {
+	if (tr->opt->pprof && pprof_check() != 0)
+		return -1;
 	return (tr->profile = profile_new(tr)) ? 0 : -1;
 }
 
@@ -53,7 +56,14 @@ static void to_profile(struct tracer *tr, const struct trace_event *e)
 
 static int finish_profile(struct tracer *tr, int ran)
 {
-	return ran && tr->profile ? profile_write_folded(tr->profile) : 0;
+	struct output *pprof;
+
+	if (!ran || !tr->profile)
+		return 0;
+	if ((pprof = profile_pprof_output(tr->profile)) &&
+	    pprof_write(tr, tr->profile, pprof) != 0)
+		return -1;
+	return profile_write_folded(tr->profile);
 }
 
 static void free_profile(struct tracer *tr)
