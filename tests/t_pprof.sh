@@ -128,23 +128,29 @@ t_pprof_file() {
 		fail "a trace of no probe: success"
 	[ ! -e never.pb.gz ] || fail "a trace that failed left a file"
 	ls -A | grep -q 'never' && fail "a trace that failed left a temporary file"
+	# It says when tick has returned 50 times, then ticks on.
 	cat > forever.py <<-'PY'
-	import time
+	import sys, time
 	def tick():
-	    time.sleep(0.01)
+	    time.sleep(0.001)
+	n = 0
 	while True:
 	    tick()
+	    n += 1
+	    if n == 50:
+	        print("ticked", flush=True)
 	PY
 	"$PROBEGEN" --trace --pprof int.pb.gz -s "$ROOT/examples/runtimes/python.d" \
 		-n 'python:function__*' -n python:line -c "$PY forever.py" > out 2> err &
 	local pid=$! i
-	for i in $(seq 100); do grep -q 'tracing' err && break; sleep 0.1; done
-	sleep 1
+	for i in $(seq 300); do grep -q '^ticked$' out && break; sleep 0.1; done
+	grep -q '^ticked$' out || { kill -INT $pid; cat err; fail "forever.py did not tick"; }
 	kill -INT $pid
 	wait $pid
 	gzip -t int.pb.gz || fail "SIGINT: the file is not whole"
-	go tool pprof -top -sample_index=calls int.pb.gz 2> /dev/null | grep -q ' tick$' ||
-		{ cat err; fail "SIGINT: tick's calls are not in the profile"; }
+	go tool pprof -top -sample_index=calls -focus='^tick$' int.pb.gz 2> /dev/null |
+		awk '$NF == "tick" && $1 >= 50 { found = 1 } END { exit !found }' ||
+		{ cat err; go tool pprof -top -sample_index=calls int.pb.gz | head -20; fail "SIGINT: tick's 50 calls are not in the profile"; }
 	ok
 }
 

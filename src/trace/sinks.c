@@ -200,7 +200,11 @@ int sinks_event(void *ctx, void *data, size_t size)
 	size_t i;
 
 	(void)size;
-	if (e->probe >= (unsigned)tr->nprobes || trace_stopping)
+	/* Past --limit, nothing more; after SIGINT or SIGTERM, what the
+	   ring holds still is taken (the firings before the stop: up to
+	   256 KiB wait there unwoken, trace.bpf.c). */
+	if (e->probe >= (unsigned)tr->nprobes ||
+	    (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit))
 		return 0;
 	if (!tr->start_ns)
 		tr->start_ns = e->time_ns;
