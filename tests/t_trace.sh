@@ -383,6 +383,11 @@ t_trace_command_tree() {
 	# one file with the one the tree execs: each firing once.
 	"$PROBEGEN" --trace app -c ./suite.sh > once 2> err || { cat err; fail "BINARY with -c"; }
 	[ "$(grep -c ' app:start ' once)" = 2 ] || { cat once; fail "a firing traced twice"; }
+	# One uprobe a site (Linux before 6.6) too: libbpf looks a name with
+	# no slash up in $PATH, and found no "app" there.
+	PROBEGEN_NO_UPROBE_MULTI=1 "$PROBEGEN" --trace app -c ./suite.sh > once 2> err ||
+		{ cat err; fail "BINARY with -c, a uprobe a site"; }
+	[ "$(grep -c ' app:start ' once)" = 2 ] || { cat once; fail "a uprobe a site: not each firing once"; }
 	# --summary: in how many processes each probe fired.
 	"$PROBEGEN" --trace --summary -c 'make test' > sum 2> err || { cat err; fail "--summary"; }
 	grep -Eq '^  app:start +2 in 2 processes$' sum || { cat sum; fail "--summary: processes"; }

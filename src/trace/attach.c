@@ -317,10 +317,16 @@ static int attach_site(struct attacher *a, const struct traced *t,
 		LIBBPF_OPTS(bpf_uprobe_opts, uo,
 			    .ref_ctr_offset = (size_t)sem_off,
 			    .bpf_cookie = (unsigned long long)*last_spec);
+		/* libbpf looks a name without a slash up in $PATH (and
+		   LD_LIBRARY_PATH): "app" in the working directory is
+		   "./app" to it. */
+		char *path = strchr(t->binary, '/')
+				     ? xstrdup(t->binary)
+				     : xasprintf("./%s", t->binary);
 
-		link = bpf_program__attach_uprobe_opts(a->prog, a->pid,
-						       t->binary, (size_t)off,
-						       &uo);
+		link = bpf_program__attach_uprobe_opts(a->prog, a->pid, path,
+						       (size_t)off, &uo);
+		free(path);
 	}
 	if (!link) {
 		*why = xstrdup(strerror(errno));
