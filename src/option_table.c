@@ -116,7 +116,6 @@ const struct option_row option_rows[] = {
 		  "by self time in nanoseconds" },
 	{ .name = "--pprof", .value = "FILE", .group = O_TRACE,
 	  .action = ACT_STRING, .offset = AT(trace.pprof),
-	  .excludes = "--stack",
 	  .complete = COMPLETE_FILE,
 	  .help = "with --trace: write the calls as a pprof profile\n"
 		  "(go tool pprof, Pyroscope, speedscope): calls and\n"

@@ -180,3 +180,51 @@ t_pprof_graph_picture() {
 	[ -z "${PROBEGEN_DOCS_IMAGES:-}" ] || cp graph.png "$ROOT/docs/pprof.png"
 	ok
 }
+
+# --pprof --stack: a probe's firings weighed by their native stacks, the
+# binaries as mappings with their build-ids (readelf's), the frames'
+# addresses as locations in them (leaf's at its symbol's offset from
+# the mapping's start), each with its function and line, the probe as
+# the leaf; go tool pprof -list shows leaf's source from them.
+t_pprof_stack() {
+	need_pprof
+	need go
+	stack_program
+	timeout 60 "$PROBEGEN" --trace --stack --pprof st.pb.gz -c './stack 5' > out 2> err ||
+		{ cat err; fail "--stack --pprof"; }
+	[ ! -s out ] || fail "--pprof printed the firings"
+	go tool pprof -raw st.pb.gz > raw.txt 2> raw.err || { cat raw.err; fail "go tool pprof -raw"; }
+	local libc
+	libc=$(ldd ./stack | sed -n 's/.*libc.so.6 => \([^ ]*\) .*/\1/p')
+	python3 - raw.txt "$(readelf -n stack | sed -n 's/.*Build ID: //p')" \
+		"$(nm stack | sed -n 's/^\([0-9a-f]*\) T leaf$/\1/p')" \
+		"$(readlink -f "$libc")" "$(readelf -n "$(readlink -f "$libc")" | sed -n 's/.*Build ID: //p')" <<-'PY' ||
+	import re, sys
+	raw, build_id, leaf_at, libc, libc_id = sys.argv[1:]
+	text = open(raw).read()
+	assert "PeriodType: firings count" in text and "Period: 1" in text, text[:200]
+	samples = re.findall(r"^\s+(\d+): ([\d ]+)$", text.split("\nLocations\n")[0], re.M)
+	assert len(samples) == 1 and samples[0][0] == "5", samples
+	locs = {}
+	for m in re.finditer(r"^\s*(\d+): 0x([0-9a-f]+) (?:M=(\d+) )?(\S+) (\S*):(\d+) s=\d+$", text, re.M):
+	    locs[m.group(1)] = (int(m.group(2), 16), m.group(3), m.group(4), m.group(5), int(m.group(6)))
+	maps = {}
+	for m in re.finditer(r"^(\d+): 0x([0-9a-f]+)/0x([0-9a-f]+)/0x([0-9a-f]+) (\S+) ([0-9a-f]*)", text, re.M):
+	    maps[m.group(1)] = (int(m.group(2), 16), int(m.group(3), 16), m.group(5), m.group(6))
+	chain = [locs[i] for i in samples[0][1].split()]
+	assert [c[2] for c in chain[:5]] == ["st:deep", "leaf", "middle", "outer", "main"], chain
+	assert chain[0][1] is None, chain[0]  # the probe: no mapping
+	for addr, mid, fn, path, line in chain[1:5]:
+	    start, limit, binary, bid = maps[mid]
+	    assert binary.endswith("/stack") and bid == build_id, (fn, maps[mid], build_id)
+	    assert start <= addr < limit, (fn, hex(addr), maps[mid])
+	    assert path.endswith("stack.c") and line > 0, (fn, path, line)
+	leaf = chain[1]
+	assert leaf[0] - maps[leaf[1]][0] == int(leaf_at, 16), (hex(leaf[0]), maps[leaf[1]], leaf_at)
+	assert any(b == libc and i == libc_id for _, _, b, i in maps.values()), (libc, libc_id, maps)
+	PY
+		{ cat raw.txt; fail "the mappings and addresses"; }
+	go tool pprof -list '^leaf$' st.pb.gz 2> /dev/null | grep -q '^ *\. *5 .*ST_DEEP(n);' ||
+		{ go tool pprof -list '^leaf$' st.pb.gz; fail "go tool pprof -list: leaf's source line"; }
+	ok
+}

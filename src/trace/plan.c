@@ -13,11 +13,14 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	plan->following = opt->command || opt->pid;
 	plan->timeline = opt->timeline != NULL;
 	plan->stack = opt->stack;
-	plan->stack_counts = opt->stack && (opt->summary || opt->folded);
-	/* --folded --stack weighs native stacks, not the pairs' calls. */
-	plan->profile = opt->summary || opt->pprof || (opt->folded && !opt->stack);
+	plan->stack_counts = opt->stack &&
+			     (opt->summary || opt->folded || opt->pprof);
+	/* --folded and --pprof with --stack weigh native stacks, not the
+	   pairs' calls. */
+	plan->profile = opt->summary ||
+			((opt->folded || opt->pprof) && !opt->stack);
 	/* Nested calls timed in probegen for a profile file. */
-	plan->folded = opt->folded || opt->pprof;
+	plan->folded = (opt->folded || opt->pprof) && !opt->stack;
 	plan->metrics = opt->metrics != NULL;
 	/* A firing is printed unless something else is made of it. */
 	plan->print = !opt->timeline && !opt->summary && !opt->folded &&

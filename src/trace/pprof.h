@@ -6,7 +6,7 @@
 #ifndef PROBEGEN_PPROF_H
 #define PROBEGEN_PPROF_H
 
-#include "tracer.h"
+#include "stacks.h"
 
 /* ---- profile.c: its call paths ---- */
 
@@ -22,11 +22,28 @@ void profile_paths(const struct profile *p, profile_path_fn *fn, void *ctx);
  * time): the caller commits or aborts it. */
 struct output *profile_pprof_output(struct profile *p);
 
+/* ---- stack_counts.c: its distinct stacks ---- */
+
+/* One probe's (its label) firings with one stack: its frames' places,
+ * the innermost first (n of them), and how many. */
+typedef void stack_path_fn(void *ctx, const char *probe,
+			   const struct frame_place *places, int n,
+			   unsigned long long count);
+void stack_counts_paths(const struct stack_counts *c, const struct tracer *tr,
+			stack_path_fn *fn, void *ctx);
+/* --pprof's file, opened before the trace, handed over (NULL the second
+ * time): the caller commits or aborts it. */
+struct output *stack_counts_pprof_output(struct stack_counts *c);
+
 /* ---- pprof.c ---- */
 
 /* 0 where probegen writes pprof; else -1, after saying what to
  * install (pprof_none.c). */
 int pprof_check(void);
+/* Write the firings by stack into out (opened before the trace),
+ * gzipped, and commit it: 0, or -1 (said). */
+int pprof_write_stacks(const struct tracer *tr, const struct stack_counts *c,
+		       struct output *out);
 /* Write the profile's paths into out (opened before the trace), gzipped,
  * and commit it: 0, or -1 (said). */
 int pprof_write(const struct tracer *tr, const struct profile *p,

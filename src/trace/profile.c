@@ -83,7 +83,7 @@ struct profile *profile_new(const struct tracer *tr)
 		}
 		p->folding = 1;
 	}
-	if (tr->opt->pprof) {
+	if (tr->opt->pprof && !tr->plan.stack) {
 		if (output_open(&p->pprof, tr->opt->pprof) != 0) {
 			if (p->folding)
 				output_abort(&p->folded);

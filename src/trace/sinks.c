@@ -129,8 +129,11 @@ static int wants_stacks(const struct trace_plan *p)
 
 static int open_stacks(struct tracer *tr)
 {
+	if (tr->opt->pprof && pprof_check() != 0)
+		return -1;
 	if (tr->plan.stack_counts &&
-	    !(tr->stack_counts = stack_counts_new(tr->opt->folded)))
+	    !(tr->stack_counts =
+		      stack_counts_new(tr->opt->folded, tr->opt->pprof)))
 		return -1;
 	return (tr->stacks = stacks_new(tr)) ? 0 : -1;
 }
@@ -145,8 +148,13 @@ static void to_stacks(struct tracer *tr, const struct trace_event *e)
 
 static int finish_stacks(struct tracer *tr, int ran)
 {
+	struct output *pprof;
+
 	if (!ran || !tr->stack_counts)
-		return 0; /* not written: stack_counts_free removes it */
+		return 0; /* not written: stack_counts_free removes them */
+	if ((pprof = stack_counts_pprof_output(tr->stack_counts)) &&
+	    pprof_write_stacks(tr, tr->stack_counts, pprof) != 0)
+		return -1;
 	return stack_counts_write_folded(tr->stack_counts, tr);
 }
 

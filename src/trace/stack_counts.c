@@ -2,18 +2,21 @@
  * src/trace/stack_counts.c - firings counted by probe and distinct
  * native stack (--stack with --summary or --folded): a probe becomes a
  * profiler of what leads to it.  The counts are firings, never time.
+ * Each distinct stack keeps its first firing's places (addresses and
+ * mappings) for --pprof (pprof.c).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stacks.h"
+#include "pprof.h"
 
 struct counted {
 	int probe;
 	char *key; /* "probe\n" then the frames, innermost first, a line each */
 	char **frames;
+	struct frame_place *places; /* its strings: this entry's own */
 	int nframes;
 	int stopped; /* the walk stopped short of the outermost frame */
 	unsigned long long count;
@@ -25,9 +28,11 @@ struct stack_counts {
 	struct name_set keys; /* owner: 1 + index in all */
 	struct output folded; /* --folded's file, while folding */
 	int folding;
+	struct output pprof; /* --pprof's, until handed over */
+	int pprofing;
 };
 
-struct stack_counts *stack_counts_new(const char *folded)
+struct stack_counts *stack_counts_new(const char *folded, const char *pprof)
 {
 	struct stack_counts *c = xcalloc(1, sizeof(*c));
 
@@ -39,6 +44,15 @@ struct stack_counts *stack_counts_new(const char *folded)
 			return NULL;
 		}
 		c->folding = 1;
+	}
+	if (pprof) {
+		if (output_open(&c->pprof, pprof) != 0) {
+			if (c->folding)
+				output_abort(&c->folded);
+			free(c);
+			return NULL;
+		}
+		c->pprofing = 1;
 	}
 	name_set_init(&c->keys, 64);
 	return c;
@@ -66,8 +80,22 @@ void stack_counts_add(struct stack_counts *c, int probe,
 	x->key = key.data;
 	x->nframes = w->nframes;
 	x->frames = xcalloc((size_t)w->nframes + 1, sizeof(char *));
-	for (i = 0; i < w->nframes; i++)
+	x->places = xcalloc((size_t)w->nframes + 1, sizeof(*x->places));
+	for (i = 0; i < w->nframes; i++) {
+		const struct frame_place *p = &w->places[i];
+
 		x->frames[i] = xstrdup(w->frames[i]);
+		x->places[i] = (struct frame_place){
+			p->pc,
+			p->start,
+			p->limit,
+			p->binary ? xstrdup(p->binary) : NULL,
+			p->build_id ? xstrdup(p->build_id) : NULL,
+			p->function ? xstrdup(p->function) : NULL,
+			p->file ? xstrdup(p->file) : NULL,
+			p->line
+		};
+	}
 	x->stopped = w->stopped != NULL;
 	x->count = 1;
 	name_set_add(&c->keys, x->key, key.len, (const void *)(intptr_t)c->n);
@@ -186,6 +214,24 @@ int stack_counts_write_folded(struct stack_counts *c, const struct tracer *tr)
 	return output_commit(&c->folded);
 }
 
+void stack_counts_paths(const struct stack_counts *c, const struct tracer *tr,
+			stack_path_fn *fn, void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		fn(ctx, tr->probes[c->all[i].probe].label, c->all[i].places,
+		   c->all[i].nframes, c->all[i].count);
+}
+
+struct output *stack_counts_pprof_output(struct stack_counts *c)
+{
+	if (!c->pprofing)
+		return NULL;
+	c->pprofing = 0;
+	return &c->pprof;
+}
+
 void stack_counts_free(struct stack_counts *c)
 {
 	size_t i;
@@ -195,10 +241,20 @@ void stack_counts_free(struct stack_counts *c)
 		return;
 	if (c->folding)
 		output_abort(&c->folded);
+	if (c->pprofing)
+		output_abort(&c->pprof);
 	for (i = 0; i < c->n; i++) {
-		for (k = 0; k < c->all[i].nframes; k++)
+		for (k = 0; k < c->all[i].nframes; k++) {
+			const struct frame_place *p = &c->all[i].places[k];
+
 			free(c->all[i].frames[k]);
+			free((char *)p->binary);
+			free((char *)p->build_id);
+			free((char *)p->function);
+			free((char *)p->file);
+		}
 		free(c->all[i].frames);
+		free(c->all[i].places);
 		free(c->all[i].key);
 	}
 	free(c->all);

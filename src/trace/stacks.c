@@ -135,6 +135,8 @@ static char *read_maps(int pid)
 }
 
 static void proc_forget(struct proc *p);
+struct frame_made;
+static void frame_made_free(struct frame_made *f);
 #define STACKS_OPEN 128
 
 static struct proc *proc_of(struct stacks *s, int pid)
@@ -199,7 +201,7 @@ static void proc_forget(struct proc *p)
 
 	for (i = 0; i < p->names.cap; i++)
 		if (p->names.slots[i].name)
-			free((void *)p->names.slots[i].owner);
+			frame_made_free((struct frame_made *)p->names.slots[i].owner);
 	name_set_free(&p->names);
 	memset(&p->names, 0, sizeof(p->names));
 	for (k = 0; k < p->nkeys; k++)
@@ -226,14 +228,48 @@ void stacks_process(struct stacks *s, int pid)
 	proc_forget(p);
 }
 
-/* The name of frame pc (its caller's call when not an activation: one
- * byte back, inside the call) into the walk. */
-static char *frame_name(Dwfl *dwfl, Dwarf_Addr pc, int activation)
+/* A frame's name and place, made once for each address of a process. */
+struct frame_made {
+	char *name;
+	struct frame_place place; /* its strings: these */
+	char *binary, *build_id, *function, *file;
+};
+
+static void frame_made_free(struct frame_made *f)
 {
-	Dwarf_Addr look = activation ? pc : pc - 1;
+	free(f->name);
+	free(f->binary);
+	free(f->build_id);
+	free(f->function);
+	free(f->file);
+	free(f);
+}
+
+/* mod's build-id in hex, or NULL. */
+static char *build_id_of(Dwfl_Module *mod)
+{
+	const unsigned char *bits;
+	GElf_Addr at;
+	int n = dwfl_module_build_id(mod, &bits, &at), i;
+	char *hex;
+
+	if (n <= 0)
+		return NULL;
+	hex = xmalloc((size_t)n * 2 + 1);
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bits[i]);
+	return hex;
+}
+
+/* The name and place of frame pc (its caller's call when not an
+ * activation: one byte back, inside the call). */
+static struct frame_made *frame_name(Dwfl *dwfl, Dwarf_Addr pc,
+				     int activation)
+{
+	Dwarf_Addr look = activation ? pc : pc - 1, start = 0, end = 0;
 	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, look) : NULL;
-	const char *sym = NULL, *file = NULL, *bin = NULL, *slash;
-	char *versioned = NULL, *name;
+	const char *sym = NULL, *file = NULL, *path = NULL, *bin, *slash;
+	struct frame_made *f = xcalloc(1, sizeof(*f));
 	GElf_Off off = 0;
 	GElf_Sym s;
 	Dwfl_Line *line;
@@ -245,28 +281,33 @@ static char *frame_name(Dwfl *dwfl, Dwarf_Addr pc, int activation)
 		if ((line = dwfl_module_getsrc(mod, look)))
 			file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL,
 					     NULL);
-		bin = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
-				       NULL);
+		path = dwfl_module_info(mod, NULL, &start, &end, NULL, NULL,
+					NULL, NULL);
+		f->build_id = build_id_of(mod);
 	}
 	off += pc - look;
 	/* A versioned name (__libc_start_main@@GLIBC_2.34): its name. */
-	if (sym && strchr(sym, '@'))
-		sym = versioned = xstrndup(sym, strcspn(sym, "@"));
+	if (sym)
+		f->function = xstrndup(sym, strcspn(sym, "@"));
+	f->file = file ? xstrdup(file) : NULL;
+	f->binary = path ? xstrdup(path) : NULL;
 	if (file && (slash = strrchr(file, '/')))
 		file = slash + 1;
-	if (bin && (slash = strrchr(bin, '/')))
-		bin = slash + 1;
+	bin = path && (slash = strrchr(path, '/')) ? slash + 1 : path;
 	if (sym && file)
-		name = xasprintf("%s+0x%llx (%s:%d)", sym,
-				 (unsigned long long)off, file, lineno);
+		f->name = xasprintf("%s+0x%llx (%s:%d)", f->function,
+				    (unsigned long long)off, file, lineno);
 	else if (sym)
-		name = xasprintf("%s+0x%llx (%s)", sym, (unsigned long long)off,
-				 bin ? bin : "?");
+		f->name = xasprintf("%s+0x%llx (%s)", f->function,
+				    (unsigned long long)off, bin ? bin : "?");
 	else
-		name = xasprintf("0x%llx (%s)", (unsigned long long)pc,
-				 bin ? bin : "no mapping known");
-	free(versioned);
-	return name;
+		f->name = xasprintf("0x%llx (%s)", (unsigned long long)pc,
+				    bin ? bin : "no mapping known");
+	f->place = (struct frame_place){ pc,	      start,
+					 end,	      f->binary,
+					 f->build_id, f->function,
+					 f->file,     f->file ? lineno : 0 };
+	return f;
 }
 
 struct walking {
@@ -274,23 +315,25 @@ struct walking {
 	struct proc *p;
 };
 
-/* Frame pc's name in p, looked up once (names are kept with p). */
-static const char *cached_name(struct proc *p, Dwarf_Addr pc, int activation)
+/* Frame pc's name and place in p, made once (kept with p). */
+static const struct frame_made *cached_frame(struct proc *p, Dwarf_Addr pc,
+					     int activation)
 {
 	char key[32];
-	const char *name;
-	char *made, *k;
+	const struct frame_made *found;
+	struct frame_made *made;
+	char *k;
 
 	snprintf(key, sizeof(key), "%llx%c", (unsigned long long)pc,
 		 activation ? '+' : '-');
 	if (!p->names.cap)
 		name_set_init(&p->names, 256);
-	if ((name = name_set_find(&p->names, key)))
-		return name;
+	if ((found = name_set_find(&p->names, key)))
+		return found;
 	made = frame_name(p->dwfl, pc, activation);
 	k = xstrdup(key);
 	name_set_add(&p->names, k, strlen(k), made);
-	/* The key lives with the name: one allocation apart, freed with
+	/* The key lives with the frame: one allocation apart, freed with
 	   the set (proc_forget). */
 	p->keys = xgrow(p->keys, (size_t)p->nkeys, sizeof(*p->keys));
 	p->keys[p->nkeys++] = k;
@@ -304,10 +347,13 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
+	const struct frame_made *f;
+
 	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return -1;
-	walk->frames[walk->nframes++] =
-		xstrdup(cached_name(w->p, pc, activation));
+	f = cached_frame(w->p, pc, activation);
+	walk->places[walk->nframes] = f->place;
+	walk->frames[walk->nframes++] = xstrdup(f->name);
 	return walk->nframes < STACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -340,11 +386,15 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 	p->word = strcmp(arch, "i386") == 0 ? 4 : 8;
 	if (!dwfl) {
 		/* The process had ended, unread: its firing's address. */
-		s->walk.frames[s->walk.nframes++] =
-			frame_name(NULL,
-				   e->regs[PT_REGS_IP] &
-					   (p->word == 4 ? 0xffffffffu : ~0ull),
-				   1);
+		struct frame_made *f = frame_name(
+			NULL,
+			e->regs[PT_REGS_IP] & (p->word == 4 ? 0xffffffffu : ~0ull),
+			1);
+
+		s->walk.places[0] = (struct frame_place){ .pc = f->place.pc };
+		s->walk.frames[s->walk.nframes++] = f->name;
+		f->name = NULL;
+		frame_made_free(f);
 		s->walk.stopped = xstrdup(
 			"its process ended before its mappings were read");
 		return;

@@ -4,8 +4,8 @@
  * side copied (bpf/stack.bpf.h), with the binaries' CFI (libdwfl, as
  * perf's --call-graph dwarf does), and named with their symbols and
  * DWARF (stacks.c); counted by distinct stack for --summary and
- * --folded (stack_counts.c).  Included by sinks.c, printer.c,
- * summary.c, follow.c and its own rooms.
+ * --folded (stack_counts.c) and --pprof (pprof.c).  Included by sinks.c,
+ * printer.c, summary.c, follow.c, pprof.h and its own rooms.
  */
 #ifndef PROBEGEN_STACKS_H
 #define PROBEGEN_STACKS_H
@@ -15,12 +15,23 @@
 /* Frames a walk keeps, at most. */
 #define STACK_MAX_FRAMES 64
 
+/* Where a frame is (--pprof's): its address (a caller's: where its call
+ * returns), the object mapped there from start to limit, with its
+ * build-id in hex, and the frame's function, file and line; NULL and 0
+ * where not known.  The strings last until the next walk. */
+struct frame_place {
+	unsigned long long pc, start, limit;
+	const char *binary, *build_id, *function, *file;
+	int line;
+};
+
 /* One walk: its frames, innermost first, each named
- * "function+0xoff (file.c:123)", or "0xADDR (binary)" without a symbol;
- * and, when it stopped short of the outermost frame, why. */
+ * "function+0xoff (file.c:123)", or "0xADDR (binary)" without a symbol,
+ * and placed; and, when it stopped short of the outermost frame, why. */
 struct stack_walk {
 	int nframes;
 	char *frames[STACK_MAX_FRAMES];
+	struct frame_place places[STACK_MAX_FRAMES];
 	char *stopped; /* NULL: walked to its end */
 };
 
@@ -39,9 +50,10 @@ void stacks_free(struct stacks *s);
 /* ---- stack_counts.c ---- */
 
 struct stack_counts;
-/* With folded (--folded's path, or NULL), that file opened: NULL after
- * saying why it cannot be written. */
-struct stack_counts *stack_counts_new(const char *folded);
+/* With folded (--folded's path) and pprof (--pprof's), each NULL when
+ * not asked, those files opened: NULL after saying why one cannot be
+ * written. */
+struct stack_counts *stack_counts_new(const char *folded, const char *pprof);
 /* One firing of probe with the walk w. */
 void stack_counts_add(struct stack_counts *c, int probe,
 		      const struct stack_walk *w);
