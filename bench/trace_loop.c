@@ -1,8 +1,11 @@
 /* Fires bench:event N times (default 1,000,000) as fast as it can; with
  * "pairs" as its second argument, N bench:work__start/work__done pairs
  * instead; with "server", N firings shaped as a server's: N/10
- * requests, each its start, 8 headers and its end.  Says on stderr how long the firings took, a firing: what a
- * tracer costs the program, without the tracer's own start and end. */
+ * requests, each its start, 8 headers and its end; with "paced RATE",
+ * N firings of bench:event at RATE a second (a tracer's sustained rate:
+ * what it takes with nothing lost).  Says on stderr how long the
+ * firings took, a firing: what a tracer costs the program, without the
+ * tracer's own start and end. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +56,19 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (argc > 2 && strcmp(argv[2], "server") == 0) {
 		serve(n);
+	} else if (argc > 3 && strcmp(argv[2], "paced") == 0) {
+		double gap = 1e9 / atof(argv[3]), due = 0;
+		struct timespec now;
+
+		for (i = 0; i < n; i++, due += gap) {
+			do
+				clock_gettime(CLOCK_MONOTONIC, &now);
+			while ((double)(now.tv_sec - t0.tv_sec) * 1e9 +
+				       (double)(now.tv_nsec - t0.tv_nsec) <
+			       due);
+			trace_bench_event(name, (int)i, i * 2, (unsigned int)i,
+					  (short)i, -i);
+		}
 	} else if (argc > 2 && strcmp(argv[2], "pairs") == 0) {
 		for (i = 0; i < n; i++) {
 			trace_bench_work_start((int)i);
