@@ -19,3 +19,12 @@ int pprof_write(const struct tracer *tr, const struct profile *p,
 	output_abort(out);
 	return pprof_check();
 }
+
+int pprof_write_stacks(const struct tracer *tr, const struct stack_counts *c,
+		       struct output *out)
+{
+	(void)tr;
+	(void)c;
+	output_abort(out);
+	return pprof_check();
+}
