@@ -81,13 +81,16 @@ chmod +x "$OUT/initrd/init"
 (cd "$OUT/initrd" && find . | cpio -o -H newc 2> /dev/null | gzip -1) > "$OUT/initrd.gz" || die "cpio"
 
 # -m 4096: the overlay's writes live in the guest's memory.
+# The guest's console from its first line of the suite (after the
+# firmware's escape codes) to the suite's summary.
 # multidevs=remap: the root's mount points (/proc, /sys: each its own
 # file system's inode 1) would otherwise be one inode to the guest.
 timeout "${PROBEGEN_KERNEL_TIMEOUT:-3600}" qemu-system-x86_64 -m 4096 -smp "$(nproc)" \
 	-nographic -no-reboot -kernel "$vmlinuz" -initrd "$OUT/initrd.gz" \
 	-append "console=ttyS0 quiet panic=-1" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	< /dev/null 2>&1 | sed -u 's/\r$//' | tee "$OUT/console.log" | sed -u -n '/^== check-kernel: [0-9]/,/^== check-kernel: exit/p'
+	< /dev/null 2>&1 | sed -u 's/\x1bc//g; s/\x1b\[[?0-9;]*[a-zA-Z]//g; s/\r$//' | tee "$OUT/console.log" |
+	sed -u -n '/== check-kernel: [0-9]/,/^== check-kernel: exit/{/^== check-kernel: exit/!p}'
 grep -q '^== check-kernel: exit 0$' "$OUT/console.log" && exit 0
 grep -q '^== check-kernel: exit' "$OUT/console.log" || die "the guest did not run the suite (see $OUT/console.log)"
 exit 1
