@@ -51,7 +51,8 @@ for m in $mods; do
 	case $f in *.xz) xz -dc "$f" > "$OUT/initrd/mods/$m.ko" ;; *) cp "$f" "$OUT/initrd/mods/" ;; esac
 done
 # What the inner run does: the suite's own runner, its scratch in the
-# guest's /tmp (the shared root is read-only).
+# guest's /tmp (the overlay's: the tree may be under this machine's /tmp,
+# as a CI clone is, so no tmpfs hides it).
 printf '%s\n' "cd '$ROOT' && export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin &&" \
 	"PROBEGEN_STRICT_SKIPS=${PROBEGEN_STRICT_SKIPS:-} TEST_OUT=/tmp/out" \
 	"PROBEGEN='$PROBEGEN' exec bash tests/run.sh ${TESTS[*]}" | paste -sd' ' > "$OUT/initrd/suite.sh"
@@ -68,7 +69,7 @@ mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work 
 mount -t proc proc /host/proc && mount -t sysfs sys /host/sys && mount -t devtmpfs dev /host/dev
 mkdir -p /host/dev/shm /host/dev/pts && mount -t tmpfs shm /host/dev/shm && mount -t devpts pts /host/dev/pts
 ln -s /proc/self/fd /host/dev/fd && ln -s fd/0 /host/dev/stdin && ln -s fd/1 /host/dev/stdout && ln -s fd/2 /host/dev/stderr
-mount -t tmpfs tmp /host/tmp && mount -t tmpfs run /host/run
+mount -t tmpfs run /host/run
 mount -t tracefs tracefs /host/sys/kernel/tracing && mount -t debugfs debugfs /host/sys/kernel/debug
 ip link set lo up
 cp /suite.sh /host/tmp/suite.sh
