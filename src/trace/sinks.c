@@ -44,8 +44,6 @@ static int wants_profile(const struct trace_plan *p)
 
 static int open_profile(struct tracer *tr)
 {
-	if (tr->opt->pprof && pprof_check() != 0)
-		return -1;
 	return (tr->profile = profile_new(tr)) ? 0 : -1;
 }
 
@@ -129,8 +127,6 @@ static int wants_stacks(const struct trace_plan *p)
 
 static int open_stacks(struct tracer *tr)
 {
-	if (tr->opt->pprof && pprof_check() != 0)
-		return -1;
 	if (tr->plan.stack_counts &&
 	    !(tr->stack_counts =
 		      stack_counts_new(tr->opt->folded, tr->opt->pprof)))
@@ -194,6 +190,10 @@ int sinks_open(struct tracer *tr)
 {
 	size_t i;
 
+	/* --pprof's file is the profile's or the stack counts': whichever
+	   row writes it, a probegen without protobuf-c says so first. */
+	if (tr->opt->pprof && pprof_check() != 0)
+		return -1;
 	for (i = 0; i < ARRAY_SIZE(sinks); i++)
 		if (sinks[i].wanted(&tr->plan) && sinks[i].open &&
 		    sinks[i].open(tr) != 0)

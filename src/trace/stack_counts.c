@@ -82,19 +82,8 @@ void stack_counts_add(struct stack_counts *c, int probe,
 	x->frames = xcalloc((size_t)w->nframes + 1, sizeof(char *));
 	x->places = xcalloc((size_t)w->nframes + 1, sizeof(*x->places));
 	for (i = 0; i < w->nframes; i++) {
-		const struct frame_place *p = &w->places[i];
-
 		x->frames[i] = xstrdup(w->frames[i]);
-		x->places[i] = (struct frame_place){
-			p->pc,
-			p->start,
-			p->limit,
-			p->binary ? xstrdup(p->binary) : NULL,
-			p->build_id ? xstrdup(p->build_id) : NULL,
-			p->function ? xstrdup(p->function) : NULL,
-			p->file ? xstrdup(p->file) : NULL,
-			p->line
-		};
+		x->places[i] = frame_place_copy(&w->places[i]);
 	}
 	x->stopped = w->stopped != NULL;
 	x->count = 1;
@@ -245,13 +234,8 @@ void stack_counts_free(struct stack_counts *c)
 		output_abort(&c->pprof);
 	for (i = 0; i < c->n; i++) {
 		for (k = 0; k < c->all[i].nframes; k++) {
-			const struct frame_place *p = &c->all[i].places[k];
-
 			free(c->all[i].frames[k]);
-			free((char *)p->binary);
-			free((char *)p->build_id);
-			free((char *)p->function);
-			free((char *)p->file);
+			frame_place_free(&c->all[i].places[k]);
 		}
 		free(c->all[i].frames);
 		free(c->all[i].places);

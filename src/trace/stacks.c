@@ -19,6 +19,27 @@
 
 #include "stacks.h"
 
+/* With or without libdw: stack_counts.c keeps copies of places. */
+struct frame_place frame_place_copy(const struct frame_place *p)
+{
+	return (struct frame_place){ p->pc,
+				     p->start,
+				     p->limit,
+				     p->binary ? xstrdup(p->binary) : NULL,
+				     p->build_id ? xstrdup(p->build_id) : NULL,
+				     p->function ? xstrdup(p->function) : NULL,
+				     p->file ? xstrdup(p->file) : NULL,
+				     p->line };
+}
+
+void frame_place_free(struct frame_place *p)
+{
+	free((char *)p->binary);
+	free((char *)p->build_id);
+	free((char *)p->function);
+	free((char *)p->file);
+}
+
 #ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 
@@ -228,20 +249,17 @@ void stacks_process(struct stacks *s, int pid)
 	proc_forget(p);
 }
 
-/* A frame's name and place, made once for each address of a process. */
+/* A frame's name and place (its strings its own), made once for each
+ * address of a process. */
 struct frame_made {
 	char *name;
-	struct frame_place place; /* its strings: these */
-	char *binary, *build_id, *function, *file;
+	struct frame_place place;
 };
 
 static void frame_made_free(struct frame_made *f)
 {
 	free(f->name);
-	free(f->binary);
-	free(f->build_id);
-	free(f->function);
-	free(f->file);
+	frame_place_free(&f->place);
 	free(f);
 }
 
@@ -269,6 +287,7 @@ static struct frame_made *frame_name(Dwfl *dwfl, Dwarf_Addr pc,
 	Dwarf_Addr look = activation ? pc : pc - 1, start = 0, end = 0;
 	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, look) : NULL;
 	const char *sym = NULL, *file = NULL, *path = NULL, *bin, *slash;
+	char *function = NULL, *build_id = NULL;
 	struct frame_made *f = xcalloc(1, sizeof(*f));
 	GElf_Off off = 0;
 	GElf_Sym s;
@@ -283,30 +302,32 @@ static struct frame_made *frame_name(Dwfl *dwfl, Dwarf_Addr pc,
 					     NULL);
 		path = dwfl_module_info(mod, NULL, &start, &end, NULL, NULL,
 					NULL, NULL);
-		f->build_id = build_id_of(mod);
+		build_id = build_id_of(mod);
 	}
 	off += pc - look;
 	/* A versioned name (__libc_start_main@@GLIBC_2.34): its name. */
 	if (sym)
-		f->function = xstrndup(sym, strcspn(sym, "@"));
-	f->file = file ? xstrdup(file) : NULL;
-	f->binary = path ? xstrdup(path) : NULL;
+		function = xstrndup(sym, strcspn(sym, "@"));
+	f->place = (struct frame_place){ pc,
+					 start,
+					 end,
+					 path ? xstrdup(path) : NULL,
+					 build_id,
+					 function,
+					 file ? xstrdup(file) : NULL,
+					 file ? lineno : 0 };
 	if (file && (slash = strrchr(file, '/')))
 		file = slash + 1;
 	bin = path && (slash = strrchr(path, '/')) ? slash + 1 : path;
 	if (sym && file)
-		f->name = xasprintf("%s+0x%llx (%s:%d)", f->function,
+		f->name = xasprintf("%s+0x%llx (%s:%d)", function,
 				    (unsigned long long)off, file, lineno);
 	else if (sym)
-		f->name = xasprintf("%s+0x%llx (%s)", f->function,
+		f->name = xasprintf("%s+0x%llx (%s)", function,
 				    (unsigned long long)off, bin ? bin : "?");
 	else
 		f->name = xasprintf("0x%llx (%s)", (unsigned long long)pc,
 				    bin ? bin : "no mapping known");
-	f->place = (struct frame_place){ pc,	      start,
-					 end,	      f->binary,
-					 f->build_id, f->function,
-					 f->file,     f->file ? lineno : 0 };
 	return f;
 }
 

@@ -46,6 +46,9 @@ void stacks_process(struct stacks *s, int pid);
 void stacks_event(struct stacks *s, const struct trace_event *e);
 const struct stack_walk *stacks_current(const struct stacks *s);
 void stacks_free(struct stacks *s);
+/* A place's strings copied, its own (to free with frame_place_free). */
+struct frame_place frame_place_copy(const struct frame_place *p);
+void frame_place_free(struct frame_place *p);
 
 /* ---- stack_counts.c ---- */
 
