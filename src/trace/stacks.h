@@ -46,13 +46,13 @@ void stacks_process(struct stacks *s, int pid);
 void stacks_event(struct stacks *s, const struct trace_event *e);
 const struct stack_walk *stacks_current(const struct stacks *s);
 void stacks_free(struct stacks *s);
-/* A place's strings copied, its own (to free with frame_place_free). */
-struct frame_place frame_place_copy(const struct frame_place *p);
-void frame_place_free(struct frame_place *p);
 
 /* ---- stack_counts.c ---- */
 
 struct stack_counts;
+/* A place's strings copied, its own (to free with frame_place_free). */
+struct frame_place frame_place_copy(const struct frame_place *p);
+void frame_place_free(struct frame_place *p);
 /* With folded (--folded's path) and pprof (--pprof's), each NULL when
  * not asked, those files opened: NULL after saying why one cannot be
  * written. */
