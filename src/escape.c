@@ -99,3 +99,17 @@ void buf_folded_frame(struct buf *b, const char *s, size_t n)
 								 : s,
 			1);
 }
+
+void buf_utf8(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0, len;
+
+	while (i < n) {
+		len = utf8_length((const unsigned char *)s + i, n - i);
+		if (len)
+			buf_add(b, s + i, len);
+		else
+			buf_lit(b, "\xef\xbf\xbd");
+		i += len ? len : 1;
+	}
+}

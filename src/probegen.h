@@ -48,8 +48,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_SYSTEM = 2 };
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
-/* The number of elements of array a. */
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0])) /* elements of a */
 
 void *xrealloc(void *p, size_t n);
 /* Room for one more element past count (elements of size bytes) in an
@@ -61,16 +60,15 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* A growable byte buffer. */
-struct buf {
+struct buf { /* a growable byte buffer */
 	char *data;
 	size_t len, cap;
 };
 /* Make room for more bytes and the NUL that always follows the text. */
 void buf_reserve(struct buf *b, size_t more);
 
-/* Inline: emitters append a few bytes at a time, millions of times. */
-/* Adding nothing is valid whatever p is (an empty buffer's data is
+/* Inline: emitters append a few bytes at a time, millions of times.
+ * Adding nothing is valid whatever p is (an empty buffer's data is
  * NULL, and callers pass one on), where memcpy's is not. */
 static inline void buf_add(struct buf *b, const void *p, size_t n)
 {
@@ -117,13 +115,15 @@ int likely_typo(const char *s, const char *word);
 #define ESCAPED_MAX(n) (6 * (n))
 
 char *escape_to(char *out, const char *s, size_t n, int json);
+void buf_escaped(struct buf *b, const char *s, size_t n, int json);
+void buf_json_string(struct buf *b, const char *s); /* s, quoted for JSON */
 /* The length of the valid UTF-8 sequence at s (n > 0 bytes left), or 0:
  * overlong forms, UTF-16 surrogates and past U+10FFFF are not UTF-8.
- * The one judge of UTF-8 (escape_to, --metrics's label values). */
+ * The one judge of UTF-8: escape_to's and buf_utf8's, which appends n
+ * bytes of s with each byte that is not UTF-8 as U+FFFD (--metrics's
+ * label values, --pprof's strings: their readers reject such bytes). */
 size_t utf8_length(const unsigned char *s, size_t n);
-void buf_escaped(struct buf *b, const char *s, size_t n, int json);
-/* s, NUL-terminated, as a quoted JSON string. */
-void buf_json_string(struct buf *b, const char *s);
+void buf_utf8(struct buf *b, const char *s, size_t n);
 /* n bytes of s as a frame of a folded stack: no ';', no control byte. */
 void buf_folded_frame(struct buf *b, const char *s, size_t n);
 

@@ -228,3 +228,43 @@ t_pprof_stack() {
 		{ go tool pprof -list '^leaf$' st.pb.gz; fail "go tool pprof -list: leaf's source line"; }
 	ok
 }
+
+# A binary whose name is not UTF-8 (a file name may be any bytes): the
+# profile's strings are all UTF-8, the byte as U+FFFD, as protobuf's
+# strict decoders (Go's, in Pyroscope) require; read here by protobuf's
+# wire format itself, field 6 of the Profile being its string table.
+t_pprof_strings_are_utf8() {
+	need_pprof
+	stack_program
+	mv stack "st$(printf '\377')ack"
+	timeout 60 "$PROBEGEN" --trace --stack --pprof u.pb.gz -c "./st$(printf '\377')ack 2" > out 2> err ||
+		{ cat err; fail "--stack --pprof"; }
+	python3 - u.pb.gz <<-'PY' || fail "a string of the profile is not UTF-8"
+	import gzip, sys
+	data = gzip.open(sys.argv[1]).read()
+	def varint(i):
+	    v = shift = 0
+	    while True:
+	        b = data[i]; i += 1
+	        v |= (b & 0x7f) << shift; shift += 7
+	        if b < 0x80:
+	            return v, i
+	strings, i = [], 0
+	while i < len(data):
+	    key, i = varint(i)
+	    wire = key & 7
+	    if wire == 0:
+	        i = varint(i)[1]
+	    elif wire in (1, 5):
+	        i += 8 if wire == 1 else 4
+	    else:
+	        assert wire == 2, wire
+	        n, i = varint(i)
+	        if key >> 3 == 6:
+	            strings.append(data[i:i + n])
+	        i += n
+	text = [s.decode("utf-8") for s in strings]  # strict: raises on a stray byte
+	assert any(t.endswith("st\ufffdack") for t in text), [t for t in text if "ack" in t]
+	PY
+	ok
+}

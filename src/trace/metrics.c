@@ -68,28 +68,19 @@ static void put_label_value(struct buf *b, const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		size_t len;
+		size_t len = 0;
 
-		if (c == '\\' || c == '"') {
-			buf_add(b, "\\", 1);
-			buf_add(b, s + i, 1);
-			i++;
-			continue;
-		}
-		if (c == '\n') {
-			buf_lit(b, "\\n");
-			i++;
-			continue;
-		}
-		len = utf8_length((const unsigned char *)s + i, n - i);
-		if (!len) {
-			buf_lit(b, "\xef\xbf\xbd");
-			i++;
-			continue;
-		}
-		buf_add(b, s + i, len);
+		/* The run up to the next byte to escape (memchr: s may hold
+		 * NULs, which strchr would take as the set's end). */
+		while (i + len < n && !memchr("\\\"\n", s[i + len], 3))
+			len++;
+		buf_utf8(b, s + i, len);
 		i += len;
+		if (i < n) {
+			buf_lit(b, "\\");
+			buf_add(b, s[i] == '\n' ? "n" : s + i, 1);
+			i++;
+		}
 	}
 }
 

@@ -32,14 +32,22 @@ struct making {
 	struct buf key;
 };
 
+/* s's index in the string table, entered there as UTF-8: protobuf's
+ * decoders (Go's, which Pyroscope uses) refuse a profile whose string
+ * is not, and a file or symbol name may be any bytes. */
 static int64_t string_index(struct making *m, const char *s)
 {
-	const void *found = name_set_find(&m->strings, s);
+	struct buf text = { 0 };
+	const void *found;
 	char *copy;
 
-	if (found)
+	buf_utf8(&text, s, strlen(s));
+	copy = text.data ? text.data : xstrdup("");
+	found = name_set_find(&m->strings, copy);
+	if (found) {
+		free(copy);
 		return (int64_t)(intptr_t)found - 1;
-	copy = xstrdup(s);
+	}
 	m->prof.string_table = xgrow(m->prof.string_table,
 				     m->prof.n_string_table, sizeof(char *));
 	m->prof.string_table[m->prof.n_string_table++] = copy;
