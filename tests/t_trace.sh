@@ -420,10 +420,14 @@ t_trace_command_tree() {
 	fi
 	wait $loop; rm -f stop
 	[ "$(grep -c ' app:work what="twice" n=3$' pout)" -ge 5 ] || { cat err pout; fail "-p: the program its shell runs"; }
-	# A command that runs nothing with probes says so.
-	"$PROBEGEN" --trace -c 'sh -c true' > out 2> err
+	# A command that runs nothing with probes says so, and leaves no
+	# profile (--pprof only where probegen was built with it).
+	"$PROBEGEN" --trace --folded none.folded --timeline none.json -c 'sh -c true' > out 2> err
 	expect_eq $? 1 "no probes anywhere"
 	expect_grep 'no probes in the command or the programs it started' err
+	[ ! -e none.folded ] && [ ! -e none.json ] || fail "files written by a trace of no probes"
+	"$PROBEGEN" --trace --pprof none.pb.gz -c 'sh -c true' > out 2> err
+	[ ! -e none.pb.gz ] || fail "--pprof written by a trace of no probes"
 	ok
 }
 

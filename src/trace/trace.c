@@ -256,11 +256,13 @@ static int report(struct tracer *tr, struct session *s, int status)
 	return status;
 }
 
-/* The files written at the end (--folded, --timeline): kept when the
- * trace ran (found probes unfired or not), removed when it failed. */
+/* The files written at the end (--folded, --timeline, --pprof): kept
+ * when the trace ran with probes (fired or not), removed when it failed
+ * or found none to trace (said as an error: there is no profile). */
 static int finish_files(struct tracer *tr, int traced, int status)
 {
-	int ran = traced && (status == EXIT_OK || status == EXIT_INPUT);
+	int ran = traced && tr->nprobes &&
+		  (status == EXIT_OK || status == EXIT_INPUT);
 
 	return sinks_finish(tr, ran) != 0 ? EXIT_SYSTEM : status;
 }
