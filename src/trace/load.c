@@ -48,6 +48,12 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 		tr->plan.stack ? (tr->opt->stack_bytes ? (unsigned)tr->opt->stack_bytes
 						       : TRACE_STACK_BYTES_DEFAULT)
 			       : 0;
+	/* --stack: room for about 7,900 firings of 8 KiB copies, not
+	   1,900.  A process's first walk reads its binaries' DWARF
+	   (170 ms with libc6-dbg's), while the ring fills: at 25,000
+	   firings a second, 16 MiB lost a burst of each process's. */
+	if (tr->plan.stack)
+		bpf_map__set_max_entries(skel->maps.events, 64 << 20);
 	skel->rodata->tally = tally;
 	skel->rodata->follow_tree = follow;
 	/* The processes each probe fired in: --summary's, while following,
