@@ -104,6 +104,8 @@ t_docs_limits_are_the_code() {
 	        ("TRACE_PATTERN_LEN", "src/trace/bpf/trace_abi.h", lambda n: "at most %d bytes) and" % (n - 1)),
 	        ("TRACE_STACK_BYTES_MAX", "src/trace/trace_run.h", lambda n: "from 512 to %d (default" % n),
 	        ("TRACE_STACK_BYTES_DEFAULT", "src/trace/trace_run.h", lambda n: "(default %d), a page" % n),
+	        ("TRACE_RING_BYTES_STACK", "src/trace/bpf/trace_abi.h",
+	         lambda n: r"The ring buffer holds %d MiB with .B \-\-stack (%d without)" % (n >> 20, const("src/trace/bpf/trace_abi.h", "TRACE_RING_BYTES") >> 20)),
 	        # TRACE_COUNTED_MAX: a slot less the 8 bytes of its length.
 	        ("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "so at most %d of them are shown" % (n - 8))]
 	bad = []

@@ -53,7 +53,8 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 	   (170 ms with libc6-dbg's), while the ring fills: at 25,000
 	   firings a second, 16 MiB lost a burst of each process's. */
 	if (tr->plan.stack)
-		bpf_map__set_max_entries(skel->maps.events, 64 << 20);
+		bpf_map__set_max_entries(skel->maps.events,
+					 TRACE_RING_BYTES_STACK);
 	skel->rodata->tally = tally;
 	skel->rodata->follow_tree = follow;
 	/* The processes each probe fired in: --summary's, while following,

@@ -28,7 +28,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 << 20); /* 64 MiB with --stack: load.c */
+	__uint(max_entries, TRACE_RING_BYTES);
 } events SEC(".maps");
 
 struct {

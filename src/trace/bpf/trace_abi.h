@@ -12,6 +12,10 @@
  * a pointer with its length or of a socket address (a slot each). */
 #define TRACE_STR_LEN 128
 #define TRACE_MAX_PROBES 16384
+/* The ring buffer's bytes, more with --stack (load.c): a process's first
+ * walk reads its binaries' DWARF, and its firings wait there meanwhile. */
+#define TRACE_RING_BYTES (16 << 20)
+#define TRACE_RING_BYTES_STACK (64 << 20)
 /* --show's member expressions a probe reads at its firing, and the
  * pointers each follows past its argument, at most. */
 #define TRACE_MAX_SHOWS 4
