@@ -229,7 +229,7 @@ for name, label in (("stack_base", "probegen --trace"), ("stack", "probegen --tr
     s, ns, got = med(name, 0), med(name, 1), int(med(name, 2))
     print("| %s | %.3f | %.0f | %d | %.1f%% | %.0f |" % (label, s, ns, got, 100.0 * (n // 10 - got) / (n // 10), got / s))
 print()
-print("--stack at a steady rate (the loop paced, 2 seconds each): the events walked, and lost (the worst round); the highest rate with none lost is what it sustains. A process's first walk reads its binaries' CFI and symbols: the firings meanwhile wait in the ring, and past about 1,500 of them (8 KiB of stack each) the rest of that burst is lost:")
+print("--stack at a steady rate (the loop paced, 2 seconds each): the events walked, and lost (the worst round); the highest rate with none lost is what it sustains. A process's first walk reads its binaries' CFI, symbols and DWARF (about 170 ms with libc6-dbg installed): the firings meanwhile wait in the ring, 64 MiB with --stack, room for about 7,900 of them (8 KiB of stack each; with 16 MiB, 25,000 a second lost a burst of 1,500 to 2,700):")
 print()
 print("| firings a second | sent | events received | lost |")
 print("|---:|---:|---:|---:|")
