@@ -163,10 +163,12 @@ int target_from_elf(const char *path, struct target *out)
 		out->flags = eh.e_flags;
 		known = target_of_elf_header(out->elfclass, out->data,
 					     out->machine);
+		/* The whole row, not some of its fields: a field left out
+		   (the property note's type once was) silently changes the
+		   object -G writes beside these objects. */
 		if (known) {
-			out->name = known->name;
-			out->char_signed = known->char_signed;
-			out->page = known->page;
+			*out = *known;
+			out->flags = eh.e_flags;
 		}
 		ok = 0;
 	}

@@ -276,3 +276,37 @@ probegen: warning: no OBJECT could be read as ELF: writing for $(uname -m), chos
 	expect_eq "$(cat err)" "" "-G alone"
 	ok
 }
+
+# -G given OBJECT operands writes what --target of their machine writes,
+# byte for byte, on every target (the property note among the bytes):
+# every real build passes its objects, and a field of the target's row
+# left behind once dropped x86's IBT/SHSTK and aarch64's BTI/PAC note.
+# The operand is the -G object of that target itself, so no cross
+# compiler is needed; the x86-64 result is kept as a golden.
+t_object_targets_from_objects() {
+	local t n=0
+	expect "$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o host.o
+	for t in $("$PROBEGEN" --list-targets); do
+		expect "$PROBEGEN" -G --target=$t -s "$ROOT/tests/src/values.d" -o named-$t.o
+		"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o from-$t.o named-$t.o 2> err ||
+			fail "$t: -G with an object failed: $(cat err)"
+		cmp -s named-$t.o from-$t.o || {
+			readelf -nW named-$t.o from-$t.o | grep -i feature
+			fail "$t: -G with its object differs from --target=$t"
+		}
+		n=$((n + 1))
+	done
+	readelf -nW from-x86_64.o | grep -q 'x86 feature: IBT, SHSTK' || fail "x86_64: no IBT/SHSTK note with objects"
+	readelf -nW from-i386.o | grep -q 'x86 feature: IBT, SHSTK' || fail "i386: no IBT/SHSTK note with objects"
+	readelf -nW from-aarch64.o | grep -q 'AArch64 feature: BTI, PAC' || fail "aarch64: no BTI/PAC note with objects"
+	# A real unit built -fcf-protection, as builds pass them.
+	printf 'int f(int x) { return x + 1; }\n' > a.c
+	expect gcc -c -fcf-protection a.c -o a.o
+	expect "$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o p.o a.o
+	expect ld -r a.o p.o -o r.o
+	readelf -n r.o | grep -q 'x86 feature: IBT, SHSTK' || fail "ld -r with -G given a.o lost IBT and SHSTK"
+	cmp -s p.o "$ROOT/tests/golden/values-with-objects.o" ||
+		fail "-G with objects differs from tests/golden/values-with-objects.o"
+	note "$n targets"
+	ok
+}
