@@ -224,7 +224,7 @@ $(B)/header_text.o: $(B)/header_text.c
 # The BPF side of --trace: compiled for the BPF target, embedded through
 # bpftool's skeleton.
 $(B)/trace.bpf.o: src/trace/bpf/trace.bpf.c src/trace/bpf/args.bpf.h src/trace/bpf/pairs.bpf.h \
-		src/trace/bpf/slots.bpf.h src/trace/bpf/filter.bpf.h src/trace/bpf/stack.bpf.h \
+		src/trace/bpf/slots.bpf.h src/trace/bpf/filter.bpf.h src/trace/bpf/filter_eval.h src/trace/bpf/stack.bpf.h \
 		src/trace/bpf/trace_abi.h | $(B)
 	$(msg) BPF $<
 	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
@@ -275,6 +275,24 @@ $(B):
 # make check TESTS="t_cli t_header": only the tests whose names match.
 check: $(PROG)
 	$(Q)PROBEGEN=$(abspath $(PROG)) tests/run.sh $(TESTS)
+
+# make check-unit: the unit layer (tests/unit/): C tests that link
+# probegen's parts directly (every object but main.o), with no root, no
+# kernel and no compiler run; seconds in all.  test_trace_*.c test the
+# tracer's parts and are built only when --trace is.
+UNIT_SRCS = $(wildcard tests/unit/test_*.c)
+ifneq ($(TRACE),yes)
+UNIT_SRCS := $(filter-out tests/unit/test_trace_%,$(UNIT_SRCS))
+endif
+UNIT_PROGS = $(UNIT_SRCS:tests/unit/%.c=$(B)/unit/%)
+UNIT_LINK = $(filter-out $(B)/main.o,$(OBJS))
+$(B)/unit/%: tests/unit/%.c tests/unit/unit.c tests/unit/*.h $(UNIT_LINK)
+	$(msg) UNIT $@
+	$(Q)mkdir -p $(B)/unit
+	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -Isrc/trace -Itests/unit $(LDFLAGS) -o $@ $< \
+		tests/unit/unit.c $(UNIT_LINK) $(LIBS) $(STATIC_LIBS)
+check-unit: $(UNIT_PROGS)
+	$(Q)tests/unit/run.sh $(if $(filter yes,$(TRACE)),,--no-trace) $(UNIT_PROGS)
 
 # The tracer's tests again on Debian 12's own kernel (6.1), booted under
 # qemu-system-x86_64 (tests/kernel/run.sh): its verifier, its helpers,
@@ -367,7 +385,7 @@ FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipelin
 # The rooms of --trace that fuzz_metrics.c reaches (no libbpf in them).
 FUZZ_TRACE_SRCS = src/trace/metrics.c src/trace/event.c src/trace/meant.c src/trace/summary.c \
 	src/trace/calls.c src/trace/profile.c src/trace/timeline.c src/trace/stack_counts.c \
-	src/trace/filter_parse.c
+	src/trace/filter_parse.c src/trace/filter.c src/trace/probes.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
@@ -378,26 +396,28 @@ $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_co
 		$(B)/parser.c $(B)/lexer.c $(B)/header_text.c $(LIBS)
 
 # make fuzz: every harness, FUZZ_SECONDS each.
-fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where
+fuzz: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where $(FZ)/fuzz_filter
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) pipeline
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) binary
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) metrics
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) event
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS) where
+	$(Q)fuzz/run.sh $(FUZZ_SECONDS) filter
 
 # make fuzz-ci: as CI runs them, a line each, failing on a finding.
-fuzz-ci: $(PROG) $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where
+fuzz-ci: $(PROG) $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where $(FZ)/fuzz_filter
 	$(Q)PROBEGEN=$(PROG) fuzz/ci.sh $(FUZZ_SECONDS)
 
 # make fuzz-merge: keep what the last runs reached.  The inputs that add
 # coverage go into tests/fuzz-corpus/, where every run starts.
-fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where
-	$(Q)mkdir -p tests/fuzz-corpus/pipeline tests/fuzz-corpus/binary tests/fuzz-corpus/metrics tests/fuzz-corpus/event tests/fuzz-corpus/where
+fuzz-merge: $(FZ)/fuzz_pipeline $(FZ)/fuzz_binary $(FZ)/fuzz_metrics $(FZ)/fuzz_event $(FZ)/fuzz_where $(FZ)/fuzz_filter
+	$(Q)mkdir -p tests/fuzz-corpus/pipeline tests/fuzz-corpus/binary tests/fuzz-corpus/metrics tests/fuzz-corpus/event tests/fuzz-corpus/where tests/fuzz-corpus/filter
 	$(Q)$(FZ)/fuzz_pipeline -merge=1 -max_len=65536 tests/fuzz-corpus/pipeline fuzz/out/corpus
 	$(Q)$(FZ)/fuzz_binary -merge=1 -max_len=262144 tests/fuzz-corpus/binary fuzz/out/binary-corpus
 	$(Q)$(FZ)/fuzz_metrics -merge=1 -max_len=16384 tests/fuzz-corpus/metrics fuzz/out/metrics-corpus
 	$(Q)$(FZ)/fuzz_event -merge=1 -max_len=4096 tests/fuzz-corpus/event fuzz/out/event-corpus
 	$(Q)$(FZ)/fuzz_where -merge=1 -max_len=1024 tests/fuzz-corpus/where fuzz/out/where-corpus
+	$(Q)$(FZ)/fuzz_filter -merge=1 -max_len=1024 tests/fuzz-corpus/filter fuzz/out/filter-corpus
 
 # make format: clang-format (.clang-format) over the C of src/ and fuzz/;
 # src/compiler/header/ is text the generated headers carry, formatted by hand.

@@ -6,10 +6,10 @@
 cd "$(dirname "$0")/.."
 seconds=${1:-90}
 status=0
-for h in pipeline binary metrics event where; do
+for h in pipeline binary metrics event where filter; do
 	log=fuzz/out/$h.log
 	mkdir -p fuzz/out
-	rm -rf fuzz/out/findings fuzz/out/binary-findings fuzz/out/metrics-findings fuzz/out/event-findings fuzz/out/where-findings
+	rm -rf fuzz/out/findings fuzz/out/binary-findings fuzz/out/metrics-findings fuzz/out/event-findings fuzz/out/where-findings fuzz/out/filter-findings
 	if fuzz/run.sh "$seconds" $h > "$log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 		cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (where_parse(spec, &r) == 0)
 		check(r.root, spec);
-	else if (r.root)
+	else if (r.root || r.probes)
 		abort(); /* a failure leaves nothing */
 	where_free(&r);
 	free(spec);

@@ -16,6 +16,9 @@
 #             fuzz/out/event-findings
 #   where     --where's parser, fed the option's text; findings in
 #             fuzz/out/where-findings
+#   filter    --where's compiler and the steps the BPF side runs, fed an
+#             expression, checked against an evaluation of the parsed
+#             tree; findings in fuzz/out/filter-findings
 #   metrics   --metrics's page from names and values cut at NUL bytes;
 #             findings in fuzz/out/metrics-findings (into
 #             tests/fuzz-metrics/ once fixed: t_metrics replays them)
@@ -73,6 +76,16 @@ where)
 	exec build-fuzz/fuzz_where -max_total_time="$seconds" -timeout=10 \
 		-print_final_stats=1 -rss_limit_mb=2048 -max_len=1024 \
 		-artifact_prefix=fuzz/out/where-findings/ $c ;;
+filter)
+	c=fuzz/out/filter-corpus
+	mkdir -p $c fuzz/out/filter-findings
+	printf '%s' 'id == 7 && (s ~ "/api/*" || !(small <= 100))' > $c/seed
+	printf '%s' '!(a < -1) || (b >= 0xffff && !(e == -9223372036854775808))' > $c/seed2
+	printf '%s' 's == "GET" || (c > 2147483646 && d != 0)' > $c/seed3
+	[ -d tests/fuzz-corpus/filter ] && cp tests/fuzz-corpus/filter/* $c/ 2>/dev/null || true
+	exec build-fuzz/fuzz_filter -max_total_time="$seconds" -timeout=10 \
+		-print_final_stats=1 -rss_limit_mb=2048 -max_len=1024 \
+		-artifact_prefix=fuzz/out/filter-findings/ $c ;;
 metrics)
 	c=fuzz/out/metrics-corpus
 	mkdir -p $c fuzz/out/metrics-findings
@@ -83,6 +96,6 @@ metrics)
 		-print_final_stats=1 -rss_limit_mb=2048 -max_len=16384 \
 		-artifact_prefix=fuzz/out/metrics-findings/ $c ;;
 *)
-	echo "usage: fuzz/run.sh SECONDS [pipeline|binary|metrics]" >&2
+	echo "usage: fuzz/run.sh SECONDS [pipeline|binary|event|where|filter|metrics]" >&2
 	exit 2 ;;
 esac

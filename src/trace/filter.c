@@ -9,10 +9,12 @@
  * requests that match one probe must all hold.
  */
 #include <fnmatch.h>
+#include <linux/types.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filter.h"
+#include "bpf/filter_eval.h"
 
 struct compiling {
 	struct trace_filter *f;
@@ -133,6 +135,21 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 	return 0;
 }
 
+#define TOO_LONG "too long a filter for the BPF side: at most 8 comparisons and 16 steps a probe"
+
+/* Append step op to c's filter, at n: 0, or -1 when the filter is
+ * full (said).  Every step goes through here: a check made only when a
+ * node is entered let a "!" after its operand's last step write past
+ * the steps. */
+static int append_step(struct compiling *c, const struct where_node *n,
+		       unsigned char op)
+{
+	if (c->f->nops >= TRACE_MAX_FILTER_OPS)
+		return constant_error(c, n, TOO_LONG);
+	c->f->ops[c->f->nops++] = op;
+	return 0;
+}
+
 static int compile_comparison(struct compiling *c, const struct where_node *n)
 {
 	struct trace_filter *f = c->f;
@@ -141,15 +158,15 @@ static int compile_comparison(struct compiling *c, const struct where_node *n)
 
 	if ((rc = operand_index(c, n, &idx)) != 0)
 		return rc;
-	if (f->nconds == TRACE_MAX_CONDS)
-		return constant_error(c, n, "at most 8 comparisons a probe");
+	if (f->nconds >= TRACE_MAX_CONDS)
+		return constant_error(c, n, TOO_LONG);
 	cond = &f->conds[f->nconds];
 	memset(cond, 0, sizeof(*cond));
 	cond->arg = (unsigned)idx;
 	rc = n->is_string ? string_cond(c, n, idx, cond)
 			  : integer_cond(c, n, idx, cond);
-	if (rc == 0)
-		f->ops[f->nops++] = (unsigned char)f->nconds++;
+	if (rc == 0 && (rc = append_step(c, n, (unsigned char)f->nconds)) == 0)
+		f->nconds++;
 	return rc;
 }
 
@@ -158,17 +175,15 @@ static int compile_node(struct compiling *c, const struct where_node *n)
 {
 	int rc;
 
-	if (c->f->nops == TRACE_MAX_FILTER_OPS)
-		return constant_error(c, n, "too long a filter: at most 8 comparisons and 16 steps a probe");
 	if (n->kind == WHERE_CMP)
 		return compile_comparison(c, n);
 	if ((rc = compile_node(c, n->l)) != 0 ||
 	    (n->r && (rc = compile_node(c, n->r)) != 0))
 		return rc;
-	c->f->ops[c->f->nops++] = n->kind == WHERE_AND	? TRACE_FILTER_AND
-				  : n->kind == WHERE_OR ? TRACE_FILTER_OR
-							: TRACE_FILTER_NOT;
-	return 0;
+	return append_step(c, n,
+			   n->kind == WHERE_AND	  ? TRACE_FILTER_AND
+			   : n->kind == WHERE_OR ? TRACE_FILTER_OR
+						 : TRACE_FILTER_NOT);
 }
 
 /* Request r into filter f for probe t (and with what f holds). */
@@ -181,12 +196,8 @@ static int compile_request(struct tracer *tr, struct traced *t,
 	int rc = compile_node(&c, r->root);
 
 	(void)tr;
-	if (rc == 0 && before.nops) {
-		if (f->nops == TRACE_MAX_FILTER_OPS)
-			rc = constant_error(&c, r->root, "too long a filter: at most 8 comparisons and 16 steps a probe");
-		else
-			f->ops[f->nops++] = TRACE_FILTER_AND;
-	}
+	if (rc == 0 && before.nops)
+		rc = append_step(&c, r->root, TRACE_FILTER_AND);
 	if (rc != 0)
 		*f = before;
 	if (rc == 1 && !at_start)
@@ -204,6 +215,54 @@ static int compile_request(struct tracer *tr, struct traced *t,
 	}
 	buf_free(&c.why);
 	return rc;
+}
+
+int filter_compile(struct traced *t, struct where_request *r,
+		   struct trace_filter *f, char **why)
+{
+	struct compiling c = { f, t, r, 1, { 0 }, 0, 0 };
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	rc = compile_node(&c, r->root);
+	*why = rc == 1 ? c.why.data : NULL;
+	if (rc != 1)
+		buf_free(&c.why);
+	return rc;
+}
+
+/* One comparison's truth, as cond_truth (bpf/filter.bpf.h) finds it. */
+static int cond_truth(const struct trace_cond *c,
+		      const struct filter_operand *o)
+{
+	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
+	__u32 n, m, k;
+
+	if (o->unreadable)
+		return 0;
+	if (c->kind != TRACE_COND_STRING && c->kind != TRACE_COND_GLOB)
+		return filter_integer_truth(c, o->value);
+	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
+	if (c->kind == TRACE_COND_STRING)
+		return filter_string_truth(c, o->text, n);
+	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
+		;
+	for (k = 0; k < FILTER_GLOB_STEPS; k++)
+		if (filter_glob_step(&g, o->text, n, c->pattern, m))
+			break;
+	return g.result;
+}
+
+int filter_evaluate(const struct trace_filter *f,
+		    const struct filter_operand operands[TRACE_MAX_SLOTS])
+{
+	__u32 truths = 0, k;
+
+	for (k = 0; k < TRACE_MAX_CONDS && k < f->nconds; k++)
+		if (f->conds[k].arg < TRACE_MAX_SLOTS &&
+		    cond_truth(&f->conds[k], &operands[f->conds[k].arg]))
+			truths |= 1u << k;
+	return filter_combine(f, truths);
 }
 
 int filters_parse(struct tracer *tr)

@@ -32,7 +32,7 @@ struct where_node {
 	size_t text_len;
 	int negative;
 	unsigned long long magnitude; /* an integer constant: its size */
-	int const_col, const_len;
+	int const_col, const_len; /* and, or, not: the operator's */
 };
 
 /* One --where request: "PROVIDER:PROBE: EXPR". */
@@ -74,6 +74,25 @@ int filters_check(struct tracer *tr);
 /* The requests and the counts of events (the probes' own filters go
  * with them: probes_drop). */
 void filters_free(struct tracer *tr);
+/* The verdict of filter f on a firing, in user space, by the steps the
+ * BPF side runs (bpf/filter_eval.h): operands[a] is what comparison
+ * reads for its argument or show a (cond->arg): an integer, or a
+ * string's bytes (text, len; at most TRACE_STR_LEN are compared), or
+ * unreadable (a comparison on it is false, as in the kernel). */
+struct filter_operand {
+	unsigned long long value;
+	const char *text;
+	unsigned len;
+	int unreadable;
+};
+int filter_evaluate(const struct trace_filter *f,
+		    const struct filter_operand operands[TRACE_MAX_SLOTS]);
+/* Compile request r for probe t alone into *f (zeroed first): 0, 1
+ * when r leaves t out (why: in *why, to free), -1 when it cannot be
+ * compiled (said).  What filters_add does for each probe; the unit
+ * tests and fuzz_filter call it directly. */
+int filter_compile(struct traced *t, struct where_request *r,
+		   struct trace_filter *f, char **why);
 /* At the end: for each filtered probe, the firings its filter rejected
  * in the kernel (rejected, per probe) and the events that reached
  * probegen. */

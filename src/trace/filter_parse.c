@@ -9,7 +9,8 @@
  *             | constant OP operand
  *   OP     := == != < <= > >= ~
  *
- * An integer is decimal or 0x hex, with an optional minus; a string is
+ * An integer is decimal (no leading zero: C would read it as octal) or
+ * 0x hex, with an optional minus; a string is
  * in double quotes, with \" \\ \n \t escapes.  Mistakes are said with a
  * caret under the word.
  */
@@ -46,7 +47,13 @@ void where_error(const char *spec, int col, int len, const char *fmt, ...)
 struct parser {
 	const char *spec, *p;
 	int failed;
+	/* The request's comparisons and steps so far, and how deep in
+	   parentheses and !s the parser is: each bounded, so that a long
+	   request is refused here, with a caret, and no input can take
+	   the parser's stack. */
+	int comparisons, steps, depth;
 };
+
 
 static void skip_space(struct parser *ps)
 {
@@ -66,6 +73,26 @@ static void fail_at(struct parser *ps, const char *at, int n, const char *what)
 		where_error(ps->spec, col_of(ps, at), n > 0 ? n : 1, "%s",
 			    what);
 	ps->failed = 1;
+}
+
+/* A request can compile into no filter with more comparisons or steps
+ * than the BPF side holds (trace_abi.h); parentheses add no step, and
+ * are bounded on their own. */
+#define WHERE_MAX_DEPTH 32
+
+/* Count one more step at `at` (of n bytes), a comparison too when
+ * comparison is set: 0, or -1 when the request is too long (said). */
+static int count_step(struct parser *ps, const char *at, int n, int comparison)
+{
+	if (comparison && ++ps->comparisons > TRACE_MAX_CONDS) {
+		fail_at(ps, at, n, "too long a filter for the BPF side: at most 8 comparisons a probe");
+		return -1;
+	}
+	if (++ps->steps > TRACE_MAX_FILTER_OPS) {
+		fail_at(ps, at, n, "too long a filter for the BPF side: at most 16 steps a probe (each comparison, &&, || and ! is one)");
+		return -1;
+	}
+	return 0;
 }
 
 static int is_word(int c)
@@ -160,6 +187,13 @@ static int read_constant(struct parser *ps, struct where_node *n)
 			"a number or a \"string\" to compare with");
 		return -1;
 	}
+	/* C reads 0143 as octal, 99; a user who writes it may mean 143:
+	   neither is guessed. */
+	if (digits[0] == '0' && isdigit((unsigned char)digits[1])) {
+		fail_at(ps, start, (int)operand_len(start),
+			"a leading zero: write a number in decimal without it, or in hex with 0x (octal is not read)");
+		return -1;
+	}
 	n->negative = *start == '-';
 	errno = 0;
 	n->magnitude = strtoull(digits, &end, 0);
@@ -223,6 +257,8 @@ static struct where_node *parse_comparison(struct parser *ps)
 		ps->p += len;
 	}
 	n->kind = WHERE_CMP;
+	if (count_step(ps, left ? start : op_at, (int)len, 1) != 0)
+		return free(n->text), free(n), NULL;
 	n->operand = xstrndup(start, len);
 	n->operand_col = col_of(ps, start);
 	n->operand_len = (int)len;
@@ -234,12 +270,22 @@ static struct where_node *parse_unary(struct parser *ps)
 	struct where_node *n;
 
 	skip_space(ps);
+	if ((*ps->p == '!' && ps->p[1] != '=') || *ps->p == '(') {
+		if (++ps->depth > WHERE_MAX_DEPTH) {
+			fail_at(ps, ps->p, 1, "too deep: at most 32 parentheses and !s inside each other");
+			return NULL;
+		}
+	}
 	if (*ps->p == '!' && ps->p[1] != '=') {
-		ps->p++;
+		if (count_step(ps, ps->p, 1, 0) != 0)
+			return NULL;
 		n = xcalloc(1, sizeof(*n));
 		n->kind = WHERE_NOT;
+		n->const_col = col_of(ps, ps->p++);
+		n->const_len = 1;
 		if (!(n->l = parse_unary(ps)))
 			return free(n), NULL;
+		ps->depth--;
 		return n;
 	}
 	if (*ps->p == '(') {
@@ -247,6 +293,7 @@ static struct where_node *parse_unary(struct parser *ps)
 
 		if (!(n = parse_or(ps)))
 			return NULL;
+		ps->depth--;
 		skip_space(ps);
 		if (*ps->p != ')') {
 			fail_at(ps, *ps->p ? ps->p : open, 1,
@@ -271,9 +318,15 @@ static struct where_node *parse_chain(struct parser *ps, enum where_kind kind,
 		skip_space(ps);
 		if (strncmp(ps->p, token, 2) != 0)
 			return l;
-		ps->p += 2;
+		if (count_step(ps, ps->p, 2, 0) != 0) {
+			where_node_free(l);
+			return NULL;
+		}
 		n = xcalloc(1, sizeof(*n));
 		n->kind = kind;
+		n->const_col = col_of(ps, ps->p);
+		n->const_len = 2;
+		ps->p += 2;
 		n->l = l;
 		if (!(n->r = operand(ps))) {
 			where_node_free(n);
@@ -298,7 +351,7 @@ int where_parse(const char *spec, struct where_request *r)
 {
 	const char *colon = strchr(spec, ':'),
 		   *second = colon ? strchr(colon + 1, ':') : NULL;
-	struct parser ps = { spec, NULL, 0 };
+	struct parser ps = { spec, NULL, 0, 0, 0, 0 };
 
 	memset(r, 0, sizeof(*r));
 	r->spec = spec;
@@ -310,11 +363,10 @@ int where_parse(const char *spec, struct where_request *r)
 	r->probes = xstrndup(spec, (size_t)(second - spec));
 	ps.p = second + 1;
 	skip_space(&ps);
-	if (!*ps.p) {
+	if (!*ps.p)
 		fail_at(&ps, ps.p - 1, 1, "an expression after the probe");
-		return -1;
-	}
-	r->root = parse_or(&ps);
+	else
+		r->root = parse_or(&ps);
 	if (r->root) {
 		skip_space(&ps);
 		if (*ps.p) {
@@ -324,7 +376,11 @@ int where_parse(const char *spec, struct where_request *r)
 			r->root = NULL;
 		}
 	}
-	return r->root ? 0 : -1;
+	if (r->root)
+		return 0;
+	free(r->probes); /* a failure leaves nothing */
+	r->probes = NULL;
+	return -1;
 }
 
 void where_node_free(struct where_node *n)

@@ -4,9 +4,9 @@
  * anything is counted, timed or sent (trace_abi.h's struct
  * trace_filter, which trace/filter.c compiles): each comparison's truth
  * (integers by their size and sign; strings read as the event reads
- * them, at most TRACE_STR_LEN bytes), then the postfix ops over a
- * stack of truths held in one integer's bits.  A value that cannot be
- * read makes its comparison false.
+ * them, at most TRACE_STR_LEN bytes), then the postfix ops over them.
+ * The steps that read nothing are filter_eval.h's, which user space runs
+ * too.  A value that cannot be read makes its comparison false.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -59,76 +59,17 @@ static __always_inline long cond_operand(const struct __bpf_usdt_spec *spec,
 	return member_value(arg_value(spec, regs, sh->arg), sh, v);
 }
 
-/* v against c's constant, at c's size and sign. */
-static __always_inline int integer_truth(const struct trace_cond *c, __u64 v)
-{
-	unsigned int shift = c->size >= 1 && c->size < 8 ? 64 - 8 * c->size : 0;
-	__s64 sv = (__s64)(v << shift) >> shift, sc = (__s64)c->value;
-	__u64 uv = (v << shift) >> shift, uc = c->value;
-
-	if (c->kind == TRACE_COND_SIGNED)
-		switch (c->op) {
-		case TRACE_EQ: return sv == sc;
-		case TRACE_NE: return sv != sc;
-		case TRACE_LT: return sv < sc;
-		case TRACE_LE: return sv <= sc;
-		case TRACE_GT: return sv > sc;
-		default: return sv >= sc;
-		}
-	switch (c->op) {
-	case TRACE_EQ: return uv == uc;
-	case TRACE_NE: return uv != uc;
-	case TRACE_LT: return uv < uc;
-	case TRACE_LE: return uv <= uc;
-	case TRACE_GT: return uv > uc;
-	default: return uv >= uc;
-	}
-}
-
-/* One step of matching ft->text against the glob ft->pattern (* and
- * ?), the classic way: on a mismatch, back to the last star, which
- * takes one more byte.  At most (n + 1) * (m + 1) + m steps. */
-struct glob_state {
-	__u32 s, p, star, mark;
-	int result;
-};
-#define GLOB_NO_STAR 0xffffffffu
-#define GLOB_STEPS ((TRACE_STR_LEN + 1) * (TRACE_PATTERN_LEN + 1) + TRACE_PATTERN_LEN)
-
+/* One step of the glob's match (filter_eval.h's), for bpf_loop. */
 static long glob_step(__u32 i, void *ctx)
 {
 	struct glob_state *g = ctx;
 	__u32 zero = 0;
 	struct filter_text *ft = bpf_map_lookup_elem(&filter_texts, &zero);
-	char pc, sc;
 
 	(void)i;
 	if (!ft)
 		return 1;
-	pc = g->p < ft->m ? ft->pattern[g->p & (TRACE_PATTERN_LEN - 1)] : 0;
-	if (g->s < ft->n) {
-		sc = ft->text[g->s & (TRACE_STR_LEN - 1)];
-		if (g->p < ft->m && (pc == '?' || pc == sc)) {
-			g->s++;
-			g->p++;
-		} else if (g->p < ft->m && pc == '*') {
-			g->star = g->p++;
-			g->mark = g->s;
-		} else if (g->star != GLOB_NO_STAR) {
-			g->p = g->star + 1;
-			g->s = ++g->mark;
-		} else {
-			return 1; /* no match */
-		}
-		return 0;
-	}
-	/* The string is used up: what is left of the glob must be stars. */
-	if (g->p < ft->m && pc == '*') {
-		g->p++;
-		return 0;
-	}
-	g->result = g->p == ft->m;
-	return 1;
+	return filter_glob_step(g, ft->text, ft->n, ft->pattern, ft->m);
 }
 
 /* The string operand at src (its length's bytes, or to its NUL) against
@@ -143,7 +84,6 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 	struct filter_text *ft = bpf_map_lookup_elem(&filter_texts, &zero);
 	__u64 len;
 	long n;
-	int same;
 
 	if (!ft)
 		return 0;
@@ -172,16 +112,10 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 		if (!sleepable)
 			return 0;
 		__builtin_memcpy(ft->pattern, c->pattern, TRACE_PATTERN_LEN);
-		bpf_loop(GLOB_STEPS, glob_step, &g, 0);
+		bpf_loop(FILTER_GLOB_STEPS, glob_step, &g, 0);
 		return g.result;
 	}
-	same = ft->n == ft->m;
-	for (k = 0; k < TRACE_PATTERN_LEN - 1 && same; k++) {
-		if (k >= ft->n)
-			break;
-		same = ft->text[k] == c->pattern[k];
-	}
-	return c->op == TRACE_NE ? !same : same;
+	return filter_string_truth(c, ft->text, ft->n);
 }
 
 /* The truth of comparison k of info's filter.  A global function (two:
@@ -209,7 +143,7 @@ static __always_inline int cond_truth(const struct __bpf_usdt_spec *spec,
 		return 0; /* unreadable: false */
 	if (c->kind == TRACE_COND_STRING || c->kind == TRACE_COND_GLOB)
 		return string_truth(spec, regs, c, (const void *)v, sleepable);
-	return integer_truth(c, v);
+	return filter_integer_truth(c, v);
 }
 
 __noinline int cond_truth_sleepable(const struct __bpf_usdt_spec *spec,
@@ -239,7 +173,7 @@ static __always_inline int filter_passes(const struct __bpf_usdt_spec *spec,
 					 const struct trace_probe_info *info,
 					 bool sleepable)
 {
-	__u32 key = info->filter - 1, truths = 0, stack = 0, k, op;
+	__u32 key = info->filter - 1, truths = 0, k;
 	const struct trace_filter *f = bpf_map_lookup_elem(&filters, &key);
 	int t;
 
@@ -250,16 +184,5 @@ static __always_inline int filter_passes(const struct __bpf_usdt_spec *spec,
 			      : cond_truth_plain(spec, regs, info, k);
 		truths |= (__u32)(t != 0) << k;
 	}
-	for (k = 0; k < TRACE_MAX_FILTER_OPS && k < f->nops; k++) {
-		op = f->ops[k];
-		if (op < TRACE_MAX_CONDS)
-			stack = stack << 1 | ((truths >> op) & 1);
-		else if (op == TRACE_FILTER_NOT)
-			stack ^= 1;
-		else if (op == TRACE_FILTER_AND)
-			stack = (stack >> 1) & (stack | ~1u);
-		else
-			stack = (stack >> 1) | (stack & 1);
-	}
-	return stack & 1;
+	return filter_combine(f, truths);
 }

@@ -115,6 +115,7 @@ struct {
 #include "args.bpf.h"
 #include "pairs.bpf.h"
 #include "slots.bpf.h"
+#include "filter_eval.h"
 #include "filter.bpf.h"
 #include "stack.bpf.h"
 

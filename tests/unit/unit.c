@@ -1,0 +1,60 @@
+/*
+ * tests/unit/unit.c - the unit layer's harness (unit.h): runs each case
+ * in turn; a failed CHECK jumps back here, so the next case still runs.
+ * Diagnostics probegen's parts print go to stderr, as in probegen; a
+ * case that expects one reads it from diag's stream (a memory file).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "unit.h"
+
+jmp_buf unit_failed;
+static char unit_why[1024];
+
+void unit_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(unit_why, sizeof(unit_why), "%s:%d: ", file, line);
+
+	va_start(ap, fmt);
+	vsnprintf(unit_why + n, sizeof(unit_why) - (size_t)n, fmt, ap);
+	va_end(ap);
+	longjmp(unit_failed, 1);
+}
+
+static int wanted(int argc, char **argv, const char *name)
+{
+	int i;
+
+	if (argc < 2)
+		return 1;
+	for (i = 1; i < argc; i++)
+		if (strstr(name, argv[i]))
+			return 1;
+	return 0;
+}
+
+int unit_main(int argc, char **argv, const struct unit_case *cases,
+	      size_t ncases)
+{
+	/* Kept across the longjmp of a failed case. */
+	static int passed, failed;
+	static size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i < ncases; i++) {
+		if (!wanted(argc, argv, cases[i].name))
+			continue;
+		if (setjmp(unit_failed) == 0) {
+			cases[i].run();
+			passed++;
+			printf("ok   %s\n", cases[i].name);
+		} else {
+			failed++;
+			printf("FAIL %s: %s\n", cases[i].name, unit_why);
+		}
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
