@@ -147,6 +147,14 @@ t_meanings_tag_errors() {
 		// @length key n
 		// @length n key
 		probe c(char *key, char *n);
+		/* @length p 99999999999999999999
+		 * @enum m A=1 A=2
+		 * @enum n A=1 B=1
+		 * @enum c C=010 D=1
+		 * @enum u X=256
+		 * @enum s Y=-129
+		 */
+		probe d(char *p, int m, int n, int c, unsigned char u, signed char s);
 	};
 	D
 	"$PROBEGEN" -h -s bad.d -o bad.h 2> err && fail "bad tags accepted"
@@ -158,13 +166,41 @@ t_meanings_tag_errors() {
 	bad.d:8:12: error: '@length': 'n' is not a pointer
 	bad.d:9:10: error: '@enum': 'key' is not an integer
 	bad.d:10:12: error: '@enum' takes ARG NAME=VALUE..., not 'A'
-	bad.d:11:14: error: '@enum': 'x' is not a number
+	bad.d:11:14: error: '@enum': 'x' is not a number (decimal, or hex with 0x; no leading zero)
 	bad.d:12:16: error: '@length': 0 bytes is not a length (1 to 2147483647)
 	bad.d:13:18: error: '@length' takes ARG LENARG, ARG N [reversed] or ARG none
 	bad.d:16:16: error: '@length': the length 'n' is not an integer argument
 	bad.d:17:14: error: '@length': the length 'key' is not an integer argument
+	bad.d:19:14: error: '@length': 99999999999999999999 is not a length (1 to 2147483647, in decimal or 0x hex, no leading zero)
+	bad.d:20:16: error: '@enum': the name 'A' is given twice
+	bad.d:21:18: error: '@enum': the value 1 is given twice (A and B)
+	bad.d:22:14: error: '@enum': '010' is not a number (decimal, or hex with 0x; no leading zero)
+	bad.d:23:14: error: '@enum': 256 is outside 'u' (8 bits, unsigned)
+	bad.d:24:14: error: '@enum': -129 is outside 's' (8 bits, signed)
 	W
 	diff -u want got || fail "the errors"
+	ok
+}
+
+# A tag after text on a one-line doc comment, as Doxygen allows, is a
+# tag (it was read as prose, and the hash then printed as an empty C
+# string); a mention of a tag in prose stays prose.
+t_meanings_tag_after_text() {
+	cat > t.d <<-'D'
+	provider p {
+		/** A block. @length hash 32 reversed */
+		probe b(const void *hash);
+		/** a mention of @length in prose. */
+		probe c(const void *hash);
+	};
+	D
+	expect "$PROBEGEN" --bpftrace -s t.d -o t.bt
+	grep -qF 'printf("p:b hash=%r\n", buf(arg0, 32));' t.bt || { cat t.bt; fail "the tag after text was not taken"; }
+	grep -qF 'printf("p:c hash=0x%lx\n", arg0);' t.bt || { cat t.bt; fail "prose was taken as a tag"; }
+	expect "$PROBEGEN" --docs -s t.d -o t.md
+	grep -qx 'A block\.' t.md || { cat t.md; fail "--docs shows the tag as text"; }
+	grep -q '32 bytes in hex, last byte first (said)' t.md || fail "--docs does not say what the tag means"
+	grep -qx 'a mention of @length in prose\.' t.md || fail "--docs lost the prose"
 	ok
 }
 

@@ -67,7 +67,7 @@ static void probe_section(struct buf *b, const struct program *prog,
 	if (pr->doc) {
 		before = b->len;
 
-		probe_doc_text(b, pr->doc);
+		probe_doc_text(b, pr);
 		if (b->len > before)
 			buf_lit(b, "\n\n");
 	}

@@ -210,7 +210,7 @@ static void doc_lines(struct buf *b, const struct program *prog,
 	buf_puts(b, "`\n");
 	/* The doc comment, then what its arguments mean. */
 	if (pr->doc)
-		probe_doc_text(&text, pr->doc);
+		probe_doc_text(&text, pr);
 	mark = text.len;
 	if (text.len)
 		buf_lit(&text, "\n\n");

@@ -118,13 +118,18 @@ static int tag_arg(struct tag_reader *r, const char *tag, const char *w,
 	return i;
 }
 
-/* A decimal or 0x number of the whole word; 0 when it is not one. */
+/* A tag's number: decimal or 0x hex, with an optional minus.  A
+ * leading zero is refused (C reads 010 as octal, 8: who writes it may
+ * mean ten).  0 when the whole word is not one. */
 static int number(const char *w, size_t n, long long *v)
 {
 	char buf[32], *end;
+	const char *digits = w + (n && *w == '-');
 
 	if (n == 0 || n >= sizeof(buf) ||
-	    !(isdigit((unsigned char)*w) || *w == '-'))
+	    !(isdigit((unsigned char)*w) || *w == '-') ||
+	    (digits + 1 < w + n && digits[0] == '0' &&
+	     isdigit((unsigned char)digits[1])))
 		return 0;
 	memcpy(buf, w, n);
 	buf[n] = '\0';
@@ -172,6 +177,11 @@ static void tag_length(struct tag_reader *r, const char *p, const char *end)
 		m->length = (unsigned)fixed;
 		m->reversed = rev != NULL;
 	} else {
+		if (isdigit((unsigned char)*v) || *v == '-')
+			return tag_error(
+				r, v,
+				"'@length': %.*s is not a length (1 to 2147483647, in decimal or 0x hex, no leading zero)",
+				(int)vn, v);
 		if (rev)
 			return tag_error(r, rev, "%s", form);
 		if ((l = tag_arg(r, "@length", v, vn)) < 0)
@@ -186,6 +196,46 @@ static void tag_length(struct tag_reader *r, const char *p, const char *end)
 	if (word(&p, end, &n))
 		return tag_error(r, p - n, "%s", form);
 	m->length_said = 1;
+}
+
+/* Is value e of argument i's @enum wrong: a name or a value given
+ * before it (the tracer would show only one of the two), or a value the
+ * argument's type cannot hold (never shown)?  Said at the word w. */
+static int enum_value_bad(struct tag_reader *r, int i,
+			  const struct arg_meaning *m,
+			  const struct enum_value *e, const char *w,
+			  const char *eq)
+{
+	struct tracer_read t =
+		type_tracer_read(r->prog, param_at(r->pr, i)->type, target_host());
+	const struct enum_value *before;
+	int bits = t.size * 8;
+
+	for (before = m->values; before < e; before++) {
+		if (strcmp(before->name, e->name) == 0) {
+			tag_error(r, w, "'@enum': the name '%s' is given twice",
+				  e->name);
+			return 1;
+		}
+		if (before->value == e->value) {
+			tag_error(r, eq + 1,
+				  "'@enum': the value %lld is given twice (%s and %s)",
+				  e->value, before->name, e->name);
+			return 1;
+		}
+	}
+	if (t.how != READ_INTEGER || bits < 1 || bits >= 64)
+		return 0; /* sized by the note, or any 64-bit value */
+	if (t.is_signed ? e->value < -(1ll << (bits - 1)) ||
+				  e->value >= 1ll << (bits - 1)
+			: e->value < 0 || e->value >= 1ll << bits) {
+		tag_error(r, eq + 1,
+			  "'@enum': %lld is outside '%s' (%d bits, %s)",
+			  e->value, param_at(r->pr, i)->name, bits,
+			  t.is_signed ? "signed" : "unsigned");
+		return 1;
+	}
+	return 0;
 }
 
 /* @enum ARG NAME=VALUE... */
@@ -232,10 +282,15 @@ static void tag_enum(struct tag_reader *r, const char *p, const char *end)
 			m->nvalues = 0;
 			m->values = NULL;
 			return tag_error(r, eq + 1,
-					 "'@enum': '%.*s' is not a number",
+					 "'@enum': '%.*s' is not a number (decimal, or hex with 0x; no leading zero)",
 					 (int)(w + n - eq - 1), eq + 1);
 		}
 		e->name = arena_strndup(&r->prog->arena, w, (size_t)(eq - w));
+		if (enum_value_bad(r, i, m, e, w, eq)) {
+			m->nvalues = 0;
+			m->values = NULL;
+			return;
+		}
 	}
 	if (!m->nvalues)
 		tag_error(r, r->line, "'@enum' takes ARG NAME=VALUE...");
@@ -247,6 +302,25 @@ int meaning_tag_line(const char *line, size_t len)
 		(len == 7 || line[7] == ' ' || line[7] == '\t')) ||
 	       (len >= 5 && strncmp(line, "@enum", 5) == 0 &&
 		(len == 5 || line[5] == ' ' || line[5] == '\t'));
+}
+
+/* Prose rarely names an argument right after the word ("a mention of
+ * @length" stays prose). */
+const char *meaning_tag_after_text(const struct probe *pr, const char *p,
+				   const char *end)
+{
+	const char *at, *w;
+	size_t n;
+
+	for (at = p; at < end; at++) {
+		if (*at != '@' || at == p || !(at[-1] == ' ' || at[-1] == '\t') ||
+		    !meaning_tag_line(at, (size_t)(end - at)))
+			continue;
+		w = at + (at[1] == 'l' ? 7 : 5);
+		if ((w = word(&w, end, &n)) && probe_param_index(pr, w, n) >= 0)
+			return at;
+	}
+	return end;
 }
 
 /* Each line of pr's doc comment that is a tag.  The columns of a line
@@ -263,6 +337,8 @@ static void read_tags(struct tag_reader *r)
 		while (p < end &&
 		       (*p == ' ' || *p == '\t' || *p == '*' || *p == '/'))
 			p++;
+		if (!meaning_tag_line(p, (size_t)(end - p)))
+			p = meaning_tag_after_text(r->pr, p, end);
 		if (meaning_tag_line(p, (size_t)(end - p))) {
 			r->line = p;
 			r->loc = r->pr->doc_loc;

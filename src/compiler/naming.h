@@ -33,8 +33,8 @@ void probe_declaration(struct buf *b, const struct probe *pr);
  * type: DECL_NOTE_TYPE, or DECL_NOTE_TYPE_TAGGED with tags. */
 int probe_declaration_recorded(struct buf *b, const struct program *prog,
 			       const struct probe *pr);
-/* The doc comment above a probe, its decoration taken off. */
-void probe_doc_text(struct buf *b, const char *doc);
+/* The doc comment above a probe, its decoration and tags taken off. */
+void probe_doc_text(struct buf *b, const struct probe *pr);
 
 /* The declaration note: what -G, --rust and --header-only record in the
  * linked binary so that it describes its own probes (man probegen(1),

@@ -89,6 +89,12 @@ void meanings_assign(struct program *prog, int quiet);
 /* Is this line of a doc comment (its decoration taken off) a tag of
  * probegen's, which --docs and --rust show by its meaning? */
 int meaning_tag_line(const char *line, size_t len);
+/* Where a tag of pr's starts on the doc line p..end that does not start
+ * with one: after text, as Doxygen allows ("A block. @length hash 32"),
+ * when the word after @length or @enum names one of pr's arguments;
+ * else end. */
+const char *meaning_tag_after_text(const struct probe *pr, const char *p,
+				   const char *end);
 /* The tags said of pr, one per line, as a doc comment would say them
  * (the declaration note records them); nothing when none. */
 void meanings_tags(struct buf *b, const struct probe *pr);

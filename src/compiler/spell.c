@@ -307,14 +307,15 @@ void type_forward_declarations(struct buf *b, const struct program *prog)
  * "*" of each line of a block comment, the third "/" of a "///" line,
  * and blank first and last lines;
  * nothing when only decoration.  --docs and --rust show it. */
-void probe_doc_text(struct buf *b, const char *doc)
+void probe_doc_text(struct buf *b, const struct probe *pr)
 {
+	const char *doc = pr->doc;
 	struct buf out = { 0 };
 	const char *line = doc;
 
 	while (*line) {
 		const char *end = line + strcspn(line, "\n");
-		const char *p = line;
+		const char *p = line, *tag;
 
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
@@ -330,8 +331,11 @@ void probe_doc_text(struct buf *b, const char *doc)
 			line = *end ? end + 1 : end;
 			continue;
 		}
-		if (out.len || p < end) {
-			buf_add(&out, p, (size_t)(end - p));
+		tag = meaning_tag_after_text(pr, p, end);
+		while (tag > p && (tag[-1] == ' ' || tag[-1] == '\t'))
+			tag--;
+		if (out.len || p < tag) {
+			buf_add(&out, p, (size_t)(tag - p));
 			buf_lit(&out, "\n");
 		}
 		line = *end ? end + 1 : end;
