@@ -41,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *files[1] = { path };
 	struct emit_options opt = { "fuzz", script_path, NULL, 0, 0, 0 };
 	struct binary b;
+	struct target tg;
 	struct program *prog;
 	struct output out;
 
@@ -62,7 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		copt.json = (int)(size & 1);
 		copt.sites = (int)((size >> 1) & 1);
 		inspect_check(prog, files, 1, &copt);
-		opt.target = target_host();
+		/* The binary's own target, as --bpftrace BINARY takes it:
+		   any machine and class the input names (an unknown machine
+		   once reached type.c as NULL). */
+		if (target_from_elf(path, &tg) != 0)
+			abort(); /* binary_read took it as ELF */
+		opt.target = &tg;
 		if (output_open(&out, script_path) != 0)
 			abort();
 		if (emit_bpftrace(&out, prog, &opt) != 0 ||

@@ -117,7 +117,8 @@ static struct program *read_program(const struct options *o,
 				      !!(o->mode->depends & M_NO_TYPES) };
 	const char *const *paths;
 	struct program *prog = NULL;
-	struct target elf;
+	/* The binary's target outlives this call: eopt points to it. */
+	static struct target elf;
 	size_t len;
 	char *text;
 	int regular, i, n;
@@ -125,8 +126,10 @@ static struct program *read_program(const struct options *o,
 	paths = options_d_files(o, &n);
 	if (o->mode->reads == READS_D_OR_BINARY && n == 1 &&
 	    target_from_elf(paths[0], &elf) == 0) {
-		/* A script for the binary: its target, its probes. */
-		eopt->target = target_by_name(elf.name);
+		/* A script for the binary: its target, its probes.  A
+		   machine no row names still has its ELF header's class and
+		   byte order (target_from_elf), as --list and --check read it. */
+		eopt->target = &elf;
 		eopt->for_binaries = path_base_name(paths[0]);
 		return recorded_program(paths[0], &eopt->for_library);
 	}

@@ -429,3 +429,27 @@ t_hostile_fuzz_binary_regressions() {
 	echo "$n inputs"
 	ok
 }
+
+# A binary of a machine probegen has no target for (e_machine 0x1234):
+# every mode that reads a binary copes, and --bpftrace writes its probe
+# (it reached type.c with no target and crashed); --list and --check
+# read its class and byte order from its header.
+t_hostile_binary_unknown_machine() {
+	local args st
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o values_probes.o || fail "-G"
+	expect gcc -O2 -I. "$ROOT/tests/src/values.c" values_probes.o -o values
+	cp values odd
+	printf '\064\022' | dd of=odd bs=1 seek=18 conv=notrunc 2> /dev/null
+	readelf -h odd | grep -q 'Machine:.*0x1234' || fail "e_machine not set"
+	for args in "--list odd" "--list --json odd" "--bpftrace odd -o odd.bt" \
+		"--bpftrace -s $ROOT/tests/src/values.d odd -o odd2.bt" \
+		"--check -s $ROOT/tests/src/values.d odd"; do
+		timeout 20 "$PROBEGEN" $args > out 2> err
+		st=$?
+		[ $st -le 2 ] || { cat err; fail "$args: exit status $st"; }
+	done
+	grep -qxF 'usdt:$1:vals:ints' odd.bt || { cat odd.bt; fail "--bpftrace wrote no probe"; }
+	grep -q 'vals:ints' odd2.bt || fail "--bpftrace -s wrote no probe"
+	ok
+}

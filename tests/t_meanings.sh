@@ -408,3 +408,30 @@ t_meanings_pair_by_member() {
 		grep -q "struct st_conn has no member 'nope'" err || { cat err; fail "no such member"; }
 	ok
 }
+
+# --show on DWARF whose struct contains itself through an anonymous
+# member (a hostile binary: tests/dwarf_self_member.py rewrites one
+# reference) says the member is not there; the search recursed until
+# the stack overflowed.  A member that is there still reads.
+t_meanings_show_self_containing_struct() {
+	need_trace
+	printf 'provider cyc { probe go(struct outer *o); };\n' > cyc.d
+	cat > cyc.c <<-'C'
+	#include "cyc.h"
+	struct outer { int a; struct { int b; int c; }; };
+	int main(void) { struct outer o = { 1, { 2, 3 } }; CYC_GO(&o); return o.a - 1; }
+	C
+	expect "$PROBEGEN" -h -s cyc.d -o cyc.h
+	expect "$PROBEGEN" -G -s cyc.d -o cyc_probes.o
+	expect gcc -gdwarf-4 -O0 cyc.c cyc_probes.o -o cyc
+	expect python3 "$ROOT/tests/dwarf_self_member.py" cyc
+	readelf --debug-dump=info cyc | grep -A1 'DW_TAG_member' | grep -q "DW_AT_type *: <0x$(readelf --debug-dump=info cyc | grep -B1 'DW_AT_name.*: outer$' | sed -n 's/^ <1><\([0-9a-f]*\)>.*/\1/p')>" ||
+		fail "the struct was not made to contain itself"
+	timeout 60 "$PROBEGEN" --trace --show 'cyc:go:o->zzz' -c ./cyc > out 2> err
+	st=$?
+	[ $st = 1 ] || { cat err; fail "--show of a missing member: exit status $st, expected 1"; }
+	grep -q "struct outer has no member 'zzz'" err || { cat err; fail "the message"; }
+	timeout 60 "$PROBEGEN" --trace --show 'cyc:go:o->a' -c ./cyc > out 2> err || { cat err; fail "--show o->a"; }
+	grep -q 'o->a=1$' out || { cat out; fail "o->a was not read"; }
+	ok
+}

@@ -70,6 +70,15 @@ static int type_of(Dwarf_Die *die, Dwarf_Die *out)
 	return 0;
 }
 
+/* The next sibling of *d into *d: 1, or 0 at the last; at most
+ * MEMBER_MAX_SIBLINGS of one parent, counted in *n, since a hostile
+ * binary's DW_AT_sibling can point back. */
+#define MEMBER_MAX_SIBLINGS 100000
+static int next_sibling(Dwarf_Die *d, int *n)
+{
+	return ++*n < MEMBER_MAX_SIBLINGS && dwarf_siblingof(d, d) == 0;
+}
+
 static int is_record(Dwarf_Die *d)
 {
 	return dwarf_tag(d) == DW_TAG_structure_type ||
@@ -84,10 +93,12 @@ static int find_record(Dwfl_Module *mod, const char *name, int typedef_name,
 	Dwarf_Die *cu = NULL, d;
 	Dwarf_Addr bias;
 	const char *n;
+	int siblings;
 
 	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
 		if (dwarf_child(cu, &d) != 0)
 			continue;
+		siblings = 0;
 		do {
 			if (!(n = dwarf_diename(&d)) || strcmp(n, name) != 0)
 				continue;
@@ -100,22 +111,25 @@ static int find_record(Dwfl_Module *mod, const char *name, int typedef_name,
 				*out = d;
 				return 0;
 			}
-		} while (dwarf_siblingof(&d, &d) == 0);
+		} while (next_sibling(&d, &siblings));
 	}
 	return -1;
 }
 
 /* Member name of record rec, at *offset past rec's start (anonymous
- * structs and unions looked into): 0 with its DIE, or -1. */
-static int find_member(Dwarf_Die *rec, const char *name, size_t len,
-		       Dwarf_Word *offset, Dwarf_Die *out)
+ * structs and unions looked into, at most MEMBER_MAX_NESTING deep: a
+ * hostile binary's record can hold itself): 0 with its DIE, or -1. */
+#define MEMBER_MAX_NESTING 16
+static int find_member_in(Dwarf_Die *rec, const char *name, size_t len,
+			  Dwarf_Word *offset, Dwarf_Die *out, int depth)
 {
 	Dwarf_Die m, inner;
 	Dwarf_Attribute attr;
 	Dwarf_Word off;
 	const char *n;
+	int siblings = 0;
 
-	if (dwarf_child(rec, &m) != 0)
+	if (depth > MEMBER_MAX_NESTING || dwarf_child(rec, &m) != 0)
 		return -1;
 	do {
 		if (dwarf_tag(&m) != DW_TAG_member)
@@ -132,12 +146,18 @@ static int find_member(Dwarf_Die *rec, const char *name, size_t len,
 			return 0;
 		}
 		if (!n && type_of(&m, &inner) == 0 && is_record(&inner) &&
-		    find_member(&inner, name, len, &off, out) == 0) {
+		    find_member_in(&inner, name, len, &off, out, depth + 1) == 0) {
 			*offset += off;
 			return 0;
 		}
-	} while (dwarf_siblingof(&m, &m) == 0);
+	} while (next_sibling(&m, &siblings));
 	return -1;
+}
+
+static int find_member(Dwarf_Die *rec, const char *name, size_t len,
+		       Dwarf_Word *offset, Dwarf_Die *out)
+{
+	return find_member_in(rec, name, len, offset, out, 0);
 }
 
 /* "its members: a, b, c": the nearest to name first (a likely typo). */
@@ -145,13 +165,14 @@ static void say_members(struct buf *why, Dwarf_Die *rec, const char *name)
 {
 	Dwarf_Die m;
 	const char *n;
-	int k = 0, pass;
+	int k = 0, pass, siblings;
 
 	if (dwarf_child(rec, &m) != 0)
 		return;
 	for (pass = 0; pass < 2; pass++) {
 		Dwarf_Die it = m;
 
+		siblings = 0;
 		do {
 			if (dwarf_tag(&it) != DW_TAG_member ||
 			    !(n = dwarf_diename(&it)) ||
@@ -159,7 +180,7 @@ static void say_members(struct buf *why, Dwarf_Die *rec, const char *name)
 			    k >= 12)
 				continue;
 			buf_cat(why, k++ ? ", " : " (its members: ", n, NULL);
-		} while (dwarf_siblingof(&it, &it) == 0);
+		} while (next_sibling(&it, &siblings));
 	}
 	if (k)
 		buf_puts(why, k >= 12 ? ", ...)" : ")");
@@ -191,6 +212,7 @@ static int enum_read(Dwarf_Die *t, struct member_path *m)
 	Dwarf_Word enc = 0;
 	Dwarf_Sword v;
 	Dwarf_Die in, e;
+	int siblings = 0;
 
 	m->kind = MEMBER_INTEGER;
 	m->is_signed = type_of(t, &in) == 0 &&
@@ -210,7 +232,7 @@ static int enum_read(Dwarf_Die *t, struct member_path *m)
 			m->values[m->nvalues].name = xstrdup(
 				dwarf_diename(&e) ? dwarf_diename(&e) : "?");
 			m->values[m->nvalues++].value = v;
-		} while (dwarf_siblingof(&e, &e) == 0);
+		} while (next_sibling(&e, &siblings));
 	return m->size >= 1 && m->size <= 8 ? 0 : -1;
 }
 
@@ -297,6 +319,7 @@ static void sibling_length(Dwarf_Die *rec, const char *name, Dwarf_Die *t,
 	Dwarf_Attribute attr;
 	Dwarf_Word enc = 0;
 	const char *n;
+	int siblings = 0;
 
 	if (find_member(rec, name, strlen(name), &off, &member) != 0 ||
 	    dwarf_child(rec, &it) != 0)
@@ -323,7 +346,7 @@ static void sibling_length(Dwarf_Die *rec, const char *name, Dwarf_Die *t,
 		m->length_signed = enc == DW_ATE_signed ||
 				   enc == DW_ATE_signed_char;
 		return;
-	} while (dwarf_siblingof(&it, &it) == 0);
+	} while (next_sibling(&it, &siblings));
 }
 
 /* The record an argument's declared type points to: its name (a tag,
