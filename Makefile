@@ -70,7 +70,7 @@ SRCS = main.c options.c options_trace.c option_table.c help.c completion.c \
        compiler/emit_docs.c \
        inspect/notes.c inspect/specs.c inspect/binary_program.c \
        inspect/srclines.c inspect/members.c inspect/list.c inspect/check_binaries.c \
-       inspect/loader.c inspect/fit.c inspect/semaphores.c
+       inspect/loader.c inspect/fit.c inspect/semaphores.c inspect/debuginfo.c
 # Optional parts, each found by compiling and linking a one-line program
 # that includes the part's header: have = $(call have,HEADER,LIBS) is yes
 # or empty.  No `#` may appear here: GNU make 4.3 passes `\#` through to

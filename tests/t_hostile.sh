@@ -453,3 +453,54 @@ t_hostile_binary_unknown_machine() {
 	grep -q 'vals:ints' odd2.bt || fail "--bpftrace -s wrote no probe"
 	ok
 }
+
+# A hostile .gnu_debuglink in a stripped binary with no build-id:
+# ../../../../../../../../dev/zero (libdwfl's own search read it for
+# ever: --list, --check and --trace --stack hung, and the trace ignored
+# SIGINT and SIGTERM), a FIFO beside the binary (open blocked), and
+# ../../etc/shadow (opened and read as root).  Now only a plain name is
+# looked for, in regular files: each mode ends, nothing outside the
+# binary's directory is opened; and a true debuglink still gives lines.
+t_hostile_debuglink() {
+	local b st
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o vp.o || fail "-G"
+	expect gcc -g -O2 -I. -Wl,--build-id=none "$ROOT/tests/src/values.c" vp.o -o values
+	expect objcopy --only-keep-debug values values.debug
+	expect objcopy --strip-debug values good
+	expect objcopy --add-gnu-debuglink=values.debug good
+	"$PROBEGEN" --list good | grep -q 'values\.c:[0-9]' || fail "a true debuglink gave no source lines"
+	link() { # link BINARY NAME: a debuglink to NAME with CRC 1234
+		python3 -c 'import sys, struct
+n = sys.argv[1].encode() + b"\0"; n += b"\0" * (-len(n) % 4)
+sys.stdout.buffer.write(n + struct.pack("<I", 1234))' "$2" > link.bin
+		objcopy --strip-debug values "$1" && objcopy --add-section .gnu_debuglink=link.bin "$1"
+	}
+	expect link zero ../../../../../../../../dev/zero
+	expect mkfifo fifo.debug
+	expect link fifo fifo.debug
+	expect link shadow ../../etc/shadow
+	for b in zero fifo shadow; do
+		timeout 20 "$PROBEGEN" --list $b > out 2> err
+		st=$?
+		[ $st = 0 ] || fail "--list $b: exit status $st (124: it hung)"
+		timeout 20 "$PROBEGEN" --check -s "$ROOT/tests/src/values.d" $b > out 2> err
+		st=$?
+		[ $st -le 1 ] || fail "--check $b: exit status $st (124: it hung)"
+	done
+	if have strace; then
+		strace -f -e trace=open,openat -o trace.txt "$PROBEGEN" --list shadow > /dev/null 2>&1
+		! grep -q 'etc/shadow' trace.txt || { grep shadow trace.txt; fail "a debuglink outside the binary's directory was opened"; }
+	else
+		skip_part "strace is not installed"
+	fi
+	if [ "$(id -u)" = 0 ] && "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -qv 'built without --trace'; then
+		timeout -s KILL 60 "$PROBEGEN" --trace --stack -c ./zero > out 2> err
+		st=$?
+		[ $st = 0 ] || { cat err; fail "--trace --stack of zero: exit status $st (137: it hung)"; }
+		grep -q 'vals:ints' out || fail "--trace --stack of zero traced nothing"
+	else
+		skip_part "--trace needs root and a build with --trace"
+	fi
+	ok
+}

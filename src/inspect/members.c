@@ -43,8 +43,10 @@ static int expr_argument(const struct probe *pr, const char *expr,
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
+#include "inspect/debuginfo.h"
+
 static const Dwfl_Callbacks offline = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuginfo_find,
 	.section_address = dwfl_offline_section_address,
 };
 

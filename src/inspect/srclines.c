@@ -13,6 +13,8 @@
 #ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 
+#include "inspect/debuginfo.h"
+
 struct srclines {
 	Dwfl *dwfl;
 	Dwfl_Module *module;
@@ -20,7 +22,7 @@ struct srclines {
 };
 
 static const Dwfl_Callbacks offline = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuginfo_find,
 	.section_address = dwfl_offline_section_address,
 };
 

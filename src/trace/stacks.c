@@ -22,6 +22,8 @@
 #ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 
+#include "inspect/debuginfo.h"
+
 /* One process: its mappings as /proc/PID/maps said them, and the Dwfl
  * made of them, with the thread state of the event being walked. */
 struct proc {
@@ -49,7 +51,7 @@ struct stacks {
 
 static const Dwfl_Callbacks proc_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuginfo_find,
 };
 
 /* x86-64's DWARF registers 0-16 (rax rdx rcx rbx rsi rdi rbp rsp r8-r15
