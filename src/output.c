@@ -46,6 +46,24 @@ static char *link_target(const char *link)
 	return xasprintf("%.*s/%s", (int)(slash - link), link, target);
 }
 
+/* Is the link at path (lstat'ed into *st) one the kernel's
+ * fs.protected_symlinks would not follow: in a sticky world-writable
+ * directory, owned neither by the directory's owner nor by us? */
+static int link_planted(const char *path, const struct stat *st)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : xstrdup(".");
+	struct stat ds;
+	int planted = 0;
+
+	if (stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) &&
+	    (ds.st_mode & S_IWOTH))
+		planted = st->st_uid != ds.st_uid && st->st_uid != geteuid();
+	free(dir);
+	return planted;
+}
+
 /* output_flush() writes pieces of this size: a long trace's timeline
  * never sits whole in memory.  The emitters gather their output whole:
  * writing their pieces as they went measured 1.08x on the 2,000-probe
@@ -76,6 +94,15 @@ int output_open(struct output *o, const char *path)
 	memset(o, 0, sizeof(*o));
 	o->path = path;
 	o->fd = -1;
+	/* Not a symlink planted by another user in a sticky world-writable
+	   directory (/tmp): the kernel's fs.protected_symlinks refuses to
+	   follow one for open, and resolving it here would get around it. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    link_planted(path, &st)) {
+		error_plain("cannot write '%s': a symlink another user owns, in a sticky world-writable directory (not followed, as the kernel's protected_symlinks would not)",
+			    path);
+		return -1;
+	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
 			error_plain("cannot write '%s': it is a directory",

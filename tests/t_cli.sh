@@ -194,6 +194,40 @@ t_cli_atomic_output() {
 }
 
 # -C runs $CPP (split on blanks, no shell) with -I/-D/-U.
+# A symlink another user planted in a sticky world-writable directory
+# (/tmp) is not written through, as the kernel's fs.protected_symlinks
+# would not follow it: as root, -h -o /tmp/x/probes.h replaced the
+# link's target and changed its mode (the path was resolved first).
+t_cli_planted_symlink() {
+	[ "$(id -u)" = 0 ] || skip "needs root, to plant a link as another user"
+	id nobody > /dev/null 2>&1 || skip "no user 'nobody'"
+	printf 'provider cli {\n\tprobe a(int x);\n};\n' > cli.d
+	mkdir shared
+	chmod 1777 shared
+	echo secret > shared/target
+	chmod 600 shared/target
+	ln -s target shared/probes.h
+	chown -h nobody shared/probes.h
+	for mode in -h -G; do
+		"$PROBEGEN" $mode -s cli.d -o shared/probes.h 2> err
+		expect_eq $? 2 "$mode through a planted link"
+		expect_grep "a symlink another user owns, in a sticky world-writable directory" err
+		expect_eq "$(cat shared/target)" secret "$mode: the link's target"
+		expect_eq "$(stat -c %a shared/target)" 600 "$mode: the target's mode"
+	done
+	ls shared | grep -q tmp && fail "a temporary file was left"
+	# The caller's own link, or the directory owner's, is followed.
+	chown -h root shared/probes.h
+	expect "$PROBEGEN" -h -s cli.d -o shared/probes.h
+	grep -q CLI_A shared/target || fail "the caller's own link was not followed"
+	# Not sticky: followed, whoever owns it.
+	mkdir open
+	ln -s ../shared/target open/probes.h
+	chown -h nobody open/probes.h
+	expect "$PROBEGEN" -h -s cli.d -o open/probes.h
+	ok
+}
+
 t_cli_cpp() {
 	cp "$ROOT"/tests/cpp/* .
 	expect "$PROBEGEN" -C -I . -h -s postgres_like.d -o pg.h

@@ -114,9 +114,74 @@ t_trace_output_file() {
 		fail "-o's events"
 	"$PROBEGEN" --trace -o /nonexistent/dir/x -c ./values > out 2> err
 	expect_eq $? 2 "-o an unwritable path"
-	expect_grep "cannot write '/nonexistent/dir/x'" err
+	expect_grep "cannot create '/nonexistent/dir/x'" err
 	"$PROBEGEN" --trace -o never.txt -c ./no-such-program > out 2> err
 	[ ! -e never.txt ] || fail "a trace that never ran left its -o file"
+	ok
+}
+
+# -o FILE is written beside FILE and replaces it only when the trace
+# ran: a trace that found no probes kept the old contents (it truncated
+# them).  Every write of the events is checked: /dev/full as -o or as
+# stdout, and a file-size limit, each said, exit 2, the old -o file
+# kept (each exited 0 with a half line, or died of SIGXFSZ).
+t_trace_output_failures() {
+	need_trace
+	values_program values.c values
+	echo 'the old trace' > kept.txt
+	"$PROBEGEN" --trace -o kept.txt -c 'sh -c true' > out 2> err
+	expect_eq $? 1 "no probes"
+	expect_eq "$(cat kept.txt)" 'the old trace' "-o's old file after a trace that found no probes"
+	ls | grep -q 'kept.txt.tmp' && fail "a temporary file was left"
+	"$PROBEGEN" --trace -o kept.txt -c ./values > out 2> err || { cat err; fail "--trace -o"; }
+	expect_eq "$(grep -c 'vals:' kept.txt)" 8 "events in -o's file"
+	"$PROBEGEN" --trace -o /dev/full -c ./values > out 2> err
+	expect_eq $? 2 "-o /dev/full"
+	expect_grep "cannot write '/dev/full': No space left on device" err
+	"$PROBEGEN" --trace -c ./values > /dev/full 2> err
+	expect_eq $? 2 "stdout to /dev/full"
+	expect_grep "cannot write 'standard output': No space left on device" err
+	printf 'for i in $(seq 40); do ./values > /dev/null; done
+' > many.sh
+	echo 'the old trace' > kept.txt
+	(ulimit -f 1; "$PROBEGEN" --trace --json -o kept.txt -c 'sh many.sh' > out 2> err)
+	expect_eq $? 2 "-o under a file-size limit"
+	expect_grep "cannot write 'kept.txt': File too large" err
+	expect_eq "$(cat kept.txt)" 'the old trace' "-o's old file after a write failed"
+	(ulimit -f 1; "$PROBEGEN" --trace --json -c 'sh many.sh' > big.json 2> err)
+	expect_eq $? 2 "stdout under a file-size limit"
+	expect_grep "cannot write 'standard output': File too large" err
+	ok
+}
+
+# The traced command's failure is the run's, as strace, time and perf
+# stat give it: its exit status, 128+N for signal N; probegen's own
+# status (an expectation not met) when the command succeeded.  The
+# README's CI recipe exited 0 when the test suite failed.
+t_trace_command_status() {
+	need_trace
+	values_program values.c values
+	"$PROBEGEN" --trace --expect-all -c 'sh -c "./values; exit 3"' > out 2> err
+	expect_eq $? 3 "a command that exits 3"
+	expect_grep 'the command exited with status 3' err
+	"$PROBEGEN" --trace -c 'sh -c "./values; kill -SEGV \$\$"' > out 2> err
+	expect_eq $? 139 "a command ended by SIGSEGV"
+	expect_grep 'the command was ended by signal 11' err
+	"$PROBEGEN" --trace -n 'vals:ints' --expect-all -c ./values > out 2> err
+	expect_eq $? 0 "every probe chosen fired, the command succeeded"
+	# A probe that never fires, the command fine: probegen's own 1.
+	printf 'provider two {\n\tprobe fired(int x);\n\tprobe never(int x);\n};\n' > two.d
+	printf '#include "two.h"\nint main(int c, char **v) { (void)v; TWO_FIRED(c); if (c > 5) TWO_NEVER(c); return 0; }\n' > two.c
+	expect "$PROBEGEN" -h -s two.d -o two.h
+	expect "$PROBEGEN" -G -s two.d -o two_probes.o
+	expect gcc -I. two.c two_probes.o -o two
+	"$PROBEGEN" --trace --expect-all -c ./two > out 2> err
+	expect_eq $? 1 "an expectation not met, the command succeeded"
+	expect_grep 'two:never' err
+	"$PROBEGEN" --trace --expect-all -c 'sh -c "./two; exit 4"' > out 2> err
+	expect_eq $? 4 "an expectation not met and the command failed"
+	"$PROBEGEN" --trace --limit 1 -c 'sh -c "./values; sleep 30"' > out 2> err
+	expect_eq $? 0 "a command --limit ended is not a failure"
 	ok
 }
 

@@ -59,6 +59,24 @@ static pid_t start_command(char *const *argv, int *go)
 
 /* The command's end: released if it still waits; ended if probegen
  * stopped first (--limit, a signal). */
+/* The command's own failure, as strace, time and perf stat give it:
+ * its exit status, or 128 + N when signal N ended it; 0 when it
+ * succeeded.  Said, since a killed command's signal is seen by no
+ * shell. */
+static int command_failure(int st)
+{
+	if (WIFEXITED(st) && WEXITSTATUS(st)) {
+		info_plain("the command exited with status %d", WEXITSTATUS(st));
+		return WEXITSTATUS(st);
+	}
+	if (WIFSIGNALED(st)) {
+		info_plain("the command was ended by signal %d (%s)",
+			   WTERMSIG(st), strsignal(WTERMSIG(st)));
+		return 128 + WTERMSIG(st);
+	}
+	return 0;
+}
+
 static void end_command(pid_t child, int go)
 {
 	if (go >= 0)
@@ -91,9 +109,10 @@ static int pid_ended_fd(pid_t pid)
 
 /* Until the command or the process ends, --duration, or trace_stopping;
  * serving --metrics's scrapes meanwhile: 0, or -1 after saying why the
- * ring cannot be read. */
+ * ring cannot be read.  The command's wait status into *command_status
+ * when it ended by itself (not when the trace ended it). */
 static int follow(struct session *s, const struct trace_options *opt,
-		  pid_t *child, struct server *server)
+		  pid_t *child, struct server *server, int *command_status)
 {
 	double end = opt->duration > 0 ? now_seconds() + opt->duration : 0;
 	int st, ready = 0,
@@ -115,6 +134,7 @@ static int follow(struct session *s, const struct trace_options *opt,
 		if (*child > 0 &&
 		    waitpid(*child, &st, (ready & 1) ? 0 : WNOHANG) == *child) {
 			*child = 0;
+			*command_status = st;
 			break;
 		}
 		if (opt->pid && kill(opt->pid, 0) != 0 && errno == ESRCH)
@@ -171,6 +191,56 @@ static int check_system(void)
 	return 0;
 }
 
+/* The events' output (stdout, or -o's FILE): a stream whose writes go
+ * through out_write, which keeps the first write's error, since stdio's
+ * buffered writes lose errno before anyone asks. */
+static struct {
+	int fd, err;
+} out_sink;
+
+static ssize_t out_write(void *cookie, const char *buf, size_t n)
+{
+	size_t done = 0;
+	ssize_t w;
+
+	(void)cookie;
+	/* All of it: stdio takes a short count as an error it does not
+	   retry, and the next write says why (a file-size limit's EFBIG
+	   comes after a short one). */
+	while (done < n) {
+		w = write(out_sink.fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!out_sink.err)
+				out_sink.err = w < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)done; /* fopencookie: short is an error */
+}
+
+static int out_open(struct tracer *tr, int fd)
+{
+	static const cookie_io_functions_t io = { .write = out_write };
+	/* Fully buffered unless a person watches: a line each is slow. */
+	static char outbuf[1 << 20];
+
+	out_sink.fd = fd;
+	out_sink.err = 0;
+	if (!(tr->out = fopencookie(NULL, "w", io))) {
+		error_plain("cannot write '%s': %s",
+			    tr->opt->output ? tr->opt->output : "standard output",
+			    strerror(errno));
+		tr->out = stdout;
+		return -1;
+	}
+	setvbuf(tr->out, isatty(fd) ? NULL : outbuf,
+		isatty(fd) ? _IOLBF : _IOFBF, sizeof(outbuf));
+	return 0;
+}
+
 /* What comes before attaching: the targets, the command (started,
  * waiting on go), and the outputs a failure should be said of first.
  * 0, or -1 after saying why. */
@@ -193,14 +263,11 @@ static int prepare(struct tracer *tr, pid_t *child, int *go,
 	if (tr->plan.metrics &&
 	    !(*server = server_start(opt->metrics, scrape_page, sc)))
 		return -1;
-	/* -o FILE: probegen's own output apart from the command's. */
-	if (opt->output && !(tr->out = fopen(opt->output, "w"))) {
-		error_plain("cannot write '%s': %s", opt->output,
-			    strerror(errno));
-		tr->out = stdout;
+	/* -o FILE: probegen's own output apart from the command's, written
+	   beside FILE: a trace that fails leaves the old FILE as it was. */
+	if (opt->output && output_open(&tr->out_file, opt->output) != 0)
 		return -1;
-	}
-	return 0;
+	return out_open(tr, opt->output ? tr->out_file.fd : STDOUT_FILENO);
 }
 
 /* Once the trace has ended: what was asked of it, read and said. */
@@ -267,15 +334,42 @@ static int finish_files(struct tracer *tr, int traced, int status)
 	return sinks_finish(tr, ran) != 0 ? EXIT_SYSTEM : status;
 }
 
+/* Every write to the events' output checked (a full disk, /dev/full, a
+ * file-size limit): said, and the status EXIT_SYSTEM.  -o's FILE
+ * replaces the old one only when the trace ran (as finish_files). */
+static int finish_output(struct tracer *tr, int traced, int status)
+{
+	const char *name = tr->opt->output ? tr->opt->output : "standard output";
+	int ran = traced && tr->nprobes &&
+		  (status == EXIT_OK || status == EXIT_INPUT), err;
+	int failed = ferror(tr->out);
+
+	failed = fclose(tr->out) != 0 || failed || out_sink.err;
+	err = out_sink.err ? out_sink.err : EIO;
+
+	tr->out = stdout;
+	if (failed) {
+		error_plain("cannot write '%s': %s", name, strerror(err));
+		status = EXIT_SYSTEM;
+	}
+	if (!tr->opt->output)
+		return status;
+	if (failed || !ran)
+		output_abort(&tr->out_file);
+	else if (output_commit(&tr->out_file) != 0)
+		status = EXIT_SYSTEM;
+	return status;
+}
+
 int trace_run(const struct trace_options *opt)
 {
 	struct tracer tr = { 0 };
 	struct session *s = NULL;
 	pid_t child = 0;
-	int go = -1, status = EXIT_OK, errors = diag.errors;
+	int go = -1, status = EXIT_OK, errors = diag.errors, command_status = 0,
+	    failure;
 	struct server *server = NULL;
 	struct scrape sc = { &tr, NULL };
-	static char outbuf[1 << 20];
 
 	tr.opt = opt;
 	tr.out = stdout;
@@ -302,14 +396,14 @@ int trace_run(const struct trace_options *opt)
 		info_plain("serving the metrics on http://%s/metrics",
 			   server_address(server));
 	if (s) {
-		/* Fully buffered unless a person watches: a line each is slow. */
-		if (!isatty(fileno(tr.out)))
-			setvbuf(tr.out, outbuf, _IOFBF, sizeof(outbuf));
+		/* A file-size limit fails a write (said at the end), not
+		   probegen; set after the command started with its own. */
+		signal(SIGXFSZ, SIG_IGN);
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
 		if (go >= 0 && write(go, "g", 1) != 1)
 			trace_stopping = 1;
-		if (follow(s, opt, &child, server) != 0)
+		if (follow(s, opt, &child, server, &command_status) != 0)
 			status = EXIT_SYSTEM;
 	}
 	end_command(child, go);
@@ -321,15 +415,12 @@ int trace_run(const struct trace_options *opt)
 		status = report(&tr, s, status);
 	}
 	session_end(s);
-	status = finish_files(&tr, s != NULL, status);
-	if (tr.out != stdout && fclose(tr.out) != 0 && status == EXIT_OK) {
-		error_plain("cannot write '%s': %s", opt->output,
-			    strerror(errno));
-		status = EXIT_SYSTEM;
-	}
-	/* Nothing was traced: nothing is left written. */
-	if (tr.out != stdout && !s)
-		unlink(opt->output);
+	status = finish_output(&tr, s != NULL, finish_files(&tr, s != NULL, status));
+	/* The command's failure is the run's (a test suite that failed
+	   under --expect-all fails the CI step); probegen's own stands when
+	   the command succeeded. */
+	if ((failure = command_failure(command_status)) != 0)
+		status = failure;
 	sinks_free(&tr);
 	targets_free(&tr);
 	return status;

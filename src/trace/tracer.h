@@ -174,6 +174,9 @@ struct tracer {
 	unsigned long long *received; /* per probe, events: with --where */
 	unsigned long long start_ns, events;
 	FILE *out;
+	/* -o FILE: written beside FILE and renamed over it at the end, only
+	   when the trace ran (output.c); out writes to it. */
+	struct output out_file;
 	/* Where the session delivers each firing (sinks_event), and each
 	   process of a followed tree it stopped (follow.c). */
 	int (*on_event)(void *ctx, void *data, size_t size);
