@@ -263,6 +263,13 @@ t_metrics_errors_and_user() {
 	"$PROBEGEN" --trace --metrics 'nope' ./app > out 2> err
 	expect_eq $? 2 "--metrics without a port"
 	expect_grep "takes HOST:PORT or :PORT, not 'nope'" err
+	# A port past 65535 was served on another (99999 on 34463).
+	for p in 99999 65536 000000065; do
+		"$PROBEGEN" --trace --metrics ":$p" ./app > out 2> err
+		expect_eq $? 2 "--metrics :$p"
+		expect_grep "no such port (0 to 65535" err
+		grep -q 'serving' err && fail "--metrics :$p served"
+	done
 	"$PROBEGEN" --trace --user nobody ./app > out 2> err
 	expect_eq $? 2 "--user without --metrics"
 	metrics_start --user nobody ./app

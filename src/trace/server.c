@@ -109,6 +109,14 @@ static int listen_on(const char *addr)
 			    addr);
 		return -1;
 	}
+	/* getaddrinfo takes 99999 as 99999 mod 65536 (34463): a port out
+	   of range would be served somewhere else, silently.  0 asks for a
+	   free port, which the start says. */
+	if (strlen(colon + 1) > 5 || atoi(colon + 1) > 65535) {
+		error_plain("--metrics %s: no such port (0 to 65535; 0: any free one)",
+			    addr);
+		return -1;
+	}
 	/* ":PORT" is loopback: all interfaces only when written so. */
 	host = colon == addr ? xstrdup("127.0.0.1")
 	       : addr[0] == '[' && colon[-1] == ']'
