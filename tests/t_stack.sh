@@ -126,3 +126,32 @@ t_stack_32bit() {
 	grep -q 'the walk stopped' out && { cat out; fail "a 32-bit walk stopped short"; }
 	ok
 }
+
+# A symbol whose name holds a terminal's escape sequence and a newline
+# (the binary's .strtab and .debug_str rewritten: "middle" becomes
+# "mid" ESC LF "e") is printed escaped in every output that shows
+# stacks: --summary --stack printed it raw (a forged line, colours).
+t_stack_names_escaped() {
+	need_trace
+	stack_program
+	python3 - stack <<-'PY' || fail "rewrite the name"
+	import sys
+	p = sys.argv[1]
+	d = open(p, "rb").read()
+	assert d.count(b"\0middle\0") >= 1
+	open(p, "wb").write(d.replace(b"\0middle\0", b"\0mid\x1b\ne\0"))
+	PY
+	nm stack | grep -q "mid.*" || fail "no such symbol"
+	local mode
+	for mode in "" "--summary" "--summary --json" "--json"; do
+		timeout 60 "$PROBEGEN" --trace --stack $mode -c './stack 2' > out 2> err ||
+			{ cat err; fail "--stack $mode"; }
+		grep -q "$(printf '\033')" out && { cat -v out; fail "--stack $mode: an escape byte reached the output"; }
+		grep -q '^e+0x\|^e (' out && { cat -v out; fail "--stack $mode: a forged line"; }
+		grep -Eq 'mid\\(x1b|u001b|e|033)' out || { cat -v out; fail "--stack $mode: the name is not shown escaped"; }
+	done
+	timeout 60 "$PROBEGEN" --trace --stack --folded f.txt -c './stack 2' > out 2> err || { cat err; fail "--folded"; }
+	grep -q "$(printf '\033')" f.txt && fail "--folded: an escape byte"
+	[ "$(wc -l < f.txt)" -ge 1 ] && ! grep -qv ' [0-9]*$' f.txt || { cat -v f.txt; fail "--folded: a line that is not a stack"; }
+	ok
+}

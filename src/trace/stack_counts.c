@@ -143,6 +143,18 @@ static void json_string(FILE *out, const char *s)
 	buf_free(&b);
 }
 
+/* A frame's name in text, escaped as streaming --stack escapes it: a
+ * symbol or file name is the binary's, and may hold a newline (a forged
+ * line) or a terminal's escape sequence. */
+static void text_frame(FILE *out, const char *s)
+{
+	struct buf b = { 0 };
+
+	buf_escaped(&b, s, strlen(s), 0);
+	fprintf(out, "    %s\n", b.data ? b.data : "");
+	buf_free(&b);
+}
+
 void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 			FILE *out, int top, int json)
 {
@@ -185,7 +197,7 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 		} else {
 			fprintf(out, "  %llu firings\n", x->count);
 			for (k = 0; k < x->nframes; k++)
-				fprintf(out, "    %s\n", x->frames[k]);
+				text_frame(out, x->frames[k]);
 			if (x->stopped)
 				fputs("    ...\n", out);
 		}
