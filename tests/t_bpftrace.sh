@@ -95,3 +95,54 @@ t_bpftrace_literals_every_form() {
 	expect_eq "$(grep -c 'nop$' nolit.asm)" 2 "nops"
 	ok
 }
+
+# Generated scripts load: a fixed length past what bpftrace's BPF stack
+# holds (@length p 600 was buf(arg0, 600), refused whole: "BPF stack
+# limit of 512 bytes is exceeded") is clamped to the probe's share, and
+# said; an @enum of 5,000 names prints the number, said (its chain of
+# conditions took bpftrace seconds to minutes to compile); the bytes
+# printed are the program's.
+t_bpftrace_scripts_load() {
+	need_bpftrace
+	python3 - > big.d <<-'PY'
+	print("provider big {")
+	print("\t/** @length p 600 */\n\tprobe one(const void *p);")
+	print("\t/** @length a 200\n\t * @length b 200 */\n\tprobe two(const void *a, const void *b);")
+	print("\t/** @enum m " + " ".join("V%d=%d" % (i, i) for i in range(5000)) + " */")
+	print("\tprobe e(int m);\n\t/** @enum m A=1 B=-2 */\n\tprobe small(int m);\n};")
+	PY
+	cat > big.c <<-'C'
+	#include "big.h"
+	int main(void)
+	{
+		static unsigned char p[600], a[200], b[200];
+		int i;
+		for (i = 0; i < 600; i++) p[i] = (unsigned char)(0x80 + i % 64);
+		for (i = 0; i < 200; i++) a[i] = 0xaa, b[i] = 0xbb;
+		BIG_ONE(p);
+		BIG_TWO(a, b);
+		BIG_E(4990);
+		BIG_SMALL(-2);
+		return 0;
+	}
+	C
+	expect "$PROBEGEN" -h -s big.d -o big.h
+	expect "$PROBEGEN" -G -s big.d -o big_probes.o
+	expect gcc -I. big.c big_probes.o -o big
+	expect "$PROBEGEN" --bpftrace -s big.d -o big.bt
+	expect_grep "p: 600 bytes; bpftrace reads 200 (BPFTRACE_STRLEN's most)" big.bt
+	expect_grep 'a: 200 bytes; bpftrace reads 128 (its BPF stack holds 256 bytes' big.bt
+	expect_grep 'm: its @enum has more names than bpftrace compiles quickly' big.bt
+	# bpftrace prints a buf's bytes up to BPFTRACE_STRLEN (64 by
+	# default, 200 at most), as the comments say: raised here to see
+	# all it reads.
+	BPFTRACE_STRLEN=200 timeout 120 bpftrace big.bt ./big -c ./big > out 2> err ||
+		{ cat err; fail "bpftrace refused the script"; }
+	# %r prints bytes as \xNN (these are none of them printable).
+	want=$(python3 -c 'print("".join("\\x%02x" % (0x80 + i % 64) for i in range(200)))')
+	grep -qxF "big:one p=$want" out || { cat out; fail "big:one's bytes"; }
+	grep -q '^big:two a=\(\\xaa\)\{128\} b=\(\\xbb\)\{128\}$' out || { cat out; fail "big:two's bytes"; }
+	expect_grep '^big:e m=4990$' out
+	expect_grep '^big:small m=B$' out
+	ok
+}

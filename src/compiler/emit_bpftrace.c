@@ -17,6 +17,12 @@
 #include "emit.h"
 #include "version.h"
 
+/* An @enum's names are a chain of conditions, which bpftrace compiles
+ * in time that grows faster than their number (5,000: 5.7 s here, and
+ * minutes on a slower machine; 1,000: 0.4 s): past this many, the
+ * number is printed, said in a comment. */
+#define BPFTRACE_MAX_ENUM 1000
+
 /* What bpftrace can show of argument i, read as r: a comment where it
  * shows less than --trace, NULL when it shows the same. */
 static const char *bpftrace_falls_short(const struct tracer_read *r)
@@ -25,11 +31,46 @@ static const char *bpftrace_falls_short(const struct tracer_read *r)
 		return "bpftrace cannot reverse bytes: they print first byte first";
 	if (r->how == READ_SOCKADDR)
 		return "a socket address: bpftrace prints its pointer";
+	if (r->nvalues > BPFTRACE_MAX_ENUM)
+		return "its @enum has more names than bpftrace compiles quickly: it prints the number";
 	if (r->nvalues)
 		return "a value without a name prints as (unnamed)";
 	if (r->length_arg >= BPFTRACE_MAX_ARGS)
 		return "its length is past arg5, which bpftrace 0.17 cannot read: it prints its pointer";
 	return NULL;
+}
+
+
+/* bpftrace 0.17 copies a buf() onto the BPF stack of 512 bytes, and
+ * refuses the whole script when a probe's copies do not fit (one
+ * buf(arg0, 450) does not; two of 256 do, four of 256 do not; measured
+ * here).  The fixed-length bufs of a probe share BPFTRACE_BUF_BYTES:
+ * each reads at most its share, and none more than bpftrace prints
+ * (BPFTRACE_STRLEN, 64 unless set, at most 200), said in a comment
+ * above the probe. */
+#define BPFTRACE_BUF_BYTES 256
+#define BPFTRACE_STRLEN_MAX 200
+static int is_fixed_buf(const struct tracer_read *r)
+{
+	return r->how == READ_BYTES && r->length_arg < 0 && !r->nvalues &&
+	       !tracer_read_unreadable(r);
+}
+
+/* The bytes each fixed-length buf() of pr may read. */
+static unsigned bpftrace_buf_share(const struct program *prog,
+				   const struct probe *pr,
+				   const struct target *tg)
+{
+	const struct param *p;
+	int i = 0, n = 0;
+
+	for_each_param(pr->native, p) {
+		struct tracer_read r = arg_tracer_read(prog, pr, i, tg);
+
+		n += i < BPFTRACE_MAX_ARGS && is_fixed_buf(&r);
+		i++;
+	}
+	return n > 1 ? BPFTRACE_BUF_BYTES / (unsigned)n : BPFTRACE_STRLEN_MAX;
 }
 
 void bpftrace_arg(struct buf *fmt, struct buf *expr,
@@ -45,7 +86,7 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 		buf_printf(fmt, "(not readable: %s)", why);
 		return;
 	}
-	if (r->nvalues) {
+	if (r->nvalues && r->nvalues <= BPFTRACE_MAX_ENUM) {
 		/* The names by a chain of conditions. */
 		buf_lit(fmt, "%s");
 		for (k = 0; k < r->nvalues; k++)
@@ -68,6 +109,11 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 				   r->length_arg, r->length_arg);
 		else if (length)
 			buf_printf(expr, "arg%d)", r->length_arg);
+		else if (is_fixed_buf(r))
+			buf_printf(expr, "%u)",
+				   r->length < bpftrace_buf_share(prog, pr, tg)
+					   ? r->length
+					   : bpftrace_buf_share(prog, pr, tg));
 		else
 			buf_printf(expr, "%u)", r->length);
 	} else if (r->how == READ_POINTER || r->how == READ_SOCKADDR ||
@@ -107,6 +153,20 @@ static void probe_block(struct buf *b, const struct program *prog,
 			if (short_of)
 				buf_printf(b, "/* %s: %s */\n", name.data,
 					   short_of);
+			if (is_fixed_buf(&r) &&
+			    r.length > bpftrace_buf_share(prog, pr, tg))
+				buf_printf(b,
+					   "/* %s: %u bytes; bpftrace reads %u (%s) and prints at most BPFTRACE_STRLEN of them (64 unless set in the environment) */\n",
+					   name.data, r.length,
+					   bpftrace_buf_share(prog, pr, tg),
+					   bpftrace_buf_share(prog, pr, tg) ==
+							   BPFTRACE_STRLEN_MAX
+						   ? "BPFTRACE_STRLEN's most"
+						   : "its BPF stack holds 256 bytes of a probe's buffers");
+			else if (is_fixed_buf(&r) && r.length > 64)
+				buf_printf(b,
+					   "/* %s: %u bytes; bpftrace prints at most BPFTRACE_STRLEN of them (64 unless set in the environment) */\n",
+					   name.data, r.length);
 			buf_printf(&fmt, " %s=", name.data);
 			bpftrace_arg(&fmt, &exprs, prog, pr, i, tg);
 			if (exprs.len > before)
