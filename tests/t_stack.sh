@@ -155,3 +155,25 @@ t_stack_names_escaped() {
 	[ "$(wc -l < f.txt)" -ge 1 ] && ! grep -qv ' [0-9]*$' f.txt || { cat -v f.txt; fail "--folded: a line that is not a stack"; }
 	ok
 }
+
+# A firing whose stack pointer is in no mapping (a program that moves
+# it to 0x10 around its probe site) says so, not that "the stack's copy
+# ends (0 bytes, to its top; --stack-bytes)", which sent the user to a
+# flag that cannot help.
+t_stack_pointer_unmapped() {
+	need_trace
+	cat > bad.c <<-'C'
+	#include <sys/sdt.h>
+	__asm__(".text\n.globl fire_bad_sp\n.type fire_bad_sp, @function\nfire_bad_sp:\n"
+		"\tmov %rsp, %rax\n\tmov $0x10, %rsp\n"
+		STAP_PROBE_ASM(bad, sp, -8@%rax)
+		"\tmov %rax, %rsp\n\tret\n.size fire_bad_sp, .-fire_bad_sp\n");
+	void fire_bad_sp(void);
+	int main(void) { fire_bad_sp(); return 0; }
+	C
+	expect gcc -O2 bad.c -o badsp
+	timeout 60 "$PROBEGEN" --trace --stack -c ./badsp > out 2> err || { cat err; fail "--stack"; }
+	grep -q '^    (the walk stopped: the stack pointer was not in a mapping (nothing to copy))$' out ||
+		{ cat out; fail "not said"; }
+	ok
+}

@@ -165,12 +165,14 @@ t_where_errors() {
 		fi
 	done <<-'CASES'
 	w:req: idd == 7 @@ w:req has no argument 'idd' (its arguments: id, small, big, path, neg)
-	w:req: path == 7 @@ w:req's 'path' is a string: compare it with a "string"
-	w:req: id == "7" @@ w:req's 'id' is not a string: compare it with a number
+	w:req: path == 7 @@ w:req's 'path' is a string: compare it with a "string" (== != ~)
+	w:req: id == "7" @@ w:req's 'id' is a number: compare it with a number (== != < <= > >=)
 	w:req: small > 256 @@ out of the range of 'small' (8 bits, unsigned)
 	w:req: big == -1 @@ out of the range of 'big' (64 bits, unsigned)
 	w:req: path < "b" @@ a string compares with ==, != or ~
-	w:req: id ~ "7*" @@ w:req's 'id' is not a string: ~ matches strings
+	w:req: id ~ "7*" @@ w:req's 'id' is a number: compare it with a number
+	w:req: small == 0143 @@ a leading zero: write a number in decimal without it, or in hex with 0x (octal is not read)
+	w:req: !id==1 && !id==2 && !id==3 && !id==4 && !id==5 && !id==6 @@ too long a filter for the BPF side: at most 16 steps a probe
 	w:req: id == 7 && @@ an argument's name to compare
 	w:req: (id == 7 @@ this ( is never closed
 	w:req: id = 7 @@ a comparison after the argument

@@ -70,6 +70,41 @@ static int constant_error(struct compiling *c, const struct where_node *n,
 	return -1;
 }
 
+/* What an operand read as r is, and what it compares with: for the
+ * message that leaves a probe out. */
+static const char *operand_kind(const struct tracer_read *r)
+{
+	switch (r->how) {
+	case READ_INTEGER:
+	case READ_POINTER:
+	case READ_AS_NOTED:
+		return "a number: compare it with a number (== != < <= > >=)";
+	case READ_STRING:
+	case READ_TEXT:
+		return "a string: compare it with a \"string\" (== != ~)";
+	case READ_BYTES:
+		return "bytes (a pointer with its length), which --where cannot compare (--show and --by show them)";
+	case READ_SOCKADDR:
+		return "a socket address, which --where cannot compare (--by shows it)";
+	case READ_FLOAT:
+		return "a floating-point number, which the tracers cannot read";
+	case READ_BY_VALUE:
+		return "an object passed by value, which --where cannot compare";
+	case READ_TOO_WIDE:
+		break;
+	}
+	return "wider than 8 bytes, which the tracers cannot read";
+}
+
+/* The probe left out: n's operand is not of the kind its constant is. */
+static int wrong_kind(struct compiling *c, const struct where_node *n,
+		      const struct tracer_read *r)
+{
+	buf_printf(&c->why, "%s's '%s' is %s", c->t->label_text, n->operand,
+		   operand_kind(r));
+	return left_out(c, n);
+}
+
 /* A string comparison into cond: 0, 1 (left out), or -1 (said). */
 static int string_cond(struct compiling *c, const struct where_node *n,
 		       int idx, struct trace_cond *cond)
@@ -77,13 +112,8 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 	const struct tracer_read *r = &c->t->read[idx];
 
 	if (r->how != READ_STRING &&
-	    !(r->how == READ_TEXT && idx < TRACE_MAX_ARGS)) {
-		buf_printf(&c->why, "%s's '%s' is not a string: %s",
-			   c->t->label_text, n->operand,
-			   n->op == WHERE_GLOB ? "~ matches strings"
-					       : "compare it with a number");
-		return left_out(c, n);
-	}
+	    !(r->how == READ_TEXT && idx < TRACE_MAX_ARGS))
+		return wrong_kind(c, n, r);
 	if (n->op != TRACE_EQ && n->op != TRACE_NE && n->op != WHERE_GLOB)
 		return constant_error(c, n, "a string compares with ==, != or ~");
 	if (n->text_len >= TRACE_PATTERN_LEN || memchr(n->text, 0, n->text_len))
@@ -106,14 +136,8 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 	struct buf msg = { 0 };
 	int rc;
 
-	if (r->how != READ_INTEGER && r->how != READ_POINTER) {
-		buf_printf(&c->why, "%s's '%s' is %s", c->t->label_text,
-			   n->operand,
-			   r->how == READ_STRING || r->how == READ_TEXT
-				   ? "a string: compare it with a \"string\""
-				   : "not a number");
-		return left_out(c, n);
-	}
+	if (r->how != READ_INTEGER && r->how != READ_POINTER)
+		return wrong_kind(c, n, r);
 	if (n->op == WHERE_GLOB)
 		return constant_error(c, n, "~ matches strings: compare a number with == != < <= > >=");
 	bits = r->size >= 1 && r->size < 8 ? 8 * r->size : 64;

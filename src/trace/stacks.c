@@ -408,6 +408,10 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 	if (rc == DWARF_CB_ABORT)
 		s->walk.stopped = xasprintf("at %d frames, the most kept",
 					    STACK_MAX_FRAMES);
+	else if (p->outside && e->stack_size == 0)
+		/* Not one byte at the stack pointer could be read. */
+		s->walk.stopped = xstrdup(
+			"the stack pointer was not in a mapping (nothing to copy)");
 	else if (p->outside)
 		s->walk.stopped = xasprintf(
 			"the stack's copy ends (%u bytes%s; --stack-bytes)",

@@ -296,8 +296,48 @@ static void globs_match_texts_with_stars(void)
 	buf_free(&b);
 }
 
+/* A comparison on an argument the filter cannot compare says what the
+ * argument is and what it compares with (it said "not a string:
+ * compare it with a number", then "not a number", of a byte buffer). */
+static void what_an_operand_is_is_said(void)
+{
+	static const struct {
+		enum read_how how;
+		const char *expr, *said;
+	} cases[] = {
+		{ READ_BYTES, "x == \"ab\"", "'x' is bytes (a pointer with its length)" },
+		{ READ_BYTES, "x == 5", "'x' is bytes (a pointer with its length)" },
+		{ READ_SOCKADDR, "x == \"127.0.0.1:80\"", "'x' is a socket address" },
+		{ READ_FLOAT, "x < 1", "'x' is a floating-point number" },
+		{ READ_BY_VALUE, "x == 1", "'x' is an object passed by value" },
+		{ READ_INTEGER, "x == \"1\"", "'x' is a number: compare it with a number" },
+		{ READ_STRING, "x == 1", "'x' is a string: compare it with a \"string\"" },
+	};
+	struct where_request r;
+	struct trace_filter f;
+	struct traced t;
+	char *why;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&t, 0, sizeof(t));
+		t.label = t.label_text = (char *)"t:p";
+		t.nargs = 1;
+		t.arg_names[0] = (char *)"x";
+		t.read[0].how = cases[i].how;
+		t.read[0].size = 8;
+		t.read[0].length_arg = -1;
+		CHECK_INT(parse(&r, cases[i].expr), 0);
+		CHECK_INT(filter_compile(&t, &r, &f, &why), 1);
+		CHECK(why && strstr(why, cases[i].said), "'%s': said '%s'",
+		      cases[i].expr, why ? why : "");
+		free(why);
+		where_free(&r);
+	}
+}
+
 UNIT_CASES(UNIT(compiled_steps_agree_with_the_expression),
 	   UNIT(too_many_steps_are_refused),
 	   UNIT(the_compiler_checks_every_step), UNIT(deep_nesting_is_refused),
 	   UNIT(a_leading_zero_is_refused), UNIT(a_failed_parse_leaves_nothing),
-	   UNIT(globs_match_texts_with_stars))
+	   UNIT(globs_match_texts_with_stars), UNIT(what_an_operand_is_is_said))
