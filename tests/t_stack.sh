@@ -177,3 +177,53 @@ t_stack_pointer_unmapped() {
 		{ cat out; fail "not said"; }
 	ok
 }
+
+# Stacks lost to a full ring are said where stacks are counted: a burst
+# of 100,000 firings with 16 KiB copies overflows the 64 MiB ring while
+# the first walk reads libc's DWARF.  The probe's count is the
+# kernel's; its stacks plus the lost ones add up to it in --summary's
+# text and JSON and in --folded (a "[stacks lost]" tower), where the
+# stacks alone were given beside the count with nothing saying so.
+t_stack_lost_said() {
+	need_trace
+	printf 'provider burst {\n\tprobe tick(int i);\n};\n' > b.d
+	printf '#include <stdlib.h>\n#include "b.h"\n__attribute__((noinline)) static void fire(int i) { BURST_TICK(i); }\nint main(int c, char **v) { int i, n = atoi(v[1]); (void)c; for (i = 0; i < n; i++) fire(i); return 0; }\n' > b.c
+	expect "$PROBEGEN" -h -s b.d -o b.h
+	expect "$PROBEGEN" -G -s b.d -o bp.o
+	expect gcc -g -O2 -I. b.c bp.o -o b
+	timeout 120 "$PROBEGEN" --trace --stack --stack-bytes 16384 --summary -c './b 100000' > out 2> err ||
+		{ cat err; fail "--summary --stack"; }
+	expect_grep '^  burst:tick  *100000$' out
+	walked=$(awk '/^  [0-9]+ firings$/ { s += $1 } END { print s + 0 }' out)
+	if grep -q 'stacks lost before probegen read them' out; then
+		grep -q "^stacks of burst:tick (1 distinct): $walked of 100000 firings; $((100000 - walked)) stacks lost before probegen read them (the ring buffer was full):$" out ||
+			{ cat out; fail "the lost stacks: not said as counted"; }
+	else
+		expect_eq "$walked" 100000 "stacks shown, none said lost"
+		note "no stack lost in this run (text)"
+	fi
+	timeout 120 "$PROBEGEN" --trace --stack --stack-bytes 16384 --summary --json -c './b 100000' > json 2> err ||
+		{ cat err; fail "--summary --json --stack"; }
+	python3 - json <<-'PY' || fail "JSON: the stacks do not add up to the count"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	st = s["stacks"]["burst:tick"]
+	assert sum(x["count"] for x in st) == s["probes"]["burst:tick"]["count"] == 100000, st
+	assert all(bool(x.get("lost")) == (x["frames"] == ["[stacks lost]"]) for x in st), st
+	PY
+	timeout 120 "$PROBEGEN" --trace --stack --stack-bytes 16384 --folded f.txt -c './b 100000' > out 2> err ||
+		{ cat err; fail "--folded --stack"; }
+	expect_eq "$(awk '{ s += $NF } END { print s }' f.txt)" 100000 "--folded's weights"
+	grep -q '^\[stacks lost\];burst:tick [0-9]*$' f.txt || note "no stack lost in this run (--folded)"
+	if have go; then
+		timeout 120 "$PROBEGEN" --trace --stack --stack-bytes 16384 --pprof p.pb.gz -c './b 100000' > out 2> err ||
+			{ cat err; fail "--pprof --stack"; }
+		go tool pprof -raw p.pb.gz > raw.txt 2> /dev/null || fail "go tool pprof -raw"
+		# Samples: "   COUNT: id id ..."; their sum is every firing.
+		expect_eq "$(awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 } on && /^ *[0-9]+:/ { s += $1 } END { print s }' raw.txt)" 100000 "--pprof's samples"
+		grep -q "stacks lost" raw.txt || note "no stack lost in this run (--pprof)"
+	else
+		skip_part "go is not installed (golang-go)"
+	fi
+	ok
+}

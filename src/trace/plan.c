@@ -32,7 +32,8 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	   needs streams (the timeline needs every firing). */
 	plan->kernel_counts = (opt->summary || opt->metrics) && !opt->timeline;
 	/* Counts read at the end or at a scrape. */
-	plan->tally = opt->summary || opt->expect_all || opt->metrics;
+	plan->tally = opt->summary || opt->expect_all || opt->metrics ||
+		      plan->stack_counts; /* to say the stacks lost */
 	/* The processes each probe fired in: --summary's, while following,
 	   and --metrics's running processes. */
 	plan->count_processes = (plan->following && opt->summary) ||

@@ -19,8 +19,16 @@ struct counted {
 	struct frame_place *places; /* its strings: this entry's own */
 	int nframes;
 	int stopped; /* the walk stopped short of the outermost frame */
+	/* Not a stack: the probe's firings whose stacks never reached
+	   probegen (stack_counts_lost), one frame STACKS_LOST. */
+	int lost;
 	unsigned long long count;
 };
+
+/* The frame --folded and --pprof show for firings whose stacks were
+ * lost: a tower of their own in a flame graph, so that the others are
+ * not read as all of the probe's firings. */
+#define STACKS_LOST "[stacks lost]"
 
 struct stack_counts {
 	struct counted *all;
@@ -106,8 +114,42 @@ void stack_counts_add(struct stack_counts *c, int probe,
 		x->places[i] = frame_place_copy(&w->places[i]);
 	}
 	x->stopped = w->stopped != NULL;
+	x->lost = 0;
 	x->count = 1;
 	name_set_add(&c->keys, x->key, key.len, (const void *)(intptr_t)c->n);
+}
+
+void stack_counts_lost(struct stack_counts *c, const struct tracer *tr,
+		       const unsigned long long *firings)
+{
+	unsigned long long *walked = xcalloc((size_t)tr->nprobes + 1,
+					     sizeof(*walked));
+	size_t i;
+	int probe;
+
+	for (i = 0; i < c->n; i++)
+		if (c->all[i].probe < tr->nprobes && !c->all[i].lost)
+			walked[c->all[i].probe] += c->all[i].count;
+	for (probe = 0; probe < tr->nprobes; probe++) {
+		struct counted *x;
+
+		if (firings[probe] <= walked[probe])
+			continue;
+		c->all = xgrow(c->all, c->n, sizeof(*c->all));
+		x = &c->all[c->n++];
+		memset(x, 0, sizeof(*x));
+		x->probe = probe;
+		x->key = xasprintf("%d\n%s\n", probe, STACKS_LOST);
+		x->nframes = 1;
+		x->frames = xcalloc(2, sizeof(char *));
+		x->frames[0] = xstrdup(STACKS_LOST);
+		x->places = xcalloc(2, sizeof(*x->places));
+		x->places[0].function = xstrdup(STACKS_LOST);
+		x->lost = 1;
+		x->stopped = 1;
+		x->count = firings[probe] - walked[probe];
+	}
+	free(walked);
 }
 
 /* Most firings first; then by probe, then by key (a stable order). */
@@ -161,6 +203,7 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 	const struct counted **v = sorted(c);
 	size_t i, first;
 	int shown = 0, k, probe = -1, distinct;
+	unsigned long long lost, walked;
 
 	fputs(json ? "{" : "", out);
 	for (i = 0; i < c->n; i++) {
@@ -169,21 +212,32 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 		if (x->probe != probe) {
 			probe = x->probe;
 			shown = 0;
-			for (first = i, distinct = 0;
-			     first < c->n && v[first]->probe == probe; first++)
-				distinct++;
+			for (first = i, distinct = 0, lost = walked = 0;
+			     first < c->n && v[first]->probe == probe; first++) {
+				if (v[first]->lost)
+					lost += v[first]->count;
+				else
+					walked += v[first]->count, distinct++;
+			}
 			if (json) {
 				fputs(i ? "], " : "", out);
 				json_string(out, tr->probes[probe].label);
 				fputs(": [", out);
 			} else {
-				fprintf(out, "\nstacks of %s (%d distinct%s):\n",
+				fprintf(out, "\nstacks of %s (%d distinct%s)",
 					tr->probes[probe].label_text, distinct,
 					distinct > top ? ", the most frequent shown"
 						       : "");
+				/* A probe's count is the kernel's: the
+				   stacks beside it may be fewer. */
+				if (lost)
+					fprintf(out,
+						": %llu of %llu firings; %llu stacks lost before probegen read them (the ring buffer was full)",
+						walked, walked + lost, lost);
+				fputs(":\n", out);
 			}
 		}
-		if (!json && shown >= top)
+		if (!json && (shown >= top || x->lost))
 			continue;
 		if (json) {
 			fprintf(out, "%s{\"count\": %llu, \"frames\": [",
@@ -192,8 +246,9 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 				fputs(k ? ", " : "", out);
 				json_string(out, x->frames[k]);
 			}
-			fprintf(out, "], \"complete\": %s}",
-				x->stopped ? "false" : "true");
+			fprintf(out, "], \"complete\": %s%s}",
+				x->stopped ? "false" : "true",
+				x->lost ? ", \"lost\": true" : "");
 		} else {
 			fprintf(out, "  %llu firings\n", x->count);
 			for (k = 0; k < x->nframes; k++)

@@ -60,6 +60,12 @@ struct stack_counts *stack_counts_new(const char *folded, const char *pprof);
 /* One firing of probe with the walk w. */
 void stack_counts_add(struct stack_counts *c, int probe,
 		      const struct stack_walk *w);
+/* At the end, with each probe's firings as the kernel counted them: a
+ * probe's firings whose stacks never reached probegen (a full ring)
+ * are counted apart, as a stack of one frame "[stacks lost]" that
+ * --folded and --pprof show, and --summary says beside the stacks. */
+void stack_counts_lost(struct stack_counts *c, const struct tracer *tr,
+		       const unsigned long long *firings);
 /* --summary: each probe's top distinct stacks, text or JSON (a member
  * "stacks" of the summary's object: the caller writes its comma). */
 void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,

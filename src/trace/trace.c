@@ -19,6 +19,7 @@
 
 #include "event.h"
 #include "filter.h"
+#include "stacks.h"
 #include "metrics.h"
 #include "follow.h"
 
@@ -309,10 +310,13 @@ static int report(struct tracer *tr, struct session *s, int status)
 					? "--by %s: no probe traced is that probe"
 					: "--by %s: no pair traced starts with that probe",
 				opt->by_requests[i]);
-	if (tr->plan.summary || tr->plan.expect_all || tr->nfiltered) {
+	if (tr->plan.summary || tr->plan.expect_all || tr->nfiltered ||
+	    tr->stack_counts) {
 		struct tally t;
 
 		read_tally(tr, s, &t);
+		if (tr->stack_counts)
+			stack_counts_lost(tr->stack_counts, tr, t.counts);
 		if (tr->plan.summary)
 			summary_print(tr, &t);
 		if (tr->plan.expect_all && summary_unfired(tr, &t))
