@@ -1,24 +1,8 @@
-# tests/lib.sh - the harness: run_test, ok/fail/skip, and helpers.
-passed=0 failed=0 skipped=0
-
-# Run test function $1 in a fresh directory; it must call ok, fail or
-# skip exactly once (a test that says nothing has failed).
-run_test() {
-	local name=$1 dir=$OUT/$1
-	mkdir -p "$dir"
-	RESULT=
-	( cd "$dir" && "$name" ) > "$dir/log" 2>&1
-	RESULT=$(cat "$dir/.result" 2>/dev/null)
-	case $RESULT in
-	ok) passed=$((passed + 1)); printf 'ok   %s\n' "$name"
-	    grep -E '^(SKIP \(part\)|NOTE|case )' "$dir/log" | sed 's/^/     /' ;;
-	skip*) skipped=$((skipped + 1)); printf 'SKIP %s: %s\n' "$name" "${RESULT#skip }" ;;
-	*) failed=$((failed + 1))
-	   printf 'FAIL %s: %s\n' "$name" "${RESULT#fail }"
-	   grep -E '^case ' "$dir/log" | sed 's/^/     /'
-	   grep -vE '^case ' "$dir/log" | sed 's/^/     | /' | tail -n 25 ;;
-	esac
-}
+# tests/lib.sh - the harness a test calls (ok, fail, skip, its cases and
+# assertions) and the helpers more than one test file uses.  tests/run.sh
+# runs each test in a shell that sources this file and the test's own.
+# A test must call ok, fail or skip exactly once: one that says nothing
+# has failed.
 
 ok() { echo ok > .result; exit 0; }
 # A test of many cases reports each on its own line and goes on after
@@ -55,11 +39,6 @@ note() { echo "NOTE $*"; }
 skip_part() {
 	echo "SKIP (part): $*"
 	[ -z "${PROBEGEN_STRICT_SKIPS:-}" ] || fail "part skipped with tests/packages installed: $*"
-}
-
-summary() {
-	echo "$passed passed, $failed failed, $skipped skipped"
-	[ "$failed" -eq 0 ]
 }
 
 # Assertions that end the test on failure.
@@ -186,4 +165,85 @@ cargo_debian_registry() { # CRATE... that must be there
 	mkdir -p cargo-home
 	cp "$ROOT/tests/cargo-debian.toml" cargo-home/config.toml
 	export CARGO_HOME=$PWD/cargo-home
+}
+
+# ---- the tracer's tests' helpers, used by more than one file ----
+
+# Root and a probegen built with --trace, or skip with the reason.
+need_trace() {
+	[ "$(id -u)" = 0 ] || skip "--trace needs root"
+	"$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without --trace' &&
+		skip "probegen was built without --trace (no libbpf-dev, clang or bpftool)"
+	[ -e /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF"
+	return 0
+}
+
+# The events a trace printed into file $1, without their time and
+# pid/tid: what the program fired, in order.
+firings() { sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' "$1"; }
+
+# ./mprog from tests/src/meanings.{d,c}: -G object ($1: g) or
+# --header-only header ($1: ho).
+meanings_program() {
+	local d=$ROOT/tests/src/meanings.d
+	if [ "${1:-g}" = ho ]; then
+		"$PROBEGEN" -h --header-only -s "$d" -o meanings.h || fail "-h --header-only"
+		gcc -O2 -Wall -I. "$ROOT/tests/src/meanings.c" -o mprog || fail "build"
+	else
+		"$PROBEGEN" -h -s "$d" -o meanings.h || fail "-h"
+		"$PROBEGEN" -G -s "$d" -o probes.o || fail "-G"
+		gcc -O2 -Wall -I. "$ROOT/tests/src/meanings.c" probes.o -o mprog || fail "build"
+	fi
+}
+
+# ./members from tests/src/members.{d,c}, compiled with -g.
+members_program() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/members.d" -o members_probes.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/members.d" -o probes.o || fail "-G"
+	gcc -g -O2 -Wall -I. "$ROOT/tests/src/members.c" probes.o -o members || fail "build"
+}
+
+# A loopback port no one listens on now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Start probegen --trace --metrics on a free port with ARGS; sets PORT
+# and MPID once it serves.
+metrics_start() {
+	local i
+	PORT=$(free_port)
+	"$PROBEGEN" --trace --metrics "127.0.0.1:$PORT" "$@" > metrics.out 2> metrics.err &
+	MPID=$!
+	# A test that fails leaves no server behind (the test is a subshell).
+	trap 'kill ${MPID:-} ${PROM_PID:-} 2> /dev/null' EXIT
+	for i in $(seq 100); do
+		grep -q 'serving the metrics' metrics.err 2>/dev/null && return 0
+		kill -0 $MPID 2>/dev/null || { cat metrics.err; fail "--metrics exited"; }
+		sleep 0.1
+	done
+	cat metrics.err
+	fail "--metrics did not start serving"
+}
+
+metrics_stop() {
+	kill -TERM $MPID
+	wait $MPID
+	expect_eq $? 0 "--metrics's exit after SIGTERM"
+	MPID=
+}
+
+# ./stack from tests/src/stack.{d,c}, -O2 -fomit-frame-pointer; with
+# $1 = lib, leaf is in ./libstk.so.
+stack_program() {
+	"$PROBEGEN" -h -s "$ROOT/tests/src/stack.d" -o stack_probes.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/stack.d" -o probes.o || fail "-G"
+	if [ "${1:-}" = lib ]; then
+		gcc -g -O2 -fomit-frame-pointer -fPIC -shared -I. "$ROOT/tests/src/stack_lib.c" probes.o \
+			-o libstk.so || fail "build the library"
+		gcc -g -O2 -fomit-frame-pointer -DLEAF_IN_LIBRARY -I. "$ROOT/tests/src/stack.c" \
+			-L. -lstk -Wl,-rpath,"$PWD" -o stack || fail "build"
+	else
+		gcc -g -O2 -fomit-frame-pointer -I. "$ROOT/tests/src/stack.c" probes.o -o stack || fail "build"
+	fi
 }

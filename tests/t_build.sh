@@ -1,4 +1,6 @@
-# t_build.sh - the build: install, the dtrace alias, and ./configure.
+# t_build.sh - the build as it is: install, the dtrace alias, the scanner,
+# the rooms' calls and the tree's shape.  Builds of probegen itself
+# (static, dist, configure) are t_rebuild.sh's (make check-build).
 
 t_build_install() {
 	make -s -C "$ROOT" install DESTDIR="$PWD/root" PREFIX=/usr > log 2>&1 || { cat log; fail "make install"; }
@@ -25,77 +27,6 @@ t_build_install() {
 	ok
 }
 
-# make static: one file, not a dynamic executable, that builds
-# examples/make (-h, -G, a program against them), lists and traces it
-# with no library to find (an empty LD_LIBRARY_PATH).
-t_build_static() {
-	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
-	MAKEFLAGS= MAKELEVEL= make static SANITIZE= > log 2>&1 || { tail -20 log; fail "make static"; }
-	file probegen-static | grep -q 'statically linked' || fail "not linked statically: $(file probegen-static)"
-	ldd probegen-static 2>&1 | grep -q 'not a dynamic executable' || fail "ldd sees libraries"
-	cp -r examples/make bare && cp probegen-static bare/probegen
-	LD_LIBRARY_PATH= make -C bare PROBEGEN=./probegen > make.log 2>&1 || { cat make.log; fail "examples/make with the static binary"; }
-	LD_LIBRARY_PATH= bare/probegen --list bare/myapp | grep -q 'myapp:' || fail "--list"
-	if [ "$(id -u)" = 0 ]; then
-		LD_LIBRARY_PATH= bare/probegen --trace --summary -c bare/myapp > sum 2> err || { cat err; fail "--trace of the static binary"; }
-		grep -q '^probes:' sum || { cat sum err; fail "--trace --summary printed no counts"; }
-	else
-		skip_part "--trace needs root"
-	fi
-	bare/probegen --trace --metrics :0 bare/myapp > out 2> err
-	expect_eq $? 2 "--metrics in the static binary"
-	expect_grep 'built without libmicrohttpd (make static leaves it out' err
-	ok
-}
-
-# make dist: the same bytes twice (SOURCE_DATE_EPOCH, sorted names, owner
-# 0); the tarball builds alone, its version that of the checkout.
-t_build_dist() {
-	local tgz
-	git clone -q "$ROOT" src || fail "git clone"
-	(cd src && MAKEFLAGS= MAKELEVEL= make -s dist > ../dist1.log) || fail "make dist"
-	tgz=src/$(tail -n 1 dist1.log)
-	[ -f "$tgz" ] || { cat dist1.log; fail "no tarball"; }
-	cp "$tgz" first.tar.gz
-	sleep 1
-	(cd src && MAKEFLAGS= MAKELEVEL= make -s dist > /dev/null) || fail "make dist again"
-	cmp first.tar.gz "$tgz" || fail "two make dist runs differ"
-	tar tvzf first.tar.gz | awk '$2 != "0/0" { bad = 1 } END { exit bad }' || fail "an owner is not 0/0"
-	mkdir -p built && tar xzf first.tar.gz -C built
-	d=$(ls built)
-	expect_eq "$d" "probegen-$(cat "built/$d/.version")" "the tarball's directory"
-	(cd "built/$d" && MAKEFLAGS= MAKELEVEL= make -s SANITIZE= > ../../build.log 2>&1) || { tail build.log; fail "building the tarball"; }
-	expect_eq "$("built/$d/probegen" --version)" "probegen $(cat "built/$d/.version")" "--version of the tarball's build"
-	expect_eq "$(src/probegen --version 2>/dev/null || (cd src && MAKEFLAGS= MAKELEVEL= make -s SANITIZE= > /dev/null 2>&1 && ./probegen --version))" \
-		"probegen $(cat "built/$d/.version")" "--version of the checkout's build"
-	note "$(basename "$tgz"), $(stat -c %s first.tar.gz) bytes, twice the same"
-	ok
-}
-
-# ./configure is optional: it writes config.mak, which make reads.
-t_build_configure() {
-	need autoconf
-	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
-	# As the README says: configure.ac ships, autoconf makes configure.
-	autoconf > log 2>&1 || { cat log; fail "autoconf"; }
-	./configure CFLAGS="-O1 -DPROBEGEN_CONFIGURED" > log 2>&1 || { cat log; fail "configure"; }
-	expect_grep 'CFLAGS = -O1 -DPROBEGEN_CONFIGURED' config.mak
-	# A plain build, whatever the make that runs the tests was given.
-	MAKEFLAGS= MAKELEVEL= make V=1 SANITIZE= > log 2>&1 || { cat log; fail "make after configure"; }
-	grep -q 'DPROBEGEN_CONFIGURED' log || fail "config.mak not read"
-	./probegen --version > /dev/null || fail "configured build does not run"
-	ok
-}
-
-# From clean under any -j, bison and flex run once each: each makes two
-# files, and a rule run twice at once could leave a corrupt parser.
-t_build_parser_once() {
-	MAKEFLAGS= MAKELEVEL= make -C "$ROOT" -j8 B="$PWD/b" PROG="$PWD/b/probegen" SANITIZE= > log 2>&1 ||
-		{ cat log; fail "make -j8"; }
-	expect_eq "$(grep -c '^  BISON ' log) $(grep -c '^  FLEX ' log)" "1 1" "bison and flex runs"
-	ok
-}
-
 # The scanner never backs up (flex -b): with %option full that keeps its
 # inner loop to one table lookup a byte.  A new rule that breaks this
 # shows here rather than as a slower build tool.
@@ -103,21 +34,6 @@ t_build_lexer_no_backing_up() {
 	need flex
 	flex -b -o lexer.c "$ROOT/grammar/lexer.l" > log 2>&1 || { cat log; fail "flex"; }
 	expect_eq "$(head -n 1 lex.backup)" "No backing up." "flex -b"
-	ok
-}
-
-# The fuzzing harness (make fuzz) calls the stages' interfaces directly:
-# build it and run it over the good, bad and fuzz-found inputs, so that
-# it cannot drift from them unseen.
-t_build_fuzz_harness() {
-	need clang
-	[ -z "${PROBEGEN_SANITIZED:-}" ] || skip "covered by the plain run"
-	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' > probe.c
-	clang -fsanitize=fuzzer probe.c -o probe > /dev/null 2>&1 ||
-		skip "clang cannot build libFuzzer programs here"
-	make -s -C "$ROOT" build-fuzz/fuzz_pipeline > log 2>&1 || { cat log; fail "building the harness"; }
-	"$ROOT/build-fuzz/fuzz_pipeline" -runs=0 "$ROOT"/tests/good/*.d "$ROOT"/tests/errors/*.d \
-		"$ROOT"/tests/fuzz/*.d > log 2>&1 || { tail -n 30 log; fail "harness on the test inputs"; }
 	ok
 }
 

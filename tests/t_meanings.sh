@@ -3,20 +3,6 @@
 # lengths, said by @length or inferred from the names, socket addresses,
 # enum values by name; in every consumer, from the .d and from a binary.
 
-# ./mprog from tests/src/meanings.{d,c}: -G object ($1: g) or
-# --header-only header ($1: ho).
-meanings_program() {
-	local d=$ROOT/tests/src/meanings.d
-	if [ "${1:-g}" = ho ]; then
-		"$PROBEGEN" -h --header-only -s "$d" -o meanings.h || fail "-h --header-only"
-		gcc -O2 -Wall -I. "$ROOT/tests/src/meanings.c" -o mprog || fail "build"
-	else
-		"$PROBEGEN" -h -s "$d" -o meanings.h || fail "-h"
-		"$PROBEGEN" -G -s "$d" -o probes.o || fail "-G"
-		gcc -O2 -Wall -I. "$ROOT/tests/src/meanings.c" probes.o -o mprog || fail "build"
-	fi
-}
-
 # What meanings.c passes, as --trace prints it (time and pid cut off).
 meanings_want() {
 	local ab128 ab
@@ -236,13 +222,6 @@ t_meanings_docs_and_list() {
 	"$PROBEGEN" --list --json mprog | grep -q '"meaning": "a socket address (by its type)"' ||
 		fail "--list --json's meaning"
 	ok
-}
-
-# ./members from tests/src/members.{d,c}, compiled with -g.
-members_program() {
-	"$PROBEGEN" -h -s "$ROOT/tests/src/members.d" -o members_probes.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/members.d" -o probes.o || fail "-G"
-	gcc -g -O2 -Wall -I. "$ROOT/tests/src/members.c" probes.o -o members || fail "build"
 }
 
 # --show reads members two pointers deep at the firing (the program

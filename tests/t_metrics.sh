@@ -3,6 +3,8 @@
 # the exact counts and a p50 in the bucket of the known latency; the
 # program restarted and counted on; bad clients; --by's values bounded
 # and escaped; detaching on SIGTERM; --user.
+# serial_tests: t_metrics_prometheus_graph t_metrics_bad_clients
+# (timing-bound: a p99 of 3 ms requests, and 1,000 slow clients against their deadlines: run alone)
 
 # A server-like program: N requests of US microseconds each, their
 # paths taken in turn from a list (with "many", N distinct ones and
@@ -41,36 +43,6 @@ metrics_app() {
 	expect "$PROBEGEN" -h -s app.d -o app.h
 	expect "$PROBEGEN" -G -s app.d -o app_probes.o
 	expect gcc -O2 app.c app_probes.o -o app
-}
-
-# A loopback port no one listens on now.
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# Start probegen --trace --metrics on a free port with ARGS; sets PORT
-# and MPID once it serves.
-metrics_start() {
-	local i
-	PORT=$(free_port)
-	"$PROBEGEN" --trace --metrics "127.0.0.1:$PORT" "$@" > metrics.out 2> metrics.err &
-	MPID=$!
-	# A test that fails leaves no server behind (the test is a subshell).
-	trap 'kill ${MPID:-} ${PROM_PID:-} 2> /dev/null' EXIT
-	for i in $(seq 100); do
-		grep -q 'serving the metrics' metrics.err 2>/dev/null && return 0
-		kill -0 $MPID 2>/dev/null || { cat metrics.err; fail "--metrics exited"; }
-		sleep 0.1
-	done
-	cat metrics.err
-	fail "--metrics did not start serving"
-}
-
-metrics_stop() {
-	kill -TERM $MPID
-	wait $MPID
-	expect_eq $? 0 "--metrics's exit after SIGTERM"
-	MPID=
 }
 
 # Prometheus itself: it scrapes probegen every second.

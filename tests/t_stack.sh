@@ -2,21 +2,6 @@
 # firing's native stack, walked with the binaries' CFI on programs built
 # without frame pointers, in every mode.
 
-# ./stack from tests/src/stack.{d,c}, -O2 -fomit-frame-pointer; with
-# $1 = lib, leaf is in ./libstk.so.
-stack_program() {
-	"$PROBEGEN" -h -s "$ROOT/tests/src/stack.d" -o stack_probes.h || fail "-h"
-	"$PROBEGEN" -G -s "$ROOT/tests/src/stack.d" -o probes.o || fail "-G"
-	if [ "${1:-}" = lib ]; then
-		gcc -g -O2 -fomit-frame-pointer -fPIC -shared -I. "$ROOT/tests/src/stack_lib.c" probes.o \
-			-o libstk.so || fail "build the library"
-		gcc -g -O2 -fomit-frame-pointer -DLEAF_IN_LIBRARY -I. "$ROOT/tests/src/stack.c" \
-			-L. -lstk -Wl,-rpath,"$PWD" -o stack || fail "build"
-	else
-		gcc -g -O2 -fomit-frame-pointer -I. "$ROOT/tests/src/stack.c" probes.o -o stack || fail "build"
-	fi
-}
-
 # The functions of a walk, innermost first, from --trace's text.
 stack_functions() { sed -n 's/^    \([A-Za-z_][A-Za-z0-9_]*\)+0x.*/\1/p' "$1"; }
 

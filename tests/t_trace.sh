@@ -2,19 +2,8 @@
 # and sign, strings, a 12-argument probe, JSON read by a JSON parser, a
 # probe in a shared library under -p, -n and --limit, semaphores set
 # while attached and cleared after, and the errors users meet.
-
-# Root and a probegen built with --trace, or skip with the reason.
-need_trace() {
-	[ "$(id -u)" = 0 ] || skip "--trace needs root"
-	"$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without --trace' &&
-		skip "probegen was built without --trace (no libbpf-dev, clang or bpftool)"
-	[ -e /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF"
-	return 0
-}
-
-# The events a trace printed into file $1, without their time and
-# pid/tid: what the program fired, in order.
-firings() { sed -n 's/^[0-9.]* [0-9]*\/[0-9]* //p' "$1"; }
+# serial_tests: t_trace_filters_limit
+# (timing-bound: --limit must end the command within 8 s: run alone)
 
 # Every firing of values.c, all twelve arguments, by name and type.
 t_trace_values() {

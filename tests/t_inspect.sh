@@ -1,10 +1,11 @@
-# t_tracer.sh - the tracer side: --bpftrace scripts run under bpftrace,
-# --docs against a golden file, declaration notes, --list and --check
-# on good and deliberately broken binaries.
+# t_inspect.sh - the inspector (--list, --check) and what it feeds:
+# --bpftrace scripts run under bpftrace, --docs against a golden file,
+# declaration notes, --list and --check on good and deliberately broken
+# binaries.
 
 # The script of values.d under bpftrace, against loop.c's known values;
 # the script made from the binary's recorded declarations is the same.
-t_tracer_bpftrace_script() {
+t_inspect_bpftrace_script() {
 	need_bpftrace
 	values_program loop.c loop
 	"$PROBEGEN" --bpftrace -s "$ROOT/tests/src/values.d" -o values.bt || fail "--bpftrace"
@@ -32,7 +33,7 @@ t_tracer_bpftrace_script() {
 
 # A script made from a shared library (which carries vals:twelve only),
 # attached to it in a running process.
-t_tracer_bpftrace_shared_library() {
+t_inspect_bpftrace_shared_library() {
 	need_bpftrace
 	start_library_program
 	"$PROBEGEN" --bpftrace libvals.so -o values.bt || fail "--bpftrace libvals.so"
@@ -46,7 +47,7 @@ t_tracer_bpftrace_shared_library() {
 	ok
 }
 
-t_tracer_docs_golden() {
+t_inspect_docs_golden() {
 	"$PROBEGEN" --docs -s "$ROOT/tests/docs/shop.d" -o shop.md 2> err || fail "--docs"
 	diff -u "$ROOT/tests/docs/shop.md" shop.md || fail "shop.md differs from the golden file"
 	# Doc comments survive -C.
@@ -57,7 +58,7 @@ t_tracer_docs_golden() {
 
 # The declarations -G records survive strip and eu-strip, list with
 # names and types, and read as one however many objects record them.
-t_tracer_list_stripped() {
+t_inspect_list_stripped() {
 	need eu-strip
 	values_program loop.c loop
 	cp loop loop.strip && strip loop.strip
@@ -108,7 +109,7 @@ assert len(p["twelve"]["arguments"]) == 12
 }
 
 # --check: a good binary passes; each kind of break is named.
-t_tracer_check() {
+t_inspect_check() {
 	values_program loop.c loop
 	values_program values.c values
 	"$PROBEGEN" --check -s "$ROOT/tests/src/values.d" values > out || { cat out; fail "good binary"; }
@@ -174,7 +175,7 @@ t_tracer_check() {
 # How a tracer reads each type is decided once (type.c): the checker's
 # warnings, --docs, the --bpftrace script and --check agree on which
 # arguments no tracer can read, and on those it can.
-t_tracer_one_reading() {
+t_inspect_one_reading() {
 	cat > r.d <<-'D'
 	struct pair { int a, b; };
 	typedef int my_int;
@@ -202,7 +203,7 @@ t_tracer_one_reading() {
 # source line, and where they disagree each argument's sizes with their
 # sites (text and JSON); --check judges every site, so the literal 0's
 # site is named whether it comes first or last.
-t_tracer_sites_disagree() {
+t_inspect_sites_disagree() {
 	printf 'provider t {\n\tprobe p(long x);\n};\n' > t.d
 	expect "$PROBEGEN" -h -s t.d -o t.h
 	expect "$PROBEGEN" -G -s t.d -o t.o
@@ -241,7 +242,7 @@ assert p["arguments"][0]["sites_agree"] is False
 # spec is turned into one no parser reads (patched into an object built
 # by that architecture's compiler) is reported for it.  A form that did
 # not compile once skipped the check without a word.
-t_tracer_libbpf_forms_every_arch() {
+t_inspect_libbpf_forms_every_arch() {
 	need python3
 	local cc arch n=0
 	printf 'provider s {\n\tprobe p(int x);\n};\n' > s.d
@@ -277,7 +278,7 @@ t_tracer_libbpf_forms_every_arch() {
 # probe with its argument names and count, and the --bpftrace script
 # made from the binary must equal the one made from the file (the same
 # probes, the same formats: typedefs of the file included).
-t_tracer_round_trip_every_good_file() {
+t_inspect_round_trip_every_good_file() {
 	need python3
 	local f b why
 	for f in "$ROOT"/tests/good/*.d; do
@@ -320,7 +321,7 @@ t_tracer_round_trip_every_good_file() {
 # --list's columns stay aligned whatever the names' length (PHP's
 # compile_file_translated), an unnamed argument is named once
 # ("arg1: int"), and a binary with no probes says nothing of gdb.
-t_tracer_list_columns() {
+t_inspect_list_columns() {
 	printf 'provider php {\n\tprobe compile__file__return(const char *compile_file, const char *compile_file_translated, unsigned long long a_very_long_argument_name_indeed);\n\tprobe un(int, long);\n};\n' > php.d
 	expect "$PROBEGEN" -h -s php.d -o php.h
 	expect "$PROBEGEN" -G -s php.d -o php.o
@@ -345,7 +346,7 @@ t_tracer_list_columns() {
 # were left out (bpftrace refuses a whole script with one missing); a
 # script from -s alone says what it needs; one for a shared library
 # suggests -p, which bpftrace 0.17 needs there, not -c.
-t_tracer_bpftrace_fits_binaries() {
+t_inspect_bpftrace_fits_binaries() {
 	need_bpftrace
 	printf 'provider vals {\n\tprobe twelve(int a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9, int a10, int a11, int a12);\n\tprobe elsewhere(int x);\n};\n' > part.d
 	start_library_program
@@ -388,7 +389,7 @@ t_tracer_bpftrace_fits_binaries() {
 # probes (Erlang's user_trace__n0..n950 pass a 64-bit value where the .d
 # says int) is one line with its probes and sites counted; --sites
 # gives each site its line, and --json every site for tools.
-t_tracer_check_grouped() {
+t_inspect_check_grouped() {
 	need python3
 	python3 - <<-'PY'
 	with open('fam.d', 'w') as f:
@@ -434,7 +435,7 @@ t_tracer_check_grouped() {
 # relocations applied, so each site is its offset in its section (as
 # readelf -r shows the relocation) and the semaphore its symbol, on a
 # RELA target (x86-64) and a REL one (i386); with -g, its source line.
-t_tracer_list_object() {
+t_inspect_list_object() {
 	printf 'provider app {\n\tprobe gated(int i);\n};\n' > app.d
 	expect "$PROBEGEN" -h -s app.d -o app.h
 	printf '#include "app.h"\nint f(int x) { APP_GATED(x); if (APP_GATED_ENABLED()) APP_GATED(x + 1); return x; }\n' > two.c
