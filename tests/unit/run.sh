@@ -12,7 +12,7 @@ if [ "${1:-}" = --no-trace ]; then
 	skipped=1
 fi
 for prog in "$@"; do
-	out=$("$prog" 2>&1)
+	out=$(ROOT=${ROOT:-$PWD} "$prog" 2>&1)
 	rc=$?
 	name=${prog##*/}
 	printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed$' | sed "s/^\(ok  \|FAIL\) /&$name: /"

@@ -1,0 +1,95 @@
+/*
+ * tests/unit/test_meanings.c - what each argument means (meanings.c):
+ * lengths inferred from names and said by tags, enums, socket addresses,
+ * and the tags' errors at their file, line and column.
+ */
+#include "compile.h"
+#include "unit.h"
+
+static void lengths_inferred_from_names(void)
+{
+	struct program *prog = compile(
+		"provider p {\n"
+		"\tprobe text(const char *name, size_t name_len);\n"
+		"\tprobe bytes(const void *bytes, size_t bytes_len);\n"
+		"\tprobe token(unsigned char *token, unsigned int tokenlen);\n"
+		"\tprobe offset(unsigned long long off, size_t len);\n"
+		"\tprobe bare(const char *p, size_t len);\n"
+		"};\n");
+	struct tracer_read r;
+
+	CHECK_INT(diag.errors, 0);
+	r = read_of(prog, "text", 0);
+	CHECK(r.how == READ_TEXT && r.length_arg == 1, "name: how %d, length_arg %d", r.how, r.length_arg);
+	r = read_of(prog, "bytes", 0);
+	CHECK(r.how == READ_BYTES && r.length_arg == 1, "bytes: how %d, length_arg %d", r.how, r.length_arg);
+	r = read_of(prog, "token", 0);
+	CHECK(r.length_arg == 1, "token: length_arg %d", r.length_arg);
+	/* A size after a non-pointer, or a bare len: no length. */
+	CHECK_INT(read_of(prog, "offset", 0).how, READ_INTEGER);
+	CHECK_INT(read_of(prog, "bare", 0).how, READ_STRING);
+	program_free(prog);
+}
+
+static void tags_say_what_names_cannot(void)
+{
+	struct program *prog = compile(
+		"provider p {\n"
+		"\t/** @length hash 32 reversed\n"
+		"\t * @length msg size\n"
+		"\t * @enum mode NONE=0 PERIODIC=2 ALWAYS=0x3\n"
+		"\t * @length p none */\n"
+		"\tprobe a(const void *hash, const char *msg, int size, int mode,\n"
+		"\t        const char *p, size_t p_len, struct sockaddr *peer);\n"
+		"};\n");
+	struct tracer_read r;
+
+	CHECK(diag.errors == 0, "errors: %s", compile_said);
+	r = read_of(prog, "a", 0);
+	CHECK(r.how == READ_BYTES && r.length_arg < 0 && r.length == 32 && r.reversed,
+	      "hash: how %d, length %u, reversed %d", r.how, r.length, r.reversed);
+	r = read_of(prog, "a", 1);
+	CHECK(r.how == READ_TEXT && r.length_arg == 2, "msg: how %d, length_arg %d", r.how, r.length_arg);
+	r = read_of(prog, "a", 3);
+	CHECK(r.nvalues == 3 && !strcmp(r.values[2].name, "ALWAYS") && r.values[2].value == 3,
+	      "mode: %d values", r.nvalues);
+	CHECK_INT(read_of(prog, "a", 4).how, READ_STRING); /* none: p_len is not its length */
+	CHECK_INT(read_of(prog, "a", 6).how, READ_SOCKADDR);
+	program_free(prog);
+}
+
+/* Each wrong tag is an error at its file, line and column. */
+static void wrong_tags_are_errors_where_written(void)
+{
+	static const struct {
+		const char *tag, *said;
+	} cases[] = {
+		{ "@length nosuch 4", "t.d:2:13: error: '@length' names 'nosuch', which is no argument of probe 'a'" },
+		{ "@length n 4", "t.d:2:13: error: '@length': 'n' is not a pointer" },
+		{ "@length k 0", "t.d:2:15: error: '@length': 0 bytes is not a length" },
+		{ "@length k 99999999999999999999", "t.d:2:15: error: '@length': 99999999999999999999 is not a length" },
+		{ "@enum k A=1", "t.d:2:11: error: '@enum': 'k' is not an integer" },
+		{ "@enum n A=1 A=2", "t.d:2:17: error: '@enum': the name 'A' is given twice" },
+		{ "@enum n A=1 B=1", "t.d:2:19: error: '@enum': the value 1 is given twice (A and B)" },
+		{ "@enum n C=010", "t.d:2:15: error: '@enum': '010' is not a number" },
+		{ "@enum u X=256", "t.d:2:15: error: '@enum': 256 is outside 'u' (8 bits, unsigned)" },
+		{ "@enum n A", "t.d:2:13: error: '@enum' takes ARG NAME=VALUE..., not 'A'" },
+	};
+	char text[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct program *prog;
+
+		snprintf(text, sizeof(text),
+			 "provider p {\n\t/* %s */\n\tprobe a(char *k, int n, unsigned char u);\n};\n",
+			 cases[i].tag);
+		prog = compile(text);
+		CHECK(diag.errors >= 1 && strstr(compile_said, cases[i].said),
+		      "'%s' said: %s", cases[i].tag, compile_said);
+		program_free(prog);
+	}
+}
+
+UNIT_CASES(UNIT(lengths_inferred_from_names), UNIT(tags_say_what_names_cannot),
+	   UNIT(wrong_tags_are_errors_where_written))

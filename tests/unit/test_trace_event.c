@@ -1,0 +1,153 @@
+/*
+ * tests/unit/test_trace_event.c - the one decoder of a firing (event.c,
+ * meant.c) and the printer of every argument kind, in text and JSON:
+ * integers at their limits, strings with and without lengths, bytes
+ * (reversed too), socket addresses of each family, enums, and values
+ * cut or unreadable.  Each event is made here as the BPF side lays it
+ * out (trace_abi.h): the registers' values in args, the bytes in slots.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "event.h"
+#include "unit.h"
+
+static struct traced t;
+static struct trace_event e;
+
+/* A probe of n arguments, each read as hows[i], size 8 and unsigned
+ * unless set after. */
+static void probe(int n, const enum read_how *hows)
+{
+	static char names[TRACE_MAX_ARGS][8];
+	int i;
+
+	memset(&t, 0, sizeof(t));
+	memset(&e, 0, sizeof(e));
+	t.label = t.label_text = (char *)"p:n";
+	t.provider = (char *)"p";
+	t.name = (char *)"n";
+	t.nargs = n;
+	e.nargs = (unsigned)n;
+	for (i = 0; i < n; i++) {
+		/* A pointer's register holds an address; a slot its bytes. */
+		e.args[i] = 0x7f0000001000ull + 0x100 * (unsigned)i;
+		e.nstrings += hows[i] == READ_STRING || hows[i] == READ_TEXT ||
+			      hows[i] == READ_BYTES || hows[i] == READ_SOCKADDR;
+		snprintf(names[i], sizeof(names[i]), "a%d", i);
+		t.arg_names[i] = names[i];
+		t.read[i].how = hows[i];
+		t.read[i].size = 8;
+		t.read[i].length_arg = -1;
+	}
+}
+
+/* The arguments as printed: text, or JSON's members. */
+static const char *printed(int json)
+{
+	static char line[EVENT_LINE_MAX];
+
+	*event_put_args(line, &t, &e, json) = '\0';
+	return line;
+}
+
+static void integers_at_their_limits(void)
+{
+	static const enum read_how hows[] = { READ_INTEGER, READ_INTEGER,
+					      READ_INTEGER, READ_INTEGER,
+					      READ_INTEGER, READ_POINTER };
+
+	probe(6, hows);
+	t.read[0].size = 1, t.read[0].is_signed = 1;
+	t.read[1].size = 1;
+	t.read[2].size = 8, t.read[2].is_signed = 1;
+	t.read[3].size = 8;
+	t.read[4].size = 4, t.read[4].is_signed = 1;
+	/* Registers hold more than the argument's bytes: only its own are
+	   read. */
+	e.args[0] = 0xffffffffffffff80ull; /* -128 */
+	e.args[1] = 0x12ffull;		   /* 255 */
+	e.args[2] = 0x8000000000000000ull;
+	e.args[3] = ~0ull;
+	e.args[4] = 0xdeadbeef7fffffffull; /* INT_MAX */
+	e.args[5] = 0x7ffc1234;
+	CHECK_STR(printed(0), " a0=-128 a1=255 a2=-9223372036854775808 a3=18446744073709551615 a4=2147483647 a5=0x7ffc1234");
+	CHECK_STR(printed(1), "\"a0\": -128, \"a1\": 255, \"a2\": -9223372036854775808, \"a3\": 18446744073709551615, \"a4\": 2147483647, \"a5\": \"0x7ffc1234\"");
+}
+
+static void strings_with_and_without_lengths(void)
+{
+	static const enum read_how hows[] = { READ_STRING, READ_TEXT,
+					      READ_INTEGER, READ_STRING };
+
+	probe(4, hows);
+	t.read[1].length_arg = 2;
+	t.read[2].size = 4;
+	strcpy(e.strings[0], "say \"hi\"\n");
+	memcpy(e.strings[1], "GETSECRET", 9); /* only 3 passed */
+	e.args[2] = 3;
+	e.fault_mask = 1u << 3; /* the last could not be read */
+	CHECK_STR(printed(0), " a0=\"say \\\"hi\\\"\\n\" a1=\"GET\" a2=3 a3=0x7f0000001300(unreadable)");
+	CHECK_STR(printed(1), "\"a0\": \"say \\\"hi\\\"\\n\", \"a1\": \"GET\", \"a2\": 3, \"a3\": {\"address\": \"0x7f0000001300\", \"unreadable\": true}");
+	CHECK(!strstr(printed(1), "SECRET") && !strstr(printed(0), "SECRET"),
+	      "bytes past the length: %s", printed(1));
+}
+
+static void bytes_forward_and_reversed(void)
+{
+	static const enum read_how hows[] = { READ_BYTES, READ_BYTES };
+
+	probe(2, hows);
+	t.read[0].length = 4;
+	t.read[1].length = 4, t.read[1].reversed = 1;
+	memcpy(e.strings[0], "\x01\x02\xab\xff\x55", 5);
+	memcpy(e.strings[1], "\x01\x02\xab\xff\x55", 5);
+	CHECK_STR(printed(0), " a0=0102abff a1=ffab0201");
+	CHECK_STR(printed(1), "\"a0\": \"0102abff\", \"a1\": \"ffab0201\"");
+}
+
+static void socket_addresses_of_each_family(void)
+{
+	static const enum read_how hows[] = { READ_SOCKADDR, READ_SOCKADDR,
+					      READ_SOCKADDR, READ_SOCKADDR };
+	struct sockaddr_in in = { .sin_family = AF_INET,
+				  .sin_port = htons(8080) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6,
+				    .sin6_port = htons(443) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+
+	probe(4, hows);
+	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+	inet_pton(AF_INET6, "::1", &in6.sin6_addr);
+	strcpy(un.sun_path, "/run/app.sock");
+	memcpy(e.strings[0], &in, sizeof(in));
+	memcpy(e.strings[1], &in6, sizeof(in6));
+	memcpy(e.strings[2], &un, sizeof(un));
+	e.strings[3][0] = 99; /* a family it does not know */
+	CHECK_STR(printed(0), " a0=127.0.0.1:8080 a1=[::1]:443 a2=/run/app.sock a3=(family 99)");
+	CHECK_STR(printed(1), "\"a0\": \"127.0.0.1:8080\", \"a1\": \"[::1]:443\", \"a2\": \"/run/app.sock\", \"a3\": \"(family 99)\"");
+}
+
+static void enums_by_name(void)
+{
+	static const enum read_how hows[] = { READ_INTEGER, READ_INTEGER };
+	static const struct enum_value values[] = { { "NONE", 0 },
+						    { "NEG", -2 } };
+
+	probe(2, hows);
+	t.read[0].size = 4, t.read[0].is_signed = 1;
+	t.read[0].values = values, t.read[0].nvalues = 2;
+	t.read[1] = t.read[0];
+	e.args[0] = 0xfffffffe; /* -2 in 4 bytes */
+	e.args[1] = 7;		/* no name */
+	CHECK_STR(printed(0), " a0=NEG a1=7");
+	CHECK_STR(printed(1), "\"a0\": \"NEG\", \"a1\": 7");
+}
+
+UNIT_CASES(UNIT(integers_at_their_limits),
+	   UNIT(strings_with_and_without_lengths),
+	   UNIT(bytes_forward_and_reversed),
+	   UNIT(socket_addresses_of_each_family), UNIT(enums_by_name))
