@@ -6,7 +6,15 @@
 #ifndef PROBEGEN_OPTIONS_H
 #define PROBEGEN_OPTIONS_H
 
-#include "compiler/emit.h"
+#include "probegen.h"
+
+/* An emitter (compiler/emit.h's shape), named here by pointer only: the
+ * options know no emitter. */
+struct output;
+struct program;
+struct emit_options;
+typedef int emit_fn(struct output *out, const struct program *prog,
+		    const struct emit_options *opt);
 #include "trace/trace_run.h"
 
 /* ---- input.c: reading the provider file, optionally through cpp ---- */

@@ -82,11 +82,15 @@ t_build_rooms_downward() {
 	ok
 }
 
-# The tree's shape, kept: no file of src/ or grammar/ over 500 lines, no
-# header over 300 (but the header's text parts in src/compiler/header/) and no
-# function over 80 (a function's lines from its signature to its
-# closing brace at the line's start, the code's style), so that each
-# room stays one a reader takes in whole.
+# The tree's shape, kept: no function over 80 lines (a function's lines
+# from its signature to its closing brace at the line's start, the
+# code's style), so that each reads whole; and the include rule that
+# keeps the wings apart: a wing's header (src/compiler/, src/inspect/,
+# src/trace/) includes only its own wing's headers and the shared ones
+# at the top of src/ (probegen.h, arg_read.h).  A room (.c) may include
+# any header: the wiring is in the rooms, never in a header, so that a
+# header says only its own room and what it needs.  (Files had a line
+# budget, and code was moved to fit it; the budget stood for this.)
 t_build_shape() {
 	need python3
 	python3 - "$ROOT" > out 2>&1 <<-'PY'
@@ -95,14 +99,18 @@ t_build_shape() {
 	files = [f for pat in ("src/**/*.[ch]", "grammar/*.[yl]")
 	         for f in glob.glob(os.path.join(root, pat), recursive=True)]
 	bad, longest = [], []
+	def wing(path):
+	    parts = os.path.relpath(path, os.path.join(root, "src")).split(os.sep)
+	    return parts[0] if len(parts) > 1 else "top"
 	for f in files:
 	    lines = open(f, errors="replace").read().split("\n")
 	    name = os.path.relpath(f, root)
-	    if len(lines) - 1 > 500:
-	        bad.append("%s: %d lines" % (name, len(lines) - 1))
-	    # A wing's header is read whole by each of its rooms.
-	    if f.endswith(".h") and "/header/" not in f and len(lines) - 1 > 300:
-	        bad.append("%s: %d lines, a header" % (name, len(lines) - 1))
+	    if f.endswith(".h") and "/header/" not in f and wing(f) != "top":
+	        for inc in re.findall(r'^#include "([^"]+)"', "\n".join(lines), re.M):
+	            here = os.path.normpath(os.path.join(os.path.dirname(f), inc))
+	            target = here if os.path.exists(here) else os.path.join(root, "src", inc)
+	            if wing(target) not in (wing(f), "top"):
+	                bad.append("%s includes %s, %s's header" % (name, inc, wing(target)))
 	    i = 0
 	    while i < len(lines):
 	        if lines[i] == "{":
@@ -116,17 +124,17 @@ t_build_shape() {
 	            n = k - j + 1
 	            longest.append((n, "%s in %s" % (m.group(1) if m else "?", name)))
 	            if n > 80:
-	                bad.append("%s: %d lines" % (longest[-1][1], n))
+	                bad.append("too long: %s: %d lines" % (longest[-1][1], n))
 	            i = k
 	        i += 1
 	longest.sort(reverse=True)
 	print("%d files, %d functions; longest: %s" % (len(files), len(longest), ", ".join("%s %d" % (w, n) for n, w in longest[:3])))
 	for b in bad:
-	    print("too long:", b)
+	    print(b)
 	sys.exit(1 if bad or len(longest) < 300 else 0)
 	PY
 	local rc=$?
 	note "$(head -1 out)"
-	[ $rc = 0 ] || { cat out; fail "a file or function over the bound"; }
+	[ $rc = 0 ] || { cat out; fail "a function over 80 lines, or a wing header including another wing's"; }
 	ok
 }

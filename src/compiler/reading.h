@@ -8,49 +8,14 @@
 #ifndef PROBEGEN_READING_H
 #define PROBEGEN_READING_H
 
+#include "arg_read.h"
+
 struct program;
 struct probe;
 struct type;
 struct target;
 struct buf;
 
-/* Tracers read integers and pointers of 1 to 8 bytes, C strings through
- * their pointers, and the bytes a pointer's length says. */
-enum read_how {
-	READ_INTEGER,  /* size bytes, is_signed */
-	READ_POINTER,  /* an address */
-	READ_STRING,   /* the bytes it points to, to a NUL */
-	READ_AS_NOTED, /* a type of the user's headers: as the note records */
-	READ_FLOAT,
-	READ_BY_VALUE,
-	READ_TOO_WIDE, /* not readable */
-	READ_TEXT,     /* a char pointer to its length's bytes: a string */
-	READ_BYTES,    /* another pointer to its length's bytes: hex */
-	READ_SOCKADDR, /* a struct sockaddr pointer: the address */
-};
-
-/* One name of an @enum tag: NAME=VALUE. */
-struct enum_value {
-	const char *name;
-	long long value;
-};
-
-struct tracer_read {
-	enum read_how how;
-	int size, is_signed;
-	/* READ_TEXT, READ_BYTES: the argument holding the length, or -1
-	   and length bytes (@length ARG N); reversed: shown last byte
-	   first (@length ARG N reversed: a Bitcoin hash). */
-	int length_arg;
-	unsigned length;
-	int reversed;
-	/* length_arg READ_LENGTH_IN_SLOT: a --show member whose length is a
-	   sibling member's, read into the first 8 bytes of its slot. */
-#define READ_LENGTH_IN_SLOT (-2)
-	/* @enum: the names of its values, or NULL. */
-	const struct enum_value *values;
-	int nvalues;
-};
 /* By the type alone. */
 struct tracer_read type_tracer_read(const struct program *prog,
 				    const struct type *t,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 /* Unnamed sized integers, one per spec of the probe's first site. */

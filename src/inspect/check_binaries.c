@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 /* One problem, kept until the binary is judged: problems that say the

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 #ifdef HAVE_LIBDW

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
 #include "inspect.h"
 
 /* A binary's recorded declarations, unchecked: its names may be

@@ -22,7 +22,12 @@
 #ifndef PROBEGEN_INSPECT_H
 #define PROBEGEN_INSPECT_H
 
-#include "compiler/naming.h"
+#include "arg_read.h"
+#include "probegen.h"
+
+/* The compiler's, seen here by pointer only (compiler/model.h). */
+struct program;
+struct probe;
 
 /* ---- notes.c: the probes a binary carries; binary_program.c: built
  * into a program ---- */
@@ -129,30 +134,6 @@ int specs_agree(const struct bin_probe *p, int i);
 
 /* ---- members.c: a member expression through the binary's DWARF ---- */
 
-/* Pointers a member expression follows, at most, after its argument. */
-#define MEMBER_MAX_STEPS 6
-enum member_kind {
-	MEMBER_INTEGER, /* size bytes, is_signed; values: an enum's names */
-	MEMBER_POINTER, /* an address */
-	MEMBER_STRING,	/* a char pointer: the string it points to */
-	MEMBER_CHARS,	/* a char array of size bytes */
-	MEMBER_SOCKADDR, /* a socket address, at the place reached */
-	MEMBER_TEXT,	/* a char pointer with a sibling X_len member */
-	MEMBER_BYTES,	/* another pointer with one: its bytes */
-};
-/* Where a tracer finds the member: the argument's value plus offset[0];
- * then, for each later step, the pointer there plus offset[j]. */
-struct member_path {
-	int arg, nsteps;
-	unsigned offset[MEMBER_MAX_STEPS];
-	enum member_kind kind;
-	int size, is_signed;
-	struct enum_value *values; /* the enum's names, from DWARF */
-	int nvalues;
-	/* MEMBER_TEXT, MEMBER_BYTES: the length member's place from the
-	   pointer's (bytes, either way), size and sign. */
-	int length_delta, length_size, length_signed;
-};
 /* Lay out expr ("conn->super.local.id") on pr's arguments from the
  * DWARF of the binary at path (pr and prog: its declaration): 0, or -1
  * with why (no such argument or member, with the struct's nearest

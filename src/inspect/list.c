@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 /* s as a JSON string, quoted and escaped: a binary's strings may hold

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler/naming.h"
 #include "inspect.h"
 
 static Elf *open_elf(const char *path, int *fd)

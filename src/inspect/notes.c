@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 /* An address of the note's class, in the file's byte order. */

@@ -4,6 +4,7 @@
  * them (--check's error, --list's remark).  Reads only what notes.c
  * gathered.
  */
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 /* The kernel finds a uprobe's reference counter by file offset, in a

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 const char *spec_next(const char *args, struct arg_spec *out)

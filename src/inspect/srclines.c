@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
 #include "inspect/inspect.h"
 
 #ifdef HAVE_LIBDW

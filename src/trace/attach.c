@@ -35,6 +35,8 @@
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
 
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
 #include "bpf_rooms.h"
 
 /* usdt.bpf.h's struct __bpf_usdt_spec, as the map holds it (its size is

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
 

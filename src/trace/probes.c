@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
 #include "tracer.h"
 
 /* Whether -n chooses provider:name; each pattern that does is marked

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
 #include "stacks.h"
 
 #ifdef HAVE_LIBDW

@@ -17,6 +17,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
 #include "filter.h"
 
 extern char **environ;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
 #include "tracer.h"
 
 /* The traced probe of binary b named like pr, or -1. */

@@ -49,9 +49,16 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include "inspect/inspect.h"
+#include "arg_read.h"
 #include "bpf/trace_abi.h"
 #include "trace_run.h"
+
+/* The inspector's and the compiler's, seen here by pointer only: a room
+ * that reads them includes inspect/inspect.h or compiler/naming.h. */
+struct binary;
+struct bin_probe;
+struct program;
+struct probe;
 
 /* One limit for every layer: the BPF side reads this many arguments. */
 _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
