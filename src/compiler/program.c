@@ -2,8 +2,8 @@
  * compiler/program.c - the program as a whole, once parsed: finding a provider
  * or probe, completing it (a probe declared again with the same types
  * is one probe, with a warning when both are in one file), and freeing
- * it.  The nodes are built by ast.c (from
- * the grammar) or inspect/model.c (from a binary).
+ * it.  The nodes are built by ast.c (from the grammar) or
+ * inspect/binary_program.c (from a binary).
  */
 #include <stdlib.h>
 #include <string.h>

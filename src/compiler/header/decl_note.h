@@ -1,7 +1,7 @@
 /*
  * src/compiler/header/decl_note.h - the layout of a declaration note (man
- * probegen(1), DECLARATION NOTES), in one place: probegen.h takes it for
- * the -G object, the Rust module and the readers of binaries, and a
+ * probegen(1), DECLARATION NOTES), in one place: compiler/naming.h takes
+ * it for the -G object, the Rust module and the readers of binaries, and a
  * --header-only header carries it for its sites (header_only.h).  One
  * note per probe: owner PROBEGEN_NOTE_OWNER, type PROBEGEN_NOTE_TYPE
  * (the format's version), descriptor "provider:name(params)" and a NUL;
