@@ -18,7 +18,7 @@ FLEX ?= flex
 BISON ?= bison
 CFLAGS ?= -O2 -g
 WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-	   -Wwrite-strings
+	   -Wwrite-strings -Werror=implicit-function-declaration
 LIBS = -lelf
 
 -include config.mak

@@ -47,6 +47,10 @@ struct tracer_read {
 	int nvalues;
 };
 
+/* Why a tracer cannot read r ("floating", "passed by value", "wider
+ * than 8 bytes"), or NULL when it can (compiler/type.c). */
+const char *tracer_read_unreadable(const struct tracer_read *r);
+
 /* Pointers a member expression follows, at most, after its argument. */
 #define MEMBER_MAX_STEPS 6
 enum member_kind {

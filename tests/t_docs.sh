@@ -98,7 +98,7 @@ t_docs_limits_are_the_code() {
 	}
 	# A constant the man page states twice.
 	also = [("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "At most %d bytes are read of each" % n),
-	        ("MEMBER_MAX_STEPS", "src/inspect/inspect.h", lambda n: "following at most %d pointers past the argument" % (n - 1)),
+	        ("MEMBER_MAX_STEPS", "src/arg_read.h", lambda n: "following at most %d pointers past the argument" % (n - 1)),
 	        ("TRACE_MAX_SHOWS", "src/trace/bpf/trace_abi.h", lambda n: "up to %d expressions a probe" % n),
 	        ("TRACE_MAX_CONDS", "src/trace/bpf/trace_abi.h", lambda n: "at most %d comparisons and %d steps a probe" % (n, 2 * n)),
 	        ("WHERE_MAX_DEPTH", "src/trace/filter_parse.c", lambda n: "and at most %d parentheses" % n),

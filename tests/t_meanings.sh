@@ -56,7 +56,11 @@ t_meanings_trace_text_and_json() {
 		assert a["http:header"][0] == {"name": "Host", "name_len": 4, "value": "example.org", "value_len": 11}, a["http:header"]
 		body = [b["bytes"] for b in a["http:body"]]
 		assert body[:3] == ["", "ab", "ab" * 128], body[:3]
-		assert body[3] == body[4] == "ab" * 128 + "...", body[3]
+		# A cut is said apart from the value, with what the program
+		# passed: the value holds only the program's bytes.
+		assert body[3] == body[4] == body[5] == "ab" * 128, body[3]
+		cuts = [e.get("cut") for e in ev if e["probe"] == "http:body"]
+		assert cuts[:7] == [None, None, None, {"bytes": 129}, {"bytes": 1200}, {"bytes": 1 << 40}, None], cuts
 		assert body[6] == {"address": "0x0", "unreadable": True}, body[6]
 		assert [p["peer"] for p in a["http:accepted"]] == ["127.0.0.1:8080", "[::1]:443", "/run/meanings.sock", None]
 		assert a["btc:block__connected"][0]["hash"] == bytes(range(32))[::-1].hex()

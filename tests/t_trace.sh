@@ -304,8 +304,8 @@ t_trace_long_string() {
 	python3 -c '
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1])]
-assert ev[0]["args"]["text"] == "x" * 127 + "...", ev[0]
-assert ev[1]["args"]["text"] == "xxxxx", ev[1]
+assert ev[0]["args"]["text"] == "x" * 127 and ev[0]["cut"] == {"text": True}, ev[0]
+assert ev[1]["args"]["text"] == "xxxxx" and "cut" not in ev[1], ev[1]
 ' out.json || fail "JSON of a cut string"
 	ok
 }

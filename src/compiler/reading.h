@@ -24,9 +24,6 @@ struct tracer_read type_tracer_read(const struct program *prog,
 struct tracer_read arg_tracer_read(const struct program *prog,
 				   const struct probe *pr, int i,
 				   const struct target *tg);
-/* Why a tracer cannot read it ("floating", "passed by value", "wider
- * than 8 bytes"), or NULL when it can. */
-const char *tracer_read_unreadable(const struct tracer_read *r);
 
 /* ---- meanings.c ---- */
 

@@ -139,9 +139,10 @@ static void put_meant(struct line *l, const struct traced *t,
 	l->p = escape_to(l->p, text, (size_t)n, json);
 	if (total > (meant_counted(r) ? TRACE_COUNTED_MAX
 							  : TRACE_STR_LEN)) {
-		/* Cut: what the program passed, said. */
+		/* Cut: what the program passed, said (in JSON apart from
+		   the value, by event_put_cuts: "abc..." may be a value). */
 		if (json) {
-			put_str(l, "...\"");
+			*l->p++ = '"';
 			return;
 		}
 		put_str(l, quote ? "\"... (" : "... (");
@@ -182,8 +183,8 @@ static void put_shows(struct line *l, const struct traced *t,
 			if (quote)
 				*l->p++ = '"';
 			l->p = escape_to(l->p, text, (size_t)n, json);
-			if (cut)
-				put_str(l, json ? "..." : (quote ? "\"..." : "..."));
+			if (cut && !json)
+				put_str(l, quote ? "\"..." : "...");
 			if (quote && !(cut && !json))
 				*l->p++ = '"';
 		}
@@ -284,14 +285,69 @@ char *event_put_args(char *p, const struct traced *t,
 			str[sizeof(str) - 1] = '\0';
 			*l->p++ = '"';
 			put_escaped(l, str, sizeof(str), json);
-			/* A cut string ends in "..." (inside JSON's quotes). */
-			put_str(l, cut ? (json ? "...\"" : "\"...") : "\"");
+			/* A cut string ends in "..." after the quotes; in
+			   JSON the cut is said apart (event_put_cuts). */
+			put_str(l, cut && !json ? "\"..." : "\"");
 		} else {
 			put_value(l, t, i, e->args[i], json);
 			s += meant_has_slot(&t->read[i]);
 		}
 	}
 	put_shows(l, t, e, json, i == 0);
+	return l->p;
+}
+
+char *event_put_cuts(char *p, const struct traced *t,
+		     const struct trace_event *e)
+{
+	struct line line = { p }, *l = &line;
+	char text[MEANT_MAX];
+	unsigned long long v;
+	long long total;
+	int i, s = 0, k, cut, n = 0;
+	long len;
+
+	for (i = 0; i < t->nargs && i < (int)e->nargs && i < TRACE_MAX_ARGS; i++) {
+		const struct tracer_read *r = &t->read[i];
+
+		total = -1;
+		cut = 0;
+		if ((len = meant_text(text, t, e, i, s, &total)) != MEANT_NOTHING) {
+			cut = len >= 0 && total > TRACE_STR_LEN;
+		} else if (r->how == READ_STRING) {
+			cut = (e->cut_mask & (1u << i)) &&
+			      !(e->fault_mask & (1u << i));
+			total = -1; /* a C string: its length is not known */
+		}
+		s += meant_has_slot(r);
+		if (!cut)
+			continue;
+		put_str(l, n++ ? ", \"" : ", \"cut\": {\"");
+		put_escaped(l, t->arg_names[i], NAME_PRINT_MAX, 1);
+		put_str(l, "\": ");
+		if (total >= 0)
+			put_u64(l, (unsigned long long)total, 1);
+		else
+			put_str(l, "true");
+	}
+	for (k = 0; k < t->nshows; k++) {
+		len = meant_show_text(text, t, e, k, &v, &cut, &total);
+		if (meant_counted(&t->read[TRACE_MAX_ARGS + k]))
+			cut = len >= 0 && total > TRACE_COUNTED_MAX;
+		else
+			total = -1;
+		if (!cut || len == MEANT_UNREADABLE)
+			continue;
+		put_str(l, n++ ? ", \"" : ", \"cut\": {\"");
+		put_escaped(l, t->arg_names[TRACE_MAX_ARGS + k], NAME_PRINT_MAX, 1);
+		put_str(l, "\": ");
+		if (total >= 0)
+			put_u64(l, (unsigned long long)total, 1);
+		else
+			put_str(l, "true");
+	}
+	if (n)
+		*l->p++ = '}';
 	return l->p;
 }
 

@@ -28,6 +28,13 @@ char *event_put_u64(char *p, unsigned long long v, int min_digits);
 char *event_put_escaped(char *p, const char *s, size_t max, int json);
 char *event_put_args(char *p, const struct traced *t,
 		     const struct trace_event *e, int json);
+/* JSON's: after an event's "args", a member ", \"cut\": {NAME: N}" for
+ * its values cut short (N the bytes the program passed, or true where it
+ * passed no length: a C string), nothing when none was; the values hold
+ * only the program's bytes, never a "..." that a program's own value
+ * could hold too. */
+char *event_put_cuts(char *p, const struct traced *t,
+		     const struct trace_event *e);
 /* Argument a of event e (a firing of probe t) as text, appended to b: a
  * string's bytes as the program passed them (not escaped), a number in
  * decimal by its size and sign.  -1, nothing appended, when the event

@@ -72,8 +72,10 @@ void printer_event(struct tracer *tr, const struct trace_event *e)
 	if (json)
 		PUT("\", \"args\": {");
 	p = event_put_args(p, t, e, json);
-	if (json)
+	if (json) {
 		PUT("}");
+		p = event_put_cuts(p, t, e);
+	}
 	/* A firing without its stack: one write (the common case). */
 	if (!tr->stacks) {
 		if (json)

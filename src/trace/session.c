@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "bpf_rooms.h"
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
 #include "session.h"
 #include "trace.skel.h"
 

@@ -59,6 +59,7 @@ struct binary;
 struct bin_probe;
 struct program;
 struct probe;
+struct pair;
 
 /* One limit for every layer: the BPF side reads this many arguments. */
 _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,

@@ -147,7 +147,39 @@ static void enums_by_name(void)
 	CHECK_STR(printed(1), "\"a0\": \"NEG\", \"a1\": 7");
 }
 
+/* Cut values: in text "..." after the quotes (with the bytes passed
+ * where the program passed a length); in JSON the value holds only the
+ * program's bytes and the cut is said apart, so that a program's own
+ * "abc..." is not taken for a cut one. */
+static void cuts_said_apart_from_values(void)
+{
+	static const enum read_how hows[] = { READ_STRING, READ_BYTES,
+					      READ_INTEGER, READ_STRING };
+	char line[EVENT_LINE_MAX];
+
+	probe(4, hows);
+	t.read[1].length_arg = 2;
+	t.read[2].size = 4;
+	memset(e.strings[0], 'x', TRACE_STR_LEN - 1);
+	e.cut_mask = 1u << 0;
+	memset(e.strings[1], 0xab, TRACE_STR_LEN);
+	e.args[2] = 600;
+	strcpy(e.strings[2], "abc...");
+	CHECK(strstr(printed(0), "\"... a1=") && strstr(printed(0), "abab... (600 bytes) a2=600"),
+	      "text: %s", printed(0));
+	CHECK(strstr(printed(1), "xxx\", \"a1\": \"abab") &&
+		      strstr(printed(1), "abab\", \"a2\": 600, \"a3\": \"abc...\""),
+	      "JSON: %s", printed(1));
+	*event_put_cuts(line, &t, &e) = '\0';
+	CHECK_STR(line, ", \"cut\": {\"a0\": true, \"a1\": 600}");
+	e.cut_mask = 0;
+	e.args[2] = 128;
+	*event_put_cuts(line, &t, &e) = '\0';
+	CHECK_STR(line, "");
+}
+
 UNIT_CASES(UNIT(integers_at_their_limits),
 	   UNIT(strings_with_and_without_lengths),
 	   UNIT(bytes_forward_and_reversed),
-	   UNIT(socket_addresses_of_each_family), UNIT(enums_by_name))
+	   UNIT(socket_addresses_of_each_family), UNIT(enums_by_name),
+	   UNIT(cuts_said_apart_from_values))
