@@ -128,6 +128,15 @@ t_pprof_file() {
 		fail "a trace of no probe: success"
 	[ ! -e never.pb.gz ] || fail "a trace that failed left a file"
 	ls -A | grep -q 'never' && fail "a trace that failed left a temporary file"
+	# Probes with no pair among them and no --stack: nothing to weigh,
+	# refused before the command runs (h2o's and BIND's wrote a
+	# 120-byte profile with no sample, and said nothing).
+	values_program values.c values
+	"$PROBEGEN" --trace --pprof empty.pb.gz -c ./values > out 2> err
+	expect_eq $? 2 "--pprof with nothing to weigh"
+	grep -q -- '--pprof has nothing to weigh: none of the 4 probes traced is a pair' err || { cat err; fail 'not said'; }
+	[ ! -e empty.pb.gz ] || fail "a profile was written"
+	grep -q 'enabled=' out && fail "the command ran"
 	# It says when tick has returned 50 times, then ticks on.
 	cat > forever.py <<-'PY'
 	import sys, time

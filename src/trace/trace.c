@@ -252,6 +252,13 @@ static int prepare(struct tracer *tr, pid_t *child, int *go,
 
 	if (targets_find(tr) != 0)
 		return -1;
+	/* --pprof weighs the pairs' calls, or with --stack the firings:
+	   probes with no pair among them give an empty profile. */
+	if (opt->pprof && !tr->plan.stack && tr->nprobes && !tr->npairs) {
+		error_plain("--pprof has nothing to weigh: none of the %d probe%s traced is a pair of a start and an end (--stack weighs each firing by its stack; --pair START,END names a pair)",
+			    tr->nprobes, tr->nprobes == 1 ? "" : "s");
+		return -1;
+	}
 	if (opt->command && (*child = start_command(opt->command, go)) < 0) {
 		error_plain("cannot start '%s': %s", opt->command[0],
 			    strerror(errno));
