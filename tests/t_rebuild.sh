@@ -50,16 +50,17 @@ t_rebuild_dist_configured() {
 	d=$(ls built)
 	expect_eq "$d" "probegen-$(cat "built/$d/.version")" "the tarball's directory"
 	expect_eq "$(MAKEFLAGS= MAKELEVEL= make -s -C src version)" "$(cat "built/$d/.version")" "the checkout's version"
-	cd "built/$d" || fail "cd"
-	autoconf > log 2>&1 || { cat log; fail "autoconf"; }
-	./configure CFLAGS="-O1 -DPROBEGEN_CONFIGURED" > log 2>&1 || { cat log; fail "configure"; }
-	expect_grep 'CFLAGS = -O1 -DPROBEGEN_CONFIGURED' config.mak
+	# In the tarball's directory; ok and fail write the test's own.
+	local b=built/$d
+	(cd "$b" && autoconf) > log 2>&1 || { cat log; fail "autoconf"; }
+	(cd "$b" && ./configure CFLAGS="-O1 -DPROBEGEN_CONFIGURED") > log 2>&1 || { cat log; fail "configure"; }
+	expect_grep 'CFLAGS = -O1 -DPROBEGEN_CONFIGURED' "$b/config.mak"
 	# A plain build, whatever the make that runs the tests was given.
-	MAKEFLAGS= MAKELEVEL= make -j8 V=1 SANITIZE= > build.log 2>&1 || { tail -n 30 build.log; fail "make after configure"; }
+	(cd "$b" && MAKEFLAGS= MAKELEVEL= make -j8 V=1 SANITIZE=) > build.log 2>&1 || { tail -n 30 build.log; fail "make after configure"; }
 	grep -q 'DPROBEGEN_CONFIGURED' build.log || fail "config.mak not read"
 	expect_eq "$(grep -c '^bison ' build.log) $(grep -c '^flex ' build.log)" "1 1" "bison and flex runs"
-	expect_eq "$(./probegen --version)" "probegen $(cat .version)" "--version of the tarball's build"
-	note "$(basename "$tgz"), $(stat -c %s ../../first.tar.gz) bytes, twice the same"
+	expect_eq "$("$b/probegen" --version)" "probegen $(cat "$b/.version")" "--version of the tarball's build"
+	note "$(basename "$tgz"), $(stat -c %s first.tar.gz) bytes, twice the same"
 	ok
 }
 
