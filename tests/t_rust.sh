@@ -276,3 +276,22 @@ linked_by() {
 	readelf -p .comment $bin | grep -q 'Linker: LLD' && lld=yes
 	[ $lld = $([ $1 = rust-lld ] && echo yes || echo no) ] || fail "$bin: not linked by $1"
 }
+
+# Both crates declare the Rust they need, the one the module --rust
+# writes needs (#[unsafe(link_section)] and &raw const: 1.82), so that
+# an older cargo says so instead of failing on the generated code
+# (Debian 12's cargo 1.65 printed 23 errors about `unsafe` and raw
+# addresses).  The toolchain here builds them, so it is at least that.
+t_rust_declares_its_version() {
+	need cargo
+	local c v
+	for c in probegen-build probegen-tracing; do
+		v=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' "$ROOT/build-systems/cargo/$c/Cargo.toml")
+		expect_eq "$v" 1.82 "$c's rust-version"
+	done
+	v=$(rustc --version | sed -n 's/^rustc \([0-9]*\.[0-9]*\).*/\1/p')
+	printf '%s\n%s\n' 1.82 "$v" | sort -C -V || fail "rustc $v here is older than the 1.82 declared, yet the Rust tests build"
+	grep -q 'requires rustc 1.82 or newer' "$ROOT/README.md" || fail "the README does not say what an older cargo says"
+	note "rustc $v"
+	ok
+}
