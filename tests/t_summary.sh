@@ -375,3 +375,30 @@ t_summary_unended_inner_call() {
 	case_ok "--folded: the outer call's time alone, the inner call's in it"
 	cases_end
 }
+
+# A C++ program traces libstdc++'s probes (catch, throw, rethrow) with
+# its own: the first line says how many are the program's own, and
+# --summary's "never fired" leaves the system's out unless -n names
+# them, as --expect-all does (a C++ program of 5 probes said "tracing 8
+# probes" and listed libstdc++'s as never fired).
+t_summary_system_probes_apart() {
+	need_trace
+	need g++
+	printf 'provider cx {\n\tprobe a(int x);\n\tprobe b(int x);\n};\n' > cx.d
+	printf '#include "cx.h"\n#include <stdexcept>\nint main(int c, char **) { CX_A(c); if (c > 5) CX_B(c); try { if (c > 0) throw std::runtime_error("x"); } catch (...) {} return 0; }\n' > cx.cc
+	expect "$PROBEGEN" -h -s cx.d -o cx.h
+	expect "$PROBEGEN" -G -s cx.d -o cxp.o
+	expect g++ -O2 -I. cx.cc cxp.o -o cxprog
+	readelf -nW "$(g++ -print-file-name=libstdc++.so.6)" | grep -q 'Provider: libstdcxx' ||
+		skip "this libstdc++ has no probes"
+	"$PROBEGEN" --trace --summary -c ./cxprog > out 2> err || { cat err; fail "--summary"; }
+	grep -q "^probegen: tracing 5 probes (2 the program's own, 3 of system libraries)$" err || { cat err; fail "the first line"; }
+	expect_grep '^  cx:a  *1$' out
+	expect_grep '^  libstdcxx:throw  *1$' out
+	sed -n '/^never fired:/,$p' out > never
+	expect_grep '^  cx:b$' never
+	grep -q libstdcxx never && { cat out; fail "a system library's probe said never fired"; }
+	"$PROBEGEN" --trace --summary -n 'cx:*' -n 'libstdcxx:*' -c ./cxprog > out 2> err || { cat err; fail "--summary -n"; }
+	sed -n '/^never fired:/,$p' out | grep -q '^  libstdcxx:rethrow$' || { cat out; fail "a named system probe that never fired"; }
+	ok
+}

@@ -24,8 +24,7 @@ static void attach_program(struct tracer *tr, struct session *s,
 		return;
 	attached = session_attach_new(s, before, path);
 	if (attached > 0)
-		info_plain("tracing %d probe%s of %s", attached,
-			   attached == 1 ? "" : "s", path);
+		probes_say_tracing(tr, before, attached, path);
 }
 
 void follow_process(struct tracer *tr, struct session *s, int pid, int exec)

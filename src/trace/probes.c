@@ -326,3 +326,21 @@ void probes_drop(struct tracer *tr, int nprobes, int npairs)
 	}
 	tr->npairs = npairs;
 }
+
+void probes_say_tracing(const struct tracer *tr, int from, int attached,
+			const char *path)
+{
+	int i, from_system = 0;
+
+	for (i = from; i < tr->nprobes; i++)
+		from_system += tr->probes[i].from_system;
+	/* A C++ program's count holds libstdc++'s probes: said apart. */
+	if (from_system > 0 && from_system < attached)
+		info_plain("tracing %d probes%s%s (%d the program's own, %d of system libraries)",
+			   attached, path ? " of " : "", path ? path : "",
+			   attached - from_system, from_system);
+	else
+		info_plain("tracing %d probe%s%s%s", attached,
+			   attached == 1 ? "" : "s", path ? " of " : "",
+			   path ? path : "");
+}

@@ -394,8 +394,7 @@ struct session *session_start(struct tracer *tr, int pid)
 		goto fail;
 	}
 	if (attached)
-		info_plain("tracing %d probe%s", attached,
-			   attached == 1 ? "" : "s");
+		probes_say_tracing(tr, 0, attached, NULL);
 	return s;
 fail:
 	session_end(s);

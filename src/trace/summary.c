@@ -17,6 +17,15 @@
 #include "stacks.h"
 
 /* Which pairs the probes' names made (not --pair's): one line. */
+/* Is probe i one whose never firing is worth saying: the program's own,
+ * or one -n chose?  A system library's probes (libstdc++'s catch, throw,
+ * rethrow in every C++ program) are not, as --expect-all does not
+ * expect them. */
+static int expected(const struct tracer *tr, int i)
+{
+	return !(tr->probes[i].from_system && !tr->opt->nfilters);
+}
+
 static void paired_by_name(FILE *f, const struct tracer *tr)
 {
 	struct buf names = { 0 };
@@ -202,7 +211,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 			names_text(f, tr, i);
 	}
 	for (i = 0; i < tr->nprobes; i++)
-		if (!t->counts[i])
+		if (!t->counts[i] && expected(tr, i))
 			fprintf(f, "%s  %s\n",
 				unfired++ ? "" : "\nnever fired:\n",
 				tr->probes[i].label_text);
@@ -306,7 +315,7 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 	}
 	fputs("], \"unfired\": [", f);
 	for (i = 0, n = 0; i < tr->nprobes; i++) {
-		if (t->counts[i])
+		if (t->counts[i] || !expected(tr, i))
 			continue;
 		fputs(n++ ? ", " : "", f);
 		json_name(f, tr->probes[i].label);
@@ -346,8 +355,7 @@ int summary_unfired(const struct tracer *tr, const struct tally *t)
 				    tr->probes[i].label_text, t->rejected[i],
 				    tr->probes[i].filter_text);
 			n++;
-		} else if (!t->counts[i] &&
-			   !(tr->probes[i].from_system && !tr->opt->nfilters)) {
+		} else if (!t->counts[i] && expected(tr, i)) {
 			error_input("probe %s never fired",
 				    tr->probes[i].label_text);
 			n++;

@@ -224,6 +224,11 @@ void targets_free(struct tracer *tr);
  * with the member expressions --show and --by ask of them: 0, or -1
  * when one cannot be laid out (said: an error at the start, else a
  * warning and the expression left out). */
+/* "tracing N probes [of PATH]" for the probes attached from index from
+ * on, saying how many are of system libraries (libstdc++'s) when some
+ * are: --expect-all and --summary's "never fired" leave those out. */
+void probes_say_tracing(const struct tracer *tr, int from, int attached,
+			const char *path);
 int probes_add(struct tracer *tr, int b, const struct program *from_file,
 	       int at_start);
 /* Forget the probes from nprobes on and the pairs from npairs on. */
