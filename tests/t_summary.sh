@@ -402,3 +402,22 @@ t_summary_system_probes_apart() {
 	sed -n '/^never fired:/,$p' out | grep -q '^  libstdcxx:rethrow$' || { cat out; fail "a named system probe that never fired"; }
 	ok
 }
+
+# A pair found by its names whose starts far outnumber its ends (BIND's
+# xfrin_recv_start fires per message, xfrin_recv_done per transfer) is
+# said to be doubtful, with how to name the right one; an even pair is
+# not.
+t_summary_doubtful_pairing() {
+	need_trace
+	printf 'provider xf {\n\tprobe recv__start(int m);\n\tprobe recv__done(int t);\n\tprobe req__start(int m);\n\tprobe req__done(int t);\n};\n' > xf.d
+	printf '#include "xf.h"\nint main(void) { int i; for (i = 0; i < 5; i++) { XF_RECV_START(i); XF_REQ_START(i); XF_REQ_DONE(i); } XF_RECV_DONE(1); return 0; }\n' > xf.c
+	expect "$PROBEGEN" -h -s xf.d -o xf.h
+	expect "$PROBEGEN" -G -s xf.d -o xfp.o
+	expect gcc -O2 -I. xf.c xfp.o -o xf
+	"$PROBEGEN" --trace --summary -c ./xf > out 2> err || { cat err; fail "--summary"; }
+	grep -A1 '^recv (xf:recv__start, xf:recv__done): 1 timed, 4 starts never ended' out |
+		grep -q '^  doubtful: paired by their names, with 5 starts and 1 end; .*--pair START,END$' ||
+		{ cat out; fail "not said doubtful"; }
+	[ "$(grep -c doubtful out)" = 1 ] || { cat out; fail "an even pair said doubtful"; }
+	ok
+}

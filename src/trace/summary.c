@@ -26,6 +26,21 @@ static int expected(const struct tracer *tr, int i)
 	return !(tr->probes[i].from_system && !tr->opt->nfilters);
 }
 
+/* A pair found by its probes' names whose starts far outnumber its ends,
+ * or the reverse, is likely not one operation's start and end (BIND's
+ * xfrin_recv_start fires per message, xfrin_recv_done per transfer):
+ * said, with how to name the right pair. */
+static void doubtful_pairing(FILE *f, const struct trace_pair_stats *st)
+{
+	unsigned long long starts = st->count + st->unended + st->too_deep,
+			   ends = st->count + st->unmatched;
+
+	if ((starts > 2 * ends && starts >= 4) || (ends > 2 * starts && ends >= 4))
+		fprintf(f,
+			"  doubtful: paired by their names, with %llu start%s and %llu end%s; if they are not one operation's start and end, name the pair: --pair START,END\n",
+			starts, starts == 1 ? "" : "s", ends, ends == 1 ? "" : "s");
+}
+
 static void paired_by_name(FILE *f, const struct tracer *tr)
 {
 	struct buf names = { 0 };
@@ -193,6 +208,8 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 			fprintf(f,
 				" (not nested calls? match them by an argument: --pair START,END,ARG)");
 		fputc('\n', f);
+		if (tr->pairs[i].by_name)
+			doubtful_pairing(f, st);
 		if (!st->count)
 			continue;
 		fputs("  min ", f);
