@@ -1,7 +1,7 @@
 /*
  * tests/unit/compile.h - a provider file compiled from a string, as
  * probegen -h compiles one (parse, complete, check), with what it said
- * kept; and one probe's argument found by name.  For the unit tests of
+ * kept (unit_said); and one probe's argument found by name.  For the unit tests of
  * the compiler's parts.
  */
 #ifndef PROBEGEN_UNIT_COMPILE_H
@@ -12,16 +12,12 @@
 #include <string.h>
 
 #include "compiler/naming.h"
-
-/* What the last compile said. */
-static char *compile_said;
+#include "unit.h"
 
 /* text, as file "t.d", compiled for the host: the program (free it),
  * with diag.errors counting its errors. */
 static inline struct program *compile(const char *text)
 {
-	static size_t len;
-	static FILE *f;
 	size_t n = strlen(text);
 	char *copy = malloc(n + 2);
 	struct parse_options popt = { 0 };
@@ -29,18 +25,12 @@ static inline struct program *compile(const char *text)
 
 	memcpy(copy, text, n);
 	copy[n] = copy[n + 1] = '\0';
-	if (f)
-		fclose(f);
-	free(compile_said);
-	compile_said = NULL;
-	f = open_memstream(&compile_said, &len);
-	diag.stream = f;
+	unit_listen();
 	diag.errors = 0;
 	diag_add_source("t.d", copy, n);
 	prog = parse_text(NULL, "t.d", copy, n, &popt);
 	program_complete(prog);
 	check_program(prog, target_host(), 1);
-	fflush(f);
 	free(copy);
 	return prog;
 }

@@ -44,7 +44,7 @@ static void tags_say_what_names_cannot(void)
 		"};\n");
 	struct tracer_read r;
 
-	CHECK(diag.errors == 0, "errors: %s", compile_said);
+	CHECK(diag.errors == 0, "errors: %s", unit_said());
 	r = read_of(prog, "a", 0);
 	CHECK(r.how == READ_BYTES && r.length_arg < 0 && r.length == 32 && r.reversed,
 	      "hash: how %d, length %u, reversed %d", r.how, r.length, r.reversed);
@@ -85,8 +85,8 @@ static void wrong_tags_are_errors_where_written(void)
 			 "provider p {\n\t/* %s */\n\tprobe a(char *k, int n, unsigned char u);\n};\n",
 			 cases[i].tag);
 		prog = compile(text);
-		CHECK(diag.errors >= 1 && strstr(compile_said, cases[i].said),
-		      "'%s' said: %s", cases[i].tag, compile_said);
+		CHECK(diag.errors >= 1 && strstr(unit_said(), cases[i].said),
+		      "'%s' said: %s", cases[i].tag, unit_said());
 		program_free(prog);
 	}
 }

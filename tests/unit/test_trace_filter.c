@@ -11,34 +11,13 @@
 #include "filter_oracle.h"
 #include "unit.h"
 
-/* What the last parse or compile said (diag's stream). */
-static char *said;
-static size_t said_len;
-static FILE *said_stream;
-
-static void listen(void)
-{
-	if (said_stream)
-		fclose(said_stream);
-	free(said);
-	said = NULL;
-	said_stream = open_memstream(&said, &said_len);
-	diag.stream = said_stream;
-}
-
-static const char *heard(void)
-{
-	fflush(said_stream);
-	return said ? said : "";
-}
-
 /* Parse "t:p: expr" into r: 0, or -1 (said). */
 static int parse(struct where_request *r, const char *expr)
 {
 	static char spec[200000];
 
 	snprintf(spec, sizeof(spec), "t:p: %s", expr);
-	listen();
+	unit_listen();
 	return where_parse(spec, r);
 }
 
@@ -168,11 +147,11 @@ static void too_many_steps_are_refused(void)
 	struct where_request r;
 
 	CHECK_INT(parse(&r, "!a==1 && !a==2 && !a==3 && !a==4 && !a==5 && !a==6"), -1);
-	CHECK(strstr(heard(), "at most 16 steps"), "said: %s", heard());
+	CHECK(strstr(unit_said(), "at most 16 steps"), "said: %s", unit_said());
 	CHECK_INT(parse(&r, "!!!!!!!!!!!!!!!!!!!!a == 1"), -1);
-	CHECK(strstr(heard(), "at most 16 steps"), "said: %s", heard());
+	CHECK(strstr(unit_said(), "at most 16 steps"), "said: %s", unit_said());
 	CHECK_INT(parse(&r, "a==1 || a==2 || a==3 || a==4 || a==5 || a==6 || a==7 || a==8 || a==9"), -1);
-	CHECK(strstr(heard(), "at most 8 comparisons"), "said: %s", heard());
+	CHECK(strstr(unit_said(), "at most 8 comparisons"), "said: %s", unit_said());
 	/* The longest that fits: 8 comparisons, 7 &&, one ! */
 	CHECK_INT(parse(&r, "!(a==1 && a==2 && a==3 && a==4 && a==5 && a==6 && a==7 && a==8)"), 0);
 	where_free(&r);
@@ -200,10 +179,10 @@ static void the_compiler_checks_every_step(void)
 	CHECK_INT(filter_compile(&t, &r, &f, &why), 0);
 	CHECK_INT(f.nops, 16);
 	r.root = &nots[15]; /* 17 */
-	listen();
+	unit_listen();
 	CHECK_INT(filter_compile(&t, &r, &f, &why), -1);
 	CHECK(f.nops <= TRACE_MAX_FILTER_OPS, "%u steps", f.nops);
-	CHECK(strstr(heard(), "at most 8 comparisons and 16 steps"), "said: %s", heard());
+	CHECK(strstr(unit_said(), "at most 8 comparisons and 16 steps"), "said: %s", unit_said());
 }
 
 /* 40,000 nested parentheses crashed the parser (its stack); now a depth
@@ -218,7 +197,7 @@ static void deep_nesting_is_refused(void)
 	memset(expr + 40006, ')', 40000);
 	expr[80006] = 0;
 	CHECK_INT(parse(&r, expr), -1);
-	CHECK(strstr(heard(), "too deep: at most 32"), "said: %.200s", heard());
+	CHECK(strstr(unit_said(), "too deep: at most 32"), "said: %.200s", unit_said());
 	CHECK(r.root == NULL && r.probes == NULL, "a failure left something");
 	memset(expr, '(', 32);
 	strcpy(expr + 32, "a == 1");
@@ -235,8 +214,8 @@ static void a_leading_zero_is_refused(void)
 	struct where_request r;
 
 	CHECK_INT(parse(&r, "small == 0143"), -1);
-	CHECK(strstr(heard(), "a leading zero") && strstr(heard(), "octal is not read"),
-	      "said: %s", heard());
+	CHECK(strstr(unit_said(), "a leading zero") && strstr(unit_said(), "octal is not read"),
+	      "said: %s", unit_said());
 	CHECK_INT(parse(&r, "-07 < small"), -1);
 	CHECK_INT(parse(&r, "small == 0 && small != 0x0143 && small > -0"), 0);
 	where_free(&r);

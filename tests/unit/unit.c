@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "probegen.h"
 #include "unit.h"
 
 jmp_buf unit_failed;
@@ -21,6 +22,27 @@ void unit_fail(const char *file, int line, const char *fmt, ...)
 	vsnprintf(unit_why + n, sizeof(unit_why) - (size_t)n, fmt, ap);
 	va_end(ap);
 	longjmp(unit_failed, 1);
+}
+
+static char *said;
+static size_t said_len;
+static FILE *said_stream;
+
+void unit_listen(void)
+{
+	if (said_stream)
+		fclose(said_stream);
+	free(said);
+	said = NULL;
+	said_stream = open_memstream(&said, &said_len);
+	diag.stream = said_stream;
+}
+
+const char *unit_said(void)
+{
+	if (said_stream)
+		fflush(said_stream);
+	return said ? said : "";
 }
 
 static int wanted(int argc, char **argv, const char *name)

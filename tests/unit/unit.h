@@ -24,6 +24,10 @@ void unit_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 int unit_main(int argc, char **argv, const struct unit_case *cases,
 	      size_t ncases);
+/* From now on, what probegen's parts say (diag's stream) is kept, and
+ * unit_said() returns it (what was said since the last unit_listen). */
+void unit_listen(void);
+const char *unit_said(void);
 
 #define CHECK(cond, ...)                                                      \
 	do {                                                                  \
