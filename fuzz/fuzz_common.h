@@ -24,3 +24,17 @@ static void fuzz_setup(char *path, size_t size, const char *name)
 	if (!getenv("FUZZ_SHOW_DIAGNOSTICS"))
 		diag.stream = fopen("/dev/null", "w");
 }
+
+/* The LLVMFuzzerInitialize of a harness that writes no file of its own:
+ * a scratch directory all the same, and diagnostics to /dev/null. */
+#define FUZZ_INITIALIZE_QUIETLY()                                              \
+	int LLVMFuzzerInitialize(int *argc, char ***argv);                     \
+	int LLVMFuzzerInitialize(int *argc, char ***argv)                      \
+	{                                                                      \
+		char scratch[256];                                             \
+									       \
+		(void)argc;                                                    \
+		(void)argv;                                                    \
+		fuzz_setup(scratch, sizeof(scratch), "unused");                \
+		return 0;                                                      \
+	}

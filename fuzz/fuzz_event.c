@@ -16,18 +16,9 @@
 #include "event.h"
 #include "fuzz_common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	char scratch[256];
-
-	(void)argc;
-	(void)argv;
-	fuzz_setup(scratch, sizeof(scratch), "unused");
-	return 0;
-}
+FUZZ_INITIALIZE_QUIETLY()
 
 static const enum read_how hows[] = { READ_INTEGER, READ_POINTER, READ_STRING,
 				      READ_TEXT,    READ_BYTES,	  READ_SOCKADDR,

@@ -15,18 +15,9 @@
 #include "../tests/unit/filter_oracle.h"
 #include "fuzz_common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	char scratch[256];
-
-	(void)argc;
-	(void)argv;
-	fuzz_setup(scratch, sizeof(scratch), "unused");
-	return 0;
-}
+FUZZ_INITIALIZE_QUIETLY()
 
 /* The constants of w, each with its neighbours, into values. */
 static void constants(const struct where_node *w, unsigned long long *v,

@@ -16,18 +16,9 @@
 #include "metrics.h"
 #include "fuzz_common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	char scratch[256];
-
-	(void)argc;
-	(void)argv;
-	fuzz_setup(scratch, sizeof(scratch), "unused");
-	return 0;
-}
+FUZZ_INITIALIZE_QUIETLY()
 
 /* The next part of the input, up to a NUL byte (or its end). */
 static char *part(const uint8_t **p, const uint8_t *end)

@@ -12,18 +12,9 @@
 #include "filter.h"
 #include "fuzz_common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	char scratch[256];
-
-	(void)argc;
-	(void)argv;
-	fuzz_setup(scratch, sizeof(scratch), "unused");
-	return 0;
-}
+FUZZ_INITIALIZE_QUIETLY()
 
 /* Every node whole: a comparison has its parts, the others theirs. */
 static void check(const struct where_node *n, const char *spec)
