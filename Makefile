@@ -109,7 +109,8 @@ TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probe
 	    $(B)/trace_summary.o $(B)/trace_calls.o $(B)/trace_timeline.o $(B)/trace_profile.o \
 	    $(B)/trace_metrics.o $(B)/trace_privileges.o $(B)/trace_filter.o $(B)/trace_filter_parse.o \
 	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o
-LIBS += -lbpf
+# -lstdc++: its __cxa_demangle names C++ frames in --stack's walks.
+LIBS += -lbpf -lstdc++
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
 # found; elsewhere --metrics says what to install.
 ifndef MICROHTTPD

@@ -3,7 +3,7 @@
 # (--summary, --by, --top), folded (--folded), named on the timeline,
 # at any depth; against a toy runtime of known calls and times, and
 # Debian's Python against cProfile's and a bpftrace script's counts.
-# serial_tests: t_profile_folded_and_timeline
+# serial_tests: t_profile_folded_and_timeline t_profile_breakdown
 # (timing-bound: the toy's calls are timed within bounds (helper 10 to 30 ms): run alone)
 
 # A toy runtime: App::run calls App::slow 3 times (20 ms each),

@@ -212,3 +212,33 @@ t_stack_lost_said() {
 	fi
 	ok
 }
+
+# C++ frames are named as perf and gdb name them, demangled
+# (_ZN3net7receiveEi is net::receive(int)), in the stream, --summary and
+# --folded (they printed mangled).
+t_stack_cxx_demangled() {
+	need_trace
+	need g++
+	printf 'provider cx {\n\tprobe a(int x);\n};\n' > cx.d
+	cat > cxs.cc <<-'C'
+	#include "cx.h"
+	namespace net {
+	__attribute__((noinline)) int receive(int n) { CX_A(n); asm volatile("" ::: "memory"); return n + 1; }
+	}
+	template <typename T> __attribute__((noinline)) T twice(T x) { return net::receive(static_cast<int>(x)) * 2; }
+	int main(int c, char **) { return twice<long>(c) > 100; }
+	C
+	expect "$PROBEGEN" -h -s cx.d -o cx.h
+	expect "$PROBEGEN" -G -s cx.d -o cxp.o
+	expect g++ -g -O2 -I. cxs.cc cxp.o -o cxs
+	nm cxs | grep -q '_ZN3net7receiveEi' || fail "not a mangled name to begin with"
+	timeout 60 "$PROBEGEN" --trace --stack -n 'cx:*' -c ./cxs > out 2> err || { cat err; fail "--stack"; }
+	grep -q '^    net::receive(int)+0x[0-9a-f]* (cxs.cc:3)$' out || { cat out; fail "net::receive(int) not named"; }
+	grep -q '^    long twice<long>(long)+0x[0-9a-f]* (cxs.cc:[0-9]*)$' out || { cat out; fail "the template not named"; }
+	grep -q '_Z' out && { cat out; fail "a mangled name"; }
+	timeout 60 "$PROBEGEN" --trace --stack --summary -n 'cx:*' -c ./cxs > out 2> err || { cat err; fail "--summary --stack"; }
+	expect_grep '^    net::receive(int)+0x' out
+	timeout 60 "$PROBEGEN" --trace --stack --folded f.txt -n 'cx:*' -c ./cxs > out 2> err || { cat err; fail "--folded"; }
+	expect_grep ';main;long twice<long>(long);net::receive(int);cx:a 1$' f.txt
+	ok
+}

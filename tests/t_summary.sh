@@ -2,8 +2,9 @@
 # (from the names, or --pair), --trace --summary's counts, percentiles
 # and histograms against a program with known sleeps, --expect-all, and
 # the same summary as a bpftrace script.
-# serial_tests: t_summary_counts_and_percentiles t_summary_pair_by_argument
-# (timing-bound: latencies within bounds of the sleeps the program makes: run alone)
+# serial_tests: t_summary_counts_and_percentiles t_summary_pair_by_argument t_summary_timeline_in_viewer
+# (timing-bound: latencies within bounds of the sleeps the program makes;
+# and headless Chromium drawing the timeline in speedscope: run alone)
 
 # The naming rules: every form pairs, and nothing else does.
 t_summary_pair_names() {

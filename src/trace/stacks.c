@@ -262,6 +262,26 @@ static char *build_id_of(Dwfl_Module *mod)
 	return hex;
 }
 
+/* The C++ runtime's demangler (libstdc++, which every C++ program
+ * links, and probegen with --trace): the name perf and gdb show. */
+char *__cxa_demangle(const char *mangled, char *out, size_t *len,
+		     int *status);
+
+/* Symbol sym's first n bytes as a frame names it: a C++ name demangled
+ * (_ZN3net7receiveEi is net::receive(int)), any other as it is. */
+static char *function_name(const char *sym, size_t n)
+{
+	char *raw = xstrndup(sym, n), *d;
+	int status = -1;
+
+	if (raw[0] == '_' && raw[1] == 'Z' &&
+	    (d = __cxa_demangle(raw, NULL, NULL, &status)) && status == 0) {
+		free(raw);
+		return d;
+	}
+	return raw;
+}
+
 /* The name and place of frame pc (its caller's call when not an
  * activation: one byte back, inside the call). */
 static struct frame_made *frame_name(Dwfl *dwfl, Dwarf_Addr pc,
@@ -290,7 +310,7 @@ static struct frame_made *frame_name(Dwfl *dwfl, Dwarf_Addr pc,
 	off += pc - look;
 	/* A versioned name (__libc_start_main@@GLIBC_2.34): its name. */
 	if (sym)
-		function = xstrndup(sym, strcspn(sym, "@"));
+		function = function_name(sym, strcspn(sym, "@"));
 	f->place = (struct frame_place){ pc,
 					 start,
 					 end,
