@@ -28,15 +28,16 @@ static void remove_dir(void)
 static const char *object_for(const struct target *tg, const char *name)
 {
 	static char path[4][256];
-	static int k;
+	static int k, made; /* made: dir, once (its name may hold an X) */
 	struct program *prog = compile("provider p {\n\tprobe a(int x);\n};\n");
 	struct emit_options opt = { "t.d", NULL, NULL, 0, 0, 0, NULL, 0, 0 };
 	struct output out;
 	char *p = path[k++ % 4];
 
-	if (strchr(dir, 'X')) {
-		CHECK(mkdtemp(dir), "mkdtemp");
+	if (!made) {
+		CHECK(mkdtemp(dir), "mkdtemp %s", dir);
 		atexit(remove_dir);
+		made = 1;
 	}
 	snprintf(p, 256, "%s/%s", dir, name);
 	opt.target = tg;
