@@ -267,10 +267,10 @@ static int cond_truth(const struct trace_cond *c,
 	if (c->kind != TRACE_COND_STRING && c->kind != TRACE_COND_GLOB)
 		return filter_integer_truth(c, o->value);
 	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
-	if (c->kind == TRACE_COND_STRING)
-		return filter_string_truth(c, o->text, n);
 	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
 		;
+	if (c->kind == TRACE_COND_STRING)
+		return filter_string_truth(c, o->text, n, m);
 	for (k = 0; k < FILTER_GLOB_STEPS; k++)
 		if (filter_glob_step(&g, o->text, n, c->pattern, m))
 			break;

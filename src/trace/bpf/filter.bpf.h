@@ -115,7 +115,7 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 		bpf_loop(FILTER_GLOB_STEPS, glob_step, &g, 0);
 		return g.result;
 	}
-	return filter_string_truth(c, ft->text, ft->n);
+	return filter_string_truth(c, ft->text, ft->n, ft->m);
 }
 
 /* The truth of comparison k of info's filter.  A global function (two:

@@ -40,15 +40,14 @@ FILTER_EVAL int filter_integer_truth(const struct trace_cond *c, __u64 v)
 	}
 }
 
-/* A string's n bytes against c's pattern (== or !=, not a glob). */
+/* A string's n bytes against c's pattern of m bytes (== or !=, not a
+ * glob). */
 FILTER_EVAL int filter_string_truth(const struct trace_cond *c,
-				    const char *text, __u32 n)
+				    const char *text, __u32 n, __u32 m)
 {
-	__u32 k, m;
+	__u32 k;
 	int same;
 
-	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
-		;
 	same = n == m;
 	for (k = 0; k < TRACE_PATTERN_LEN - 1 && same; k++) {
 		if (k >= n)
