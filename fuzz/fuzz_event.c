@@ -20,9 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 FUZZ_INITIALIZE_QUIETLY()
 
-static const enum read_how hows[] = { READ_INTEGER, READ_POINTER, READ_STRING,
-				      READ_TEXT,    READ_BYTES,	  READ_SOCKADDR,
-				      READ_FLOAT };
+static const enum arg_kind hows[] = { ARG_INTEGER, ARG_POINTER, ARG_STRING,
+				      ARG_TEXT,    ARG_BYTES,	  ARG_SOCKADDR,
+				      ARG_FLOAT };
 
 static unsigned byte(const uint8_t **p, const uint8_t *end)
 {
@@ -30,18 +30,19 @@ static unsigned byte(const uint8_t **p, const uint8_t *end)
 }
 
 /* One read, from 4 bytes of the input. */
-static void read_of(struct tracer_read *r, const uint8_t **p,
+static void read_of(struct arg_read *r, const uint8_t **p,
 		    const uint8_t *end, int nargs)
 {
 	unsigned a = byte(p, end), b = byte(p, end), c = byte(p, end),
 		 d = byte(p, end);
 
-	r->how = hows[a % (sizeof(hows) / sizeof(hows[0]))];
+	r->kind = hows[a % (sizeof(hows) / sizeof(hows[0]))];
 	r->size = (int)(b % 9);
 	r->is_signed = b >> 7;
 	r->length_arg = (c & 0x80) || !nargs ? -1 : (int)(c % (unsigned)nargs);
+	r->length_from = r->length_arg >= 0 ? LENGTH_ARG : LENGTH_FIXED;
 	if (!nargs && (c & 0x40)) /* a show's: its length in its slot */
-		r->length_arg = READ_LENGTH_IN_SLOT;
+		r->length_from = LENGTH_SIBLING;
 	r->length = d * 3;
 	r->reversed = a >> 7;
 }

@@ -144,8 +144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t.nargs = 2;
 	t.arg_names[0] = part(&p, end);
 	t.arg_names[1] = part(&p, end);
-	t.read[0].how = READ_STRING;
-	t.read[1].how = READ_STRING;
+	t.read[0].kind = ARG_STRING;
+	t.read[1].kind = ARG_STRING;
 	t.label_args[0] = 0;
 	t.label_args[1] = 1;
 	t.nlabel_args = 2;

@@ -1,79 +1,82 @@
 /*
  * src/arg_read.h - how a tracer reads one argument of a probe, or one
- * member a pointer argument leads to: the description the compiler
- * fills from a .d's types and tags (compiler/reading.h, meanings.c), the
- * inspector from a binary's DWARF (inspect/members.c), and the tracer
- * reads (src/trace/).  Plain C, with no other header: every wing
- * includes it, none includes another wing's header for it.
+ * member a pointer argument leads to: one description, struct arg_read.
+ * The compiler fills it from a .d's types and tags (compiler/type.c,
+ * meanings.c), the inspector from a binary's DWARF (inspect/members.c)
+ * and answers which of them describes a binary's probe
+ * (inspect/arg_reads.c); the BPF copier, the decoder and printers, the
+ * filter compiler and the emitters all switch on its kind.
+ *
+ * Plain C with no other header, for both compilers: every wing includes
+ * it, and the BPF side (bpf/trace_abi.h) takes enum arg_kind from it.
  */
 #ifndef PROBEGEN_ARG_READ_H
 #define PROBEGEN_ARG_READ_H
 
-/* Tracers read integers and pointers of 1 to 8 bytes, C strings through
- * their pointers, and the bytes a pointer's length says. */
-enum read_how {
-	READ_INTEGER,  /* size bytes, is_signed */
-	READ_POINTER,  /* an address */
-	READ_STRING,   /* the bytes it points to, to a NUL */
-	READ_AS_NOTED, /* a type of the user's headers: as the note records */
-	READ_FLOAT,
-	READ_BY_VALUE,
-	READ_TOO_WIDE, /* not readable */
-	READ_TEXT,     /* a char pointer to its length's bytes: a string */
-	READ_BYTES,    /* another pointer to its length's bytes: hex */
-	READ_SOCKADDR, /* a struct sockaddr pointer: the address */
+/* What an argument's (or a member's) value is, and so how it is read:
+ * integers and pointers of 1 to 8 bytes, a C string through its
+ * pointer, the bytes a length says through a pointer, a socket address.
+ * The kinds from ARG_AS_NOTED on are decided but not read.  A new
+ * meaning is a kind here, its decider, its copier (bpf/slots.bpf.h), its
+ * printer (trace/meant.c) and its bpftrace spelling. */
+enum arg_kind {
+	ARG_INTEGER,  /* size bytes, is_signed */
+	ARG_POINTER,  /* an address */
+	ARG_STRING,   /* a char pointer: the string, to its NUL */
+	ARG_TEXT,     /* a char pointer to its length's bytes: a string */
+	ARG_BYTES,    /* another pointer to its length's bytes: hex */
+	ARG_SOCKADDR, /* a struct sockaddr pointer: the address */
+	ARG_AS_NOTED, /* a type of the user's headers: as the note records */
+	ARG_FLOAT,
+	ARG_BY_VALUE,
+	ARG_TOO_WIDE,
+};
+/* The kinds whose bytes are copied at the firing into a slot of the
+ * event (bpf/trace_abi.h), not read from the argument's value alone. */
+#define ARG_KIND_HAS_SLOT(k) ((k) >= ARG_STRING && (k) <= ARG_SOCKADDR)
+
+/* Where ARG_TEXT's and ARG_BYTES's length comes from. */
+enum arg_length_from {
+	LENGTH_NONE,
+	LENGTH_ARG,	/* another argument's value: length_arg */
+	LENGTH_FIXED,	/* length bytes (@length ARG N, a char array) */
+	LENGTH_SIBLING, /* a member beside the pointer (name_len): at
+			   length_delta bytes from its place, length_size
+			   bytes, length_signed; read with the bytes */
 };
 
-/* One name of an @enum tag: NAME=VALUE. */
+/* Pointers a member chain follows, at most, after its argument. */
+#define ARG_MAX_STEPS 6
+
+/* One name of an @enum tag or a DWARF enum: NAME=VALUE. */
 struct enum_value {
 	const char *name;
 	long long value;
 };
 
-struct tracer_read {
-	enum read_how how;
+struct arg_read {
+	enum arg_kind kind;
 	int size, is_signed;
-	/* READ_TEXT, READ_BYTES: the argument holding the length, or -1
-	   and length bytes (@length ARG N); reversed: shown last byte
-	   first (@length ARG N reversed: a Bitcoin hash). */
-	int length_arg;
-	unsigned length;
-	int reversed;
-	/* length_arg READ_LENGTH_IN_SLOT: a --show member whose length is a
-	   sibling member's, read into the first 8 bytes of its slot. */
-#define READ_LENGTH_IN_SLOT (-2)
-	/* @enum: the names of its values, or NULL. */
+	enum arg_length_from length_from;
+	int length_arg;	 /* LENGTH_ARG */
+	unsigned length; /* LENGTH_FIXED */
+	int length_delta, length_size, length_signed; /* LENGTH_SIBLING */
+	int reversed;	 /* the bytes shown last first (a Bitcoin hash) */
+	/* A member chain (nsteps > 0): from argument arg's value plus
+	   offset[0], then through the pointer there plus offset[1], ...
+	   to the member's place, which holds its value; a char array's or
+	   a struct sockaddr's place is itself the value, as an array's
+	   address is in C.  An argument has no steps. */
+	int arg, nsteps;
+	unsigned offset[ARG_MAX_STEPS];
+	/* Its values' names (@enum, a DWARF enum), or NULL; a member
+	   chain's are its own (arg_read_free). */
 	const struct enum_value *values;
 	int nvalues;
 };
 
 /* Why a tracer cannot read r ("floating", "passed by value", "wider
  * than 8 bytes"), or NULL when it can (compiler/type.c). */
-const char *tracer_read_unreadable(const struct tracer_read *r);
-
-/* Pointers a member expression follows, at most, after its argument. */
-#define MEMBER_MAX_STEPS 6
-enum member_kind {
-	MEMBER_INTEGER, /* size bytes, is_signed; values: an enum's names */
-	MEMBER_POINTER, /* an address */
-	MEMBER_STRING,	/* a char pointer: the string it points to */
-	MEMBER_CHARS,	/* a char array of size bytes */
-	MEMBER_SOCKADDR, /* a socket address, at the place reached */
-	MEMBER_TEXT,	/* a char pointer with a sibling X_len member */
-	MEMBER_BYTES,	/* another pointer with one: its bytes */
-};
-/* Where a tracer finds the member: the argument's value plus offset[0];
- * then, for each later step, the pointer there plus offset[j]. */
-struct member_path {
-	int arg, nsteps;
-	unsigned offset[MEMBER_MAX_STEPS];
-	enum member_kind kind;
-	int size, is_signed;
-	struct enum_value *values; /* the enum's names, from DWARF */
-	int nvalues;
-	/* MEMBER_TEXT, MEMBER_BYTES: the length member's place from the
-	   pointer's (bytes, either way), size and sign. */
-	int length_delta, length_size, length_signed;
-};
+const char *arg_read_unreadable(const struct arg_read *r);
 
 #endif

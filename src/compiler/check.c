@@ -127,18 +127,18 @@ static void check_readable(const struct program *prog, const struct probe *pr,
 	int i = 0;
 
 	for_each_param(pr->native, p) {
-		struct tracer_read r = type_tracer_read(prog, p->type, tg);
+		struct arg_read r = type_arg_read(prog, p->type, tg);
 
 		i++;
-		if (!tracer_read_unreadable(&r))
+		if (!arg_read_unreadable(&r))
 			continue;
 		t.len = 0;
 		type_print_d(&t, p->type, NULL);
-		if (r.how == READ_FLOAT)
+		if (r.kind == ARG_FLOAT)
 			warning_at(p->loc,
 				   "argument %d of probe '%s' has floating type '%s', which bpftrace and bcc cannot read",
 				   i, pr->name, t.data);
-		else if (r.how == READ_BY_VALUE)
+		else if (r.kind == ARG_BY_VALUE)
 			warning_at(p->loc,
 				   "argument %d of probe '%s' is a '%s' passed by value; tracers can read only integers and pointers",
 				   i, pr->name, t.data);

@@ -25,17 +25,17 @@
 
 /* What bpftrace can show of argument i, read as r: a comment where it
  * shows less than --trace, NULL when it shows the same. */
-static const char *bpftrace_falls_short(const struct tracer_read *r)
+static const char *bpftrace_falls_short(const struct arg_read *r)
 {
 	if (r->reversed)
 		return "bpftrace cannot reverse bytes: they print first byte first";
-	if (r->how == READ_SOCKADDR)
+	if (r->kind == ARG_SOCKADDR)
 		return "a socket address: bpftrace prints its pointer";
 	if (r->nvalues > BPFTRACE_MAX_ENUM)
 		return "its @enum has more names than bpftrace compiles quickly: it prints the number";
 	if (r->nvalues)
 		return "a value without a name prints as (unnamed)";
-	if (r->length_arg >= BPFTRACE_MAX_ARGS)
+	if (r->length_from == LENGTH_ARG && r->length_arg >= BPFTRACE_MAX_ARGS)
 		return "its length is past arg5, which bpftrace 0.17 cannot read: it prints its pointer";
 	return NULL;
 }
@@ -50,10 +50,11 @@ static const char *bpftrace_falls_short(const struct tracer_read *r)
  * above the probe. */
 #define BPFTRACE_BUF_BYTES 256
 #define BPFTRACE_STRLEN_MAX 200
-static int is_fixed_buf(const struct tracer_read *r)
+static int is_fixed_buf(const struct arg_read *r)
 {
-	return r->how == READ_BYTES && r->length_arg < 0 && !r->nvalues &&
-	       !tracer_read_unreadable(r);
+	return r->kind == ARG_BYTES && r->length_from == LENGTH_FIXED &&
+	       !r->nvalues &&
+	       !arg_read_unreadable(r);
 }
 
 /* The bytes each fixed-length buf() of pr may read. */
@@ -65,7 +66,7 @@ static unsigned bpftrace_buf_share(const struct program *prog,
 	int i = 0, n = 0;
 
 	for_each_param(pr->native, p) {
-		struct tracer_read r = arg_tracer_read(prog, pr, i, tg);
+		struct arg_read r = decl_arg_read(prog, pr, i, tg);
 
 		n += i < BPFTRACE_MAX_ARGS && is_fixed_buf(&r);
 		i++;
@@ -77,10 +78,11 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 		  const struct program *prog, const struct probe *pr, int i,
 		  const struct target *tg)
 {
-	struct tracer_read read = arg_tracer_read(prog, pr, i, tg);
-	const struct tracer_read *r = &read;
-	const char *why = tracer_read_unreadable(r);
-	int k, length = r->length_arg >= 0 && r->length_arg < BPFTRACE_MAX_ARGS;
+	struct arg_read read = decl_arg_read(prog, pr, i, tg);
+	const struct arg_read *r = &read;
+	const char *why = arg_read_unreadable(r);
+	int k, length = r->length_from == LENGTH_ARG &&
+			r->length_arg < BPFTRACE_MAX_ARGS;
 
 	if (why) {
 		buf_printf(fmt, "(not readable: %s)", why);
@@ -93,18 +95,18 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 			buf_printf(expr, "arg%d == %lld ? \"%s\" : ", i,
 				   r->values[k].value, r->values[k].name);
 		buf_lit(expr, "\"(unnamed)\"");
-	} else if (r->how == READ_STRING) {
+	} else if (r->kind == ARG_STRING) {
 		buf_lit(fmt, "\\\"%s\\\"");
 		buf_printf(expr, "str(arg%d)", i);
-	} else if ((r->how == READ_TEXT || r->how == READ_BYTES) &&
-		   (length || r->length_arg < 0)) {
-		buf_puts(fmt, r->how == READ_TEXT ? "\\\"%s\\\"" : "%r");
-		buf_printf(expr, "%s(arg%d, ", r->how == READ_TEXT ? "str" : "buf",
+	} else if ((r->kind == ARG_TEXT || r->kind == ARG_BYTES) &&
+		   (length || r->length_from == LENGTH_FIXED)) {
+		buf_puts(fmt, r->kind == ARG_TEXT ? "\\\"%s\\\"" : "%r");
+		buf_printf(expr, "%s(arg%d, ", r->kind == ARG_TEXT ? "str" : "buf",
 			   i);
 		/* A negative length reads nothing (bpftrace would read
 		   to its limit). */
 		if (length &&
-		    arg_tracer_read(prog, pr, r->length_arg, tg).is_signed)
+		    decl_arg_read(prog, pr, r->length_arg, tg).is_signed)
 			buf_printf(expr, "(int64)arg%d < 0 ? 0 : arg%d)",
 				   r->length_arg, r->length_arg);
 		else if (length)
@@ -116,13 +118,13 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 					   : bpftrace_buf_share(prog, pr, tg));
 		else
 			buf_printf(expr, "%u)", r->length);
-	} else if (r->how == READ_POINTER || r->how == READ_SOCKADDR ||
-		   r->how == READ_TEXT || r->how == READ_BYTES) {
+	} else if (r->kind == ARG_POINTER || r->kind == ARG_SOCKADDR ||
+		   r->kind == ARG_TEXT || r->kind == ARG_BYTES) {
 		buf_lit(fmt, "0x%lx");
 		buf_printf(expr, "arg%d", i);
 	} else {
-		if (r->size == 8 || r->how == READ_AS_NOTED)
-			buf_puts(fmt, r->is_signed || r->how == READ_AS_NOTED
+		if (r->size == 8 || r->kind == ARG_AS_NOTED)
+			buf_puts(fmt, r->is_signed || r->kind == ARG_AS_NOTED
 					      ? "%ld"
 					      : "%lu");
 		else
@@ -142,7 +144,7 @@ static void probe_block(struct buf *b, const struct program *prog,
 	probe_declaration(b, pr);
 	buf_lit(b, " */\n");
 	for_each_param(pr->native, p) {
-		struct tracer_read r = arg_tracer_read(prog, pr, i, tg);
+		struct arg_read r = decl_arg_read(prog, pr, i, tg);
 		const char *short_of = bpftrace_falls_short(&r);
 
 		name.len = 0;

@@ -32,8 +32,8 @@ static void bpftrace_read(struct buf *b, const struct program *prog,
 			  const struct probe *pr, int i,
 			  const struct target *tg)
 {
-	struct tracer_read r = arg_tracer_read(prog, pr, i, tg);
-	const char *why = tracer_read_unreadable(&r);
+	struct arg_read r = decl_arg_read(prog, pr, i, tg);
+	const char *why = arg_read_unreadable(&r);
 	struct buf fmt = { 0 }, expr = { 0 };
 
 	if (why) {

@@ -37,9 +37,9 @@ static int is_pointer(const struct program *prog, const struct type *t)
 /* An integer, or a type of the user's headers the note will size. */
 static int is_integer(const struct program *prog, const struct type *t)
 {
-	struct tracer_read r = type_tracer_read(prog, t, target_host());
+	struct arg_read r = type_arg_read(prog, t, target_host());
 
-	return r.how == READ_INTEGER || r.how == READ_AS_NOTED;
+	return r.kind == ARG_INTEGER || r.kind == ARG_AS_NOTED;
 }
 
 static int is_sockaddr(const struct program *prog, const struct type *t)
@@ -206,8 +206,8 @@ static int enum_value_bad(struct tag_reader *r, int i,
 			  const struct enum_value *e, const char *w,
 			  const char *eq)
 {
-	struct tracer_read t =
-		type_tracer_read(r->prog, param_at(r->pr, i)->type, target_host());
+	struct arg_read t =
+		type_arg_read(r->prog, param_at(r->pr, i)->type, target_host());
 	const struct enum_value *before;
 	int bits = t.size * 8;
 
@@ -224,7 +224,7 @@ static int enum_value_bad(struct tag_reader *r, int i,
 			return 1;
 		}
 	}
-	if (t.how != READ_INTEGER || bits < 1 || bits >= 64)
+	if (t.kind != ARG_INTEGER || bits < 1 || bits >= 64)
 		return 0; /* sized by the note, or any 64-bit value */
 	if (t.is_signed ? e->value < -(1ll << (bits - 1)) ||
 				  e->value >= 1ll << (bits - 1)
@@ -430,23 +430,25 @@ static int is_char_pointer(const struct type *t)
 		(t->inner->base == B_CHAR || t->inner->base == B_SCHAR));
 }
 
-struct tracer_read arg_tracer_read(const struct program *prog,
+struct arg_read decl_arg_read(const struct program *prog,
 				   const struct probe *pr, int i,
 				   const struct target *tg)
 {
 	const struct param *p = param_at(pr, i);
-	struct tracer_read r = type_tracer_read(prog, p->type, tg);
+	struct arg_read r = type_arg_read(prog, p->type, tg);
 	const struct arg_meaning *m = pr->meanings ? &pr->meanings[i] : NULL;
 
 	if (!m)
 		return r;
 	if (m->sockaddr) {
-		r.how = READ_SOCKADDR;
+		r.kind = ARG_SOCKADDR;
 	} else if (!m->no_length && (m->length_arg >= 0 || m->length)) {
-		r.how = is_char_pointer(p->type) && !m->reversed ? READ_TEXT
-								 : READ_BYTES;
-		r.length_arg = m->length_arg;
-		r.length = m->length;
+		r.kind = is_char_pointer(p->type) && !m->reversed ? ARG_TEXT
+								 : ARG_BYTES;
+		if (m->length_arg >= 0)
+			r.length_from = LENGTH_ARG, r.length_arg = m->length_arg;
+		else
+			r.length_from = LENGTH_FIXED, r.length = m->length;
 		r.reversed = m->reversed;
 	}
 	r.values = m->values;
@@ -489,20 +491,20 @@ void meanings_tags(struct buf *b, const struct probe *pr)
 int meaning_text(struct buf *b, const struct program *prog,
 		 const struct probe *pr, int i)
 {
-	struct tracer_read r = arg_tracer_read(prog, pr, i, target_host());
+	struct arg_read r = decl_arg_read(prog, pr, i, target_host());
 	const struct arg_meaning *m = &pr->meanings[i];
 	size_t before = b->len;
 	int k;
 
-	if (r.how == READ_TEXT || r.how == READ_BYTES) {
-		buf_puts(b, r.how == READ_TEXT ? "a string of " : "");
-		if (r.length_arg >= 0)
+	if (r.kind == ARG_TEXT || r.kind == ARG_BYTES) {
+		buf_puts(b, r.kind == ARG_TEXT ? "a string of " : "");
+		if (r.length_from == LENGTH_ARG)
 			arg_display_name(b, pr, r.length_arg);
 		else
 			buf_printf(b, "%u", r.length);
-		buf_puts(b, r.how == READ_TEXT ? " bytes" : " bytes in hex");
+		buf_puts(b, r.kind == ARG_TEXT ? " bytes" : " bytes in hex");
 		buf_puts(b, r.reversed ? ", last byte first" : "");
-	} else if (r.how == READ_SOCKADDR) {
+	} else if (r.kind == ARG_SOCKADDR) {
 		buf_lit(b, "a socket address");
 	}
 	for (k = 0; k < r.nvalues; k++)
@@ -512,7 +514,7 @@ int meaning_text(struct buf *b, const struct program *prog,
 		return 0;
 	if (m->sockaddr)
 		buf_lit(b, " (by its type)");
-	else if (r.length_arg >= 0 && !m->length_said)
+	else if (r.length_from == LENGTH_ARG && !m->length_said)
 		buf_lit(b, " (by its name)");
 	else
 		buf_lit(b, " (said)");

@@ -17,11 +17,11 @@ struct target;
 struct buf;
 
 /* By the type alone. */
-struct tracer_read type_tracer_read(const struct program *prog,
+struct arg_read type_arg_read(const struct program *prog,
 				    const struct type *t,
 				    const struct target *tg);
 /* Native argument i of pr, by its type and its meaning. */
-struct tracer_read arg_tracer_read(const struct program *prog,
+struct arg_read decl_arg_read(const struct program *prog,
 				   const struct probe *pr, int i,
 				   const struct target *tg);
 

@@ -258,39 +258,39 @@ int type_is_string(const struct type *t)
 		t->inner->base == B_UCHAR);
 }
 
-struct tracer_read type_tracer_read(const struct program *prog,
+struct arg_read type_arg_read(const struct program *prog,
 				    const struct type *t,
 				    const struct target *tg)
 {
 	struct type_info ti = type_info(prog, t, tg);
-	struct tracer_read r = { .how = READ_INTEGER,
+	struct arg_read r = { .kind = ARG_INTEGER,
 				 .size = ti.size,
 				 .is_signed = ti.is_signed,
 				 .length_arg = -1 };
 
 	if (type_is_string(t))
-		r.how = READ_STRING;
+		r.kind = ARG_STRING;
 	else if (ti.is_pointer)
-		r.how = READ_POINTER;
+		r.kind = ARG_POINTER;
 	else if (ti.is_float)
-		r.how = READ_FLOAT;
+		r.kind = ARG_FLOAT;
 	else if (ti.is_struct)
-		r.how = READ_BY_VALUE;
+		r.kind = ARG_BY_VALUE;
 	else if (ti.size == 0)
-		r.how = READ_AS_NOTED;
+		r.kind = ARG_AS_NOTED;
 	else if (ti.size > 8)
-		r.how = READ_TOO_WIDE;
+		r.kind = ARG_TOO_WIDE;
 	return r;
 }
 
-const char *tracer_read_unreadable(const struct tracer_read *r)
+const char *arg_read_unreadable(const struct arg_read *r)
 {
-	switch (r->how) {
-	case READ_FLOAT:
+	switch (r->kind) {
+	case ARG_FLOAT:
 		return "floating";
-	case READ_BY_VALUE:
+	case ARG_BY_VALUE:
 		return "passed by value";
-	case READ_TOO_WIDE:
+	case ARG_TOO_WIDE:
 		return "wider than 8 bytes";
 	default:
 		return NULL;

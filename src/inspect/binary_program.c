@@ -148,3 +148,71 @@ const struct probe *binary_recorded_probe(const struct bin_probe *p)
 {
 	return p->args_recorded ? p->model : NULL;
 }
+
+/* Whether any of the probe's parameters has a name. */
+static int has_names(const struct probe *pr)
+{
+	const struct param *q;
+
+	for (q = pr->native; q; q = q->next)
+		if (q->name)
+			return 1;
+	return 0;
+}
+
+const struct probe *binary_probe_decl(const struct bin_probe *p,
+				      const struct program *from_file,
+				      const struct program **prog)
+{
+	const struct probe *pr = binary_recorded_probe(p), *named;
+
+	named = from_file ? program_probe(from_file, p->provider, p->name)
+			  : NULL;
+	if (!pr || (named && !has_names(pr) && has_names(named) &&
+		    named->nnative == pr->nnative)) {
+		pr = named;
+		if (prog)
+			*prog = from_file;
+	}
+	if (pr && p->sites && pr->nnative != spec_count(p->sites->args))
+		return NULL; /* not the declaration of what the binary fires */
+	return pr;
+}
+
+int binary_probe_args(const struct bin_probe *p,
+		      const struct program *recorded,
+		      const struct program *from_file,
+		      const struct target *tg, struct probe_args *out)
+{
+	const char *spec = p->sites ? p->sites->args : "";
+	struct arg_spec a;
+	struct buf name = { 0 };
+	int i = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->program = recorded;
+	out->decl = binary_probe_decl(p, from_file, &out->program);
+	while ((spec = spec_next(spec, &a)) && i < PROBE_MAX_ARGS) {
+		struct arg_read *r = &out->read[i];
+
+		name.len = 0;
+		if (out->decl)
+			arg_display_name(&name, out->decl, i);
+		else
+			buf_printf(&name, "arg%d", i);
+		out->names[i] = xstrdup(name.data);
+		if (out->decl)
+			*r = decl_arg_read(out->program, out->decl, i, tg);
+		/* No declaration, or a type of the user's headers: as the
+		   note records it. */
+		if (!out->decl || r->kind == ARG_AS_NOTED)
+			*r = (struct arg_read){ .kind = ARG_INTEGER,
+						.size = a.size,
+						.is_signed = a.is_signed,
+						.length_arg = -1 };
+		i++;
+	}
+	out->nargs = i;
+	buf_free(&name);
+	return i;
+}

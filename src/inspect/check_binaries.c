@@ -241,14 +241,14 @@ static void check_site(struct checker *c, const struct binary *b,
 		return;
 	}
 	for (; tg && q && (spec = spec_next(spec, &a)); q = q->next, i++) {
-		struct tracer_read r = type_tracer_read(prog, q->type, tg);
+		struct arg_read r = type_arg_read(prog, q->type, tg);
 
 		/* Nothing to compare: the user's types, or ones no tracer
 		   reads (the checker warned of those). */
-		if (r.how == READ_AS_NOTED || tracer_read_unreadable(&r))
+		if (r.kind == ARG_AS_NOTED || arg_read_unreadable(&r))
 			continue;
 		if (r.size == a.size &&
-		    (r.how != READ_INTEGER || r.is_signed == a.is_signed))
+		    (r.kind != ARG_INTEGER || r.is_signed == a.is_signed))
 			continue;
 		problem_at(c, c->strict, b->path, p, where,
 			   "argument %d is recorded as %d bytes %s, declared %d bytes %s",

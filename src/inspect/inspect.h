@@ -97,6 +97,31 @@ struct program *binary_program(struct binary *b);
  * readable declaration for it; NULL when p's arguments are only the
  * notes' sizes. */
 const struct probe *binary_recorded_probe(const struct bin_probe *p);
+/* The declaration that describes p (in binary_program's program, else
+ * in from_file, into *prog unless NULL): the binary's recorded one; else -s
+ * FILE.d's, which is also taken when the recorded one names no
+ * argument (Perl's perldtrace.d does not); NULL when neither, or when
+ * its arguments are not as many as the binary's sites pass. */
+const struct probe *binary_probe_decl(const struct bin_probe *p,
+				      const struct program *from_file,
+				      const struct program **prog);
+/* How each argument of p is read, and its name: the one answer, which
+ * --trace and --list take.  By binary_probe_decl's declaration (its
+ * types and meanings, for target tg: a 32-bit program's long is 4),
+ * else, and for a type of the user's headers, as the note's sizes and
+ * signs say ("argN" when unnamed).  Free with probe_args_free. */
+#define PROBE_MAX_ARGS 12 /* sys/sdt.h's */
+struct probe_args {
+	const struct probe *decl; /* or NULL */
+	const struct program *program; /* decl's */
+	int nargs;
+	char *names[PROBE_MAX_ARGS];
+	struct arg_read read[PROBE_MAX_ARGS];
+};
+int binary_probe_args(const struct bin_probe *p,
+		      const struct program *recorded,
+		      const struct program *from_file,
+		      const struct target *tg, struct probe_args *out);
 
 /* ---- semaphores.c ---- */
 
@@ -140,8 +165,8 @@ int specs_agree(const struct bin_probe *p, int i);
  * members; no DWARF, and how to get it). */
 int member_resolve(const char *path, const struct program *prog,
 		   const struct probe *pr, const char *expr,
-		   struct member_path *m, struct buf *why);
-void member_path_free(struct member_path *m);
+		   struct arg_read *m, struct buf *why);
+void arg_read_free(struct arg_read *m);
 
 /* ---- srclines.c: a site's source line (libdw, when built with it) ---- */
 

@@ -229,7 +229,7 @@ static void list_text(FILE *f, const struct binary *b,
 				fprintf(f, "  (%s)", t.data);
 			fputc('\n', f);
 		}
-		args_text(f, prog, p, binary_recorded_probe(p));
+		args_text(f, prog, p, binary_probe_decl(p, NULL, NULL));
 	}
 	pairs_text(f, &t, prog);
 	buf_free(&t);
@@ -271,7 +271,7 @@ static void arguments_json(FILE *f, struct buf *t,
 			   const struct program *prog,
 			   const struct bin_probe *p)
 {
-	const struct probe *pr = binary_recorded_probe(p);
+	const struct probe *pr = binary_probe_decl(p, NULL, NULL);
 	const struct param *q = pr ? pr->native : NULL;
 	const char *spec = p->sites->args;
 	struct arg_spec a;

@@ -13,13 +13,14 @@
 #include "compiler/naming.h"
 #include "inspect/inspect.h"
 
-void member_path_free(struct member_path *m)
+void arg_read_free(struct arg_read *m)
 {
 	int i;
 
+	/* A member chain's names are its own (enum_read's). */
 	for (i = 0; i < m->nvalues; i++)
 		free((char *)m->values[i].name);
-	free(m->values);
+	free((struct enum_value *)m->values);
 	m->values = NULL;
 	m->nvalues = 0;
 }
@@ -209,15 +210,16 @@ static int is_sockaddr(Dwarf_Die *t)
 }
 
 /* An enum: an integer of its size and sign, with its values' names. */
-static int enum_read(Dwarf_Die *t, struct member_path *m)
+static int enum_read(Dwarf_Die *t, struct arg_read *m)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word enc = 0;
 	Dwarf_Sword v;
 	Dwarf_Die in, e;
+	struct enum_value *values = NULL;
 	int siblings = 0;
 
-	m->kind = MEMBER_INTEGER;
+	m->kind = ARG_INTEGER;
 	m->is_signed = type_of(t, &in) == 0 &&
 		       dwarf_attr_integrate(&in, DW_AT_encoding, &attr) &&
 		       dwarf_formudata(&attr, &enc) == 0 &&
@@ -229,18 +231,18 @@ static int enum_read(Dwarf_Die *t, struct member_path *m)
 						  &attr) ||
 			    dwarf_formsdata(&attr, &v) != 0)
 				continue;
-			m->values =
-				xrealloc(m->values, (size_t)(m->nvalues + 1) *
-							    sizeof(*m->values));
-			m->values[m->nvalues].name = xstrdup(
+			values = xrealloc(values, (size_t)(m->nvalues + 1) *
+							  sizeof(*values));
+			values[m->nvalues].name = xstrdup(
 				dwarf_diename(&e) ? dwarf_diename(&e) : "?");
-			m->values[m->nvalues++].value = v;
+			values[m->nvalues++].value = v;
 		} while (next_sibling(&e, &siblings));
+	m->values = values;
 	return m->size >= 1 && m->size <= 8 ? 0 : -1;
 }
 
 /* How the member of type t is read, into m: 0, or -1 after saying why. */
-static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
+static int final_read(Dwarf_Die *t, struct arg_read *m, struct buf *why)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word enc = 0, count = 0;
@@ -256,7 +258,7 @@ static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
 				"not readable: floating, or wider than 8 bytes");
 			return -1;
 		}
-		m->kind = MEMBER_INTEGER;
+		m->kind = ARG_INTEGER;
 		m->is_signed = enc == DW_ATE_signed ||
 			       enc == DW_ATE_signed_char;
 		return 0;
@@ -266,13 +268,13 @@ static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
 	if (tag == DW_TAG_pointer_type) {
 		m->size = 8;
 		if (type_of(t, &in) == 0 && is_char(&in)) {
-			m->kind = MEMBER_STRING;
+			m->kind = ARG_STRING;
 		} else if (type_of(t, &in) == 0 && is_sockaddr(&in) &&
-			   m->nsteps < MEMBER_MAX_STEPS) {
-			m->kind = MEMBER_SOCKADDR;
+			   m->nsteps < ARG_MAX_STEPS) {
+			m->kind = ARG_SOCKADDR;
 			m->offset[m->nsteps++] = 0; /* followed */
 		} else {
-			m->kind = MEMBER_POINTER;
+			m->kind = ARG_POINTER;
 		}
 		return 0;
 	}
@@ -283,12 +285,15 @@ static int final_read(Dwarf_Die *t, struct member_path *m, struct buf *why)
 		else if (dwarf_attr_integrate(&e, DW_AT_upper_bound, &attr) &&
 			 dwarf_formudata(&attr, &count) == 0)
 			count++;
-		m->kind = MEMBER_CHARS;
+		/* Its place is its value, as an array's is in C. */
+		m->kind = ARG_TEXT;
+		m->length_from = LENGTH_FIXED;
 		m->size = (int)count;
+		m->length = (unsigned)count;
 		return count ? 0 : -1;
 	}
 	if (is_sockaddr(t)) {
-		m->kind = MEMBER_SOCKADDR;
+		m->kind = ARG_SOCKADDR;
 		return 0;
 	}
 	if (is_record(t)) {
@@ -315,7 +320,7 @@ static int is_text_char(Dwarf_Die *t)
  * name_size, namelen, the rule of the .d's arguments): m reads the
  * pointer's bytes as that member says, as text when they are chars. */
 static void sibling_length(Dwarf_Die *rec, const char *name, Dwarf_Die *t,
-			   struct member_path *m)
+			   struct arg_read *m)
 {
 	Dwarf_Word off = 0, loff;
 	Dwarf_Die member, it, lt, in;
@@ -342,8 +347,9 @@ static void sibling_length(Dwarf_Die *rec, const char *name, Dwarf_Die *t,
 		dwarf_attr_integrate(&lt, DW_AT_encoding, &attr);
 		dwarf_formudata(&attr, &enc);
 		m->kind = type_of(t, &in) == 0 && is_text_char(&in)
-				  ? MEMBER_TEXT
-				  : MEMBER_BYTES;
+				  ? ARG_TEXT
+				  : ARG_BYTES;
+		m->length_from = LENGTH_SIBLING;
 		m->length_delta = (int)((long long)loff - (long long)off);
 		m->length_size = dwarf_bytesize(&lt);
 		m->length_signed = enc == DW_ATE_signed ||
@@ -371,7 +377,7 @@ static const char *pointee_name(const struct program *prog,
  * record *rec (first: the argument's own) or the member type *t so far;
  * *t becomes the member's type.  0, or -1 after saying why. */
 static int walk_one(const char *expr, const char **rest, int first,
-		    Dwarf_Die *rec, Dwarf_Die *t, struct member_path *m,
+		    Dwarf_Die *rec, Dwarf_Die *t, struct arg_read *m,
 		    struct buf *why)
 {
 	int arrow = strncmp(*rest, "->", 2) == 0;
@@ -389,9 +395,9 @@ static int walk_one(const char *expr, const char **rest, int first,
 				   (int)(name - 2 - expr), expr);
 			return -1;
 		}
-		if (m->nsteps == MEMBER_MAX_STEPS) {
+		if (m->nsteps == ARG_MAX_STEPS) {
 			buf_printf(why, "more than %d pointers to follow",
-				   MEMBER_MAX_STEPS - 1);
+				   ARG_MAX_STEPS - 1);
 			return -1;
 		}
 		m->offset[m->nsteps++] = 0;
@@ -457,7 +463,7 @@ static int open_record(Dwfl *dwfl, const char *path, const char *rec_name,
 
 int member_resolve(const char *path, const struct program *prog,
 		   const struct probe *pr, const char *expr,
-		   struct member_path *m, struct buf *why)
+		   struct arg_read *m, struct buf *why)
 {
 	Dwfl *dwfl = dwfl_begin(&offline);
 	const struct param *p;
@@ -465,7 +471,7 @@ int member_resolve(const char *path, const struct program *prog,
 	Dwarf_Die rec, t;
 	int typedef_name = 0, rc = -1, i;
 
-	memset(m, 0, sizeof(*m));
+	*m = (struct arg_read){ .length_arg = -1 };
 	if ((m->arg = expr_argument(pr, expr, &rest, why)) < 0)
 		goto out;
 	for (p = pr->native, i = 0; i < m->arg; i++)
@@ -487,13 +493,13 @@ int member_resolve(const char *path, const struct program *prog,
 	last = expr + strlen(expr);
 	while (last > expr && last[-1] != '.' && last[-1] != '>')
 		last--;
-	if (rc == 0 && (m->kind == MEMBER_STRING || m->kind == MEMBER_POINTER))
+	if (rc == 0 && (m->kind == ARG_STRING || m->kind == ARG_POINTER))
 		sibling_length(&rec, last, &t, m);
 out:
 	if (dwfl)
 		dwfl_end(dwfl);
 	if (rc != 0)
-		member_path_free(m);
+		arg_read_free(m);
 	return rc;
 }
 
@@ -501,7 +507,7 @@ out:
 
 int member_resolve(const char *path, const struct program *prog,
 		   const struct probe *pr, const char *expr,
-		   struct member_path *m, struct buf *why)
+		   struct arg_read *m, struct buf *why)
 {
 	(void)path;
 	(void)prog;

@@ -1,6 +1,6 @@
 /*
  * src/trace/event.c - the one decoder of an event's arguments: each by
- * how its type is read (type_tracer_read) as name=value text or a JSON
+ * how its type is read (type_arg_read) as name=value text or a JSON
  * member, one as plain text (what labels a firing, --metrics), and the
  * name of the call a pair's start begins (call_name: --summary's
  * breakdown, --folded, --timeline).  Text from the traced program or a
@@ -81,14 +81,14 @@ static void put_escaped(struct line *l, const char *s, size_t max, int json)
 static void put_value(struct line *l, const struct traced *t, int i,
 		      unsigned long long v, int json)
 {
-	const struct tracer_read *r = &t->read[i];
-	const char *why = tracer_read_unreadable(r);
+	const struct arg_read *r = &t->read[i];
+	const char *why = arg_read_unreadable(r);
 
 	if (why) {
 		put_str(l, json ? "\"(not readable: " : "(not readable: ");
 		put_str(l, why);
 		put_str(l, json ? ")\"" : ")");
-	} else if (r->how == READ_POINTER || r->how == READ_STRING) {
+	} else if (r->kind == ARG_POINTER || r->kind == ARG_STRING) {
 		if (json)
 			*l->p++ = '"';
 		put_hex(l, v);
@@ -113,8 +113,8 @@ static void put_meant(struct line *l, const struct traced *t,
 		      const struct trace_event *e, int a, const char *text,
 		      long n, long long total, int json)
 {
-	const struct tracer_read *r = &t->read[a];
-	int quote = json || r->how == READ_TEXT;
+	const struct arg_read *r = &t->read[a];
+	int quote = json || r->kind == ARG_TEXT;
 
 	if (n == MEANT_UNREADABLE) {
 		/* As a string that could not be read: its address, in a
@@ -124,7 +124,7 @@ static void put_meant(struct line *l, const struct traced *t,
 		put_str(l, json ? "\", \"unreadable\": true}" : "(unreadable)");
 		return;
 	}
-	if (json && r->how == READ_SOCKADDR && e->args[a] == 0) {
+	if (json && r->kind == ARG_SOCKADDR && e->args[a] == 0) {
 		put_str(l, "null");
 		return;
 	}
@@ -177,8 +177,8 @@ static void put_shows(struct line *l, const struct traced *t,
 		} else if (n == MEANT_NOTHING) {
 			put_value(l, t, a, v, json);
 		} else {
-			int quote = json || t->read[a].how == READ_STRING ||
-				    t->read[a].how == READ_TEXT;
+			int quote = json || t->read[a].kind == ARG_STRING ||
+				    t->read[a].kind == ARG_TEXT;
 
 			if (quote)
 				*l->p++ = '"';
@@ -194,7 +194,7 @@ static void put_shows(struct line *l, const struct traced *t,
 int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 		   struct buf *b)
 {
-	const struct tracer_read *r = &t->read[a];
+	const struct arg_read *r = &t->read[a];
 	int s = meant_slot_of(t, a);
 	char text[MEANT_MAX];
 	long long total;
@@ -210,7 +210,7 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 			return -1;
 		if (n >= 0)
 			buf_add(b, text, (size_t)n);
-		else if (r->how == READ_POINTER)
+		else if (r->kind == ARG_POINTER)
 			buf_printf(b, "0x%llx", v);
 		else if (r->is_signed)
 			buf_printf(b, "%lld", meant_signed(r, v));
@@ -227,7 +227,7 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 	}
 	if (n != MEANT_NOTHING)
 		return -1;
-	if (r->how == READ_STRING) {
+	if (r->kind == ARG_STRING) {
 		/* Slots follow the header in their arguments' order. */
 		if ((e->fault_mask & (1u << a)) || s >= (int)e->nstrings)
 			return -1;
@@ -265,7 +265,7 @@ char *event_put_args(char *p, const struct traced *t,
 		    MEANT_NOTHING) {
 			put_meant(l, t, e, i, text, n, total, json);
 			s += meant_has_slot(&t->read[i]);
-		} else if (t->read[i].how == READ_STRING &&
+		} else if (t->read[i].kind == ARG_STRING &&
 			   (e->fault_mask & (1u << i))) {
 			/* The page was not there to read: the address, in a
 			 * shape no string the program passes can take (in
@@ -275,7 +275,7 @@ char *event_put_args(char *p, const struct traced *t,
 			put_hex(l, e->args[i]);
 			put_str(l, json ? "\", \"unreadable\": true}"
 					: "(unreadable)");
-		} else if (t->read[i].how == READ_STRING &&
+		} else if (t->read[i].kind == ARG_STRING &&
 			   s < (int)e->nstrings) {
 			int cut = e->cut_mask & (1u << i);
 			char str[TRACE_STR_LEN];
@@ -308,13 +308,13 @@ char *event_put_cuts(char *p, const struct traced *t,
 	long len;
 
 	for (i = 0; i < t->nargs && i < (int)e->nargs && i < TRACE_MAX_ARGS; i++) {
-		const struct tracer_read *r = &t->read[i];
+		const struct arg_read *r = &t->read[i];
 
 		total = -1;
 		cut = 0;
 		if ((len = meant_text(text, t, e, i, s, &total)) != MEANT_NOTHING) {
 			cut = len >= 0 && total > TRACE_STR_LEN;
-		} else if (r->how == READ_STRING) {
+		} else if (r->kind == ARG_STRING) {
 			cut = (e->cut_mask & (1u << i)) &&
 			      !(e->fault_mask & (1u << i));
 			total = -1; /* a C string: its length is not known */
@@ -369,7 +369,7 @@ void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 			buf_puts(b, file ? " (" : "::");
 		mark = b->len;
 		if (event_arg_text(t, e, a, b) != 0) {
-			if (t->read[a].how == READ_STRING)
+			if (t->read[a].kind == ARG_STRING)
 				buf_lit(b, "?");
 		} else if (b->len == mark) {
 			/* An empty class: a plain function (PHP's). */

@@ -62,11 +62,11 @@ enum {
 
 /* Whether argument r takes a slot of the event (strings, lengths,
  * addresses), and argument a's slot: how many take one before it. */
-int meant_has_slot(const struct tracer_read *r);
+int meant_has_slot(const struct arg_read *r);
 int meant_slot_of(const struct traced *t, int a);
 /* Integer v read as r says: its size's bits, sign-extended when signed
  * (inline: the printer reads every integer argument through them). */
-static inline long long meant_signed(const struct tracer_read *r,
+static inline long long meant_signed(const struct arg_read *r,
 				     unsigned long long v)
 {
 	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
@@ -74,7 +74,7 @@ static inline long long meant_signed(const struct tracer_read *r,
 	return (long long)(v << (64 - bits)) >> (64 - bits);
 }
 
-static inline unsigned long long meant_unsigned(const struct tracer_read *r,
+static inline unsigned long long meant_unsigned(const struct arg_read *r,
 						unsigned long long v)
 {
 	int bits = r->size >= 1 && r->size < 8 ? r->size * 8 : 64;
@@ -92,10 +92,10 @@ unsigned long long meant_value(const struct traced *t,
 			       const struct trace_event *e, int a);
 /* A --show member read with its length (a sibling member's), which
  * leads its slot. */
-static inline int meant_counted(const struct tracer_read *r)
+static inline int meant_counted(const struct arg_read *r)
 {
-	return r->length_arg == READ_LENGTH_IN_SLOT &&
-	       (r->how == READ_TEXT || r->how == READ_BYTES);
+	return r->length_from == LENGTH_SIBLING &&
+	       (r->kind == ARG_TEXT || r->kind == ARG_BYTES);
 }
 /* Show k of e: text into out as meant_text (*total too), or its number
  * into *v (MEANT_NOTHING); *cut when its string was cut. */

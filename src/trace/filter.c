@@ -72,25 +72,25 @@ static int constant_error(struct compiling *c, const struct where_node *n,
 
 /* What an operand read as r is, and what it compares with: for the
  * message that leaves a probe out. */
-static const char *operand_kind(const struct tracer_read *r)
+static const char *operand_kind(const struct arg_read *r)
 {
-	switch (r->how) {
-	case READ_INTEGER:
-	case READ_POINTER:
-	case READ_AS_NOTED:
+	switch (r->kind) {
+	case ARG_INTEGER:
+	case ARG_POINTER:
+	case ARG_AS_NOTED:
 		return "a number: compare it with a number (== != < <= > >=)";
-	case READ_STRING:
-	case READ_TEXT:
+	case ARG_STRING:
+	case ARG_TEXT:
 		return "a string: compare it with a \"string\" (== != ~)";
-	case READ_BYTES:
+	case ARG_BYTES:
 		return "bytes (a pointer with its length), which --where cannot compare (--show and --by show them)";
-	case READ_SOCKADDR:
+	case ARG_SOCKADDR:
 		return "a socket address, which --where cannot compare (--by shows it)";
-	case READ_FLOAT:
+	case ARG_FLOAT:
 		return "a floating-point number, which the tracers cannot read";
-	case READ_BY_VALUE:
+	case ARG_BY_VALUE:
 		return "an object passed by value, which --where cannot compare";
-	case READ_TOO_WIDE:
+	case ARG_TOO_WIDE:
 		break;
 	}
 	return "wider than 8 bytes, which the tracers cannot read";
@@ -98,7 +98,7 @@ static const char *operand_kind(const struct tracer_read *r)
 
 /* The probe left out: n's operand is not of the kind its constant is. */
 static int wrong_kind(struct compiling *c, const struct where_node *n,
-		      const struct tracer_read *r)
+		      const struct arg_read *r)
 {
 	buf_printf(&c->why, "%s's '%s' is %s", c->t->label_text, n->operand,
 		   operand_kind(r));
@@ -109,19 +109,20 @@ static int wrong_kind(struct compiling *c, const struct where_node *n,
 static int string_cond(struct compiling *c, const struct where_node *n,
 		       int idx, struct trace_cond *cond)
 {
-	const struct tracer_read *r = &c->t->read[idx];
+	const struct arg_read *r = &c->t->read[idx];
 
-	if (r->how != READ_STRING &&
-	    !(r->how == READ_TEXT && idx < TRACE_MAX_ARGS))
+	if (r->kind != ARG_STRING &&
+	    !(r->kind == ARG_TEXT && idx < TRACE_MAX_ARGS))
 		return wrong_kind(c, n, r);
 	if (n->op != TRACE_EQ && n->op != TRACE_NE && n->op != WHERE_GLOB)
 		return constant_error(c, n, "a string compares with ==, != or ~");
 	if (n->text_len >= TRACE_PATTERN_LEN || memchr(n->text, 0, n->text_len))
 		return constant_error(c, n, "a string to compare holds at most 63 bytes, none of them NUL");
-	cond->kind = n->op == WHERE_GLOB ? TRACE_COND_GLOB : TRACE_COND_STRING;
-	cond->op = n->op == WHERE_GLOB ? TRACE_EQ : (unsigned)n->op;
-	cond->length_arg = r->how == READ_TEXT ? r->length_arg : -1;
-	cond->length = r->how == READ_TEXT ? r->length : 0;
+	cond->kind = r->kind;
+	cond->op = n->op == WHERE_GLOB ? TRACE_MATCH : (unsigned)n->op;
+	cond->length_from = r->length_from;
+	cond->length_arg = r->length_from == LENGTH_ARG ? r->length_arg : -1;
+	cond->length = r->length_from == LENGTH_FIXED ? r->length : 0;
 	memcpy(cond->pattern, n->text, n->text_len);
 	return 0;
 }
@@ -130,13 +131,13 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 static int integer_cond(struct compiling *c, const struct where_node *n,
 			int idx, struct trace_cond *cond)
 {
-	const struct tracer_read *r = &c->t->read[idx];
-	int bits, is_signed = r->is_signed && r->how == READ_INTEGER;
+	const struct arg_read *r = &c->t->read[idx];
+	int bits, is_signed = r->is_signed && r->kind == ARG_INTEGER;
 	unsigned long long max;
 	struct buf msg = { 0 };
 	int rc;
 
-	if (r->how != READ_INTEGER && r->how != READ_POINTER)
+	if (r->kind != ARG_INTEGER && r->kind != ARG_POINTER)
 		return wrong_kind(c, n, r);
 	if (n->op == WHERE_GLOB)
 		return constant_error(c, n, "~ matches strings: compare a number with == != < <= > >=");
@@ -152,7 +153,8 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 		buf_free(&msg);
 		return rc;
 	}
-	cond->kind = is_signed ? TRACE_COND_SIGNED : TRACE_COND_UNSIGNED;
+	cond->kind = r->kind;
+	cond->is_signed = (unsigned)is_signed;
 	cond->op = (unsigned)n->op;
 	cond->size = (unsigned)(bits / 8);
 	cond->value = n->negative ? 0 - n->magnitude : n->magnitude;
@@ -264,12 +266,12 @@ static int cond_truth(const struct trace_cond *c,
 
 	if (o->unreadable)
 		return 0;
-	if (c->kind != TRACE_COND_STRING && c->kind != TRACE_COND_GLOB)
+	if (!filter_compares_string(c))
 		return filter_integer_truth(c, o->value);
 	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
 	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
 		;
-	if (c->kind == TRACE_COND_STRING)
+	if (c->op != TRACE_MATCH)
 		return filter_string_truth(c, o->text, n, m);
 	for (k = 0; k < FILTER_GLOB_STEPS; k++)
 		if (filter_glob_step(&g, o->text, n, c->pattern, m))

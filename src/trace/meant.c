@@ -16,10 +16,10 @@
 #include "event.h"
 
 /* Does argument i come with a slot of bytes (event.h's strings)? */
-int meant_has_slot(const struct tracer_read *r)
+int meant_has_slot(const struct arg_read *r)
 {
-	return r->how == READ_STRING || r->how == READ_TEXT ||
-	       r->how == READ_BYTES || r->how == READ_SOCKADDR;
+	return r->kind == ARG_STRING || r->kind == ARG_TEXT ||
+	       r->kind == ARG_BYTES || r->kind == ARG_SOCKADDR;
 }
 
 /* The slot of argument a, or -1 when it has none. */
@@ -36,7 +36,7 @@ int meant_slot_of(const struct traced *t, int a)
 
 /* The name r's @enum (or DWARF) gives value v, copied into out: its
  * length, or MEANT_NOTHING for a value without a name. */
-static long enum_name(char *out, const struct tracer_read *r,
+static long enum_name(char *out, const struct arg_read *r,
 		      unsigned long long v)
 {
 	long long value = r->is_signed ? meant_signed(r, v)
@@ -54,10 +54,10 @@ static long enum_name(char *out, const struct tracer_read *r,
 static int bytes_total(const struct traced *t, const struct trace_event *e,
 		       int a, long long *total)
 {
-	const struct tracer_read *r = &t->read[a], *l;
+	const struct arg_read *r = &t->read[a], *l;
 	unsigned long long v;
 
-	if (r->length_arg < 0) {
+	if (r->length_from != LENGTH_ARG) {
 		*total = r->length;
 		return 0;
 	}
@@ -106,12 +106,12 @@ static size_t sockaddr_text(char *out, const unsigned char *slot)
 
 /* The first shown bytes of slot, as r reads them, into out: as they
  * are (text), or in hex (last byte first when reversed); its length. */
-static long bytes_text(char *out, const struct tracer_read *r,
+static long bytes_text(char *out, const struct arg_read *r,
 		       const unsigned char *slot, long long shown)
 {
 	long long k;
 
-	if (r->how == READ_TEXT) {
+	if (r->kind == ARG_TEXT) {
 		memcpy(out, slot, (size_t)shown);
 		return (long)shown;
 	}
@@ -132,18 +132,18 @@ static long bytes_text(char *out, const struct tracer_read *r,
 long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 		int a, int s, long long *total)
 {
-	const struct tracer_read *r = &t->read[a];
+	const struct arg_read *r = &t->read[a];
 	const unsigned char *slot;
 
 	*total = -1;
 	if (r->nvalues)
 		return enum_name(out, r, e->args[a]);
-	if (r->how != READ_TEXT && r->how != READ_BYTES &&
-	    r->how != READ_SOCKADDR)
+	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES &&
+	    r->kind != ARG_SOCKADDR)
 		return MEANT_NOTHING;
-	if (r->how == READ_SOCKADDR && e->args[a] == 0)
+	if (r->kind == ARG_SOCKADDR && e->args[a] == 0)
 		return (long)(stpcpy(out, "(null)") - out);
-	if (r->how != READ_SOCKADDR && bytes_total(t, e, a, total) != 0)
+	if (r->kind != ARG_SOCKADDR && bytes_total(t, e, a, total) != 0)
 		return MEANT_NEGATIVE;
 	if (*total == 0)
 		return 0; /* empty: nothing was read, NULL or not */
@@ -151,7 +151,7 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 	    (e->fault_mask & (1u << a)))
 		return MEANT_UNREADABLE;
 	slot = (const unsigned char *)e->strings[s];
-	if (r->how == READ_SOCKADDR)
+	if (r->kind == ARG_SOCKADDR)
 		return (long)sockaddr_text(out, slot);
 	return bytes_text(out, r, slot,
 			  *total < TRACE_STR_LEN ? *total : TRACE_STR_LEN);
@@ -181,7 +181,7 @@ long meant_show_text(char *out, const struct traced *t,
 		     const struct trace_event *e, int k, unsigned long long *v,
 		     int *cut, long long *total)
 {
-	const struct tracer_read *r = &t->read[TRACE_MAX_ARGS + k];
+	const struct arg_read *r = &t->read[TRACE_MAX_ARGS + k];
 	int i, s = 0, n;
 
 	*total = -1;
@@ -192,7 +192,7 @@ long meant_show_text(char *out, const struct traced *t,
 	if (s >= (int)e->nstrings || s >= TRACE_MAX_SLOTS ||
 	    (e->fault_mask & TRACE_SHOW_BIT(k)))
 		return MEANT_UNREADABLE;
-	if (r->how == READ_SOCKADDR)
+	if (r->kind == ARG_SOCKADDR)
 		return (long)sockaddr_text(out, (const unsigned char *)
 							e->strings[s]);
 	if (meant_counted(r)) {
@@ -205,10 +205,10 @@ long meant_show_text(char *out, const struct traced *t,
 				  *total < TRACE_COUNTED_MAX ? *total
 							     : TRACE_COUNTED_MAX);
 	}
-	if (r->how == READ_STRING || r->how == READ_TEXT) {
-		n = r->how == READ_TEXT && r->length < TRACE_STR_LEN
+	if (r->kind == ARG_STRING || r->kind == ARG_TEXT) {
+		n = r->kind == ARG_TEXT && r->length < TRACE_STR_LEN
 			    ? (int)r->length
-			    : TRACE_STR_LEN - (r->how == READ_STRING);
+			    : TRACE_STR_LEN - (r->kind == ARG_STRING);
 		n = (int)strnlen(e->strings[s], (size_t)n);
 		memcpy(out, e->strings[s], (size_t)n);
 		return n;

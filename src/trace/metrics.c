@@ -173,7 +173,7 @@ static void labels_of(struct metrics *m, const struct traced *t,
 		buf_cat(out, ",", lp->names[k], "=\"", NULL);
 		m->value.len = 0;
 		if (event_arg_text(t, e, a, &m->value) != 0 &&
-		    t->read[a].how == READ_STRING)
+		    t->read[a].kind == ARG_STRING)
 			buf_lit(&m->value, "(unreadable)");
 		put_label_value(out, m->value.data ? m->value.data : "",
 				m->value.len);

@@ -1,8 +1,8 @@
 /*
  * src/trace/probes.c - each probe --trace follows, chosen by -n and
  * described for printing: its label, its arguments' names and how to
- * read each, from the binary's recorded declaration, else -s FILE.d's,
- * else the note's sizes; and the arguments --by names.
+ * read each (the inspector's answer: inspect/binary_program.c), its
+ * member expressions; and the arguments --by names.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -36,66 +36,24 @@ static int matches(const struct trace_options *opt, char *used,
 	return any;
 }
 
-/* Whether any of the probe's parameters has a name. */
-static int has_names(const struct probe *pr)
-{
-	const struct param *q;
+_Static_assert(PROBE_MAX_ARGS == TRACE_MAX_ARGS, "one limit of arguments");
 
-	for (q = pr->native; q; q = q->next)
-		if (q->name)
-			return 1;
-	return 0;
-}
-
-/* How to print each argument of a probe: from its declaration (the
- * binary's, else -s FILE.d's; -s FILE.d's too when the binary's names
- * no argument, as Perl's perldtrace.d does not), else from the note's
- * sizes and signs. */
+/* How to print each argument of a probe: the inspector's answer. */
 static void describe(struct traced *t, const struct bin_probe *p,
 		     const struct program *recorded,
 		     const struct program *from_file, const struct target *tg)
 {
-	const struct probe *pr = binary_recorded_probe(p), *named;
-	const struct program *prog = recorded;
-	const char *spec = p->sites->args;
-	struct arg_spec a;
-	const struct param *q;
-	struct buf name = { 0 };
-	int i = 0;
+	struct probe_args args;
+	int i;
 
-	named = program_probe(from_file, p->provider, p->name);
-	if (!pr || (named && !has_names(pr) && has_names(named) &&
-		    named->nnative == pr->nnative)) {
-		pr = named;
-		prog = from_file;
+	binary_probe_args(p, recorded, from_file, tg, &args);
+	for (i = 0; i < args.nargs; i++) {
+		t->arg_names[i] = args.names[i];
+		t->read[i] = args.read[i];
 	}
-	if (pr && pr->nnative != spec_count(spec))
-		pr = NULL; /* not the declaration of what the binary fires */
-	q = pr ? pr->native : NULL;
-	while ((spec = spec_next(spec, &a)) && i < TRACE_MAX_ARGS) {
-		name.len = 0;
-		if (pr)
-			arg_display_name(&name, pr, i);
-		else
-			buf_printf(&name, "arg%d", i);
-		t->arg_names[i] = xstrdup(name.data);
-		if (q) {
-			t->read[i] = arg_tracer_read(prog, pr, i, tg);
-			q = q->next;
-		}
-		/* No declaration, or a type of the user's headers: as the
-		   note records it. */
-		if (!pr || t->read[i].how == READ_AS_NOTED) {
-			t->read[i].how = READ_INTEGER;
-			t->read[i].size = a.size;
-			t->read[i].is_signed = a.is_signed;
-		}
-		i++;
-	}
-	t->nargs = i;
-	t->decl = pr;
-	t->decl_program = prog;
-	buf_free(&name);
+	t->nargs = args.nargs;
+	t->decl = args.decl;
+	t->decl_program = args.program;
 }
 
 /* A member expression ("conn->local.id") rather than an argument's name. */
@@ -107,8 +65,7 @@ static int is_member_expr(const char *s, size_t n)
 int probe_member(struct traced *t, const char *expr, size_t n, int at_start)
 {
 	void (*say)(const char *, ...) = at_start ? error_input : warning_plain;
-	struct member_path *m = &t->shows[t->nshows];
-	struct tracer_read *r = &t->read[TRACE_MAX_ARGS + t->nshows];
+	struct arg_read *r = &t->read[TRACE_MAX_ARGS + t->nshows];
 	struct buf why = { 0 };
 	char *e = xstrndup(expr, n);
 	int k;
@@ -124,28 +81,12 @@ int probe_member(struct traced *t, const char *expr, size_t n, int at_start)
 	else if (!t->decl)
 		buf_lit(&why, "its arguments have no names (give its declaration: -s FILE.d)");
 	if (why.len || member_resolve(t->binary, t->decl_program, t->decl, e,
-				      m, &why) != 0) {
+				      r, &why) != 0) {
 		say("%s: '%s': %s", t->label_text, e, why.data);
 		buf_free(&why);
 		free(e);
 		return -1;
 	}
-	*r = (struct tracer_read){ .how = READ_INTEGER, .size = m->size,
-				   .is_signed = m->is_signed,
-				   .length_arg = -1,
-				   .values = m->values,
-				   .nvalues = m->nvalues };
-	if (m->kind == MEMBER_POINTER)
-		r->how = READ_POINTER;
-	else if (m->kind == MEMBER_STRING)
-		r->how = READ_STRING;
-	else if (m->kind == MEMBER_CHARS)
-		r->how = READ_TEXT, r->length = (unsigned)m->size;
-	else if (m->kind == MEMBER_SOCKADDR)
-		r->how = READ_SOCKADDR;
-	else if (m->kind == MEMBER_TEXT || m->kind == MEMBER_BYTES)
-		r->how = m->kind == MEMBER_TEXT ? READ_TEXT : READ_BYTES,
-		r->length_arg = READ_LENGTH_IN_SLOT;
 	t->arg_names[TRACE_MAX_ARGS + t->nshows] = e;
 	buf_free(&why);
 	return TRACE_MAX_ARGS + t->nshows++;
@@ -203,7 +144,7 @@ int probe_string_arg(const struct traced *t, const char *const *names)
 
 	for (; *names; names++)
 		for (a = 0; a < t->nargs; a++)
-			if (t->read[a].how == READ_STRING &&
+			if (t->read[a].kind == ARG_STRING &&
 			    strcmp(t->arg_names[a], *names) == 0)
 				return a;
 	return -1;
@@ -311,7 +252,7 @@ void probes_drop(struct tracer *tr, int nprobes, int npairs)
 			free(tr->probes[i].arg_names[a]);
 		for (a = 0; a < tr->probes[i].nshows; a++) {
 			free(tr->probes[i].arg_names[TRACE_MAX_ARGS + a]);
-			member_path_free(&tr->probes[i].shows[a]);
+			arg_read_free(&tr->probes[i].read[TRACE_MAX_ARGS + a]);
 		}
 		free(tr->probes[i].label);
 		free(tr->probes[i].label_text);

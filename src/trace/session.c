@@ -51,7 +51,7 @@ struct session {
 };
 
 /* A member expression's layout as the BPF side reads it. */
-static void describe_show(struct trace_show *sh, const struct member_path *m)
+static void describe_show(struct trace_show *sh, const struct arg_read *m)
 {
 	int j;
 
@@ -60,12 +60,8 @@ static void describe_show(struct trace_show *sh, const struct member_path *m)
 	for (j = 0; j < m->nsteps; j++)
 		sh->offset[j] = m->offset[j];
 	sh->size = (unsigned)m->size;
-	sh->kind = m->kind == MEMBER_STRING	? TRACE_SHOW_STRING
-		   : m->kind == MEMBER_CHARS	? TRACE_SHOW_BYTES
-		   : m->kind == MEMBER_SOCKADDR ? TRACE_SHOW_SOCKADDR
-		   : m->kind == MEMBER_TEXT || m->kind == MEMBER_BYTES
-			   ? TRACE_SHOW_COUNTED
-			   : TRACE_SHOW_VALUE;
+	sh->kind = (unsigned)m->kind;
+	sh->length_from = (unsigned)m->length_from;
 	sh->length_delta = m->length_delta;
 	sh->length_size = (unsigned)m->length_size;
 	sh->length_signed = (unsigned)m->length_signed;
@@ -84,19 +80,17 @@ static void describe_probes(struct session *s, int from)
 		unsigned int key = (unsigned int)i;
 
 		for (a = 0; a < t->nargs; a++) {
-			const struct tracer_read *r = &t->read[a];
+			const struct arg_read *r = &t->read[a];
 
-			info.length_arg[a] = (signed char)r->length_arg;
+			info.kind[a] = (unsigned char)r->kind;
+			info.length_arg[a] = (signed char)(
+				r->length_from == LENGTH_ARG ? r->length_arg
+							     : -1);
 			info.length[a] = r->length;
-			if (r->how == READ_STRING)
-				info.string_mask |= 1u << a;
-			else if (r->how == READ_TEXT || r->how == READ_BYTES)
-				info.bytes_mask |= 1u << a;
-			else if (r->how == READ_SOCKADDR)
-				info.sockaddr_mask |= 1u << a;
 		}
 		for (a = 0; a < t->nshows; a++)
-			describe_show(&info.shows[info.nshows++], &t->shows[a]);
+			describe_show(&info.shows[info.nshows++],
+				      &t->read[TRACE_MAX_ARGS + a]);
 		if (t->filter) {
 			unsigned int fk = (unsigned)t->filter_index;
 
@@ -147,8 +141,7 @@ static int globs_need_sleepable(const struct tracer *tr)
 		for (k = 0; tr->probes[i].filter &&
 			    k < tr->probes[i].filter->nconds;
 		     k++)
-			if (tr->probes[i].filter->conds[k].kind ==
-			    TRACE_COND_GLOB) {
+			if (tr->probes[i].filter->conds[k].op == TRACE_MATCH) {
 				error_plain("--where: ~ needs Linux 6.0 (a sleepable uprobe program, with bpf_loop): use == or !=");
 				return 1;
 			}

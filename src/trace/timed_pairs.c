@@ -61,8 +61,8 @@ static int number_arg(const struct traced *t, const char *name)
 	int a;
 
 	for (a = 0; a < t->nargs; a++)
-		if ((t->read[a].how == READ_INTEGER ||
-		     t->read[a].how == READ_AS_NOTED) &&
+		if ((t->read[a].kind == ARG_INTEGER ||
+		     t->read[a].kind == ARG_AS_NOTED) &&
 		    strcmp(t->arg_names[a], name) == 0)
 			return a;
 	return -1;
@@ -148,8 +148,8 @@ static int matched_by_member(struct traced *start, struct traced *end,
 		*idx[k] = probe_member(both[k], p->arg, strlen(p->arg), 1);
 		if (*idx[k] < 0)
 			return -1;
-		if (both[k]->read[*idx[k]].how != READ_INTEGER &&
-		    both[k]->read[*idx[k]].how != READ_POINTER) {
+		if (both[k]->read[*idx[k]].kind != ARG_INTEGER &&
+		    both[k]->read[*idx[k]].kind != ARG_POINTER) {
 			error_input("--pair: %s's '%s' is not a number or a pointer: pairs match by a value",
 				    both[k]->label_text, p->arg);
 			return -1;

@@ -66,7 +66,7 @@ _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
 	       "the BPF side and the compiler must agree on the argument limit");
 _Static_assert(TRACE_STACK_MAX == TRACE_STACK_BYTES_MAX,
 	       "--stack-bytes copies at most what an event holds");
-_Static_assert(TRACE_MAX_STEPS == MEMBER_MAX_STEPS,
+_Static_assert(TRACE_MAX_STEPS == ARG_MAX_STEPS,
 	       "the BPF side follows as many pointers as members.c lays out");
 
 /* One traced probe: its cookie is its index in struct tracer's array. */
@@ -80,8 +80,7 @@ struct traced {
 	/* Its arguments, then from TRACE_MAX_ARGS on its shows (--show's
 	   member expressions, and --by's), named as written. */
 	char *arg_names[TRACE_MAX_SLOTS];
-	struct tracer_read read[TRACE_MAX_SLOTS];
-	struct member_path shows[TRACE_MAX_SHOWS];
+	struct arg_read read[TRACE_MAX_SLOTS];
 	int nshows;
 	/* Its declaration (and the program it is in), or NULL. */
 	const struct probe *decl;

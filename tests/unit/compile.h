@@ -36,7 +36,7 @@ static inline struct program *compile(const char *text)
 }
 
 /* Probe name's argument i, read as the tracers read it. */
-static inline struct tracer_read read_of(const struct program *prog,
+static inline struct arg_read read_of(const struct program *prog,
 					 const char *name, int i)
 {
 	const struct provider *pv;
@@ -45,7 +45,7 @@ static inline struct tracer_read read_of(const struct program *prog,
 	for_each_provider(prog, pv)
 		for_each_probe(pv, pr)
 			if (strcmp(pr->name, name) == 0)
-				return arg_tracer_read(prog, pr, i, target_host());
+				return decl_arg_read(prog, pr, i, target_host());
 	abort();
 }
 

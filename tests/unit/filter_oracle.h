@@ -19,14 +19,14 @@
 /* The made-up probe "t:p"'s arguments: name, how read, size, sign. */
 static const struct {
 	const char *name;
-	enum read_how how;
+	enum arg_kind kind;
 	int size, is_signed;
 } oracle_args[] = {
-	{ "a", READ_INTEGER, 1, 1 },  { "b", READ_INTEGER, 2, 0 },
-	{ "c", READ_INTEGER, 4, 1 },  { "d", READ_INTEGER, 8, 0 },
-	{ "e", READ_INTEGER, 8, 1 },  { "small", READ_INTEGER, 4, 1 },
-	{ "id", READ_INTEGER, 4, 0 }, { "s", READ_STRING, 8, 0 },
-	{ "p", READ_POINTER, 8, 0 },
+	{ "a", ARG_INTEGER, 1, 1 },  { "b", ARG_INTEGER, 2, 0 },
+	{ "c", ARG_INTEGER, 4, 1 },  { "d", ARG_INTEGER, 8, 0 },
+	{ "e", ARG_INTEGER, 8, 1 },  { "small", ARG_INTEGER, 4, 1 },
+	{ "id", ARG_INTEGER, 4, 0 }, { "s", ARG_STRING, 8, 0 },
+	{ "p", ARG_POINTER, 8, 0 },
 };
 #define ORACLE_NARGS ((int)(sizeof(oracle_args) / sizeof(oracle_args[0])))
 
@@ -40,7 +40,7 @@ static inline void oracle_probe(struct traced *t)
 	t->nargs = ORACLE_NARGS;
 	for (a = 0; a < ORACLE_NARGS; a++) {
 		t->arg_names[a] = (char *)oracle_args[a].name;
-		t->read[a].how = oracle_args[a].how;
+		t->read[a].kind = oracle_args[a].kind;
 		t->read[a].size = oracle_args[a].size;
 		t->read[a].is_signed = oracle_args[a].is_signed;
 		t->read[a].length_arg = -1;
@@ -54,7 +54,7 @@ static inline __int128 oracle_number(int a, unsigned long long raw)
 
 	if (bits < 64)
 		raw &= (1ull << bits) - 1;
-	if (oracle_args[a].how == READ_INTEGER && oracle_args[a].is_signed &&
+	if (oracle_args[a].kind == ARG_INTEGER && oracle_args[a].is_signed &&
 	    bits <= 64 && (raw >> (bits - 1)) & 1)
 		return (__int128)raw - ((__int128)1 << bits);
 	return (__int128)raw;
@@ -141,7 +141,7 @@ static inline int oracle_compiled(const struct trace_filter *f,
 	memset(ops, 0, sizeof(ops));
 	for (a = 0; a < ORACLE_NARGS; a++) {
 		ops[a].value = raw[a];
-		if (oracle_args[a].how == READ_STRING) {
+		if (oracle_args[a].kind == ARG_STRING) {
 			ops[a].text = text;
 			ops[a].len = (unsigned)n;
 		}

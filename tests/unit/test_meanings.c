@@ -16,18 +16,18 @@ static void lengths_inferred_from_names(void)
 		"\tprobe offset(unsigned long long off, size_t len);\n"
 		"\tprobe bare(const char *p, size_t len);\n"
 		"};\n");
-	struct tracer_read r;
+	struct arg_read r;
 
 	CHECK_INT(diag.errors, 0);
 	r = read_of(prog, "text", 0);
-	CHECK(r.how == READ_TEXT && r.length_arg == 1, "name: how %d, length_arg %d", r.how, r.length_arg);
+	CHECK(r.kind == ARG_TEXT && r.length_from == LENGTH_ARG && r.length_arg == 1, "name: how %d, length_arg %d", r.kind, r.length_arg);
 	r = read_of(prog, "bytes", 0);
-	CHECK(r.how == READ_BYTES && r.length_arg == 1, "bytes: how %d, length_arg %d", r.how, r.length_arg);
+	CHECK(r.kind == ARG_BYTES && r.length_arg == 1, "bytes: how %d, length_arg %d", r.kind, r.length_arg);
 	r = read_of(prog, "token", 0);
 	CHECK(r.length_arg == 1, "token: length_arg %d", r.length_arg);
 	/* A size after a non-pointer, or a bare len: no length. */
-	CHECK_INT(read_of(prog, "offset", 0).how, READ_INTEGER);
-	CHECK_INT(read_of(prog, "bare", 0).how, READ_STRING);
+	CHECK_INT(read_of(prog, "offset", 0).kind, ARG_INTEGER);
+	CHECK_INT(read_of(prog, "bare", 0).kind, ARG_STRING);
 	program_free(prog);
 }
 
@@ -42,19 +42,19 @@ static void tags_say_what_names_cannot(void)
 		"\tprobe a(const void *hash, const char *msg, int size, int mode,\n"
 		"\t        const char *p, size_t p_len, struct sockaddr *peer);\n"
 		"};\n");
-	struct tracer_read r;
+	struct arg_read r;
 
 	CHECK(diag.errors == 0, "errors: %s", unit_said());
 	r = read_of(prog, "a", 0);
-	CHECK(r.how == READ_BYTES && r.length_arg < 0 && r.length == 32 && r.reversed,
-	      "hash: how %d, length %u, reversed %d", r.how, r.length, r.reversed);
+	CHECK(r.kind == ARG_BYTES && r.length_from == LENGTH_FIXED && r.length == 32 && r.reversed,
+	      "hash: how %d, length %u, reversed %d", r.kind, r.length, r.reversed);
 	r = read_of(prog, "a", 1);
-	CHECK(r.how == READ_TEXT && r.length_arg == 2, "msg: how %d, length_arg %d", r.how, r.length_arg);
+	CHECK(r.kind == ARG_TEXT && r.length_arg == 2, "msg: how %d, length_arg %d", r.kind, r.length_arg);
 	r = read_of(prog, "a", 3);
 	CHECK(r.nvalues == 3 && !strcmp(r.values[2].name, "ALWAYS") && r.values[2].value == 3,
 	      "mode: %d values", r.nvalues);
-	CHECK_INT(read_of(prog, "a", 4).how, READ_STRING); /* none: p_len is not its length */
-	CHECK_INT(read_of(prog, "a", 6).how, READ_SOCKADDR);
+	CHECK_INT(read_of(prog, "a", 4).kind, ARG_STRING); /* none: p_len is not its length */
+	CHECK_INT(read_of(prog, "a", 6).kind, ARG_SOCKADDR);
 	program_free(prog);
 }
 

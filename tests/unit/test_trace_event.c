@@ -20,7 +20,7 @@ static struct trace_event e;
 
 /* A probe of n arguments, each read as hows[i], size 8 and unsigned
  * unless set after. */
-static void probe(int n, const enum read_how *hows)
+static void probe(int n, const enum arg_kind *hows)
 {
 	static char names[TRACE_MAX_ARGS][8];
 	int i;
@@ -35,11 +35,11 @@ static void probe(int n, const enum read_how *hows)
 	for (i = 0; i < n; i++) {
 		/* A pointer's register holds an address; a slot its bytes. */
 		e.args[i] = 0x7f0000001000ull + 0x100 * (unsigned)i;
-		e.nstrings += hows[i] == READ_STRING || hows[i] == READ_TEXT ||
-			      hows[i] == READ_BYTES || hows[i] == READ_SOCKADDR;
+		e.nstrings += hows[i] == ARG_STRING || hows[i] == ARG_TEXT ||
+			      hows[i] == ARG_BYTES || hows[i] == ARG_SOCKADDR;
 		snprintf(names[i], sizeof(names[i]), "a%d", i);
 		t.arg_names[i] = names[i];
-		t.read[i].how = hows[i];
+		t.read[i].kind = hows[i];
 		t.read[i].size = 8;
 		t.read[i].length_arg = -1;
 	}
@@ -56,9 +56,9 @@ static const char *printed(int json)
 
 static void integers_at_their_limits(void)
 {
-	static const enum read_how hows[] = { READ_INTEGER, READ_INTEGER,
-					      READ_INTEGER, READ_INTEGER,
-					      READ_INTEGER, READ_POINTER };
+	static const enum arg_kind hows[] = { ARG_INTEGER, ARG_INTEGER,
+					      ARG_INTEGER, ARG_INTEGER,
+					      ARG_INTEGER, ARG_POINTER };
 
 	probe(6, hows);
 	t.read[0].size = 1, t.read[0].is_signed = 1;
@@ -80,11 +80,11 @@ static void integers_at_their_limits(void)
 
 static void strings_with_and_without_lengths(void)
 {
-	static const enum read_how hows[] = { READ_STRING, READ_TEXT,
-					      READ_INTEGER, READ_STRING };
+	static const enum arg_kind hows[] = { ARG_STRING, ARG_TEXT,
+					      ARG_INTEGER, ARG_STRING };
 
 	probe(4, hows);
-	t.read[1].length_arg = 2;
+	t.read[1].length_from = LENGTH_ARG, t.read[1].length_arg = 2;
 	t.read[2].size = 4;
 	strcpy(e.strings[0], "say \"hi\"\n");
 	memcpy(e.strings[1], "GETSECRET", 9); /* only 3 passed */
@@ -98,11 +98,12 @@ static void strings_with_and_without_lengths(void)
 
 static void bytes_forward_and_reversed(void)
 {
-	static const enum read_how hows[] = { READ_BYTES, READ_BYTES };
+	static const enum arg_kind hows[] = { ARG_BYTES, ARG_BYTES };
 
 	probe(2, hows);
-	t.read[0].length = 4;
-	t.read[1].length = 4, t.read[1].reversed = 1;
+	t.read[0].length_from = LENGTH_FIXED, t.read[0].length = 4;
+	t.read[1].length_from = LENGTH_FIXED, t.read[1].length = 4,
+	t.read[1].reversed = 1;
 	memcpy(e.strings[0], "\x01\x02\xab\xff\x55", 5);
 	memcpy(e.strings[1], "\x01\x02\xab\xff\x55", 5);
 	CHECK_STR(printed(0), " a0=0102abff a1=ffab0201");
@@ -111,8 +112,8 @@ static void bytes_forward_and_reversed(void)
 
 static void socket_addresses_of_each_family(void)
 {
-	static const enum read_how hows[] = { READ_SOCKADDR, READ_SOCKADDR,
-					      READ_SOCKADDR, READ_SOCKADDR };
+	static const enum arg_kind hows[] = { ARG_SOCKADDR, ARG_SOCKADDR,
+					      ARG_SOCKADDR, ARG_SOCKADDR };
 	struct sockaddr_in in = { .sin_family = AF_INET,
 				  .sin_port = htons(8080) };
 	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6,
@@ -133,7 +134,7 @@ static void socket_addresses_of_each_family(void)
 
 static void enums_by_name(void)
 {
-	static const enum read_how hows[] = { READ_INTEGER, READ_INTEGER };
+	static const enum arg_kind hows[] = { ARG_INTEGER, ARG_INTEGER };
 	static const struct enum_value values[] = { { "NONE", 0 },
 						    { "NEG", -2 } };
 
@@ -153,12 +154,12 @@ static void enums_by_name(void)
  * "abc..." is not taken for a cut one. */
 static void cuts_said_apart_from_values(void)
 {
-	static const enum read_how hows[] = { READ_STRING, READ_BYTES,
-					      READ_INTEGER, READ_STRING };
+	static const enum arg_kind hows[] = { ARG_STRING, ARG_BYTES,
+					      ARG_INTEGER, ARG_STRING };
 	char line[EVENT_LINE_MAX];
 
 	probe(4, hows);
-	t.read[1].length_arg = 2;
+	t.read[1].length_from = LENGTH_ARG, t.read[1].length_arg = 2;
 	t.read[2].size = 4;
 	memset(e.strings[0], 'x', TRACE_STR_LEN - 1);
 	e.cut_mask = 1u << 0;

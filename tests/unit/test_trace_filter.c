@@ -40,10 +40,10 @@ static void random_comparison(struct buf *b)
 					     "?", "", "G?T", "**" };
 	int a = (int)(next() % ORACLE_NARGS);
 	int bits = 8 * oracle_args[a].size, sgn = oracle_args[a].is_signed &&
-						   oracle_args[a].how == READ_INTEGER;
+						   oracle_args[a].kind == ARG_INTEGER;
 	unsigned long long k;
 
-	if (oracle_args[a].how == READ_STRING) {
+	if (oracle_args[a].kind == ARG_STRING) {
 		if (next() % 2)
 			buf_printf(b, "s %s \"%s\"", next() % 2 ? "==" : "!=",
 				   words[next() % 6]);
@@ -281,16 +281,16 @@ static void globs_match_texts_with_stars(void)
 static void what_an_operand_is_is_said(void)
 {
 	static const struct {
-		enum read_how how;
+		enum arg_kind kind;
 		const char *expr, *said;
 	} cases[] = {
-		{ READ_BYTES, "x == \"ab\"", "'x' is bytes (a pointer with its length)" },
-		{ READ_BYTES, "x == 5", "'x' is bytes (a pointer with its length)" },
-		{ READ_SOCKADDR, "x == \"127.0.0.1:80\"", "'x' is a socket address" },
-		{ READ_FLOAT, "x < 1", "'x' is a floating-point number" },
-		{ READ_BY_VALUE, "x == 1", "'x' is an object passed by value" },
-		{ READ_INTEGER, "x == \"1\"", "'x' is a number: compare it with a number" },
-		{ READ_STRING, "x == 1", "'x' is a string: compare it with a \"string\"" },
+		{ ARG_BYTES, "x == \"ab\"", "'x' is bytes (a pointer with its length)" },
+		{ ARG_BYTES, "x == 5", "'x' is bytes (a pointer with its length)" },
+		{ ARG_SOCKADDR, "x == \"127.0.0.1:80\"", "'x' is a socket address" },
+		{ ARG_FLOAT, "x < 1", "'x' is a floating-point number" },
+		{ ARG_BY_VALUE, "x == 1", "'x' is an object passed by value" },
+		{ ARG_INTEGER, "x == \"1\"", "'x' is a number: compare it with a number" },
+		{ ARG_STRING, "x == 1", "'x' is a string: compare it with a \"string\"" },
 	};
 	struct where_request r;
 	struct trace_filter f;
@@ -303,7 +303,7 @@ static void what_an_operand_is_is_said(void)
 		t.label = t.label_text = (char *)"t:p";
 		t.nargs = 1;
 		t.arg_names[0] = (char *)"x";
-		t.read[0].how = cases[i].how;
+		t.read[0].kind = cases[i].kind;
 		t.read[0].size = 8;
 		t.read[0].length_arg = -1;
 		CHECK_INT(parse(&r, cases[i].expr), 0);

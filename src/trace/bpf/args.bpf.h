@@ -132,7 +132,7 @@ static __always_inline long member_address(__u64 base,
  * or a string member's pointer. */
 static __always_inline __u32 member_size(const struct trace_show *sh)
 {
-	return sh->kind == TRACE_SHOW_STRING ? 8
+	return sh->kind == ARG_STRING ? 8
 	       : sh->size < 1		     ? 1
 	       : sh->size > 8		     ? 8
 					     : sh->size;

@@ -87,9 +87,10 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 
 	if (!ft)
 		return 0;
-	if (c->length_arg >= 0 || c->length) {
-		len = c->length_arg >= 0 ? arg_value(spec, regs, (unsigned int)c->length_arg & 15)
-					 : c->length;
+	if (c->length_from == LENGTH_ARG || c->length_from == LENGTH_FIXED) {
+		len = c->length_from == LENGTH_ARG
+			      ? arg_value(spec, regs, (unsigned int)c->length_arg & 15)
+			      : c->length;
 		if ((__s64)len < 0)
 			return 0;
 		n = len > TRACE_STR_LEN ? TRACE_STR_LEN : (long)len;
@@ -105,7 +106,7 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 	for (k = 0; k < TRACE_PATTERN_LEN && c->pattern[k]; k++)
 		;
 	ft->m = k;
-	if (c->kind == TRACE_COND_GLOB) {
+	if (c->op == TRACE_MATCH) {
 		/* bpf_loop: Linux 5.17, where sleepable uprobe programs are
 		   (6.0); the plain program matches no glob (filter.c says
 		   so before the trace). */
@@ -141,7 +142,7 @@ static __always_inline int cond_truth(const struct __bpf_usdt_spec *spec,
 	c = &f->conds[i];
 	if (cond_operand(spec, regs, info, c, &v))
 		return 0; /* unreadable: false */
-	if (c->kind == TRACE_COND_STRING || c->kind == TRACE_COND_GLOB)
+	if (filter_compares_string(c))
 		return string_truth(spec, regs, c, (const void *)v, sleepable);
 	return filter_integer_truth(c, v);
 }

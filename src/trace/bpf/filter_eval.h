@@ -14,6 +14,13 @@
 
 #define FILTER_EVAL static inline __attribute__((always_inline))
 
+/* Whether c compares a string (equal, or matched by a glob: TRACE_MATCH)
+ * rather than a number. */
+FILTER_EVAL int filter_compares_string(const struct trace_cond *c)
+{
+	return c->kind == ARG_STRING || c->kind == ARG_TEXT;
+}
+
 /* v against c's constant, at c's size and sign. */
 FILTER_EVAL int filter_integer_truth(const struct trace_cond *c, __u64 v)
 {
@@ -21,7 +28,7 @@ FILTER_EVAL int filter_integer_truth(const struct trace_cond *c, __u64 v)
 	__s64 sv = (__s64)(v << shift) >> shift, sc = (__s64)c->value;
 	__u64 uv = (v << shift) >> shift, uc = c->value;
 
-	if (c->kind == TRACE_COND_SIGNED)
+	if (c->is_signed)
 		switch (c->op) {
 		case TRACE_EQ: return sv == sc;
 		case TRACE_NE: return sv != sc;

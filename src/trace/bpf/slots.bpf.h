@@ -52,10 +52,10 @@ static __always_inline long slot_length(const struct trace_event *e,
 	unsigned long long len;
 	int l;
 
-	if (info->sockaddr_mask & (1u << i))
-		return sockaddr_length(src);
 	if (i >= TRACE_MAX_ARGS)
 		return -1;
+	if (info->kind[i] == ARG_SOCKADDR)
+		return sockaddr_length(src);
 	l = info->length_arg[i];
 	len = l >= 0 && l < TRACE_MAX_ARGS ? e->args[l] : info->length[i];
 	return len > TRACE_STR_LEN ? TRACE_STR_LEN : (long)len;
@@ -87,8 +87,7 @@ static __always_inline void read_args(struct trace_event *e,
 				      const struct trace_probe_info *info,
 				      unsigned int nargs, bool sleepable)
 {
-	unsigned int n, slots = info->string_mask | info->bytes_mask |
-				info->sockaddr_mask;
+	unsigned int n, kind;
 	int i;
 
 	for (i = 0; i < TRACE_MAX_ARGS; i++) {
@@ -107,9 +106,10 @@ static __always_inline void read_args(struct trace_event *e,
 		   count, not each path's own, and checks the loop in half
 		   the steps. */
 		n = *(volatile unsigned int *)&e->nstrings;
-		if (!(slots & (1u << i)) || n >= TRACE_MAX_SLOTS)
+		kind = info->kind[i];
+		if (!ARG_KIND_HAS_SLOT(kind) || n >= TRACE_MAX_SLOTS)
 			continue;
-		if (info->string_mask & (1u << i)) {
+		if (kind == ARG_STRING) {
 			len = read_string(e->strings[n], src, sleepable);
 			if (len == TRACE_STR_LEN)
 				e->cut_mask |= 1u << i;
@@ -180,21 +180,22 @@ static __always_inline void read_shows(struct trace_event *e,
 			break;
 		dst = e->strings[n];
 		rc = member_address(e->args[sh->arg], sh, &addr);
-		if (!rc && sh->kind == TRACE_SHOW_VALUE) {
+		if (!rc && (sh->kind == ARG_INTEGER || sh->kind == ARG_POINTER)) {
 			*(__u64 *)dst = 0;
 			rc = bpf_probe_read_user(dst, member_size(sh),
 						 (const void *)addr);
-		} else if (!rc && sh->kind == TRACE_SHOW_STRING) {
+		} else if (!rc && sh->kind == ARG_STRING) {
 			rc = bpf_probe_read_user(&addr, sizeof(addr),
 						 (const void *)addr);
 			len = rc ? -1 : read_string(dst, (const void *)addr, sleepable);
 			if (len == TRACE_STR_LEN)
 				e->cut_mask |= TRACE_SHOW_BIT(k);
 			rc = len < 0;
-		} else if (!rc && sh->kind == TRACE_SHOW_COUNTED) {
+		} else if (!rc && sh->length_from == LENGTH_SIBLING) {
 			rc = read_counted(dst, sh, addr, sleepable);
 		} else if (!rc) {
-			len = sh->kind == TRACE_SHOW_SOCKADDR
+			/* A char array or a socket address: at the place. */
+			len = sh->kind == ARG_SOCKADDR
 				      ? sockaddr_length((const void *)addr)
 				      : sh->size;
 			rc = len < 0 ? -1 : read_bytes(dst, (const void *)addr, len, sleepable);

@@ -7,6 +7,8 @@
 #ifndef PROBEGEN_TRACE_ABI_H
 #define PROBEGEN_TRACE_ABI_H
 
+#include "../../arg_read.h" /* enum arg_kind: how each value is read */
+
 #define TRACE_MAX_ARGS 12 /* sys/sdt.h's and libbpf's limit */
 /* Bytes of a string argument, NUL included; and the most bytes read of
  * a pointer with its length or of a socket address (a slot each). */
@@ -116,24 +118,23 @@ struct trace_role {
 			      member expression), or -1: per thread, nested */
 };
 
-/* A member expression (inspect/members.c's layout): from argument
- * arg's value plus offset[0], then through the pointer there plus
- * offset[1], ... (nsteps in all); what is there is read into a slot as
- * kind says. */
-enum trace_show_kind {
-	TRACE_SHOW_VALUE,  /* size bytes (1 to 8) */
-	TRACE_SHOW_STRING, /* a char pointer: the string it points to */
-	TRACE_SHOW_BYTES,  /* size bytes (a char array), at most a slot */
-	TRACE_SHOW_SOCKADDR, /* a socket address, by its family */
-	/* a pointer whose length is the member length_delta bytes from
-	   it (length_size bytes, signed or not): the slot holds that
-	   length (8 bytes), then at most TRACE_COUNTED_MAX of the bytes */
-	TRACE_SHOW_COUNTED,
-};
+/* A member chain (arg_read.h's layout, inspect/members.c fills it):
+ * from argument arg's value plus offset[0], then through the pointer
+ * there plus offset[1], ... (nsteps in all) to the member's place;
+ * what is there is read into a slot as kind (enum arg_kind) says:
+ * ARG_INTEGER, ARG_POINTER: size bytes (1 to 8), a number;
+ * ARG_STRING: the string of the char pointer there;
+ * ARG_TEXT with LENGTH_FIXED: size bytes (a char array) at the place;
+ * ARG_SOCKADDR: the socket address at the place, by its family;
+ * ARG_TEXT, ARG_BYTES with LENGTH_SIBLING: the pointer there, whose
+ * length is the member length_delta bytes from it (length_size bytes,
+ * signed or not): the slot holds that length (8 bytes), then at most
+ * TRACE_COUNTED_MAX of the bytes. */
 #define TRACE_COUNTED_MAX (TRACE_STR_LEN - 8)
 struct trace_show {
 	unsigned int arg, kind, size, nsteps;
 	unsigned int offset[TRACE_MAX_STEPS];
+	unsigned int length_from;
 	int length_delta;
 	unsigned int length_size, length_signed;
 };
@@ -149,20 +150,21 @@ struct trace_show {
 #define TRACE_PATTERN_LEN 64 /* a string constant's bytes, NUL included */
 /* Probes filtered at once: each has its own compiled filter. */
 #define TRACE_MAX_FILTERS 1024
-enum trace_cond_kind {
-	TRACE_COND_SIGNED,   /* integers of size bytes, signed */
-	TRACE_COND_UNSIGNED, /* ... unsigned (pointers too) */
-	TRACE_COND_STRING,   /* a C string, or length_arg's bytes: == != */
-	TRACE_COND_GLOB,     /* ... matched against a glob: ~ */
+/* A comparison's operand is read as its kind says (enum arg_kind):
+ * ARG_INTEGER, ARG_POINTER: a number of size bytes (is_signed); ARG_STRING:
+ * a C string; ARG_TEXT: the bytes its length says (length_from).
+ * TRACE_MATCH matches a string against a glob (~). */
+enum trace_cond_op {
+	TRACE_EQ, TRACE_NE, TRACE_LT, TRACE_LE, TRACE_GT, TRACE_GE, TRACE_MATCH
 };
-enum trace_cond_op { TRACE_EQ, TRACE_NE, TRACE_LT, TRACE_LE, TRACE_GT, TRACE_GE };
 #define TRACE_FILTER_AND 100
 #define TRACE_FILTER_OR 101
 #define TRACE_FILTER_NOT 102
 struct trace_cond {
-	unsigned int kind, op, arg, size;
-	/* TRACE_COND_STRING, _GLOB on a string with its length: the
-	   argument holding it, or -1 (a C string; length bytes when set) */
+	unsigned int kind, op, arg, size, is_signed;
+	/* ARG_TEXT: its length's source (arg_read.h), LENGTH_ARG's
+	   argument or LENGTH_FIXED's bytes */
+	unsigned int length_from;
 	int length_arg;
 	unsigned int length;
 	unsigned long long value; /* the integer compared with */
@@ -176,11 +178,11 @@ struct trace_filter {
 
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
-	unsigned int string_mask; /* bit n: argument n is a C string */
-	/* bit n: argument n points to the bytes its length says: those of
-	   argument length_arg[n] when that is 0 or more, else length[n] */
-	unsigned int bytes_mask;
-	unsigned int sockaddr_mask; /* bit n: a struct sockaddr pointer */
+	/* How argument n is read (enum arg_kind): those of a kind
+	   ARG_KIND_HAS_SLOT says have their bytes copied into a slot;
+	   ARG_TEXT's and ARG_BYTES's length is argument length_arg[n]'s
+	   when that is 0 or more, else length[n] */
+	unsigned char kind[TRACE_MAX_ARGS];
 	signed char length_arg[TRACE_MAX_ARGS];
 	unsigned int length[TRACE_MAX_ARGS];
 	unsigned int nshows;
