@@ -108,7 +108,7 @@ TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probe
 	    $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o $(B)/trace_attach.o \
 	    $(B)/trace_summary.o $(B)/trace_calls.o $(B)/trace_timeline.o $(B)/trace_profile.o \
 	    $(B)/trace_metrics.o $(B)/trace_privileges.o $(B)/trace_filter.o $(B)/trace_filter_parse.o \
-	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o
+	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o $(B)/trace_features.o
 # -lstdc++: its __cxa_demangle names C++ frames in --stack's walks.
 LIBS += -lbpf -lstdc++
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
@@ -224,22 +224,25 @@ $(B)/header_text.o: $(B)/header_text.c
 
 # The BPF side of --trace: compiled for the BPF target, embedded through
 # bpftool's skeleton.
-$(B)/trace.bpf.o: src/trace/bpf/trace.bpf.c src/trace/bpf/args.bpf.h src/trace/bpf/pairs.bpf.h \
-		src/trace/bpf/slots.bpf.h src/trace/bpf/filter.bpf.h src/trace/bpf/filter_eval.h src/trace/bpf/stack.bpf.h \
-		src/trace/bpf/trace_abi.h | $(B)
+# bpf/arch_$(BPF_ARCH).h holds the architecture's facts, when there is
+# one; else bpf/arch_none.h.
+BPF_DIR = src/trace/kernel/bpf
+BPF_ARCH_H = $(notdir $(firstword $(wildcard $(BPF_DIR)/arch_$(BPF_ARCH).h) $(BPF_DIR)/arch_none.h))
+$(B)/trace.bpf.o: $(BPF_DIR)/trace.bpf.c $(wildcard $(BPF_DIR)/*.h) src/arg_read.h | $(B)
 	$(msg) BPF $<
-	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
-		-I/usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine) -Isrc/trace/bpf -c -o $@ $<
+	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -DTRACE_ARCH_H='"$(BPF_ARCH_H)"' \
+		-I/usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine) -I$(BPF_DIR) -c -o $@ $<
 
 $(B)/trace.skel.h: $(B)/trace.bpf.o
 	$(msg) SKEL $@
 	$(Q)$(BPFTOOL) gen skeleton $< name trace_bpf > $@.tmp && mv $@.tmp $@
 
-# The rooms of --trace (src/trace/tracer.h): trace.c, then each room as
-# trace_ROOM.o; only load.c, session.c and tally.c see the skeleton.
-$(B)/trace.o: src/trace/trace.c src/trace/bpf/trace_abi.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h | $(B)
+# The rooms of --trace (src/trace/, a folder a stage: find/, kernel/,
+# decode/, sinks/; HACKING.md): trace.c, then each room as trace_ROOM.o;
+# only kernel/'s load.c, session.c and tally.c see the skeleton.
+$(B)/trace.o: src/trace/trace.c $(B)/version.h | $(B)
 	$(msg) CC $<
-	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
 
 $(B)/profile.pb-c.c: $(PPROF_PROTO) | $(B)
 	$(msg) PROTOC-C $@
@@ -250,9 +253,22 @@ $(B)/profile.pb-c.o: $(B)/profile.pb-c.c
 	$(Q)$(CC) $(ALL_CFLAGS) -w -I$(B) -c -o $@ $<
 $(B)/trace_pprof.o: $(B)/profile.pb-c.h
 
-$(B)/trace_%.o: src/trace/%.c src/trace/bpf/trace_abi.h src/trace/tracer.h src/trace/session.h src/probegen.h $(B)/version.h $(B)/features | $(B)
-	$(msg) CC $<
-	$(Q)$(CC) $(ALL_CFLAGS) -Isrc/trace $(WARNINGS) -c -o $@ $<
+# One rule a folder: make takes the first whose source exists.
+define TRACE_CC
+$(msg) CC $<
+$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
+endef
+TRACE_DEPS = $(B)/version.h $(B)/features | $(B)
+$(B)/trace_%.o: src/trace/%.c $(TRACE_DEPS)
+	$(TRACE_CC)
+$(B)/trace_%.o: src/trace/find/%.c $(TRACE_DEPS)
+	$(TRACE_CC)
+$(B)/trace_%.o: src/trace/kernel/%.c $(TRACE_DEPS)
+	$(TRACE_CC)
+$(B)/trace_%.o: src/trace/decode/%.c $(TRACE_DEPS)
+	$(TRACE_CC)
+$(B)/trace_%.o: src/trace/sinks/%.c $(TRACE_DEPS)
+	$(TRACE_CC)
 
 $(B)/trace_load.o $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o: $(B)/trace.skel.h
 
@@ -286,7 +302,7 @@ UNIT_LINK = $(filter-out $(B)/main.o,$(OBJS))
 $(B)/unit/%: tests/unit/%.c tests/unit/unit.c tests/unit/*.h $(UNIT_LINK)
 	$(msg) UNIT $@
 	$(Q)mkdir -p $(B)/unit
-	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -Isrc/trace -Itests/unit $(LDFLAGS) -o $@ $< \
+	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -Itests/unit $(LDFLAGS) -o $@ $< \
 		tests/unit/unit.c $(UNIT_LINK) $(LIBS) $(STATIC_LIBS)
 check-unit: $(UNIT_PROGS)
 	$(Q)tests/unit/run.sh $(if $(filter yes,$(TRACE)),,--no-trace) $(UNIT_PROGS)
@@ -393,16 +409,17 @@ FUZZ_CC ?= clang
 FZ = build-fuzz
 FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipeline's
 # The rooms of --trace that fuzz_metrics.c reaches (no libbpf in them).
-FUZZ_TRACE_SRCS = src/trace/metrics.c src/trace/event.c src/trace/meant.c src/trace/summary.c \
-	src/trace/calls.c src/trace/profile.c src/trace/timeline.c src/trace/stack_counts.c \
-	src/trace/filter_parse.c src/trace/filter.c src/trace/probes.c
+FUZZ_TRACE_SRCS = src/trace/sinks/metrics.c src/trace/decode/event.c src/trace/decode/meant.c \
+	src/trace/sinks/summary.c src/trace/decode/calls.c src/trace/sinks/profile.c \
+	src/trace/sinks/timeline.c src/trace/sinks/stack_counts.c src/trace/find/filter_parse.c \
+	src/trace/find/filter.c src/trace/find/probes.c src/trace/plan.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@
 	$(Q)mkdir -p $(FZ)
 	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Werror=implicit-function-declaration -Isrc -I$(B) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-Isrc/trace -o $@ $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_$*.c \
+		-o $@ $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_$*.c \
 		$(B)/parser.c $(B)/lexer.c $(B)/header_text.c $(LIBS)
 
 # make fuzz: every harness, FUZZ_SECONDS each.

@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_event.c - libFuzzer entry point over the one decoder of a
- * firing (src/trace/event.c): the input says how each of up to 12
+ * firing (src/trace/decode/event.c): the input says how each of up to 12
  * arguments and 4 shows is read (a number, a string, a string or bytes
  * with a length from another argument or fixed, reversed, a socket
  * address, an enum's names) and gives the event the kernel would send:
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "trace/decode/event.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_metrics.c - libFuzzer entry point over --metrics's page
- * (src/trace/metrics.c): the input is cut at NUL bytes into a probe's
+ * (src/trace/sinks/metrics.c): the input is cut at NUL bytes into a probe's
  * provider, its name, two arguments' names (a binary's notes and
  * declarations give them) and the values a traced program passes in
  * them, which --by counts the firings by.  The page is rendered in both formats and
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
+#include "trace/sinks/metrics.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int i;
 
 	opt.metrics = "127.0.0.1:0";
-	tr.opt = &opt;
+	plan_make(&opt, &tr.plan);
 	t.provider = part(&p, end);
 	t.name = part(&p, end);
 	t.label = xasprintf("%s:%s", t.provider, t.name);

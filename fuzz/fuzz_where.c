@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_where.c - libFuzzer entry point over --where's parser
- * (src/trace/filter_parse.c): the input is the option's text.  A
+ * (src/trace/find/filter_parse.c): the input is the option's text.  A
  * request either parses into a tree whose every comparison has an
  * operand, an operator and a constant, or is said (with its caret) and
  * leaves nothing.  A crash, sanitizer report or leak is a finding too.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
+#include "trace/find/filter.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

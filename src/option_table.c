@@ -49,9 +49,9 @@ const struct option_row option_rows[] = {
 		  "processes it starts",
 	  .parse = trace_pid_value },
 	{ .name = "-n", .value = "PROVIDER:NAME", .group = O_TRACE,
-	  .action = ACT_TRACE,
+	  .action = ACT_LIST, .offset = AT(trace.filters),
 	  .help = "with --trace: only these probes (globs: 'myapp:*')",
-	  .parse = trace_filter_value },
+	  .check = trace_filter_ok, .usage = "-n takes PROVIDER:NAME" },
 	{ .name = "--limit", .value = "N", .group = O_TRACE,
 	  .action = ACT_TRACE, .help = "with --trace: stop after N events",
 	  .parse = trace_limit_value },
@@ -65,26 +65,25 @@ const struct option_row option_rows[] = {
 		  "them at the end (histograms, percentiles, probes\n"
 		  "never fired); with --bpftrace: a script that does" },
 	{ .name = "--pair", .value = "P:START,P:END[,ARG]", .group = O_TRACE,
-	  .action = ACT_TRACE,
+	  .action = ACT_LIST, .offset = AT(trace.pair_requests),
 	  .help = "with --trace: time this pair; with ARG, match its\n"
 		  "starts and ends by that argument (or a member\n"
-		  "expression on it: conn->id) across threads",
-	  .parse = trace_pair_value },
+		  "expression on it: conn->id) across threads" },
 	{ .name = "--by", .value = "P:START:ARG[+ARG...]", .group = O_TRACE,
-	  .action = ACT_TRACE,
+	  .action = ACT_LIST, .offset = AT(trace.by_requests),
 	  .help = "with --trace: name the calls of the pair START\n"
 		  "starts by these arguments (Class::method);\n"
 		  "else a runtime's function and class names them\n"
 		  "(--summary breaks such pairs down by name)",
-	  .parse = trace_by_value,
+	  .check = trace_by_ok, .usage = "--by takes PROVIDER:START:ARG[+ARG...]",
 	  .needs = "--summary --timeline --folded --metrics" },
 	{ .name = "--show", .value = "P:N:EXPR", .group = O_TRACE,
-	  .action = ACT_TRACE,
+	  .action = ACT_LIST, .offset = AT(trace.show_requests),
 	  .help = "with --trace: add a member of an argument to each\n"
 		  "firing of the probes P:N (globs), EXPR as C\n"
 		  "writes it (conn->local.id), laid out from the\n"
 		  "binary's DWARF and read at the firing",
-	  .parse = trace_show_value },
+	  .check = trace_show_ok, .usage = "--show takes PROVIDER:PROBE:ARG->MEMBER[.MEMBER|->MEMBER...]" },
 	{ .name = "--stack", .group = O_TRACE, .action = ACT_FLAG,
 	  .offset = AT(trace.stack),
 	  .help = "with --trace: each firing's native stack, walked\n"
@@ -97,12 +96,11 @@ const struct option_row option_rows[] = {
 		  "firing (default " PROBEGEN_STR(TRACE_STACK_BYTES_DEFAULT) ", at most " PROBEGEN_STR(TRACE_STACK_BYTES_MAX) ")",
 	  .parse = trace_stack_bytes_value, .needs = "--stack" },
 	{ .name = "--where", .value = "'P:N: EXPR'", .group = O_TRACE,
-	  .action = ACT_TRACE,
+	  .action = ACT_LIST, .offset = AT(trace.where_requests),
 	  .help = "with --trace: only the firings of the probes P:N\n"
 		  "(globs) whose arguments pass EXPR (latency > 1000,\n"
 		  "path ~ \"/api/*\", && || ! and parentheses),\n"
-		  "decided in the kernel",
-	  .parse = trace_where_value },
+		  "decided in the kernel" },
 	{ .name = "--top", .value = "N", .group = O_TRACE, .action = ACT_TRACE,
 	  .help = "with --summary: the N names of most self time\n"
 		  "(default " PROBEGEN_STR(TRACE_TOP_DEFAULT) "; --json has all)",

@@ -73,6 +73,18 @@ static int apply_value(struct options *o, const struct option_row *r,
 	case ACT_STRING:
 		*(const char **)((char *)o + r->offset) = v;
 		break;
+	case ACT_LIST: {
+		struct string_list *l =
+			(struct string_list *)((char *)o + r->offset);
+
+		if (r->check && !r->check(v)) {
+			usage_error("%s, not '%s'", r->usage, v);
+			return -1;
+		}
+		l->items = xgrow(l->items, (size_t)l->n, sizeof(*l->items));
+		l->items[l->n++] = v;
+		break;
+	}
 	case ACT_D_FILE:
 		if (o->nfiles)
 			given(o, O_FILES, r->name);
@@ -346,11 +358,6 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 
 	o->files = xcalloc((size_t)argc, sizeof(char *));
 	o->operands = xcalloc((size_t)argc, sizeof(char *));
-	o->trace.filters = xcalloc((size_t)argc, sizeof(char *));
-	o->trace.pair_requests = xcalloc((size_t)argc, sizeof(char *));
-	o->trace.by_requests = xcalloc((size_t)argc, sizeof(char *));
-	o->trace.show_requests = xcalloc((size_t)argc, sizeof(char *));
-	o->trace.where_requests = xcalloc((size_t)argc, sizeof(char *));
 	o->row_given = xcalloc(noption_rows, 1);
 	for (i = 1; i < argc; i++)
 		if ((r = parse_one(o, modes, argc, argv, &i)) != 1)
@@ -385,6 +392,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 
 void options_free(struct options *o)
 {
+	size_t k;
 	int i;
 
 	for (i = 0; i < o->cpp.nargs; i++)
@@ -395,11 +403,11 @@ void options_free(struct options *o)
 	free(o->files);
 	free(o->operands);
 	free(o->row_given);
-	free(o->trace.filters);
-	free(o->trace.pair_requests);
-	free(o->trace.by_requests);
-	free(o->trace.show_requests);
-	free(o->trace.where_requests);
+	for (k = 0; k < noption_rows; k++)
+		if (option_rows[k].action == ACT_LIST)
+			free(((struct string_list *)((char *)o +
+						     option_rows[k].offset))
+				     ->items);
 }
 
 const char *const *options_d_files(const struct options *o, int *n)

@@ -133,6 +133,8 @@ enum option_action {
 	ACT_MODE,	 /* choose the mode of that name (main.c's table) */
 	ACT_FLAG,	 /* set the int at offset */
 	ACT_STRING,	 /* keep the value as given, at offset */
+	ACT_LIST,	 /* one more value, as given, to the string_list at
+			    offset (-n, --where), if check takes it */
 	ACT_D_FILE,	 /* -s: one more provider file */
 	ACT_CPP,	 /* -I, -D, -U: passed on to cpp */
 	ACT_TRACE,	 /* a --trace value that options_trace.c checks */
@@ -164,13 +166,17 @@ struct option_row {
 			      "-oFILE", "--target=ARCH" */
 	unsigned group;	   /* O_*: the modes that take it; 0: any */
 	enum option_action action;
-	size_t offset; /* in struct options: ACT_FLAG, ACT_STRING */
+	size_t offset; /* in struct options: ACT_FLAG, ACT_STRING, ACT_LIST */
 	enum completion complete;
 	const char *label; /* --help's first column, when not "NAME VALUE" */
 	const char *help;  /* --help's lines; NULL: the row above's say it */
 	/* ACT_TRACE: read the value into o (options_trace.c): 1, or -1
 	   after saying why. */
 	int (*parse)(struct options *o, const char *v);
+	/* ACT_LIST: whether v is a value of it (NULL: any), and the usage
+	   error's words when not ("-n takes PROVIDER:NAME"). */
+	int (*check)(const char *v);
+	const char *usage;
 	/* Options, blank-separated: given with it, one of needs must be,
 	   and none of excludes (the usage errors are made from these). */
 	const char *needs, *excludes;
@@ -203,15 +209,14 @@ void words_free(char **argv);
  * rows name them): 1, or -1 after a usage error saying why. */
 int trace_command_value(struct options *o, const char *v);  /* -c */
 int trace_pid_value(struct options *o, const char *v);	    /* -p */
-int trace_filter_value(struct options *o, const char *v);   /* -n */
 int trace_limit_value(struct options *o, const char *v);    /* --limit */
 int trace_duration_value(struct options *o, const char *v); /* --duration */
-int trace_pair_value(struct options *o, const char *v);	    /* --pair */
-int trace_by_value(struct options *o, const char *v);	    /* --by */
-int trace_show_value(struct options *o, const char *v);    /* --show */
-int trace_where_value(struct options *o, const char *v);   /* --where */
 int trace_stack_bytes_value(struct options *o, const char *v); /* --stack-bytes */
 int trace_top_value(struct options *o, const char *v);	    /* --top */
+/* The checks of ACT_LIST rows' values: 1 when v is one. */
+int trace_filter_ok(const char *v); /* -n: PROVIDER:NAME */
+int trace_by_ok(const char *v);	    /* --by: P:START:ARG[+ARG...] */
+int trace_show_ok(const char *v);   /* --show: P:N:ARG->MEMBER... */
 
 /* The .d files: the -s files, else the first operand; and the operands
  * after them: objects (-G) or binaries (--check). */

@@ -111,7 +111,7 @@ static double positive_seconds(const char *v)
 }
 
 /* --by's PROVIDER:START:ARG[+ARG...], every part named. */
-static int by_request_ok(const char *v)
+int trace_by_ok(const char *v)
 {
 	const char *first = strchr(v, ':'), *last = strrchr(v, ':');
 
@@ -144,14 +144,9 @@ int trace_pid_value(struct options *o, const char *v)
 	return -1;
 }
 
-int trace_filter_value(struct options *o, const char *v)
+int trace_filter_ok(const char *v)
 {
-	if (!strchr(v, ':')) {
-		usage_error("-n takes PROVIDER:NAME, not '%s'", v);
-		return -1;
-	}
-	o->trace.filters[o->trace.nfilters++] = v;
-	return 1;
+	return strchr(v, ':') != NULL;
 }
 
 int trace_limit_value(struct options *o, const char *v)
@@ -170,21 +165,6 @@ int trace_duration_value(struct options *o, const char *v)
 	return -1;
 }
 
-int trace_pair_value(struct options *o, const char *v)
-{
-	o->trace.pair_requests[o->trace.npair_requests++] = v;
-	return 1;
-}
-
-int trace_by_value(struct options *o, const char *v)
-{
-	if (!by_request_ok(v)) {
-		usage_error("--by takes PROVIDER:START:ARG[+ARG...], not '%s'", v);
-		return -1;
-	}
-	o->trace.by_requests[o->trace.nby_requests++] = v;
-	return 1;
-}
 
 /* ARG->MEMBER, then ->MEMBER or .MEMBER, each a C name. */
 static int member_expr_ok(const char *e)
@@ -210,26 +190,12 @@ static int member_expr_ok(const char *e)
 	}
 }
 
-int trace_show_value(struct options *o, const char *v)
+int trace_show_ok(const char *v)
 {
 	const char *last = strrchr(v, ':');
 
-	if (!last || last == v || !strchr(v, ':') || strchr(v, ':') == last ||
-	    !member_expr_ok(last + 1)) {
-		usage_error("--show takes PROVIDER:PROBE:ARG->MEMBER[.MEMBER|->MEMBER...], not '%s'",
-			    v);
-		return -1;
-	}
-	o->trace.show_requests[o->trace.nshow_requests++] = v;
-	return 1;
-}
-
-/* Its expression is read when the trace starts (trace/filter_parse.c),
- * where the probes' arguments are known. */
-int trace_where_value(struct options *o, const char *v)
-{
-	o->trace.where_requests[o->trace.nwhere_requests++] = v;
-	return 1;
+	return last && last != v && strchr(v, ':') != last &&
+	       member_expr_ok(last + 1);
 }
 
 int trace_stack_bytes_value(struct options *o, const char *v)

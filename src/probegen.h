@@ -60,6 +60,12 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Strings an option gives one at a time (-n, --where), as given. */
+struct string_list {
+	const char **items;
+	int n;
+};
+
 struct buf { /* a growable byte buffer */
 	char *data;
 	size_t len, cap;
@@ -243,7 +249,24 @@ struct target {
 	/* The options its Rust probe site's asm! needs first ("att_syntax, "
 	   on x86_64), or NULL when --rust writes it no site. */
 	const char *rust_asm;
+	/* Its registers as --trace reads them, or NULL: --trace then reads
+	   specs with libbpf's parser and walks no stack. */
+	const struct target_regs *regs;
 };
+/* The registers of a firing, as the kernel's struct pt_regs holds them
+ * (bpf/arch_*.h copies it whole into the event, a word each): each
+ * word's names in a spec, space-separated ("rax eax ax al"; "" for a
+ * word no spec names); the word of each DWARF register number (the
+ * unwinder's); the stack pointer's and the instruction pointer's. */
+struct target_regs {
+	const char *const *words;
+	int nwords;
+	const signed char *dwarf;
+	int ndwarf;
+	int sp, ip;
+};
+/* The word of register name (len bytes) in tg's pt_regs, or -1. */
+int target_register(const struct target *tg, const char *name, size_t len);
 const struct target *target_by_name(const char *name);
 const struct target *target_host(void);
 /* The other class of the same family (for -32/-64), or NULL. */

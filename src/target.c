@@ -25,15 +25,41 @@
 /* GNU_PROPERTY_X86_FEATURE_1_AND: IBT, SHSTK (aarch64's below:
  * GNU_PROPERTY_AARCH64_FEATURE_1_AND, BTI and PAC). */
 #define X86_PROPERTY .property_type = 0xc0000002u, .property_features = 0x3
+/* x86-64's struct pt_regs, word by word, with the names sys/sdt.h's
+ * operands give each register (%rax, %eax, %ax, %al).  An i386
+ * process's registers are its low halves, under an x86-64 kernel. */
+static const char *const x86_pt_regs[] = {
+	"r15 r15d r15w r15b", "r14 r14d r14w r14b", "r13 r13d r13w r13b",
+	"r12 r12d r12w r12b", "rbp ebp bp bpl",	    "rbx ebx bx bl",
+	"r11 r11d r11w r11b", "r10 r10d r10w r10b", "r9 r9d r9w r9b",
+	"r8 r8d r8w r8b",     "rax eax ax al",	    "rcx ecx cx cl",
+	"rdx edx dx dl",      "rsi esi si sil",	    "rdi edi di dil",
+	"" /* orig_rax */,    "" /* rip */,	    "" /* cs */,
+	"" /* eflags */,      "rsp esp sp spl",	    "" /* ss */,
+};
+/* DWARF's numbers: x86-64's rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip;
+ * i386's eax ecx edx ebx esp ebp esi edi eip. */
+static const signed char x86_64_dwarf[] = { 10, 12, 11, 5, 13, 14, 4, 19, 9,
+					    8,	7,  6,	3, 2,  1,  0, 16 };
+static const signed char i386_dwarf[] = { 10, 11, 12, 5, 19, 4, 13, 14, 16 };
+static const struct target_regs x86_64_regs = {
+	x86_pt_regs, ARRAY_SIZE(x86_pt_regs), x86_64_dwarf,
+	ARRAY_SIZE(x86_64_dwarf), 19, 16
+};
+static const struct target_regs i386_regs = {
+	x86_pt_regs, ARRAY_SIZE(x86_pt_regs), i386_dwarf,
+	ARRAY_SIZE(i386_dwarf), 19, 16
+};
 static const struct target targets[] = {
 	{ .name = "x86_64", .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
 	  .machine = EM_X86_64, .char_signed = 1, .page = 4096,
 	  .cpp = "__x86_64__", .partner = "i386", X86_PROPERTY,
-	  .libbpf_form = X86_FORMS, .rust_asm = "att_syntax, " },
+	  .libbpf_form = X86_FORMS, .rust_asm = "att_syntax, ",
+	  .regs = &x86_64_regs },
 	{ .name = "i386", .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
 	  .machine = EM_386, .char_signed = 1, .page = 4096,
 	  .cpp = "__i386__", .partner = "x86_64", X86_PROPERTY,
-	  .libbpf_form = X86_FORMS },
+	  .libbpf_form = X86_FORMS, .regs = &i386_regs },
 	{ .name = "aarch64", .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
 	  .machine = EM_AARCH64, .page = 65536, .cpp = "__aarch64__",
 	  .partner = "arm", .property_type = 0xc0000000u,
@@ -105,6 +131,24 @@ const struct target *target_by_name(const char *name)
 		if (strcmp(arch, targets[i].name) == 0)
 			return &targets[i];
 	return NULL;
+}
+
+int target_register(const struct target *tg, const char *name, size_t len)
+{
+	int w;
+
+	for (w = 0; tg->regs && len && w < tg->regs->nwords; w++) {
+		const char *n = tg->regs->words[w];
+
+		while (*n) {
+			size_t k = strcspn(n, " ");
+
+			if (k == len && memcmp(n, name, len) == 0)
+				return w;
+			n += k + (n[k] == ' ');
+		}
+	}
+	return -1;
 }
 
 const struct target *target_host(void)

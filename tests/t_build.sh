@@ -82,6 +82,47 @@ t_build_rooms_downward() {
 	ok
 }
 
+# The tracer's rooms stand in a folder a stage (HACKING.md): find/
+# (what to trace, and what each probe does), kernel/ (the BPF program,
+# loaded, attached and read: the only rooms that call libbpf), decode/
+# (an event's values, calls and stacks) and sinks/ (what is made of the
+# events: the only rooms that speak HTTP or write pprof).  No file mixes
+# two stages: a room includes its own stage's headers and those of the
+# stages it reads (sinks read decode's), the tracer's shared headers
+# (tracer.h, the BPF side's plain-C ABI in kernel/bpf/) and the other
+# wings' (inspect/, compiler/); trace.c, follow.c and plan.c, which run
+# the stages, may include any.
+t_build_stages() {
+	need python3
+	python3 - "$ROOT" > out 2>&1 <<-'PY'
+	import glob, os, re, sys
+	root = sys.argv[1]
+	reads = {"find": {"find"}, "kernel": {"kernel"}, "decode": {"decode"},
+	         "sinks": {"sinks", "decode"}}
+	libs = {"bpf/": "kernel", "microhttpd.h": "sinks", "zlib.h": "sinks",
+	        "protobuf-c": "sinks"}
+	bad, counted = [], {}
+	for f in sorted(glob.glob(os.path.join(root, "src/trace/*/*.[ch]"))):
+	    stage = os.path.relpath(f, os.path.join(root, "src/trace")).split(os.sep)[0]
+	    counted[stage] = counted.get(stage, 0) + 1
+	    text = open(f).read()
+	    for inc in re.findall(r'^#include "trace/([a-z_]+/[^"]+)"', text, re.M):
+	        if inc.split("/")[0] not in reads[stage] and not inc.startswith("kernel/bpf/"):
+	            bad.append("%s (%s) includes %s" % (os.path.relpath(f, root), stage, inc))
+	    for lib, owner in libs.items():
+	        if re.search(r'^#include <%s' % re.escape(lib), text, re.M) and stage != owner:
+	            bad.append("%s (%s) includes <%s>, %s's" % (os.path.relpath(f, root), stage, lib, owner))
+	print("rooms by stage: " + ", ".join("%s %d" % kv for kv in sorted(counted.items())))
+	for b in bad:
+	    print(b)
+	sys.exit(1 if bad or len(counted) != 4 else 0)
+	PY
+	local rc=$?
+	note "$(head -1 out)"
+	[ $rc = 0 ] || { cat out; fail "a room mixes two stages"; }
+	ok
+}
+
 # The tree's shape, kept: no function over 80 lines (a function's lines
 # from its signature to its closing brace at the line's start, the
 # code's style), so that each reads whole; and the include rule that

@@ -83,32 +83,32 @@ t_docs_limits_are_the_code() {
 	man = re.sub(r"\s+", " ", man)
 	c = lambda n: "{:,}".format(n)
 	said = {
-	    "PROFILE_MAX_NAMES": ("src/trace/profile.c", lambda n: "A pair keeps %s names" % c(n)),
-	    "CALLS_MAX_DEPTH": ("src/trace/event.h", lambda n: "at any depth up to %s a thread" % c(n)),
-	    "TRACE_MAX_NEST": ("src/trace/bpf/trace_abi.h", lambda n: "deeper than the %d a thread keeps in the kernel (%s for a profile" % (n, c(const("src/trace/event.h", "CALLS_MAX_DEPTH")))),
-	    "TRACE_MAX_ROLES": ("src/trace/bpf/trace_abi.h", lambda n: "each is timed, up to %d a probe" % n),
-	    "METRICS_MAX_VALUES": ("src/trace/metrics.c", lambda n: "at most %s a probe" % c(n)),
-	    "BUCKET_LOW": ("src/trace/metrics.c", lambda n: "nanoseconds from 2^%d," % n),
-	    "BUCKET_HIGH": ("src/trace/metrics.c", lambda n: "to 2^%d," % n),
-	    "IDLE_SECONDS": ("src/trace/server.c", lambda n: r"a connection idle for %d\ s is closed" % n),
-	    "MAX_CONNECTIONS": ("src/trace/server.c", lambda n: "up to %s are open at once" % c(n)),
-	    "REQUEST_BYTES": ("src/trace/server.c", lambda n: r"headers are held to %d\ KiB" % (n >> 10)),
-	    "TRACE_STR_LEN": ("src/trace/bpf/trace_abi.h", lambda n: "strings quoted, up to %d bytes" % (n - 1)),
+	    "PROFILE_MAX_NAMES": ("src/trace/sinks/profile.c", lambda n: "A pair keeps %s names" % c(n)),
+	    "CALLS_MAX_DEPTH": ("src/trace/decode/event.h", lambda n: "at any depth up to %s a thread" % c(n)),
+	    "TRACE_MAX_NEST": ("src/trace/kernel/bpf/trace_abi.h", lambda n: "deeper than the %d a thread keeps in the kernel (%s for a profile" % (n, c(const("src/trace/decode/event.h", "CALLS_MAX_DEPTH")))),
+	    "TRACE_MAX_ROLES": ("src/trace/kernel/bpf/trace_abi.h", lambda n: "each is timed, up to %d a probe" % n),
+	    "METRICS_MAX_VALUES": ("src/trace/sinks/metrics.c", lambda n: "at most %s a probe" % c(n)),
+	    "BUCKET_LOW": ("src/trace/sinks/metrics.c", lambda n: "nanoseconds from 2^%d," % n),
+	    "BUCKET_HIGH": ("src/trace/sinks/metrics.c", lambda n: "to 2^%d," % n),
+	    "IDLE_SECONDS": ("src/trace/sinks/server.c", lambda n: r"a connection idle for %d\ s is closed" % n),
+	    "MAX_CONNECTIONS": ("src/trace/sinks/server.c", lambda n: "up to %s are open at once" % c(n)),
+	    "REQUEST_BYTES": ("src/trace/sinks/server.c", lambda n: r"headers are held to %d\ KiB" % (n >> 10)),
+	    "TRACE_STR_LEN": ("src/trace/kernel/bpf/trace_abi.h", lambda n: "strings quoted, up to %d bytes" % (n - 1)),
 	    "TRACE_TOP_DEFAULT": ("src/trace/trace_run.h", lambda n: r"first %d .RB ( \-\-top )" % n),
 	}
 	# A constant the man page states twice.
-	also = [("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "At most %d bytes are read of each" % n),
-	        ("MEMBER_MAX_STEPS", "src/arg_read.h", lambda n: "following at most %d pointers past the argument" % (n - 1)),
-	        ("TRACE_MAX_SHOWS", "src/trace/bpf/trace_abi.h", lambda n: "up to %d expressions a probe" % n),
-	        ("TRACE_MAX_CONDS", "src/trace/bpf/trace_abi.h", lambda n: "at most %d comparisons and %d steps a probe" % (n, 2 * n)),
-	        ("WHERE_MAX_DEPTH", "src/trace/filter_parse.c", lambda n: "and at most %d parentheses" % n),
-	        ("TRACE_PATTERN_LEN", "src/trace/bpf/trace_abi.h", lambda n: "at most %d bytes) and" % (n - 1)),
+	also = [("TRACE_STR_LEN", "src/trace/kernel/bpf/trace_abi.h", lambda n: "At most %d bytes are read of each" % n),
+	        ("ARG_MAX_STEPS", "src/arg_read.h", lambda n: "following at most %d pointers past the argument" % (n - 1)),
+	        ("TRACE_MAX_SHOWS", "src/trace/kernel/bpf/trace_abi.h", lambda n: "up to %d expressions a probe" % n),
+	        ("TRACE_MAX_CONDS", "src/trace/kernel/bpf/trace_abi.h", lambda n: "at most %d comparisons and %d steps a probe" % (n, 2 * n)),
+	        ("WHERE_MAX_DEPTH", "src/trace/find/filter_parse.c", lambda n: "and at most %d parentheses" % n),
+	        ("TRACE_PATTERN_LEN", "src/trace/kernel/bpf/trace_abi.h", lambda n: "at most %d bytes) and" % (n - 1)),
 	        ("TRACE_STACK_BYTES_MAX", "src/trace/trace_run.h", lambda n: "from 512 to %d (default" % n),
 	        ("TRACE_STACK_BYTES_DEFAULT", "src/trace/trace_run.h", lambda n: "(default %d), a page" % n),
-	        ("TRACE_RING_BYTES_STACK", "src/trace/bpf/trace_abi.h",
-	         lambda n: r"The ring buffer holds %d MiB with .B \-\-stack (%d without)" % (n >> 20, const("src/trace/bpf/trace_abi.h", "TRACE_RING_BYTES") >> 20)),
+	        ("TRACE_RING_BYTES_STACK", "src/trace/kernel/bpf/trace_abi.h",
+	         lambda n: r"The ring buffer holds %d MiB with .B \-\-stack (%d without)" % (n >> 20, const("src/trace/kernel/bpf/trace_abi.h", "TRACE_RING_BYTES") >> 20)),
 	        # TRACE_COUNTED_MAX: a slot less the 8 bytes of its length.
-	        ("TRACE_STR_LEN", "src/trace/bpf/trace_abi.h", lambda n: "so at most %d of them are shown" % (n - 8))]
+	        ("TRACE_STR_LEN", "src/trace/kernel/bpf/trace_abi.h", lambda n: "so at most %d of them are shown" % (n - 8))]
 	bad = []
 	for name, (path, sentence) in list(said.items()) + [(n, (p, f)) for n, p, f in also]:
 	    want = sentence(const(path, name))

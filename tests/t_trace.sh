@@ -2,8 +2,10 @@
 # and sign, strings, a 12-argument probe, JSON read by a JSON parser, a
 # probe in a shared library under -p, -n and --limit, semaphores set
 # while attached and cleared after, and the errors users meet.
-# serial_tests: t_trace_filters_limit
-# (timing-bound: --limit must end the command within 8 s: run alone)
+# serial_tests: t_trace_filters_limit t_trace_command_dlopen
+# (timing-bound: --limit must end the command within 8 s: run alone;
+# -p's dlopen waits for a tracer's on_loader link, which another test's
+# tracer would give too early)
 
 # Every firing of values.c, all twelve arguments, by name and type.
 t_trace_values() {

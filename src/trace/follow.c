@@ -9,8 +9,8 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "follow.h"
-#include "stacks.h"
+#include "trace/follow.h"
+#include "trace/decode/stacks.h"
 
 /* Attach to the probes of path, a program exec'd (with its libraries)
  * or a library mapped, unless they are traced already; a program's
@@ -29,6 +29,7 @@ static void attach_program(struct tracer *tr, struct session *s,
 
 void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 {
+	struct stacks *stacks = sink_state(tr, SINK_STACKS);
 	char exe[PATH_MAX];
 
 	if (session_ending(s)) {
@@ -40,15 +41,15 @@ void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 			char *loader;
 
 			attach_program(tr, s, exe, 1, &loader);
-			if (tr->stacks)
-				stacks_process(tr->stacks, pid);
+			if (stacks)
+				stacks_process(stacks, pid);
 			session_watch_loader(s, loader);
 			free(loader);
 		}
 	} else {
 		/* Mapped, not yet relocated: its constructors run after. */
-		if (tr->stacks)
-			stacks_process(tr->stacks, pid);
+		if (stacks)
+			stacks_process(stacks, pid);
 		char **files = targets_new_mappings(tr, pid), **f;
 
 		for (f = files; f && *f; f++) {
@@ -63,6 +64,6 @@ void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 void follow_start(struct tracer *tr, struct session *s)
 {
 	/* -p's process runs already (a command's is watched at its exec). */
-	if (tr->opt->pid)
+	if (tr->plan.pid)
 		session_watch_loader(s, tr->loader);
 }

@@ -7,7 +7,7 @@
 #ifndef PROBEGEN_FOLLOW_H
 #define PROBEGEN_FOLLOW_H
 
-#include "session.h"
+#include "trace/kernel/session.h"
 
 /* A process of the followed tree, stopped at its exec (exec) or in its
  * loader: what it brings is attached, then it goes on (the session's

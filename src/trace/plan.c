@@ -3,9 +3,11 @@
  * options (which go together, option_table.c's rows say, and options.c
  * checks): where each firing goes in probegen (the sinks: printer,
  * timeline, profile, metrics), what the kernel keeps, and what is said
- * at the end.  Every other room reads the plan, never the option flags.
+ * at the end, and what it traces and writes, as the options name it.
+ * This is the one room that reads the options: every other reads the
+ * plan (tr->plan).
  */
-#include "tracer.h"
+#include "trace/tracer.h"
 
 void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 {
@@ -39,5 +41,28 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	plan->count_processes = (plan->following && opt->summary) ||
 				plan->metrics;
 	plan->limit = opt->limit;
+	plan->duration = opt->duration;
 	plan->top = opt->top ? opt->top : TRACE_TOP_DEFAULT;
+	plan->stack_bytes = !opt->stack		? 0
+			    : opt->stack_bytes ? (unsigned)opt->stack_bytes
+					       : TRACE_STACK_BYTES_DEFAULT;
+	plan->binaries = opt->binaries;
+	plan->nbinaries = opt->nbinaries;
+	plan->pid = opt->pid;
+	plan->command = opt->command;
+	plan->program = opt->d_program;
+	plan->filters = opt->filters;
+	plan->pairs = opt->pair_requests;
+	plan->bys = opt->by_requests;
+	plan->shows = opt->show_requests;
+	plan->wheres = opt->where_requests;
+	plan->output = opt->output;
+	plan->timeline_path = opt->timeline;
+	plan->folded_path = opt->folded;
+	plan->pprof_path = opt->pprof;
+	plan->folded_calls_path = opt->stack ? NULL : opt->folded;
+	plan->folded_stacks_path = opt->stack ? opt->folded : NULL;
+	plan->pprof_calls = opt->pprof && !opt->stack;
+	plan->metrics_address = opt->metrics;
+	plan->user = opt->user;
 }

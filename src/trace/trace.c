@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "filter.h"
-#include "stacks.h"
-#include "metrics.h"
-#include "follow.h"
+#include "trace/decode/event.h"
+#include "trace/find/filter.h"
+#include "trace/decode/stacks.h"
+#include "trace/sinks/metrics.h"
+#include "trace/follow.h"
 
 static void on_signal(int sig)
 {
@@ -112,12 +112,12 @@ static int pid_ended_fd(pid_t pid)
  * serving --metrics's scrapes meanwhile: 0, or -1 after saying why the
  * ring cannot be read.  The command's wait status into *command_status
  * when it ended by itself (not when the trace ended it). */
-static int follow(struct session *s, const struct trace_options *opt,
+static int follow(struct session *s, const struct trace_plan *plan,
 		  pid_t *child, struct server *server, int *command_status)
 {
-	double end = opt->duration > 0 ? now_seconds() + opt->duration : 0;
+	double end = plan->duration > 0 ? now_seconds() + plan->duration : 0;
 	int st, ready = 0,
-		fds[2] = { pid_ended_fd(*child > 0 ? *child : opt->pid),
+		fds[2] = { pid_ended_fd(*child > 0 ? *child : plan->pid),
 			   server ? server_fd(server) : -1 };
 
 	while (!trace_stopping && !(ready & 1)) {
@@ -138,7 +138,7 @@ static int follow(struct session *s, const struct trace_options *opt,
 			*command_status = st;
 			break;
 		}
-		if (opt->pid && kill(opt->pid, 0) != 0 && errno == ESRCH)
+		if (plan->pid && kill(plan->pid, 0) != 0 && errno == ESRCH)
 			break;
 	}
 	if (fds[0] >= 0)
@@ -146,29 +146,13 @@ static int follow(struct session *s, const struct trace_options *opt,
 	return ready < 0 ? -1 : 0;
 }
 
-/* What was counted and timed so far: the kernel's, and the pairs timed
- * here (the session knows nothing of them). */
-static void read_tally(struct tracer *tr, struct session *s, struct tally *t)
+void tracer_tally(struct tracer *tr, struct tally *t)
 {
-	session_tally(s, t);
-	if (tr->calls)
-		calls_tally(tr->calls, t->pairs);
-}
+	struct calls *calls = sink_state(tr, SINK_CALLS);
 
-/* --metrics's page: the counts and times read now, rendered. */
-struct scrape {
-	struct tracer *tr;
-	struct session *s;
-};
-
-static void scrape_page(void *ctx, int openmetrics, struct buf *out)
-{
-	struct scrape *sc = ctx;
-	struct tally t;
-
-	read_tally(sc->tr, sc->s, &t);
-	metrics_render(sc->tr->metrics, &t, openmetrics, out);
-	tally_free(&t);
+	session_tally(tr->session, t);
+	if (calls)
+		calls_tally(calls, t->pairs);
 }
 
 /* Can this process load BPF programs and attach uprobes at all?  Said
@@ -232,7 +216,7 @@ static int out_open(struct tracer *tr, int fd)
 	out_sink.err = 0;
 	if (!(tr->out = fopencookie(NULL, "w", io))) {
 		error_plain("cannot write '%s': %s",
-			    tr->opt->output ? tr->opt->output : "standard output",
+			    tr->plan.output ? tr->plan.output : "standard output",
 			    strerror(errno));
 		tr->out = stdout;
 		return -1;
@@ -245,22 +229,21 @@ static int out_open(struct tracer *tr, int fd)
 /* What comes before attaching: the targets, the command (started,
  * waiting on go), and the outputs a failure should be said of first.
  * 0, or -1 after saying why. */
-static int prepare(struct tracer *tr, pid_t *child, int *go,
-		   struct server **server, struct scrape *sc)
+static int prepare(struct tracer *tr, pid_t *child, int *go)
 {
-	const struct trace_options *opt = tr->opt;
+	const struct trace_plan *plan = &tr->plan;
 
 	if (targets_find(tr) != 0)
 		return -1;
 	/* --pprof weighs the pairs' calls, or with --stack the firings:
 	   probes with no pair among them give an empty profile. */
-	if (opt->pprof && !tr->plan.stack && tr->nprobes && !tr->npairs) {
+	if (plan->pprof_path && !tr->plan.stack && tr->nprobes && !tr->npairs) {
 		error_plain("--pprof has nothing to weigh: none of the %d probe%s traced is a pair of a start and an end (--stack weighs each firing by its stack; --pair START,END names a pair)",
 			    tr->nprobes, tr->nprobes == 1 ? "" : "s");
 		return -1;
 	}
-	if (opt->command && (*child = start_command(opt->command, go)) < 0) {
-		error_plain("cannot start '%s': %s", opt->command[0],
+	if (plan->command && (*child = start_command(plan->command, go)) < 0) {
+		error_plain("cannot start '%s': %s", plan->command[0],
 			    strerror(errno));
 		return -1;
 	}
@@ -268,68 +251,54 @@ static int prepare(struct tracer *tr, pid_t *child, int *go,
 	   cannot be written, or a port in use, is said first. */
 	if (sinks_open(tr) != 0)
 		return -1;
-	if (tr->plan.metrics &&
-	    !(*server = server_start(opt->metrics, scrape_page, sc)))
-		return -1;
 	/* -o FILE: probegen's own output apart from the command's, written
 	   beside FILE: a trace that fails leaves the old FILE as it was. */
-	if (opt->output && output_open(&tr->out_file, opt->output) != 0)
+	if (plan->output && output_open(&tr->out_file, plan->output) != 0)
 		return -1;
-	return out_open(tr, opt->output ? tr->out_file.fd : STDOUT_FILENO);
+	return out_open(tr, plan->output ? tr->out_file.fd : STDOUT_FILENO);
 }
 
 /* Once the trace has ended: what was asked of it, read and said. */
-static int report(struct tracer *tr, struct session *s, int status)
+static int report(struct tracer *tr, int status)
 {
-	const struct trace_options *opt = tr->opt;
+	const struct trace_plan *plan = &tr->plan;
 
 	/* The events first, then what is said of them (a pipe to both). */
 	fflush(tr->out);
 	if (!tr->nprobes && status == EXIT_OK) {
-		if (opt->nfilters)
+		if (plan->filters.n)
 			error_input("no probe matches %s%s in %s or the programs it started",
-				    opt->filters[0],
-				    opt->nfilters > 1
+				    plan->filters.items[0],
+				    plan->filters.n > 1
 					    ? " or the other -n patterns"
 					    : "",
-				    opt->command ? "the command"
+				    plan->command ? "the command"
 						 : "the process");
 		else
 			error_input("no probes in %s or the programs it started",
-				    opt->command ? "the command"
+				    plan->command ? "the command"
 						 : "the process");
 		status = EXIT_INPUT;
 	}
 	/* With probes traced, a pattern that chose none is a typo or a
 	   probe the build left out: said, as --expect-all says a probe
 	   that never fired, and the status stays. */
-	for (int i = 0; tr->nprobes && i < opt->nfilters; i++)
+	for (int i = 0; tr->nprobes && i < plan->filters.n; i++)
 		if (!tr->filter_used[i])
 			warning_plain("-n %s: no probe in %s matches it",
-				      opt->filters[i],
-				      opt->command ? "the command or the programs it started"
-				      : opt->pid   ? "the process or the programs it started"
+				      plan->filters.items[i],
+				      plan->command ? "the command or the programs it started"
+				      : plan->pid   ? "the process or the programs it started"
 						   : "the binaries");
-	for (int i = 0; i < opt->nby_requests; i++)
-		if (!tr->by_used[i])
-			warning_plain(
-				tr->plan.metrics
-					? "--by %s: no probe traced is that probe"
-					: "--by %s: no pair traced starts with that probe",
-				opt->by_requests[i]);
-	if (tr->plan.summary || tr->plan.expect_all || tr->nfiltered ||
-	    tr->stack_counts) {
+	if (tr->plan.tally || tr->nfiltered) {
 		struct tally t;
 
-		read_tally(tr, s, &t);
-		if (tr->stack_counts)
-			stack_counts_lost(tr->stack_counts, tr, t.counts);
-		if (tr->plan.summary)
-			summary_print(tr, &t);
-		if (tr->plan.expect_all && summary_unfired(tr, &t))
-			status = EXIT_INPUT;
-		filters_report(tr, t.rejected);
+		tracer_tally(tr, &t);
+		status = sinks_report(tr, &t, status);
+		features_report(tr, &t);
 		tally_free(&t);
+	} else {
+		features_report(tr, NULL);
 	}
 	return status;
 }
@@ -350,7 +319,7 @@ static int finish_files(struct tracer *tr, int traced, int status)
  * replaces the old one only when the trace ran (as finish_files). */
 static int finish_output(struct tracer *tr, int traced, int status)
 {
-	const char *name = tr->opt->output ? tr->opt->output : "standard output";
+	const char *name = tr->plan.output ? tr->plan.output : "standard output";
 	int ran = traced && tr->nprobes &&
 		  (status == EXIT_OK || status == EXIT_INPUT), err;
 	int failed = ferror(tr->out);
@@ -363,7 +332,7 @@ static int finish_output(struct tracer *tr, int traced, int status)
 		error_plain("cannot write '%s': %s", name, strerror(err));
 		status = EXIT_SYSTEM;
 	}
-	if (!tr->opt->output)
+	if (!tr->plan.output)
 		return status;
 	if (failed || !ran)
 		output_abort(&tr->out_file);
@@ -379,29 +348,28 @@ int trace_run(const struct trace_options *opt)
 	pid_t child = 0;
 	int go = -1, status = EXIT_OK, errors = diag.errors, command_status = 0,
 	    failure;
-	struct server *server = NULL;
-	struct scrape sc = { &tr, NULL };
+	struct server *server;
 
-	tr.opt = opt;
 	tr.out = stdout;
 	tr.on_event = sinks_event;
 	tr.on_process = follow_process;
 	plan_make(opt, &tr.plan);
 	if (check_system() != 0)
 		return EXIT_SYSTEM;
-	if (prepare(&tr, &child, &go, &server, &sc) != 0 ||
+	if (prepare(&tr, &child, &go) != 0 ||
 	    !(s = session_start(&tr, child > 0	? child
-				     : opt->pid ? opt->pid
+				     : tr.plan.pid ? tr.plan.pid
 						: -1)))
 		status = failure_status(errors);
-	sc.s = s;
+	tr.session = s;
+	server = sinks_server(&tr);
 	if (s)
 		follow_start(&tr, s);
 	if (s && tr.plan.metrics &&
-	    drop_privileges(opt->user, child > 0 || opt->pid) != 0) {
+	    drop_privileges(tr.plan.user, child > 0 || tr.plan.pid) != 0) {
 		status = EXIT_SYSTEM;
 		session_end(s);
-		s = NULL;
+		tr.session = s = NULL;
 	}
 	if (s && tr.plan.metrics)
 		info_plain("serving the metrics on http://%s/metrics",
@@ -414,18 +382,18 @@ int trace_run(const struct trace_options *opt)
 		signal(SIGTERM, on_signal);
 		if (go >= 0 && write(go, "g", 1) != 1)
 			trace_stopping = 1;
-		if (follow(s, opt, &child, server, &command_status) != 0)
+		if (follow(s, &tr.plan, &child, server, &command_status) != 0)
 			status = EXIT_SYSTEM;
 	}
 	end_command(child, go);
-	server_stop(server);
 	if (s) {
 		/* What the ring still holds, before the counts are read. */
 		if (session_poll(s, 0, NULL, 0) < 0)
 			status = EXIT_SYSTEM;
-		status = report(&tr, s, status);
+		status = report(&tr, status);
 	}
 	session_end(s);
+	tr.session = NULL;
 	status = finish_output(&tr, s != NULL, finish_files(&tr, s != NULL, status));
 	/* The command's failure is the run's (a test suite that failed
 	   under --expect-all fails the CI step); probegen's own stands when

@@ -3,7 +3,7 @@
  * libbpf (or clang's BPF target, or bpftool): say how to get it.  The
  * rest of probegen works the same.
  */
-#include "trace_run.h"
+#include "trace/trace_run.h"
 
 int trace_run(const struct trace_options *opt)
 {

@@ -25,8 +25,7 @@ struct trace_options {
 	int pid;		     /* -p PID, or 0 */
 	const char *const *binaries; /* BINARY operands */
 	int nbinaries;
-	const char **filters; /* -n PROVIDER:NAME patterns */
-	int nfilters;
+	struct string_list filters; /* -n PROVIDER:NAME patterns */
 	const struct program *d_program; /* what the -s FILE.d declare, or NULL */
 	long long limit;		 /* --limit N, or 0 */
 	double duration;		 /* --duration SECONDS, or 0 */
@@ -35,14 +34,10 @@ struct trace_options {
 	const char *output;   /* -o FILE: the events and summary, not stdout */
 	int expect_all;	      /* --expect-all: exit 1 if a probe never fired */
 	const char *timeline; /* --timeline FILE.json, or NULL */
-	const char **pair_requests; /* --pair P:START,P:END[,ARG] */
-	int npair_requests;
-	const char **by_requests; /* --by P:START:ARG[+ARG...] */
-	int nby_requests;
-	const char **show_requests; /* --show P:N:EXPR */
-	int nshow_requests;
-	const char **where_requests; /* --where 'P:N: EXPR' */
-	int nwhere_requests;
+	struct string_list pair_requests; /* --pair P:START,P:END[,ARG] */
+	struct string_list by_requests;	  /* --by P:START:ARG[+ARG...] */
+	struct string_list show_requests; /* --show P:N:EXPR */
+	struct string_list where_requests; /* --where 'P:N: EXPR' */
 	int stack;	 /* --stack: each firing's native stack */
 	int stack_bytes; /* --stack-bytes N, or 0: the default */
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */

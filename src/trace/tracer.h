@@ -50,8 +50,8 @@
 #include <sys/types.h>
 
 #include "arg_read.h"
-#include "bpf/trace_abi.h"
-#include "trace_run.h"
+#include "trace/kernel/bpf/trace_abi.h"
+#include "trace/trace_run.h"
 
 /* The inspector's and the compiler's, seen here by pointer only: a room
  * that reads them includes inspect/inspect.h or compiler/naming.h. */
@@ -145,14 +145,51 @@ struct trace_plan {
 	int summary, expect_all;
 	int top;	 /* the names a pair's breakdown prints */
 	long long limit; /* events until the trace stops, or 0 */
+	double duration; /* seconds until it stops, or 0 */
+	unsigned stack_bytes; /* of each firing's stack: --stack's, or 0 */
+	/* What it traces, as the options name it. */
+	const char *const *binaries; /* the BINARY operands */
+	int nbinaries, pid;	     /* pid: -p's, or 0 */
+	char **command;		     /* -c's argv, or NULL */
+	const struct program *program; /* -s FILE.d's declarations, or NULL */
+	struct string_list filters;    /* -n's patterns */
+	struct string_list pairs, bys, shows, wheres; /* --pair ... --where */
+	/* The files it writes and the address it serves, or NULL. */
+	const char *output, *timeline_path, *folded_path, *pprof_path;
+	/* --folded's file, of the pairs' calls (the profile's) or of the
+	   firings by stack (--stack's); NULL when not that one's. */
+	const char *folded_calls_path, *folded_stacks_path;
+	int pprof_calls; /* --pprof weighs the pairs' calls, not stacks */
+	const char *metrics_address, *user;
 };
-/* The plan of opt (whose options go together: options.c checked). */
+/* The plan of opt (whose options go together: options.c checked): the
+ * one reader of the options; every other room reads the plan. */
 void plan_make(const struct trace_options *opt, struct trace_plan *plan);
 
 struct session;
 
+/* ---- sinks.c: what probegen makes of the firings, a row each ---- */
+
+/* The rows, in their order: a row reads the state of those above it. */
+enum sink_id {
+	SINK_CALLS,	   /* starts matched to ends (calls.c) */
+	SINK_PROFILE,	   /* the pairs' calls by name (profile.c) */
+	SINK_STACKS,	   /* --stack's walks (stacks.c) */
+	SINK_STACK_COUNTS, /* ... counted (stack_counts.c) */
+	SINK_PPROF,	   /* --pprof's file (pprof.c) */
+	SINK_METRICS,	   /* --metrics: counted, served (metrics.h) */
+	SINK_TIMELINE,	   /* --timeline (timeline.c) */
+	SINK_PRINTER,	   /* a line each (printer.c) */
+	SINK_SUMMARY,	   /* --summary, said at the end (summary.c) */
+	SINK_EXPECT_ALL,   /* --expect-all's probes that never fired */
+	SINK_COUNT
+};
+/* What a row's open returns when it failed (said). */
+#define SINK_FAILED ((void *)-1)
+struct tracer;
+struct tally;
+
 struct tracer {
-	const struct trace_options *opt;
 	struct trace_plan plan;
 	struct traced *probes;
 	int nprobes;
@@ -168,12 +205,11 @@ struct tracer {
 	int nprobeless;
 	char *exe;		   /* the command's program, found in $PATH */
 	char *loader;		   /* -p's program's loader, or NULL */
-	struct timeline *timeline; /* --timeline, or NULL */
-	struct calls *calls;	 /* the timeline's and the profile's, or NULL */
-	struct profile *profile; /* --summary's names, --folded; or NULL */
-	struct metrics *metrics; /* --metrics, or NULL */
-	struct stacks *stacks; /* --stack's walks, counted (stacks.h) */
-	struct stack_counts *stack_counts;
+	/* Each sink's state (sinks.c's rows, by sink_id): read through
+	   sink_state(); sinks_open[i], once row i is open. */
+	void *sinks[SINK_COUNT];
+	char sinks_open[SINK_COUNT];
+	struct session *session; /* the BPF side, while it runs */
 	char *by_used;		 /* per --by request: it named a pair */
 	char *filter_used;	 /* per -n pattern: it chose a probe */
 	struct where_request *wheres; /* --where's, parsed (filter.h) */
@@ -190,6 +226,28 @@ struct tracer {
 	void (*on_process)(struct tracer *tr, struct session *s, int pid,
 			   int exec);
 };
+
+/* Row id's state: NULL when the plan does not want it, or it is not
+ * open yet. */
+static inline void *sink_state(const struct tracer *tr, enum sink_id id)
+{
+	return tr->sinks[id];
+}
+/* Open every sink the plan wants, before anything is attached: 0, or
+ * -1 after saying why (the rest are not opened). */
+int sinks_open(struct tracer *tr);
+/* The ring buffer's callback: one event to every sink, in order. */
+int sinks_event(void *ctx, void *data, size_t size);
+/* What each sink says of the kernel's counts at the end: the status. */
+int sinks_report(struct tracer *tr, const struct tally *t, int status);
+/* Each open sink's files, kept when ran: 0, or -1 (said). */
+int sinks_finish(struct tracer *tr, int ran);
+void sinks_free(struct tracer *tr);
+/* --metrics's server, once open, or NULL. */
+struct server *sinks_server(const struct tracer *tr);
+/* What was counted and timed so far: the kernel's (tr->session's), and
+ * the pairs timed in probegen (trace.c).  Free with tally_free. */
+void tracer_tally(struct tracer *tr, struct tally *t);
 
 /* Set by a signal or --limit: the loop ends, the rest is not printed. */
 extern volatile sig_atomic_t trace_stopping;
@@ -218,18 +276,19 @@ void targets_free(struct tracer *tr);
 
 /* ---- probes.c ---- */
 
-/* The probes of binary b that -n chooses, described (argument names and
- * reads from its recorded declaration, else from_file's, else the note)
- * with the member expressions --show and --by ask of them: 0, or -1
- * when one cannot be laid out (said: an error at the start, else a
- * warning and the expression left out). */
 /* "tracing N probes [of PATH]" for the probes attached from index from
  * on, saying how many are of system libraries (libstdc++'s) when some
  * are: --expect-all and --summary's "never fired" leave those out. */
 void probes_say_tracing(const struct tracer *tr, int from, int attached,
 			const char *path);
-int probes_add(struct tracer *tr, int b, const struct program *from_file,
-	       int at_start);
+/* The probes of binary b that -n chooses, appended, each described:
+ * its label, its arguments' names and how each is read (the
+ * inspector's answer: the recorded declaration, else from_file's, else
+ * the note). */
+void probes_add(struct tracer *tr, int b, const struct program *from_file);
+/* --show's requests that name probe t, laid out: 0, or -1 when one
+ * cannot be (said: an error at_start, else a warning). */
+int probe_shows(struct tracer *tr, struct traced *t, int at_start);
 /* Forget the probes from nprobes on and the pairs from npairs on. */
 void probes_drop(struct tracer *tr, int nprobes, int npairs);
 /* The arguments of probe t a --by request names, into args: how many;
@@ -243,6 +302,24 @@ int probe_member(struct traced *t, const char *expr, size_t n, int at_start);
 int probe_arg_index(const struct traced *t, const char *name, size_t len);
 /* The first string argument of t named one of names; -1 if none. */
 int probe_string_arg(const struct traced *t, const char *const *names);
+
+/* ---- features.c: what a trace does per probe, a row each ---- */
+
+/* Before any binary is read (--where parsed): 0, or -1 (said). */
+int features_start(struct tracer *tr);
+/* Probes from..nprobes-1, binary b's, prepared by every row (member
+ * expressions, --metrics's labels, filters, pairs): 0, or -1 (said)
+ * when one fails at_start; later, failures are warnings. */
+int features_prepare(struct tracer *tr, int b, int from, int at_start);
+/* The starting probes all known (filters checked, pairs found): 0, or
+ * -1 (said). */
+int features_settle(struct tracer *tr);
+/* What the BPF side knows of probe t, from every row. */
+void features_describe(const struct tracer *tr, const struct traced *t,
+		       struct trace_probe_info *info);
+/* What each row says at the end; t: the kernel's counts, or NULL. */
+void features_report(struct tracer *tr, const struct tally *t);
+void features_free(struct tracer *tr);
 
 /* ---- timed_pairs.c ---- */
 

@@ -15,10 +15,11 @@ for prog in "$@"; do
 	out=$(ROOT=${ROOT:-$PWD} "$prog" 2>&1)
 	rc=$?
 	name=${prog##*/}
-	printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed$' | sed "s/^\(ok  \|FAIL\) /&$name: /"
+	printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed, [0-9]* skipped$' | sed "s/^\(ok  \|FAIL\|SKIP\) /&$name: /"
 	line=$(printf '%s\n' "$out" | tail -n 1)
-	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
 		passed=$((passed + BASH_REMATCH[1])) failed=$((failed + BASH_REMATCH[2]))
+		skipped=$((skipped + BASH_REMATCH[3]))
 		# A program that died after its line, or failed with no failed
 		# case, is a failure of its own.
 		[ $rc -eq 0 ] || [ "${BASH_REMATCH[2]}" -gt 0 ] || { echo "FAIL $name: exit status $rc"; failed=$((failed + 1)); }

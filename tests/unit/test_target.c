@@ -6,7 +6,11 @@
  */
 #include <gelf.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <asm/ptrace.h> /* the kernel's struct pt_regs, to check the rows */
+#endif
 
 #include "compile.h"
 #include "compiler/emit.h"
@@ -178,5 +182,49 @@ static void property_notes_by_target(void)
 	}
 }
 
-UNIT_CASES(UNIT(targets_by_name), UNIT(targets_from_objects_are_whole_rows),
+/* The tracer's register facts in the rows (target.c) against the
+ * kernel's own struct pt_regs: a spec's %eax is read from rax's word,
+ * the unwinder's DWARF 7 (x86-64's rsp) from rsp's. */
+static void registers_are_the_kernels(void)
+{
+#if defined(__x86_64__)
+	static const struct {
+		const char *name;
+		size_t offset;
+	} regs[] = {
+		{ "rax", offsetof(struct pt_regs, rax) },
+		{ "eax", offsetof(struct pt_regs, rax) },
+		{ "al", offsetof(struct pt_regs, rax) },
+		{ "rdi", offsetof(struct pt_regs, rdi) },
+		{ "sil", offsetof(struct pt_regs, rsi) },
+		{ "rbp", offsetof(struct pt_regs, rbp) },
+		{ "esp", offsetof(struct pt_regs, rsp) },
+		{ "r8d", offsetof(struct pt_regs, r8) },
+		{ "r15b", offsetof(struct pt_regs, r15) },
+		{ "r12w", offsetof(struct pt_regs, r12) },
+	};
+	const struct target *x86 = target_by_name("x86_64"),
+			    *i386 = target_by_name("i386");
+	size_t i;
+
+	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		CHECK_INT(target_register(x86, regs[i].name,
+					  strlen(regs[i].name)) * 8,
+			  (int)regs[i].offset);
+	CHECK_INT(target_register(x86, "ra", 2), -1);
+	CHECK_INT(target_register(x86, "rip", 3), -1); /* no spec reads it */
+	CHECK_INT(x86->regs->sp * 8, (int)offsetof(struct pt_regs, rsp));
+	CHECK_INT(x86->regs->ip * 8, (int)offsetof(struct pt_regs, rip));
+	CHECK_INT(x86->regs->dwarf[7] * 8, (int)offsetof(struct pt_regs, rsp));
+	CHECK_INT(x86->regs->dwarf[16] * 8, (int)offsetof(struct pt_regs, rip));
+	CHECK_INT(i386->regs->dwarf[4] * 8, (int)offsetof(struct pt_regs, rsp));
+	CHECK_INT(i386->regs->dwarf[1] * 8, (int)offsetof(struct pt_regs, rcx));
+	CHECK_INT(x86->regs->nwords * 8, (int)sizeof(struct pt_regs));
+	CHECK(!target_by_name("aarch64")->regs, "aarch64 has no registers yet");
+#else
+	unit_skip("not an x86-64 host: its struct pt_regs is another");
+#endif
+}
+
+UNIT_CASES(UNIT(registers_are_the_kernels), UNIT(targets_by_name), UNIT(targets_from_objects_are_whole_rows),
 	   UNIT(mixed_objects_are_refused), UNIT(property_notes_by_target))

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "event.h"
+#include "trace/decode/event.h"
 #include "unit.h"
 
 static struct traced t;

@@ -13,6 +13,12 @@
 jmp_buf unit_failed;
 static char unit_why[1024];
 
+void unit_skip(const char *why)
+{
+	snprintf(unit_why, sizeof(unit_why), "%s", why);
+	longjmp(unit_failed, 2);
+}
+
 void unit_fail(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -61,22 +67,26 @@ int unit_main(int argc, char **argv, const struct unit_case *cases,
 	      size_t ncases)
 {
 	/* Kept across the longjmp of a failed case. */
-	static int passed, failed;
+	static int passed, failed, skipped;
 	static size_t i;
+	int how;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 0; i < ncases; i++) {
 		if (!wanted(argc, argv, cases[i].name))
 			continue;
-		if (setjmp(unit_failed) == 0) {
+		if ((how = setjmp(unit_failed)) == 0) {
 			cases[i].run();
 			passed++;
 			printf("ok   %s\n", cases[i].name);
+		} else if (how == 2) {
+			skipped++;
+			printf("SKIP %s: %s\n", cases[i].name, unit_why);
 		} else {
 			failed++;
 			printf("FAIL %s: %s\n", cases[i].name, unit_why);
 		}
 	}
-	printf("%d passed, %d failed\n", passed, failed);
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }

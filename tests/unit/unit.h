@@ -3,9 +3,10 @@
  * probegen's parts directly (every object but main.o) and need no root,
  * kernel or compiler.  A test file is a list of cases; each case calls
  * CHECK as often as it likes and fails at its first false one, saying
- * the file, line and what was expected.  unit_main runs the cases named
- * on the command line (all when none) and ends with the suite's line,
- * "N passed, N failed"; tests/unit/run.sh adds the files' lines up.
+ * the file, line and what was expected, or unit_skip when it cannot run
+ * here.  unit_main runs the cases named on the command line (all when
+ * none) and ends with the suite's line, "N passed, N failed, N
+ * skipped"; tests/unit/run.sh adds the files' lines up.
  */
 #ifndef PROBEGEN_UNIT_H
 #define PROBEGEN_UNIT_H
@@ -22,6 +23,8 @@ struct unit_case {
 extern jmp_buf unit_failed;
 void unit_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
+/* The case cannot run here: it ends, said as SKIP with why. */
+void unit_skip(const char *why) __attribute__((noreturn));
 int unit_main(int argc, char **argv, const struct unit_case *cases,
 	      size_t ncases);
 /* From now on, what probegen's parts say (diag's stream) is kept, and

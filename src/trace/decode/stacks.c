@@ -1,0 +1,505 @@
+/*
+ * src/trace/stacks.c - --stack's walks: a firing's registers and the top
+ * of its user stack (copied by the BPF side) unwound with the CFI of
+ * the binaries the process has mapped (.eh_frame, .debug_frame), through
+ * libdwfl's thread callbacks, and each frame named by its symbol (the
+ * symbol table, or .dynsym in a stripped binary) and, where there is
+ * DWARF, its file and line.  Debian's binaries have no frame pointers:
+ * the CFI is what walks them.  A process's mappings are read at its
+ * first event, or earlier when it execs or maps objects while followed
+ * (stacks_process), so that its events are named after it has ended.
+ * Needs libdw (HAVE_LIBDW), and the registers of the program's
+ * architecture in target.c's rows (x86-64 and i386: a 32-bit process's
+ * registers sit in the low halves of the kernel's pt_regs).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/naming.h"
+#include "inspect/inspect.h"
+#include "trace/decode/stacks.h"
+
+#ifdef HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+
+#include "inspect/debuginfo.h"
+
+/* One process: its mappings as /proc/PID/maps said them, and the Dwfl
+ * made of them, with the thread state of the event being walked. */
+struct proc {
+	int pid;
+	char *maps;
+	Dwfl *dwfl;
+	int broken; /* its mappings could not be read: frames by address */
+	/* Each frame's name by its address and whether it is an
+	   activation ("1a2b3c+"): symbols and lines are looked up once. */
+	struct name_set names;
+	const struct trace_event *e; /* the event walked */
+	char **keys;
+	int nkeys;
+	int told;		    /* next_thread has given its thread */
+	int word;		    /* 8, or 4 for an i386 process */
+	const struct target_regs *regs; /* its architecture's (target.c) */
+	unsigned long long outside; /* an address read past the copy */
+};
+
+struct stacks {
+	const struct tracer *tr;
+	struct proc **procs; /* each where it stays: its Dwfl points at it */
+	int nprocs;
+	struct stack_walk walk;
+};
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = debuginfo_find,
+};
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
+{
+	struct proc *p = arg;
+
+	(void)dwfl;
+	if (p->told)
+		return 0;
+	p->told = 1;
+	*thread_arg = p;
+	return (pid_t)p->e->tid;
+}
+
+/* A word of the stack as the firing left it: from the copy, or nothing
+ * (the walk stops there: said). */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct proc *p = arg;
+	const struct trace_event *e = p->e;
+	unsigned long long sp = e->regs[p->regs->sp];
+
+	(void)dwfl;
+	if (addr < sp || addr - sp + (unsigned)p->word > e->stack_size) {
+		p->outside = addr;
+		return false;
+	}
+	/* An i386 word is 4 bytes: libdwfl takes it zero-extended. */
+	*result = 0;
+	memcpy(result, e->stack + (addr - sp), (size_t)p->word);
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct proc *p = arg;
+	Dwarf_Word regs[TRACE_MAX_REGS];
+	int i, n = p->regs->ndwarf < TRACE_MAX_REGS ? p->regs->ndwarf
+						    : TRACE_MAX_REGS;
+
+	for (i = 0; i < n; i++)
+		regs[i] = p->e->regs[p->regs->dwarf[i] % TRACE_MAX_REGS] &
+			  (p->word == 4 ? 0xffffffffu : ~0ull);
+	return dwfl_thread_state_registers(thread, 0, (unsigned)n, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* /proc/PID/maps's text, or NULL when the process has ended. */
+static char *read_maps(int pid)
+{
+	char path[64], chunk[4096];
+	struct buf b = { 0 };
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(f = fopen(path, "r")))
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return b.data;
+}
+
+static void proc_forget(struct proc *p);
+struct frame_made;
+static void frame_made_free(struct frame_made *f);
+#define STACKS_OPEN 128
+
+static struct proc *proc_of(struct stacks *s, int pid)
+{
+	int i;
+
+	for (i = s->nprocs - 1; i >= 0; i--)
+		if (s->procs[i]->pid == pid)
+			return s->procs[i];
+	/* A test suite starts thousands of processes: past STACKS_OPEN
+	   the Dwfls (and the files they hold open) of those that have
+	   ended are let go; their maps stay, to make one again. */
+	if (s->nprocs && s->nprocs % STACKS_OPEN == 0)
+		for (i = 0; i < s->nprocs; i++)
+			if (s->procs[i]->dwfl &&
+			    kill(s->procs[i]->pid, 0) != 0 && errno == ESRCH) {
+				dwfl_end(s->procs[i]->dwfl);
+				s->procs[i]->dwfl = NULL;
+				proc_forget(s->procs[i]);
+			}
+	s->procs = xgrow(s->procs, (size_t)s->nprocs, sizeof(*s->procs));
+	s->procs[s->nprocs] = xcalloc(1, sizeof(struct proc));
+	s->procs[s->nprocs]->pid = pid;
+	return s->procs[s->nprocs++];
+}
+
+/* p's Dwfl, made from its mappings (read now if not before). */
+static Dwfl *dwfl_of(struct proc *p)
+{
+	FILE *f;
+
+	if (p->dwfl || p->broken)
+		return p->dwfl;
+	if (!p->maps)
+		p->maps = read_maps(p->pid);
+	p->dwfl = dwfl_begin(&proc_callbacks);
+	f = p->maps ? fmemopen(p->maps, strlen(p->maps), "r") : NULL;
+	if (!p->dwfl || !f) {
+		p->broken = 1;
+	} else {
+		dwfl_report_begin(p->dwfl);
+		p->broken = dwfl_linux_proc_maps_report(p->dwfl, f) != 0;
+		dwfl_report_end(p->dwfl, NULL, NULL);
+		p->broken = p->broken ||
+			    !dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid,
+					       &thread_callbacks, p);
+	}
+	if (f)
+		fclose(f);
+	if (p->broken && p->dwfl) {
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+	return p->dwfl;
+}
+
+/* p's names and their keys forgotten (its mappings changed). */
+static void proc_forget(struct proc *p)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < p->names.cap; i++)
+		if (p->names.slots[i].name)
+			frame_made_free((struct frame_made *)p->names.slots[i].owner);
+	name_set_free(&p->names);
+	memset(&p->names, 0, sizeof(p->names));
+	for (k = 0; k < p->nkeys; k++)
+		free(p->keys[k]);
+	free(p->keys);
+	p->keys = NULL;
+	p->nkeys = 0;
+}
+
+void stacks_process(struct stacks *s, int pid)
+{
+	struct proc *p = proc_of(s, pid);
+	char *maps = read_maps(pid);
+
+	if (!maps)
+		return;
+	/* A later mapping (a dlopen): made again at the next event. */
+	free(p->maps);
+	p->maps = maps;
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->broken = 0;
+	proc_forget(p);
+}
+
+/* A frame's name and place (its strings its own), made once for each
+ * address of a process. */
+struct frame_made {
+	char *name;
+	struct frame_place place;
+};
+
+static void frame_made_free(struct frame_made *f)
+{
+	free(f->name);
+	frame_place_free(&f->place);
+	free(f);
+}
+
+/* mod's build-id in hex, or NULL. */
+static char *build_id_of(Dwfl_Module *mod)
+{
+	const unsigned char *bits;
+	GElf_Addr at;
+	int n = dwfl_module_build_id(mod, &bits, &at), i;
+	char *hex;
+
+	if (n <= 0)
+		return NULL;
+	hex = xmalloc((size_t)n * 2 + 1);
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bits[i]);
+	return hex;
+}
+
+/* The C++ runtime's demangler (libstdc++, which every C++ program
+ * links, and probegen with --trace): the name perf and gdb show. */
+char *__cxa_demangle(const char *mangled, char *out, size_t *len,
+		     int *status);
+
+/* Symbol sym's first n bytes as a frame names it: a C++ name demangled
+ * (_ZN3net7receiveEi is net::receive(int)), any other as it is. */
+static char *function_name(const char *sym, size_t n)
+{
+	char *raw = xstrndup(sym, n), *d;
+	int status = -1;
+
+	if (raw[0] == '_' && raw[1] == 'Z' &&
+	    (d = __cxa_demangle(raw, NULL, NULL, &status)) && status == 0) {
+		free(raw);
+		return d;
+	}
+	return raw;
+}
+
+/* The name and place of frame pc (its caller's call when not an
+ * activation: one byte back, inside the call). */
+static struct frame_made *frame_name(Dwfl *dwfl, Dwarf_Addr pc,
+				     int activation)
+{
+	Dwarf_Addr look = activation ? pc : pc - 1, start = 0, end = 0;
+	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, look) : NULL;
+	const char *sym = NULL, *file = NULL, *path = NULL, *bin, *slash;
+	char *function = NULL, *build_id = NULL;
+	struct frame_made *f = xcalloc(1, sizeof(*f));
+	GElf_Off off = 0;
+	GElf_Sym s;
+	Dwfl_Line *line;
+	int lineno = 0;
+
+	if (mod) {
+		sym = dwfl_module_addrinfo(mod, look, &off, &s, NULL, NULL,
+					   NULL);
+		if ((line = dwfl_module_getsrc(mod, look)))
+			file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL,
+					     NULL);
+		path = dwfl_module_info(mod, NULL, &start, &end, NULL, NULL,
+					NULL, NULL);
+		build_id = build_id_of(mod);
+	}
+	off += pc - look;
+	/* A versioned name (__libc_start_main@@GLIBC_2.34): its name. */
+	if (sym)
+		function = function_name(sym, strcspn(sym, "@"));
+	f->place = (struct frame_place){ pc,
+					 start,
+					 end,
+					 path ? xstrdup(path) : NULL,
+					 build_id,
+					 function,
+					 file ? xstrdup(file) : NULL,
+					 file ? lineno : 0 };
+	if (file && (slash = strrchr(file, '/')))
+		file = slash + 1;
+	bin = path && (slash = strrchr(path, '/')) ? slash + 1 : path;
+	if (sym && file)
+		f->name = xasprintf("%s+0x%llx (%s:%d)", function,
+				    (unsigned long long)off, file, lineno);
+	else if (sym)
+		f->name = xasprintf("%s+0x%llx (%s)", function,
+				    (unsigned long long)off, bin ? bin : "?");
+	else
+		f->name = xasprintf("0x%llx (%s)", (unsigned long long)pc,
+				    bin ? bin : "no mapping known");
+	return f;
+}
+
+struct walking {
+	struct stacks *s;
+	struct proc *p;
+};
+
+/* Frame pc's name and place in p, made once (kept with p). */
+static const struct frame_made *cached_frame(struct proc *p, Dwarf_Addr pc,
+					     int activation)
+{
+	char key[32];
+	const struct frame_made *found;
+	struct frame_made *made;
+	char *k;
+
+	snprintf(key, sizeof(key), "%llx%c", (unsigned long long)pc,
+		 activation ? '+' : '-');
+	if (!p->names.cap)
+		name_set_init(&p->names, 256);
+	if ((found = name_set_find(&p->names, key)))
+		return found;
+	made = frame_name(p->dwfl, pc, activation);
+	k = xstrdup(key);
+	name_set_add(&p->names, k, strlen(k), made);
+	/* The key lives with the frame: one allocation apart, freed with
+	   the set (proc_forget). */
+	p->keys = xgrow(p->keys, (size_t)p->nkeys, sizeof(*p->keys));
+	p->keys[p->nkeys++] = k;
+	return made;
+}
+
+static int on_frame(Dwfl_Frame *frame, void *arg)
+{
+	struct walking *w = arg;
+	struct stack_walk *walk = &w->s->walk;
+	Dwarf_Addr pc;
+	bool activation;
+
+	const struct frame_made *f;
+
+	if (!dwfl_frame_pc(frame, &pc, &activation))
+		return -1;
+	f = cached_frame(w->p, pc, activation);
+	walk->places[walk->nframes] = f->place;
+	walk->frames[walk->nframes++] = xstrdup(f->name);
+	return walk->nframes < STACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+static void clear_walk(struct stack_walk *w)
+{
+	int i;
+
+	for (i = 0; i < w->nframes; i++)
+		free(w->frames[i]);
+	free(w->stopped);
+	memset(w, 0, sizeof(*w));
+}
+
+void stacks_event(struct stacks *s, const struct trace_event *e)
+{
+	struct proc *p = proc_of(s, (int)e->pid);
+	Dwfl *dwfl = dwfl_of(p);
+	const char *arch = s->tr->probes[e->probe].bin->arch;
+	const struct target *tg = target_by_name(arch);
+	struct walking w = { s, p };
+	int rc;
+
+	clear_walk(&s->walk);
+	if (e->stack_end == TRACE_STACK_NO_REGS || !tg || !tg->regs) {
+		s->walk.stopped = xasprintf(
+			"a %s program's stack is not walked (x86 only)",
+			arch);
+		return;
+	}
+	p->word = tg->elfclass == ELFCLASS32 ? 4 : 8;
+	p->regs = tg->regs;
+	if (!dwfl) {
+		/* The process had ended, unread: its firing's address. */
+		struct frame_made *f = frame_name(
+			NULL,
+			e->regs[p->regs->ip] & (p->word == 4 ? 0xffffffffu : ~0ull),
+			1);
+
+		s->walk.places[0] = (struct frame_place){ .pc = f->place.pc };
+		s->walk.frames[s->walk.nframes++] = f->name;
+		f->name = NULL;
+		frame_made_free(f);
+		s->walk.stopped = xstrdup(
+			"its process ended before its mappings were read");
+		return;
+	}
+	p->e = e;
+	p->told = 0;
+	p->outside = 0;
+	rc = dwfl_getthread_frames(dwfl, (pid_t)e->tid, on_frame, &w);
+	if (rc == DWARF_CB_ABORT)
+		s->walk.stopped = xasprintf("at %d frames, the most kept",
+					    STACK_MAX_FRAMES);
+	else if (p->outside && e->stack_size == 0)
+		/* Not one byte at the stack pointer could be read. */
+		s->walk.stopped = xstrdup(
+			"the stack pointer was not in a mapping (nothing to copy)");
+	else if (p->outside)
+		s->walk.stopped = xasprintf(
+			"the stack's copy ends (%u bytes%s; --stack-bytes)",
+			e->stack_size,
+			e->stack_end == TRACE_STACK_TOP ? ", to its top" : "");
+	else if (rc != 0 && !s->walk.nframes)
+		s->walk.stopped = xstrdup(dwfl_errmsg(-1));
+	/* Else an error past the outermost frame: some systems end so
+	   (libdwfl.h says), and _start's CFI ends the walk. */
+	p->e = NULL;
+}
+
+const struct stack_walk *stacks_current(const struct stacks *s)
+{
+	return &s->walk;
+}
+
+struct stacks *stacks_new(const struct tracer *tr)
+{
+	struct stacks *s = xcalloc(1, sizeof(*s));
+
+	s->tr = tr;
+	return s;
+}
+
+void stacks_free(struct stacks *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	clear_walk(&s->walk);
+	for (i = 0; i < s->nprocs; i++) {
+		if (s->procs[i]->dwfl)
+			dwfl_end(s->procs[i]->dwfl);
+		free(s->procs[i]->maps);
+		proc_forget(s->procs[i]);
+		free(s->procs[i]);
+	}
+	free(s->procs);
+	free(s);
+}
+
+#else
+
+struct stacks {
+	struct stack_walk walk;
+};
+
+struct stacks *stacks_new(const struct tracer *tr)
+{
+	(void)tr;
+	error_plain(
+		"--stack needs libdw: apt-get install libdw-dev, then make again");
+	return NULL;
+}
+
+void stacks_process(struct stacks *s, int pid)
+{
+	(void)s;
+	(void)pid;
+}
+
+void stacks_event(struct stacks *s, const struct trace_event *e)
+{
+	(void)s;
+	(void)e;
+}
+
+const struct stack_walk *stacks_current(const struct stacks *s)
+{
+	return &s->walk;
+}
+
+void stacks_free(struct stacks *s)
+{
+	free(s);
+}
+
+#endif

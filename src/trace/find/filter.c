@@ -1,0 +1,413 @@
+/*
+ * src/trace/filter.c - --where compiled for each probe its glob matches:
+ * each comparison resolved on the probe's arguments (by name, or a
+ * member expression laid out as --show's) and checked against their
+ * types, then the whole written in postfix for the BPF side
+ * (trace_abi.h's struct trace_filter).  A probe whose arguments lack a
+ * name the filter uses, or have another type, is left out and said; a
+ * request left out of every probe it matches is an error.  Several
+ * requests that match one probe must all hold.
+ */
+#include <fnmatch.h>
+#include <linux/types.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/find/filter.h"
+#include "trace/kernel/bpf/filter_eval.h"
+
+struct compiling {
+	struct trace_filter *f;
+	struct traced *t;
+	struct where_request *r;
+	int at_start;
+	/* Set when the probe is left out: why, and where in the request. */
+	struct buf why;
+	int why_col, why_len;
+};
+
+/* The probe left out: why, at the node's operand. */
+static int left_out(struct compiling *c, const struct where_node *n)
+{
+	c->why_col = n->operand_col;
+	c->why_len = n->operand_len;
+	return 1;
+}
+
+/* The index (in t's arguments and shows) of n's operand into *idx: 0;
+ * 1 when t has no such argument (left out); -1 when a member of it
+ * cannot be laid out (said). */
+static int operand_index(struct compiling *c, const struct where_node *n,
+			 int *idx)
+{
+	size_t base = strcspn(n->operand, "-.");
+	int a;
+
+	if ((a = probe_arg_index(c->t, n->operand, base)) < 0) {
+		buf_printf(&c->why, "%s has no argument '%.*s' (its arguments:",
+			   c->t->label_text, (int)base, n->operand);
+		for (a = 0; a < c->t->nargs; a++)
+			buf_cat(&c->why, a ? ", " : " ", c->t->arg_names[a],
+				NULL);
+		buf_puts(&c->why, c->t->nargs ? ")" : " none)");
+		return left_out(c, n);
+	}
+	*idx = n->operand[base] ? probe_member(c->t, n->operand,
+					       strlen(n->operand), c->at_start)
+				: a;
+	return *idx < 0 ? -1 : 0;
+}
+
+/* An error in the request, at the node's constant. */
+static int constant_error(struct compiling *c, const struct where_node *n,
+			  const char *what)
+{
+	if (c->at_start)
+		where_error(c->r->spec, n->const_col, n->const_len, "%s", what);
+	else
+		warning_plain("--where '%s': %s: %s", c->r->spec,
+			      c->t->label_text, what);
+	return -1;
+}
+
+/* What an operand read as r is, and what it compares with: for the
+ * message that leaves a probe out. */
+static const char *operand_kind(const struct arg_read *r)
+{
+	switch (r->kind) {
+	case ARG_INTEGER:
+	case ARG_POINTER:
+	case ARG_AS_NOTED:
+		return "a number: compare it with a number (== != < <= > >=)";
+	case ARG_STRING:
+	case ARG_TEXT:
+		return "a string: compare it with a \"string\" (== != ~)";
+	case ARG_BYTES:
+		return "bytes (a pointer with its length), which --where cannot compare (--show and --by show them)";
+	case ARG_SOCKADDR:
+		return "a socket address, which --where cannot compare (--by shows it)";
+	case ARG_FLOAT:
+		return "a floating-point number, which the tracers cannot read";
+	case ARG_BY_VALUE:
+		return "an object passed by value, which --where cannot compare";
+	case ARG_TOO_WIDE:
+		break;
+	}
+	return "wider than 8 bytes, which the tracers cannot read";
+}
+
+/* The probe left out: n's operand is not of the kind its constant is. */
+static int wrong_kind(struct compiling *c, const struct where_node *n,
+		      const struct arg_read *r)
+{
+	buf_printf(&c->why, "%s's '%s' is %s", c->t->label_text, n->operand,
+		   operand_kind(r));
+	return left_out(c, n);
+}
+
+/* A string comparison into cond: 0, 1 (left out), or -1 (said). */
+static int string_cond(struct compiling *c, const struct where_node *n,
+		       int idx, struct trace_cond *cond)
+{
+	const struct arg_read *r = &c->t->read[idx];
+
+	if (r->kind != ARG_STRING &&
+	    !(r->kind == ARG_TEXT && idx < TRACE_MAX_ARGS))
+		return wrong_kind(c, n, r);
+	if (n->op != TRACE_EQ && n->op != TRACE_NE && n->op != WHERE_GLOB)
+		return constant_error(c, n, "a string compares with ==, != or ~");
+	if (n->text_len >= TRACE_PATTERN_LEN || memchr(n->text, 0, n->text_len))
+		return constant_error(c, n, "a string to compare holds at most 63 bytes, none of them NUL");
+	cond->kind = r->kind;
+	cond->op = n->op == WHERE_GLOB ? TRACE_MATCH : (unsigned)n->op;
+	cond->length_from = r->length_from;
+	cond->length_arg = r->length_from == LENGTH_ARG ? r->length_arg : -1;
+	cond->length = r->length_from == LENGTH_FIXED ? r->length : 0;
+	memcpy(cond->pattern, n->text, n->text_len);
+	return 0;
+}
+
+/* An integer comparison into cond: 0, 1 (left out), or -1 (said). */
+static int integer_cond(struct compiling *c, const struct where_node *n,
+			int idx, struct trace_cond *cond)
+{
+	const struct arg_read *r = &c->t->read[idx];
+	int bits, is_signed = r->is_signed && r->kind == ARG_INTEGER;
+	unsigned long long max;
+	struct buf msg = { 0 };
+	int rc;
+
+	if (r->kind != ARG_INTEGER && r->kind != ARG_POINTER)
+		return wrong_kind(c, n, r);
+	if (n->op == WHERE_GLOB)
+		return constant_error(c, n, "~ matches strings: compare a number with == != < <= > >=");
+	bits = r->size >= 1 && r->size < 8 ? 8 * r->size : 64;
+	max = bits == 64 ? ~0ull : (1ull << bits) - 1;
+	if (is_signed)
+		max >>= 1;
+	if ((n->negative && (!is_signed || n->magnitude > max + 1)) ||
+	    (!n->negative && n->magnitude > max)) {
+		buf_printf(&msg, "out of the range of '%s' (%d bits, %s)",
+			   n->operand, bits, is_signed ? "signed" : "unsigned");
+		rc = constant_error(c, n, msg.data);
+		buf_free(&msg);
+		return rc;
+	}
+	cond->kind = r->kind;
+	cond->is_signed = (unsigned)is_signed;
+	cond->op = (unsigned)n->op;
+	cond->size = (unsigned)(bits / 8);
+	cond->value = n->negative ? 0 - n->magnitude : n->magnitude;
+	return 0;
+}
+
+#define TOO_LONG "too long a filter for the BPF side: at most 8 comparisons and 16 steps a probe"
+
+/* Append step op to c's filter, at n: 0, or -1 when the filter is
+ * full (said).  Every step goes through here: a check made only when a
+ * node is entered let a "!" after its operand's last step write past
+ * the steps. */
+static int append_step(struct compiling *c, const struct where_node *n,
+		       unsigned char op)
+{
+	if (c->f->nops >= TRACE_MAX_FILTER_OPS)
+		return constant_error(c, n, TOO_LONG);
+	c->f->ops[c->f->nops++] = op;
+	return 0;
+}
+
+static int compile_comparison(struct compiling *c, const struct where_node *n)
+{
+	struct trace_filter *f = c->f;
+	struct trace_cond *cond;
+	int idx = -1, rc;
+
+	if ((rc = operand_index(c, n, &idx)) != 0)
+		return rc;
+	if (f->nconds >= TRACE_MAX_CONDS)
+		return constant_error(c, n, TOO_LONG);
+	cond = &f->conds[f->nconds];
+	memset(cond, 0, sizeof(*cond));
+	cond->arg = (unsigned)idx;
+	rc = n->is_string ? string_cond(c, n, idx, cond)
+			  : integer_cond(c, n, idx, cond);
+	if (rc == 0 && (rc = append_step(c, n, (unsigned char)f->nconds)) == 0)
+		f->nconds++;
+	return rc;
+}
+
+/* n in postfix into c's filter: 0, 1 (left out), or -1 (said). */
+static int compile_node(struct compiling *c, const struct where_node *n)
+{
+	int rc;
+
+	if (n->kind == WHERE_CMP)
+		return compile_comparison(c, n);
+	if ((rc = compile_node(c, n->l)) != 0 ||
+	    (n->r && (rc = compile_node(c, n->r)) != 0))
+		return rc;
+	return append_step(c, n,
+			   n->kind == WHERE_AND	  ? TRACE_FILTER_AND
+			   : n->kind == WHERE_OR ? TRACE_FILTER_OR
+						 : TRACE_FILTER_NOT);
+}
+
+/* Request r into filter f for probe t (and with what f holds). */
+static int compile_request(struct tracer *tr, struct traced *t,
+			   struct where_request *r, struct trace_filter *f,
+			   int at_start)
+{
+	struct compiling c = { f, t, r, at_start, { 0 }, 0, 0 };
+	struct trace_filter before = *f;
+	int rc = compile_node(&c, r->root);
+
+	(void)tr;
+	if (rc == 0 && before.nops)
+		rc = append_step(&c, r->root, TRACE_FILTER_AND);
+	if (rc != 0)
+		*f = before;
+	if (rc == 1 && !at_start)
+		info_plain("--where '%s': %s left out: %s", r->spec,
+			   t->label_text, c.why.data);
+	if (rc == 1 && at_start)
+		buf_cat(&r->left_out, "\n  ", c.why.data, NULL);
+	if (rc == 1) {
+		if (!r->left_out_why) {
+			r->left_out_why = c.why.data;
+			r->left_out_col = c.why_col;
+			r->left_out_len = c.why_len;
+			c.why = (struct buf){ 0 };
+		}
+	}
+	buf_free(&c.why);
+	return rc;
+}
+
+int filter_compile(struct traced *t, struct where_request *r,
+		   struct trace_filter *f, char **why)
+{
+	struct compiling c = { f, t, r, 1, { 0 }, 0, 0 };
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	rc = compile_node(&c, r->root);
+	*why = rc == 1 ? c.why.data : NULL;
+	if (rc != 1)
+		buf_free(&c.why);
+	return rc;
+}
+
+/* One comparison's truth, as cond_truth (bpf/filter.bpf.h) finds it. */
+static int cond_truth(const struct trace_cond *c,
+		      const struct filter_operand *o)
+{
+	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
+	__u32 n, m, k;
+
+	if (o->unreadable)
+		return 0;
+	if (!filter_compares_string(c))
+		return filter_integer_truth(c, o->value);
+	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
+	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
+		;
+	if (c->op != TRACE_MATCH)
+		return filter_string_truth(c, o->text, n, m);
+	for (k = 0; k < FILTER_GLOB_STEPS; k++)
+		if (filter_glob_step(&g, o->text, n, c->pattern, m))
+			break;
+	return g.result;
+}
+
+int filter_evaluate(const struct trace_filter *f,
+		    const struct filter_operand operands[TRACE_MAX_SLOTS])
+{
+	__u32 truths = 0, k;
+
+	for (k = 0; k < TRACE_MAX_CONDS && k < f->nconds; k++)
+		if (f->conds[k].arg < TRACE_MAX_SLOTS &&
+		    cond_truth(&f->conds[k], &operands[f->conds[k].arg]))
+			truths |= 1u << k;
+	return filter_combine(f, truths);
+}
+
+int filters_parse(struct tracer *tr)
+{
+	const struct trace_plan *plan = &tr->plan;
+	int i;
+
+	tr->wheres = xcalloc((size_t)plan->wheres.n + 1,
+			     sizeof(*tr->wheres));
+	for (i = 0; i < plan->wheres.n; i++) {
+		if (where_parse(plan->wheres.items[i], &tr->wheres[i]) != 0)
+			return -1;
+		tr->nwheres++;
+	}
+	return 0;
+}
+
+/* Compile the requests that match probe t into t->filter (NULL when
+ * none does): 0, or -1 when one cannot be (said: an error at the
+ * start, else a warning and the probe unfiltered). */
+static int filter_probe(struct tracer *tr, struct traced *t, int at_start)
+{
+	struct trace_filter f = { 0 };
+	struct buf text = { 0 };
+	int i, rc;
+
+	for (i = 0; i < tr->nwheres; i++) {
+		struct where_request *r = &tr->wheres[i];
+		const char *expr = strchr(strchr(r->spec, ':') + 1, ':') + 1;
+
+		if (fnmatch(r->probes, t->label, 0) != 0)
+			continue;
+		rc = compile_request(tr, t, r, &f, at_start);
+		if (rc < 0) {
+			buf_free(&text);
+			return at_start ? -1 : 0;
+		}
+		if (rc > 0)
+			continue;
+		r->compiled++;
+		expr += strspn(expr, " \t");
+		buf_cat(&text, text.len ? " && " : "", expr, NULL);
+	}
+	if (!f.nops)
+		return 0;
+	if (tr->nfiltered == TRACE_MAX_FILTERS) {
+		warning_plain("%s is not filtered: at most %d probes are",
+			      t->label_text, TRACE_MAX_FILTERS);
+		buf_free(&text);
+		return 0;
+	}
+	t->filter = xmalloc(sizeof(f));
+	*t->filter = f;
+	t->filter_text = text.data;
+	t->filter_index = tr->nfiltered++;
+	if (!tr->received)
+		tr->received = xcalloc(TRACE_MAX_PROBES, sizeof(*tr->received));
+	return 0;
+}
+
+int filters_add(struct tracer *tr, int from, int at_start)
+{
+	int i;
+
+	for (i = from; i < tr->nprobes; i++)
+		if (filter_probe(tr, &tr->probes[i], at_start) != 0)
+			return -1;
+	return 0;
+}
+
+int filters_check(struct tracer *tr)
+{
+	int i;
+
+	for (i = 0; i < tr->nwheres; i++) {
+		struct where_request *r = &tr->wheres[i];
+
+		if (r->compiled && r->left_out.len)
+			info_plain("--where '%s' leaves out the probes it matches "
+				   "that lack its arguments, or have other types:%s",
+				   r->spec, r->left_out.data);
+		if (r->compiled)
+			continue;
+		if (r->left_out_why)
+			where_error(r->spec, r->left_out_col, r->left_out_len,
+				    "it leaves out every probe it matches: %s",
+				    r->left_out_why);
+		else
+			where_error(r->spec, 1, (int)strlen(r->probes),
+				    "no probe traced matches %s", r->probes);
+		return -1;
+	}
+	return 0;
+}
+
+void filters_report(const struct tracer *tr, const unsigned long long *rejected)
+{
+	int i;
+
+	for (i = 0; i < tr->nprobes; i++) {
+		const struct traced *t = &tr->probes[i];
+
+		if (!t->filter)
+			continue;
+		unsigned long long n = rejected ? rejected[i] : 0;
+
+		info_plain("%s where %s: %llu firing%s rejected in the kernel, "
+			   "%llu event%s reached probegen",
+			   t->label_text, t->filter_text, n, n == 1 ? "" : "s",
+			   tr->received[i], tr->received[i] == 1 ? "" : "s");
+	}
+}
+
+void filters_free(struct tracer *tr)
+{
+	int i;
+
+	for (i = 0; i < tr->nwheres; i++)
+		where_free(&tr->wheres[i]);
+	free(tr->wheres);
+	free(tr->received);
+}

@@ -1,0 +1,102 @@
+/*
+ * src/trace/filter.h - --where: a filter on a probe's arguments, parsed
+ * once from the command line (filter_parse.c), then compiled for each
+ * probe its glob matches into the small program the BPF side interprets
+ * at the firing (filter.c; trace_abi.h's struct trace_filter,
+ * bpf/filter.bpf.h).  Included by the rooms that use it, targets.c and
+ * trace.c, and by its own two.
+ */
+#ifndef PROBEGEN_FILTER_H
+#define PROBEGEN_FILTER_H
+
+#include "trace/tracer.h"
+
+/* ---- filter_parse.c ---- */
+
+/* The ~ of a comparison: a glob match of a string. */
+#define WHERE_GLOB 10
+
+enum where_kind { WHERE_CMP, WHERE_AND, WHERE_OR, WHERE_NOT };
+
+/* One node of a filter's expression. */
+struct where_node {
+	enum where_kind kind;
+	struct where_node *l, *r; /* AND, OR: both; NOT: l */
+	/* WHERE_CMP: operand (an argument's name or a member expression)
+	   op (TRACE_EQ ... TRACE_GE, or WHERE_GLOB) constant */
+	char *operand;
+	int operand_col, operand_len; /* in the request, from 1 */
+	int op;
+	int is_string;
+	char *text; /* a string constant, unescaped */
+	size_t text_len;
+	int negative;
+	unsigned long long magnitude; /* an integer constant: its size */
+	int const_col, const_len; /* and, or, not: the operator's */
+};
+
+/* One --where request: "PROVIDER:PROBE: EXPR". */
+struct where_request {
+	const char *spec;
+	char *probes; /* "PROVIDER:PROBE", globs as -n's */
+	struct where_node *root;
+	int compiled; /* probes it was compiled for */
+	/* Why the first probe it matched was left out, and where; the
+	   probes left out at the start, said once the start is done. */
+	struct buf left_out;
+	char *left_out_why;
+	int left_out_col, left_out_len;
+};
+
+/* Parse spec into r: 0, or -1 after saying why with a caret under the
+ * word (an error of the input). */
+int where_parse(const char *spec, struct where_request *r);
+void where_free(struct where_request *r);
+void where_node_free(struct where_node *n);
+/* Say an error about spec, then spec with a caret under its columns
+ * col to col + len - 1 (from 1). */
+void where_error(const char *spec, int col, int len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- filter.c ---- */
+
+/* Parse every --where: 0, or -1 (said). */
+int filters_parse(struct tracer *tr);
+/* Compile the --where requests for the probes from index from on, each
+ * into its filter (t->filter; NULL when none matches it): 0, or -1 when
+ * one cannot be (said: an error at the start, else a warning and the
+ * probe unfiltered). */
+int filters_add(struct tracer *tr, int from, int at_start);
+/* Once every probe at the start has been described: a request that
+ * matched no probe, or was left out of every probe it matched, is an
+ * error (said): 0, or -1.  Those left out of some are said. */
+int filters_check(struct tracer *tr);
+/* The requests and the counts of events (the probes' own filters go
+ * with them: probes_drop). */
+void filters_free(struct tracer *tr);
+/* The verdict of filter f on a firing, in user space, by the steps the
+ * BPF side runs (bpf/filter_eval.h): operands[a] is what comparison
+ * reads for its argument or show a (cond->arg): an integer, or a
+ * string's bytes (text, len; at most TRACE_STR_LEN are compared), or
+ * unreadable (a comparison on it is false, as in the kernel). */
+struct filter_operand {
+	unsigned long long value;
+	const char *text;
+	unsigned len;
+	int unreadable;
+};
+int filter_evaluate(const struct trace_filter *f,
+		    const struct filter_operand operands[TRACE_MAX_SLOTS]);
+/* Compile request r for probe t alone into *f (zeroed first): 0, 1
+ * when r leaves t out (why: in *why, to free), -1 when it cannot be
+ * compiled (said).  What filters_add does for each probe; the unit
+ * tests and fuzz_filter call it directly. */
+int filter_compile(struct traced *t, struct where_request *r,
+		   struct trace_filter *f, char **why);
+/* At the end: for each filtered probe, the firings its filter rejected
+ * in the kernel (rejected, per probe) and the events that reached
+ * probegen. */
+void filters_report(const struct tracer *tr,
+		    const unsigned long long *rejected);
+
+#endif

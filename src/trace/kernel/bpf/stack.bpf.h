@@ -1,0 +1,49 @@
+/*
+ * src/trace/bpf/stack.bpf.h - part of trace.bpf.c (included once, before
+ * on_firing): --stack's copy of a firing's registers and of the top of
+ * its user stack, which probegen unwinds with the binaries' CFI
+ * (trace/stacks.c, as perf's --call-graph dwarf does).
+ */
+
+/* --stack: the bytes of the user stack each firing copies, or 0. */
+const volatile __u32 stack_bytes = 0;
+
+/* The registers, then the stack from its pointer up, a piece at a time
+ * (each within one page): a piece past the top of the stack's mapping
+ * fails, and the copy ends there, whole up to it. */
+static __always_inline void read_stack(struct trace_event *e,
+				       const struct firing_regs *regs,
+				       bool sleepable)
+{
+#ifdef FIRING_REGS
+	__u64 sp = FIRING_SP(regs->copy), off = 0, n;
+	unsigned int k;
+	long rc;
+
+	__builtin_memcpy(e->regs, &regs->copy, sizeof(regs->copy));
+	e->stack_end = TRACE_STACK_FULL;
+	for (k = 0; k < TRACE_STACK_MAX / TRACE_STACK_PIECE + 1; k++) {
+		if (off >= stack_bytes || off >= TRACE_STACK_MAX)
+			break;
+		n = TRACE_STACK_PIECE - ((sp + off) & (TRACE_STACK_PIECE - 1));
+		if (n > stack_bytes - off)
+			n = stack_bytes - off;
+		if (n > TRACE_STACK_PIECE || n == 0)
+			break;
+		off &= TRACE_STACK_MAX - 1; /* below it: for the verifier */
+		rc = sleepable ? bpf_copy_from_user(e->stack + off, (__u32)n,
+						    (const void *)(sp + off))
+			       : bpf_probe_read_user(e->stack + off, (__u32)n,
+						     (const void *)(sp + off));
+		if (rc) {
+			e->stack_end = TRACE_STACK_TOP;
+			break;
+		}
+		off += n;
+	}
+	e->stack_size = (unsigned int)off;
+#else
+	e->stack_size = 0;
+	e->stack_end = TRACE_STACK_NO_REGS;
+#endif
+}

@@ -1,0 +1,42 @@
+/*
+ * src/trace/session.h - the session (session.c): the BPF program loaded,
+ * attached, polled and detached, and the links that follow a tree.
+ * Included by its users above it, trace.c and follow.c, and by
+ * session.c; the rooms below it that hold the BPF program are
+ * bpf_rooms.h's.
+ */
+#ifndef PROBEGEN_SESSION_H
+#define PROBEGEN_SESSION_H
+
+#include "trace/tracer.h"
+
+/* ---- session.c ---- */
+
+struct session;
+/* Load the BPF program and attach it to every probe, in process pid
+ * (-1: every process).  NULL after saying why. */
+struct session *session_start(struct tracer *tr, int pid);
+/* Read and print what the ring holds, waiting at most timeout_ms for it
+ * or for one of fds (at most SESSION_MAX_FDS; -1: none) to be readable.
+ * Returns a bit for each of fds that is (bit i: fds[i]), or -1 after
+ * saying why. */
+#define SESSION_MAX_FDS 4
+int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds);
+/* Describe and attach the probes from index from on, added since the
+ * session started (what: a followed process's program or library): how
+ * many were attached; 0 when they cannot be (a warning: the trace goes
+ * on) or the trace has ended. */
+int session_attach_new(struct session *s, int from, const char *what);
+/* Stop the tree's processes that run the dynamic loader (a program's
+ * PT_INTERP; NULL for a static program: nothing) where it has mapped a
+ * library (on_loader), unless that loader is watched already: a library
+ * dlopen'ed later is then found before it runs. */
+void session_watch_loader(struct session *s, const char *loader);
+/* The trace has ended: a process stopped since only goes on. */
+int session_ending(const struct session *s);
+/* Read the counts and pair times into t (tally_read). */
+void session_tally(struct session *s, struct tally *t);
+/* Detach (the kernel clears the semaphores), say what was dropped. */
+void session_end(struct session *s);
+
+#endif
