@@ -26,6 +26,7 @@ enum arg_kind {
 	ARG_TEXT,     /* a char pointer to its length's bytes: a string */
 	ARG_BYTES,    /* another pointer to its length's bytes: hex */
 	ARG_SOCKADDR, /* a struct sockaddr pointer: the address */
+	ARG_CODE,     /* a pointer to code: shown as its function's name */
 	ARG_AS_NOTED, /* a type of the user's headers: as the note records */
 	ARG_FLOAT,
 	ARG_BY_VALUE,

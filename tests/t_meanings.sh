@@ -418,3 +418,95 @@ t_meanings_show_self_containing_struct() {
 	grep -q 'o->a=1$' out || { cat out; fail "o->a was not read"; }
 	ok
 }
+
+# A code pointer (issue "Real servers, round two", item 2): an argument
+# of a function pointer's type, or a plain pointer a .d tags
+# `@function ARG`, prints as the function it points to ("+0xN" past its
+# start), in text, JSON and --by's names; the bpftrace script reads it
+# with usym(); --docs and --list say what it means; a pointer that is
+# no function's prints as its address.
+code_program() {
+	cat > cb.d <<-'D'
+	provider cb {
+		probe job(void (*fn)(void *), void *arg);
+		/**
+		 * A callback, passed as BIND passes its jobs'.
+		 * @function handler
+		 */
+		probe called(const void *handler, int n);
+	};
+	D
+	cat > cb.c <<-'C'
+	#include <unistd.h>
+	#include "cb.h"
+	int data_word = 7;
+	__attribute__((noinline)) static void on_ready(void *p) { (void)p; }
+	__attribute__((noinline)) void on_done(void *p) { (void)p; }
+	int main(int argc, char **argv)
+	{
+		(void)argv;
+		CB_JOB(on_ready, (void *)0);
+		CB_JOB(on_done, &data_word);
+		CB_CALLED((const void *)on_done, 1);
+		CB_CALLED((const char *)(void *)on_done + 4, 2);
+		CB_CALLED(&data_word, 3);
+		CB_CALLED((const void *)0, 4);
+		if (argc > 1)
+			sleep(1); /* bpftrace names a process's symbols while it runs */
+		return 0;
+	}
+	C
+	"$PROBEGEN" -h -s cb.d -o cb.h || fail "-h"
+	"$PROBEGEN" -G -s cb.d -o cb_probes.o || fail "-G"
+	cc -O0 -g -o cbprog cb.c cb_probes.o || fail "cc"
+}
+
+t_meanings_code_pointers() {
+	need_trace
+	code_program
+	timeout 60 "$PROBEGEN" --trace -c ./cbprog > out 2> err || { cat err; fail "--trace"; }
+	firings out | sed 's/0x[0-9a-f]\{6,\}/ADDR/g' > got
+	cat > want <<-'W'
+	cb:job fn=on_ready arg=0x0
+	cb:job fn=on_done arg=ADDR
+	cb:called handler=on_done n=1
+	cb:called handler=on_done+0x4 n=2
+	cb:called handler=ADDR n=3
+	cb:called handler=0x0 n=4
+	W
+	diff -u want got || fail "--trace's code pointers"
+	timeout 60 "$PROBEGEN" --trace --json -c ./cbprog > json 2> err || { cat err; fail "--trace --json"; }
+	python3 - json <<-'P' || fail "JSON's code pointers"
+	import json, sys
+	ev = [json.loads(l) for l in open(sys.argv[1])]
+	h = [e["args"]["handler"] for e in ev if e["probe"] == "cb:called"]
+	assert h[:2] == ["on_done", "on_done+0x4"], h
+	assert h[2].startswith("0x") and h[3] == "0x0", h
+	assert [e["args"]["fn"] for e in ev if e["probe"] == "cb:job"] == ["on_ready", "on_done"]
+	P
+	# --by names the calls of a pair by it, as --summary breaks one down.
+	timeout 60 "$PROBEGEN" --trace --summary --pair cb:job,cb:called --by cb:job:fn -c ./cbprog > sum 2> err ||
+		{ cat err; fail "--summary --by"; }
+	expect_grep 'on_ready' sum
+	# What it means, in --docs and --list; the tag recorded in the binary.
+	"$PROBEGEN" --docs -s cb.d -o cb.md || fail "--docs"
+	expect_grep '^- `fn`: a function, shown by its name (by its type)$' cb.md
+	expect_grep '^- `handler`: a function, shown by its name (said)$' cb.md
+	"$PROBEGEN" --list cbprog > list || fail "--list"
+	grep -Eq 'handler: void const \* +8 bytes; a function, shown by its name \(said\)$' list ||
+		{ cat list; fail "--list's meaning"; }
+	"$PROBEGEN" --bpftrace -s cb.d -o cb.bt || fail "--bpftrace"
+	expect_grep 'usym(arg0)' cb.bt
+	if command -v bpftrace > /dev/null; then
+		timeout 60 bpftrace cb.bt ./cbprog -c './cbprog 1' > bt 2> err
+		grep -q 'fn=on_ready' bt || { cat bt err; fail "bpftrace's usym"; }
+	else
+		note "SKIP bpftrace's run: no bpftrace"
+	fi
+	# A tag on what is no pointer is an error at its place.
+	printf 'provider t {\n\t/** @function n */\n\tprobe p(int n);\n};\n' > bad.d
+	! "$PROBEGEN" -h -s bad.d -o bad.h 2> err || fail "@function on an int"
+	expect_grep "bad.d:2:.*'@function': 'n' is not a pointer" err
+	[ ! -e bad.h ] || fail "a header written for a bad tag"
+	ok
+}

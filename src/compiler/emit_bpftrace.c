@@ -98,6 +98,10 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 	} else if (r->kind == ARG_STRING) {
 		buf_lit(fmt, "\\\"%s\\\"");
 		buf_printf(expr, "str(arg%d)", i);
+	} else if (r->kind == ARG_CODE) {
+		/* The function it points to, by the process's symbols. */
+		buf_lit(fmt, "%s");
+		buf_printf(expr, "usym(arg%d)", i);
 	} else if ((r->kind == ARG_TEXT || r->kind == ARG_BYTES) &&
 		   (length || r->length_from == LENGTH_FIXED)) {
 		buf_puts(fmt, r->kind == ARG_TEXT ? "\\\"%s\\\"" : "%r");

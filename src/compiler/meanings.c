@@ -8,9 +8,11 @@
  *     or size is not enough: real providers pass sizes of other things);
  *   - the names of an integer's values: `@enum ARG NAME=VALUE...`;
  *   - a socket address: a pointer to struct sockaddr, sockaddr_in,
- *     sockaddr_in6, sockaddr_un or sockaddr_storage.
- * A tag is a line of the doc comment that starts with @length or @enum;
- * other @ words stay documentation.
+ *     sockaddr_in6, sockaddr_un or sockaddr_storage;
+ *   - a function: `@function ARG` for a callback passed as a plain
+ *     pointer (a function pointer's type says so itself: type.c).
+ * A tag is a line of the doc comment that starts with @length, @enum or
+ * @function; other @ words stay documentation.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -296,12 +298,54 @@ static void tag_enum(struct tag_reader *r, const char *p, const char *end)
 		tag_error(r, r->line, "'@enum' takes ARG NAME=VALUE...");
 }
 
+/* @function ARG: a pointer to code (a callback passed as void *). */
+static void tag_function(struct tag_reader *r, const char *p, const char *end)
+{
+	size_t n = 0;
+	const char *w = word(&p, end, &n), *more;
+	int i;
+
+	if ((i = tag_arg(r, "@function", w, n)) < 0)
+		return;
+	if (r->pr->meanings[i].code)
+		return tag_error(r, w, "'@function' said twice of '%.*s'",
+				 (int)n, w);
+	if (!is_pointer(r->prog, param_at(r->pr, i)->type) ||
+	    type_is_string(param_at(r->pr, i)->type))
+		return tag_error(r, w, "'@function': '%.*s' is not a pointer",
+				 (int)n, w);
+	if ((more = word(&p, end, &n)))
+		return tag_error(r, more, "'@function' takes one argument");
+	r->pr->meanings[i].code = 1;
+}
+
+/* The tags, each by its word. */
+static const struct tag {
+	const char *word;
+	void (*read)(struct tag_reader *r, const char *p, const char *end);
+} tags[] = {
+	{ "@length", tag_length },
+	{ "@enum", tag_enum },
+	{ "@function", tag_function },
+};
+
+/* The tag line starts with, or NULL. */
+static const struct tag *tag_of(const char *line, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		n = strlen(tags[i].word);
+		if (len >= n && strncmp(line, tags[i].word, n) == 0 &&
+		    (len == n || line[n] == ' ' || line[n] == '\t'))
+			return &tags[i];
+	}
+	return NULL;
+}
+
 int meaning_tag_line(const char *line, size_t len)
 {
-	return (len >= 7 && strncmp(line, "@length", 7) == 0 &&
-		(len == 7 || line[7] == ' ' || line[7] == '\t')) ||
-	       (len >= 5 && strncmp(line, "@enum", 5) == 0 &&
-		(len == 5 || line[5] == ' ' || line[5] == '\t'));
+	return tag_of(line, len) != NULL;
 }
 
 /* Prose rarely names an argument right after the word ("a mention of
@@ -316,7 +360,7 @@ const char *meaning_tag_after_text(const struct probe *pr, const char *p,
 		if (*at != '@' || at == p || !(at[-1] == ' ' || at[-1] == '\t') ||
 		    !meaning_tag_line(at, (size_t)(end - at)))
 			continue;
-		w = at + (at[1] == 'l' ? 7 : 5);
+		w = at + strlen(tag_of(at, (size_t)(end - at))->word);
 		if ((w = word(&w, end, &n)) && probe_param_index(pr, w, n) >= 0)
 			return at;
 	}
@@ -346,10 +390,9 @@ static void read_tags(struct tag_reader *r)
 			r->loc.col =
 				(k && !r->pr->doc_in_lines ? 1 : r->loc.col) +
 				(int)(p - line);
-			if (p[1] == 'l')
-				tag_length(r, p + 7, end);
-			else
-				tag_enum(r, p + 5, end);
+			const struct tag *tag = tag_of(p, (size_t)(end - p));
+
+			tag->read(r, p + strlen(tag->word), end);
 		}
 		line = *end ? end + 1 : end;
 		k++;
@@ -442,6 +485,8 @@ struct arg_read decl_arg_read(const struct program *prog,
 		return r;
 	if (m->sockaddr) {
 		r.kind = ARG_SOCKADDR;
+	} else if (m->code) {
+		r.kind = ARG_CODE;
 	} else if (!m->no_length && (m->length_arg >= 0 || m->length)) {
 		r.kind = is_char_pointer(p->type) && !m->reversed ? ARG_TEXT
 								 : ARG_BYTES;
@@ -478,6 +523,9 @@ void meanings_tags(struct buf *b, const struct probe *pr)
 				buf_printf(b, " %u%s", m->length,
 					   m->reversed ? " reversed" : "");
 		}
+		if (m && m->code)
+			buf_cat(b, b->len ? "\n" : "", "@function ", p->name,
+				NULL);
 		if (m && m->nvalues) {
 			buf_cat(b, b->len ? "\n" : "", "@enum ", p->name, NULL);
 			for (k = 0; k < m->nvalues; k++)
@@ -506,13 +554,15 @@ int meaning_text(struct buf *b, const struct program *prog,
 		buf_puts(b, r.reversed ? ", last byte first" : "");
 	} else if (r.kind == ARG_SOCKADDR) {
 		buf_lit(b, "a socket address");
+	} else if (r.kind == ARG_CODE) {
+		buf_lit(b, "a function, shown by its name");
 	}
 	for (k = 0; k < r.nvalues; k++)
 		buf_printf(b, "%s%s=%lld", k ? ", " : "named values ",
 			   r.values[k].name, r.values[k].value);
 	if (b->len == before)
 		return 0;
-	if (m->sockaddr)
+	if (m->sockaddr || (r.kind == ARG_CODE && !m->code))
 		buf_lit(b, " (by its type)");
 	else if (r.length_from == LENGTH_ARG && !m->length_said)
 		buf_lit(b, " (by its name)");

@@ -38,6 +38,7 @@ struct arg_meaning {
 	int no_length;		   /* @length ARG none */
 	int length_said;	   /* by @length, not inferred from the names */
 	int sockaddr;		   /* a socket address, by its type */
+	int code;		   /* @function: a pointer to code */
 	struct enum_value *values; /* @enum */
 	int nvalues;
 };

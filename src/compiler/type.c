@@ -258,6 +258,14 @@ int type_is_string(const struct type *t)
 		t->inner->base == B_UCHAR);
 }
 
+/* A pointer to a function: void (*)(void *). */
+static int type_is_function_pointer(const struct program *prog,
+				    const struct type *t)
+{
+	t = type_resolve(prog, t);
+	return t->kind == T_POINTER && type_resolve(prog, t->inner)->kind == T_FUNC;
+}
+
 struct arg_read type_arg_read(const struct program *prog,
 				    const struct type *t,
 				    const struct target *tg)
@@ -270,6 +278,8 @@ struct arg_read type_arg_read(const struct program *prog,
 
 	if (type_is_string(t))
 		r.kind = ARG_STRING;
+	else if (type_is_function_pointer(prog, t))
+		r.kind = ARG_CODE;
 	else if (ti.is_pointer)
 		r.kind = ARG_POINTER;
 	else if (ti.is_float)

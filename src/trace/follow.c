@@ -27,6 +27,22 @@ static void attach_program(struct tracer *tr, struct session *s,
 		probes_say_tracing(tr, before, attached, path);
 }
 
+/* Whether a process's mappings are read when it execs or maps objects,
+ * for its events decoded after it has ended: its stacks' (--stack), and
+ * its code pointers' functions. */
+static int names_code(const struct tracer *tr)
+{
+	int i, a;
+
+	if (tr->plan.stack)
+		return 1;
+	for (i = 0; i < tr->nprobes; i++)
+		for (a = 0; a < tr->probes[i].nargs; a++)
+			if (tr->probes[i].read[a].kind == ARG_CODE)
+				return 1;
+	return 0;
+}
+
 void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 {
 	struct stacks *stacks = sink_state(tr, SINK_STACKS);
@@ -41,14 +57,14 @@ void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 			char *loader;
 
 			attach_program(tr, s, exe, 1, &loader);
-			if (stacks)
+			if (stacks && names_code(tr))
 				stacks_process(stacks, pid);
 			session_watch_loader(s, loader);
 			free(loader);
 		}
 	} else {
 		/* Mapped, not yet relocated: its constructors run after. */
-		if (stacks)
+		if (stacks && names_code(tr))
 			stacks_process(stacks, pid);
 		char **files = targets_new_mappings(tr, pid), **f;
 

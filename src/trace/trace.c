@@ -146,7 +146,9 @@ static int follow(struct session *s, const struct trace_plan *plan,
 	return ready < 0 ? -1 : 0;
 }
 
-void tracer_tally(struct tracer *tr, struct tally *t)
+/* What was counted and timed so far: the kernel's (the session's), and
+ * the pairs timed in probegen. */
+static void read_tally(struct tracer *tr, struct tally *t)
 {
 	struct calls *calls = sink_state(tr, SINK_CALLS);
 
@@ -293,7 +295,7 @@ static int report(struct tracer *tr, int status)
 	if (tr->plan.tally || tr->nfiltered) {
 		struct tally t;
 
-		tracer_tally(tr, &t);
+		read_tally(tr, &t);
 		status = sinks_report(tr, &t, status);
 		features_report(tr, &t);
 		tally_free(&t);
@@ -353,6 +355,7 @@ int trace_run(const struct trace_options *opt)
 	tr.out = stdout;
 	tr.on_event = sinks_event;
 	tr.on_process = follow_process;
+	tr.read_tally = read_tally;
 	plan_make(opt, &tr.plan);
 	if (check_system() != 0)
 		return EXIT_SYSTEM;

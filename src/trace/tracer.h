@@ -172,9 +172,9 @@ struct session;
 
 /* The rows, in their order: a row reads the state of those above it. */
 enum sink_id {
+	SINK_STACKS,	   /* code pointers named; --stack's walks (stacks.c) */
 	SINK_CALLS,	   /* starts matched to ends (calls.c) */
 	SINK_PROFILE,	   /* the pairs' calls by name (profile.c) */
-	SINK_STACKS,	   /* --stack's walks (stacks.c) */
 	SINK_STACK_COUNTS, /* ... counted (stack_counts.c) */
 	SINK_PPROF,	   /* --pprof's file (pprof.c) */
 	SINK_METRICS,	   /* --metrics: counted, served (metrics.h) */
@@ -225,6 +225,10 @@ struct tracer {
 	int (*on_event)(void *ctx, void *data, size_t size);
 	void (*on_process)(struct tracer *tr, struct session *s, int pid,
 			   int exec);
+	/* What was counted and timed so far, for --metrics's scrapes: the
+	   kernel's and the pairs timed in probegen (trace.c's; data, not a
+	   call up).  Free with tally_free. */
+	void (*read_tally)(struct tracer *tr, struct tally *t);
 };
 
 /* Row id's state: NULL when the plan does not want it, or it is not
@@ -245,9 +249,6 @@ int sinks_finish(struct tracer *tr, int ran);
 void sinks_free(struct tracer *tr);
 /* --metrics's server, once open, or NULL. */
 struct server *sinks_server(const struct tracer *tr);
-/* What was counted and timed so far: the kernel's (tr->session's), and
- * the pairs timed in probegen (trace.c).  Free with tally_free. */
-void tracer_tally(struct tracer *tr, struct tally *t);
 
 /* Set by a signal or --limit: the loop ends, the rest is not printed. */
 extern volatile sig_atomic_t trace_stopping;

@@ -88,7 +88,8 @@ static void put_value(struct line *l, const struct traced *t, int i,
 		put_str(l, json ? "\"(not readable: " : "(not readable: ");
 		put_str(l, why);
 		put_str(l, json ? ")\"" : ")");
-	} else if (r->kind == ARG_POINTER || r->kind == ARG_STRING) {
+	} else if (r->kind == ARG_POINTER || r->kind == ARG_STRING ||
+		   r->kind == ARG_CODE) {
 		if (json)
 			*l->p++ = '"';
 		put_hex(l, v);
@@ -233,6 +234,9 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 			return -1;
 		buf_add(b, e->strings[s],
 			strnlen(e->strings[s], TRACE_STR_LEN - 1));
+	} else if (r->kind == ARG_CODE) {
+		/* No function holds it: the address, as --stack says one. */
+		buf_printf(b, "0x%llx", e->args[a]);
 	} else if (r->is_signed) {
 		buf_printf(b, "%lld", meant_signed(r, e->args[a]));
 	} else {

@@ -59,6 +59,14 @@ enum {
 };
 /* Room meant_text needs: a slot in hex, or an address. */
 #define MEANT_MAX (2 * TRACE_STR_LEN + 64)
+/* How an ARG_CODE value is named: the function holding addr in process
+ * pid, "name" or "name+0xN", into out (MEANT_MAX bytes): its length,
+ * or MEANT_NOTHING when no function holds it (the address is shown).
+ * stacks.c's symbolizer, set while it is open (the same that names
+ * --stack's frames); none: addresses. */
+typedef long meant_symbol_fn(void *ctx, unsigned pid, unsigned long long addr,
+			     char *out);
+void meant_set_symbolizer(meant_symbol_fn *fn, void *ctx);
 
 /* Whether argument r takes a slot of the event (strings, lengths,
  * addresses), and argument a's slot: how many take one before it. */

@@ -124,9 +124,18 @@ static long bytes_text(char *out, const struct arg_read *r,
 	return (long)(2 * shown);
 }
 
+static meant_symbol_fn *symbolize;
+static void *symbolize_ctx;
+
+void meant_set_symbolizer(meant_symbol_fn *fn, void *ctx)
+{
+	symbolize = fn;
+	symbolize_ctx = ctx;
+}
+
 /* What argument a means, as plain text into out (MEANT_MAX bytes, not
  * escaped): the bytes of a string with its length, a pointer's bytes
- * in hex, a socket address, an enum's name.  Returns its length and
+ * in hex, a socket address, an enum's name, a function's name.  Returns its length and
  * sets *total to the bytes the program passed (more than shown: cut),
  * -1 when none; or a MEANT_ value below 0. */
 long meant_text(char *out, const struct traced *t, const struct trace_event *e,
@@ -138,6 +147,10 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 	*total = -1;
 	if (r->nvalues)
 		return enum_name(out, r, e->args[a]);
+	if (r->kind == ARG_CODE)
+		return symbolize && e->args[a]
+			       ? symbolize(symbolize_ctx, e->pid, e->args[a], out)
+			       : MEANT_NOTHING;
 	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES &&
 	    r->kind != ARG_SOCKADDR)
 		return MEANT_NOTHING;

@@ -20,6 +20,7 @@
 
 #include "compiler/naming.h"
 #include "inspect/inspect.h"
+#include "trace/decode/event.h"
 #include "trace/decode/stacks.h"
 
 #ifdef HAVE_LIBDW
@@ -448,6 +449,32 @@ struct stacks *stacks_new(const struct tracer *tr)
 	return s;
 }
 
+long stacks_symbol(void *ctx, unsigned pid, unsigned long long addr,
+		   char *out)
+{
+	struct stacks *s = ctx;
+	Dwfl *dwfl = dwfl_of(proc_of(s, (int)pid));
+	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym,
+						      NULL, NULL, NULL)
+			       : NULL;
+	char *function;
+	int n;
+
+	/* A function's, not a variable's: else the address is shown. */
+	if (!name || (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		      GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+		return MEANT_NOTHING;
+	function = function_name(name, strcspn(name, "@"));
+	n = off ? snprintf(out, MEANT_MAX, "%s+0x%llx", function,
+			   (unsigned long long)off)
+		: snprintf(out, MEANT_MAX, "%s", function);
+	free(function);
+	return n < 0 ? MEANT_NOTHING : n >= MEANT_MAX ? MEANT_MAX - 1 : n;
+}
+
 void stacks_free(struct stacks *s)
 {
 	int i;
@@ -472,12 +499,25 @@ struct stacks {
 	struct stack_walk walk;
 };
 
+/* Without libdw: no walks (--stack says so), and code pointers are
+ * shown as addresses. */
 struct stacks *stacks_new(const struct tracer *tr)
 {
-	(void)tr;
+	if (!tr->plan.stack)
+		return xcalloc(1, sizeof(struct stacks));
 	error_plain(
 		"--stack needs libdw: apt-get install libdw-dev, then make again");
 	return NULL;
+}
+
+long stacks_symbol(void *ctx, unsigned pid, unsigned long long addr,
+		   char *out)
+{
+	(void)ctx;
+	(void)pid;
+	(void)addr;
+	(void)out;
+	return MEANT_NOTHING;
 }
 
 void stacks_process(struct stacks *s, int pid)

@@ -38,7 +38,11 @@ struct stack_walk {
 /* ---- stacks.c ---- */
 
 struct stacks;
+/* The walker, and the symbolizer of code pointers (ARG_CODE), which
+ * every trace has: NULL after saying why --stack cannot walk. */
 struct stacks *stacks_new(const struct tracer *tr);
+/* The function holding addr in process pid (meant_symbol_fn). */
+long stacks_symbol(void *s, unsigned pid, unsigned long long addr, char *out);
 /* Process pid has exec'd a program or mapped objects: its mappings
  * read now, for its events read after it has ended. */
 void stacks_process(struct stacks *s, int pid);

@@ -77,6 +77,7 @@ static const char *operand_kind(const struct arg_read *r)
 	switch (r->kind) {
 	case ARG_INTEGER:
 	case ARG_POINTER:
+	case ARG_CODE:
 	case ARG_AS_NOTED:
 		return "a number: compare it with a number (== != < <= > >=)";
 	case ARG_STRING:
@@ -137,7 +138,8 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 	struct buf msg = { 0 };
 	int rc;
 
-	if (r->kind != ARG_INTEGER && r->kind != ARG_POINTER)
+	if (r->kind != ARG_INTEGER && r->kind != ARG_POINTER &&
+	    r->kind != ARG_CODE)
 		return wrong_kind(c, n, r);
 	if (n->op == WHERE_GLOB)
 		return constant_error(c, n, "~ matches strings: compare a number with == != < <= > >=");

@@ -39,7 +39,8 @@ static void put_stack(FILE *out, const struct stack_walk *w, int json)
 void printer_event(struct tracer *tr, const struct trace_event *e)
 {
 	const struct traced *t = &tr->probes[e->probe];
-	struct stacks *stacks = sink_state(tr, SINK_STACKS);
+	struct stacks *stacks = tr->plan.stack ? sink_state(tr, SINK_STACKS)
+					       : NULL;
 	unsigned long long ns = e->time_ns - tr->start_ns;
 	int json = tr->plan.json;
 	char buf[EVENT_LINE_MAX], *p = buf;

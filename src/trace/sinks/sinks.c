@@ -71,28 +71,35 @@ static void free_profile(void *profile)
 	profile_free(profile);
 }
 
-/* --stack: each firing's stack walked, for the printer and the counts. */
+/* The symbolizer of code pointers, which every trace has (a function
+   pointer's argument is named, not numbered), and with --stack each
+   firing's stack walked, for the printer and the counts. */
 static int wants_stacks(const struct trace_plan *p)
 {
-	return p->stack;
+	(void)p;
+	return 1;
 }
 
 static void *open_stacks(struct tracer *tr)
 {
 	struct stacks *s = stacks_new(tr);
 
-	return s ? (void *)s : SINK_FAILED;
+	if (!s)
+		return SINK_FAILED;
+	meant_set_symbolizer(stacks_symbol, s);
+	return s;
 }
 
 static void to_stacks(void *stacks, struct tracer *tr,
 		      const struct trace_event *e)
 {
-	(void)tr;
-	stacks_event(stacks, e);
+	if (tr->plan.stack)
+		stacks_event(stacks, e);
 }
 
 static void free_stacks(void *stacks)
 {
+	meant_set_symbolizer(NULL, NULL);
 	stacks_free(stacks);
 }
 
@@ -195,7 +202,7 @@ static void scrape_page(void *ctx, int openmetrics, struct buf *out)
 	struct metrics_sink *m = sink_state(tr, SINK_METRICS);
 	struct tally t;
 
-	tracer_tally(tr, &t);
+	tr->read_tally(tr, &t);
 	metrics_render(m->metrics, &t, openmetrics, out);
 	tally_free(&t);
 }
@@ -317,12 +324,12 @@ static const struct sink {
 	int (*finish)(void *state, struct tracer *tr, int ran);
 	void (*free)(void *state);
 } sinks[] = {
+	{ SINK_STACKS, wants_stacks, open_stacks, to_stacks, NULL, NULL,
+	  free_stacks },
 	{ SINK_CALLS, wants_calls, open_calls, to_calls, NULL, NULL,
 	  free_calls },
 	{ SINK_PROFILE, wants_profile, open_profile, to_profile, NULL,
 	  finish_profile, free_profile },
-	{ SINK_STACKS, wants_stacks, open_stacks, to_stacks, NULL, NULL,
-	  free_stacks },
 	{ SINK_STACK_COUNTS, wants_stack_counts, open_stack_counts,
 	  to_stack_counts, report_stack_counts, finish_stack_counts,
 	  free_stack_counts },
