@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_filter.c - libFuzzer entry point over --where's compiler
- * and the compiled steps the BPF side runs (trace/filter.c,
+ * and the compiled steps the BPF side runs (trace/find/filter.c,
  * bpf/filter_eval.h): the input is an expression on the made-up probe
  * of tests/unit/filter_oracle.h.  Each one that parses and compiles is
  * evaluated on arguments at, around and away from its constants, by

@@ -18,7 +18,7 @@
  * pointer, the bytes a length says through a pointer, a socket address.
  * The kinds from ARG_AS_NOTED on are decided but not read.  A new
  * meaning is a kind here, its decider, its copier (bpf/slots.bpf.h), its
- * printer (trace/meant.c) and its bpftrace spelling. */
+ * printer (trace/decode/meant.c) and its bpftrace spelling. */
 enum arg_kind {
 	ARG_INTEGER,  /* size bytes, is_signed */
 	ARG_POINTER,  /* an address */

@@ -1,21 +1,8 @@
 /*
  * probegen.h - what every part of probegen shares: limits, memory and
- * strings, diagnostics, targets and atomic output.  Three wings stand
- * over it, each in its folder, with the command line beside them:
- *
- *   compiler/model.h   the compiler's front end and the model of a
- *                      program, which the other wings build too:
- *                      parse.c + grammar/ (the tree, ast.c) -> check.c
- *                      (judge); program.c, pairs.c, type.c
- *   compiler/naming.h  how types are written and probes named (spell.c,
- *                      names.c)
- *   compiler/emit.h    the emitters, one format a file (emit_header.c,
- *                      emit_object.c, emit_rust.c, emit_bpftrace.c,
- *                      emit_docs.c); compiler/header/ the header's text
- *   inspect/inspect.h  the inspector: binaries read, --list, --check
- *   trace/tracer.h     the tracer (--trace); trace/trace_run.h its entry
- *   options.h          the command line (options.c), its modes (main.c),
- *                      reading .d files (input.c, defines.c)
+ * strings, diagnostics, targets and atomic output.  The compiler, the
+ * inspector and the tracer stand over it, each a wing in its folder
+ * with its own headers; HACKING.md maps them.
  */
 #ifndef PROBEGEN_H
 #define PROBEGEN_H

@@ -1,23 +1,9 @@
 /*
  * src/inspect/inspect.h - the inspector: the one reader of a binary's
- * probes and the commands that report on them.
- *
- *   notes.c     the ELF notes, .probes and .stapsdt.base of a binary,
- *               and the declarations probegen recorded, gathered by probe
- *   specs.c     a note's argument specs ("-4@%edi"), one at a time
- *   semaphores.c  whether the kernel can set a semaphore for a tracer
- *   binary_program.c  a binary's probes built into a program, arguments from
- *               the recorded declaration or from the specs
- *   srclines.c  a site's source line, through libdw
- *   members.c   a member expression (conn->local.id) laid out from the
- *               binary's DWARF, through libdw
- *   list.c      --list [--json]
- *   check_binaries.c  --check: the binaries against the .d files
- *   fit.c       --bpftrace for binaries: their recorded declarations, or
- *               a .d file's probes that they carry
- *
- * --trace (src/trace/) and --bpftrace BINARY read binaries through
- * notes.c too.
+ * probes (its notes, sites, semaphores and recorded declarations), the
+ * one answer to how a binary's probe's arguments are read, and the
+ * commands that report on binaries (--list, --check, --bpftrace BINARY).
+ * Each room's part is under its name below; HACKING.md maps the tree.
  */
 #ifndef PROBEGEN_INSPECT_H
 #define PROBEGEN_INSPECT_H

@@ -1,37 +1,11 @@
 /*
- * src/trace/tracer.h - what the rooms of probegen --trace share, each
- * calling only those below it (the BPF side's view is bpf/trace_abi.h):
- *
- *   trace.c    trace_run(): these steps in order, and the command it runs
- *   plan.c     what a trace does, from its options: every room reads it
- *   targets.c  what to attach: binaries, a process's mappings, a
- *              command's program and libraries
- *   probes.c   the probes -n chooses in them, described for printing
- *   timed_pairs.c  the pairs to time, and each probe's part in them
- *   filter.c   --where compiled for each probe (filter_parse.c reads
- *              it; filter.h)
- *   follow.c   what a followed process's exec or dlopen brings, attached
- *              (follow.h)
- *   session.c  the BPF lifecycle (session.h), over the rooms that hold
- *              the program: load.c, attach.c, tally.c (bpf_rooms.h)
- *   sinks.c    the consumers of firings, a row each with its whole
- *              life: calls.c, profile.c, metrics.c, timeline.c,
- *              printer.c (event.h); a new output is a room and a row
- *   calls.c    starts matched to ends, once, for timeline.c and profile.c
- *   event.c    the one decoder of an event's arguments and call names;
- *              meant.c, what an argument means as text (lengths,
- *              addresses, enum names, --show's members)
- *   summary.c  --summary: the counts and pair times, text or JSON
- *   timeline.c --timeline: the Chrome Trace Event Format
- *   profile.c  the calls of runtimes' function pairs, by name and as
- *              folded stacks (--summary, --folded; pprof.c: --pprof)
- *   metrics.c  --metrics's page; server.c serves it (libmicrohttpd);
- *              privileges.c, what --metrics gives up once attached
- *              (metrics.h)
- *
- * Every room includes this header; those named above, only their
- * rooms.  trace.bpf.c (in bpf/) is the BPF side; trace_none.c replaces
- * all of these where probegen is built without libbpf.
+ * src/trace/tracer.h - what the rooms of probegen --trace share: the plan
+ * (plan.c), a traced probe and pair, the tracer, the sinks' and the
+ * per-probe features' tables, and the rooms' parts every stage calls.
+ * The rooms stand in folders by stage (find/, kernel/, decode/, sinks/;
+ * HACKING.md), each calling only those below it; the BPF side's view is
+ * kernel/bpf/trace_abi.h, and trace_none.c replaces them all where
+ * probegen is built without libbpf.
  *
  * Errors, in every room, as probegen.h says for the whole tree
  * (failure_status): a failing function says why where it knows and

@@ -1,5 +1,5 @@
 /*
- * src/trace/calls.c - starts matched to ends, the one place in probegen
+ * src/trace/decode/calls.c - starts matched to ends, the one place in probegen
  * that does it (the kernel's pairs.bpf.h does it for the pairs it times):
  * each firing's ends close calls and its starts open them, for the
  * timeline and the profile alike.  A pair matched by an argument's value

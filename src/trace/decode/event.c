@@ -1,5 +1,5 @@
 /*
- * src/trace/event.c - the one decoder of an event's arguments: each by
+ * src/trace/decode/event.c - the one decoder of an event's arguments: each by
  * how its type is read (type_arg_read) as name=value text or a JSON
  * member, one as plain text (what labels a firing, --metrics), and the
  * name of the call a pair's start begins (call_name: --summary's

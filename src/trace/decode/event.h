@@ -1,5 +1,5 @@
 /*
- * src/trace/event.h - what becomes of a firing: the one decoder of its
+ * src/trace/decode/event.h - what becomes of a firing: the one decoder of its
  * arguments (event.c, with meant.c), the one matcher of starts to ends (calls.c), the
  * printer (printer.c) and the table of the consumers (sinks.c).
  * Included by the rooms that take firings (those, profile.c,

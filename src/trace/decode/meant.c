@@ -1,5 +1,5 @@
 /*
- * src/trace/meant.c - what an argument of a firing means, as text, for
+ * src/trace/decode/meant.c - what an argument of a firing means, as text, for
  * event.c's decoder: a string or bytes with their length (the length
  * argument's value, or a fixed one), a socket address by its family,
  * an enum's name, and the value of a --show member expression, each

@@ -1,5 +1,5 @@
 /*
- * src/trace/stacks.c - --stack's walks: a firing's registers and the top
+ * src/trace/decode/stacks.c - --stack's walks: a firing's registers and the top
  * of its user stack (copied by the BPF side) unwound with the CFI of
  * the binaries the process has mapped (.eh_frame, .debug_frame), through
  * libdwfl's thread callbacks, and each frame named by its symbol (the

@@ -1,5 +1,5 @@
 /*
- * src/trace/stacks.h - --stack: the native stack of each firing, walked
+ * src/trace/decode/stacks.h - --stack: the native stack of each firing, walked
  * in probegen from the registers and the top of the user stack the BPF
  * side copied (bpf/stack.bpf.h), with the binaries' CFI (libdwfl, as
  * perf's --call-graph dwarf does), and named with their symbols and

@@ -1,5 +1,5 @@
 /*
- * src/trace/features.c - what a trace does for each probe beyond
+ * src/trace/find/features.c - what a trace does for each probe beyond
  * finding it, one row each with its whole life: starting (before any
  * binary is read), preparing the probes a binary brings (at the start,
  * or when a followed process execs or maps it), settling once the

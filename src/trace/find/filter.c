@@ -1,5 +1,5 @@
 /*
- * src/trace/filter.c - --where compiled for each probe its glob matches:
+ * src/trace/find/filter.c - --where compiled for each probe its glob matches:
  * each comparison resolved on the probe's arguments (by name, or a
  * member expression laid out as --show's) and checked against their
  * types, then the whole written in postfix for the BPF side

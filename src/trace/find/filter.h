@@ -1,5 +1,5 @@
 /*
- * src/trace/filter.h - --where: a filter on a probe's arguments, parsed
+ * src/trace/find/filter.h - --where: a filter on a probe's arguments, parsed
  * once from the command line (filter_parse.c), then compiled for each
  * probe its glob matches into the small program the BPF side interprets
  * at the firing (filter.c; trace_abi.h's struct trace_filter,

@@ -1,5 +1,5 @@
 /*
- * src/trace/filter_parse.c - a --where request read: "PROVIDER:PROBE:
+ * src/trace/find/filter_parse.c - a --where request read: "PROVIDER:PROBE:
  * EXPR", where EXPR compares arguments (by name, or member expressions)
  * with constants and combines the comparisons:
  *

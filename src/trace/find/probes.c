@@ -1,5 +1,5 @@
 /*
- * src/trace/probes.c - each probe --trace follows, chosen by -n and
+ * src/trace/find/probes.c - each probe --trace follows, chosen by -n and
  * described for printing: its label, its arguments' names and how to
  * read each (the inspector's answer: inspect/binary_program.c), its
  * member expressions; and the arguments --by names.

@@ -1,5 +1,5 @@
 /*
- * src/trace/targets.c - what --trace attaches to: the BINARY operands,
+ * src/trace/find/targets.c - what --trace attaches to: the BINARY operands,
  * the executable and shared objects process -p has mapped, or the
  * command's program (found as execvp would) and the shared libraries
  * its loader lists for it, attached by path before they are loaded; and

@@ -1,5 +1,5 @@
 /*
- * src/trace/timed_pairs.c - the pairs --trace times: those --pair names
+ * src/trace/find/timed_pairs.c - the pairs --trace times: those --pair names
  * and those the probes' names make (src/pairs.c reads both), each kept
  * once with its probes' roles, and the arguments that name its calls
  * when it is a runtime's function pair.

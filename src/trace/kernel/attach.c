@@ -1,5 +1,5 @@
 /*
- * src/trace/attach.c - the BPF program attached to every site of every
+ * src/trace/kernel/attach.c - the BPF program attached to every site of every
  * traced probe, from probegen's own reading of the notes (inspect/), not
  * libbpf's: libbpf 1.1 reads 64-bit binaries only ("Bad file
  * descriptor" on a 32-bit program), holds 256 argument specs and frees

@@ -1,5 +1,5 @@
 /*
- * src/trace/bpf_rooms.h - the rooms below the session that hold the BPF
+ * src/trace/kernel/bpf_rooms.h - the rooms below the session that hold the BPF
  * program, and the only ones besides it that call libbpf: attach.c puts
  * it at the sites, load.c loads it, tally.c reads what it counted.
  * Included by session.c and by these three alone.

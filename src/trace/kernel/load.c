@@ -1,5 +1,5 @@
 /*
- * src/trace/load.c - the program of trace.bpf.c, opened through its
+ * src/trace/kernel/load.c - the program of trace.bpf.c, opened through its
  * bpftool skeleton, its maps sized to what is traced and its rodata
  * set for the run, then loaded: sleepable where the kernel allows (so
  * that strings are read whatever their page), else the plain one.

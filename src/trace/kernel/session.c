@@ -1,5 +1,5 @@
 /*
- * src/trace/session.c - the BPF side's lifecycle for --trace: load the
+ * src/trace/kernel/session.c - the BPF side's lifecycle for --trace: load the
  * program of trace.bpf.c (load.c), tell it which arguments are strings
  * and which pairs each probe is in, attach it to every site of every
  * probe (attach.c; the probe's index is its USDT cookie), the links

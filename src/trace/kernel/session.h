@@ -1,5 +1,5 @@
 /*
- * src/trace/session.h - the session (session.c): the BPF program loaded,
+ * src/trace/kernel/session.h - the session (session.c): the BPF program loaded,
  * attached, polled and detached, and the links that follow a tree.
  * Included by its users above it, trace.c and follow.c, and by
  * session.c; the rooms below it that hold the BPF program are

@@ -1,5 +1,5 @@
 /*
- * src/trace/tally.c - what the BPF side counted and timed, read from its
+ * src/trace/kernel/tally.c - what the BPF side counted and timed, read from its
  * maps (summed over CPUs): each probe's firings, each pair's times and
  * the starts left open, in how many processes each probe fired, and
  * the events the ring buffer dropped.  --summary and --expect-all read

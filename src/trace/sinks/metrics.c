@@ -1,5 +1,5 @@
 /*
- * src/trace/metrics.c - --metrics: what the kernel counted and timed, in
+ * src/trace/sinks/metrics.c - --metrics: what the kernel counted and timed, in
  * the Prometheus text format (0.0.4), or OpenMetrics (1.0.0) when the
  * scraper asks for it: per probe its firings (a counter; by the values
  * of the arguments --by names, counted here from the probe's events),

@@ -1,5 +1,5 @@
 /*
- * src/trace/metrics.h - --metrics: its page (metrics.c), the server that
+ * src/trace/sinks/metrics.h - --metrics: its page (metrics.c), the server that
  * serves it (server.c, or server_none.c without libmicrohttpd) and what
  * the tracer gives up once attached (privileges.c).  Included by those,
  * by sinks.c (the page counts firings) and by trace.c (which serves).

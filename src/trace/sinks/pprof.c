@@ -1,5 +1,5 @@
 /*
- * src/trace/pprof.c - --pprof FILE: a profile as pprof's Profile
+ * src/trace/sinks/pprof.c - --pprof FILE: a profile as pprof's Profile
  * message, read by go tool pprof, Pyroscope, Grafana and speedscope.
  * Either the profile's call paths (a runtime's calls, a provider's
  * pairs: calls/count and self/nanoseconds, each name a Function and a

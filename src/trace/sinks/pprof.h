@@ -1,5 +1,5 @@
 /*
- * src/trace/pprof.h - --pprof: the profile as pprof's profile.proto,
+ * src/trace/sinks/pprof.h - --pprof: the profile as pprof's profile.proto,
  * gzipped (pprof.c, with protobuf-c's code generated at build time from
  * pprof's own .proto), from the profile's call paths (profile.c).
  */

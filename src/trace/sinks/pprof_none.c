@@ -1,5 +1,5 @@
 /*
- * src/trace/pprof_none.c - --pprof where probegen is built without
+ * src/trace/sinks/pprof_none.c - --pprof where probegen is built without
  * protobuf-c, zlib or pprof's profile.proto: it says what to install,
  * before the trace.
  */

@@ -1,5 +1,5 @@
 /*
- * src/trace/printer.c - the printer, a sink: each firing as one line
+ * src/trace/sinks/printer.c - the printer, a sink: each firing as one line
  * (seconds since the first event, pid/tid, provider:name and its
  * arguments as event.c decodes them) or one JSON object a line, to
  * tr->out (stdout, or -o's FILE).

@@ -1,5 +1,5 @@
 /*
- * src/trace/profile.c - the profiler of --trace: pairs that are calls of
+ * src/trace/sinks/profile.c - the profiler of --trace: pairs that are calls of
  * a runtime's functions (Python's function__entry/return, Ruby's
  * method__entry/return, Perl's sub__entry/return, PHP's, Tcl's), timed
  * here from the calls calls.c matches as they nest on each thread.  Each

@@ -1,5 +1,5 @@
 /*
- * src/trace/server.c - --metrics's HTTP side, spoken by libmicrohttpd (a
+ * src/trace/sinks/server.c - --metrics's HTTP side, spoken by libmicrohttpd (a
  * well-kept server library Debian ships; HTTP is not written here):
  * GET and HEAD of /metrics (the page metrics.c renders, OpenMetrics when
  * the scraper's Accept asks for it) and of / (a line linking it); 404

@@ -1,5 +1,5 @@
 /*
- * src/trace/server_none.c - --metrics where probegen was built without
+ * src/trace/sinks/server_none.c - --metrics where probegen was built without
  * libmicrohttpd: it says what to install.
  */
 #include "trace/tracer.h"

@@ -1,5 +1,5 @@
 /*
- * src/trace/sinks.c - what probegen makes of the firings, one row each
+ * src/trace/sinks/sinks.c - what probegen makes of the firings, one row each
  * with its whole life and its own state: whether the plan wants it,
  * opening it before anything is attached, each firing (the ring
  * buffer's callback), what it says once the kernel's counts are read,

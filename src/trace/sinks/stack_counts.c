@@ -1,5 +1,5 @@
 /*
- * src/trace/stack_counts.c - firings counted by probe and distinct
+ * src/trace/sinks/stack_counts.c - firings counted by probe and distinct
  * native stack (--stack with --summary or --folded): a probe becomes a
  * profiler of what leads to it.  The counts are firings, never time.
  * Each distinct stack keeps its first firing's places (addresses and

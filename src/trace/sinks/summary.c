@@ -1,5 +1,5 @@
 /*
- * src/trace/summary.c - what --trace --summary prints at the end, from
+ * src/trace/sinks/summary.c - what --trace --summary prints at the end, from
  * what the BPF side counted and timed (no event crossed to user space,
  * but a profiled pair's: profile.c times those):
  * per probe its count; per pair its count, min, p50, p90, p99 and max,

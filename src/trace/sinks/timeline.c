@@ -1,5 +1,5 @@
 /*
- * src/trace/timeline.c - --trace --timeline FILE.json: the events in the
+ * src/trace/sinks/timeline.c - --trace --timeline FILE.json: the events in the
  * Chrome Trace Event Format, which Perfetto's UI, chrome://tracing and
  * speedscope open.  Each call calls.c closes becomes a slice ("X": its
  * start's time and its duration) on the thread that started it, nested

@@ -1,5 +1,5 @@
 /*
- * src/trace/args.bpf.h - part of trace.bpf.c (included once, before its
+ * src/trace/kernel/bpf/args.bpf.h - part of trace.bpf.c (included once, before its
  * programs): a firing's arguments read by its site's specs, as
  * usdt.bpf.h's bpf_usdt_arg() reads them, from registers copied once.
  */

@@ -1,8 +1,8 @@
 /*
- * src/trace/bpf/filter.bpf.h - part of trace.bpf.c (included once, after
+ * src/trace/kernel/bpf/filter.bpf.h - part of trace.bpf.c (included once, after
  * slots.bpf.h): --where's filters, interpreted at the firing before
  * anything is counted, timed or sent (trace_abi.h's struct
- * trace_filter, which trace/filter.c compiles): each comparison's truth
+ * trace_filter, which trace/find/filter.c compiles): each comparison's truth
  * (integers by their size and sign; strings read as the event reads
  * them, at most TRACE_STR_LEN bytes), then the postfix ops over them.
  * The steps that read nothing are filter_eval.h's, which user space runs

@@ -1,11 +1,11 @@
 /*
- * src/trace/bpf/filter_eval.h - the steps of a compiled --where filter
+ * src/trace/kernel/bpf/filter_eval.h - the steps of a compiled --where filter
  * (trace_abi.h's struct trace_filter) that need no reading of the
  * traced process: a comparison's truth on an integer, a string's
  * equality and its glob's steps, and the postfix combination of the
  * truths.  One source for two compilers: the BPF side runs these at
  * each firing (filter.bpf.h), and user space runs the very same code in
- * filter_evaluate (trace/filter.c), which the unit tests and
+ * filter_evaluate (trace/find/filter.c), which the unit tests and
  * fuzz_filter compare with an evaluation of the parsed expression.
  * Plain C; the caller includes trace_abi.h and the __u32 types first.
  */

@@ -1,5 +1,5 @@
 /*
- * src/trace/pairs.bpf.h - part of trace.bpf.c (included once, after
+ * src/trace/kernel/bpf/pairs.bpf.h - part of trace.bpf.c (included once, after
  * args.bpf.h): the pairs timed in the kernel, nested per thread or
  * matched by an argument's value, into per-CPU latency histograms
  * (trace_abi.h's trace_pair_stats, which tally.c reads).

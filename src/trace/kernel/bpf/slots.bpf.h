@@ -1,5 +1,5 @@
 /*
- * src/trace/bpf/slots.bpf.h - part of trace.bpf.c (included once, before
+ * src/trace/kernel/bpf/slots.bpf.h - part of trace.bpf.c (included once, before
  * on_firing): a firing's arguments into its event, and its slots (a
  * slot of TRACE_STR_LEN bytes each, trace_abi.h): C strings, the bytes of
  * pointers with their lengths, socket addresses, and --show's member

@@ -1,8 +1,8 @@
 /*
- * src/trace/bpf/stack.bpf.h - part of trace.bpf.c (included once, before
+ * src/trace/kernel/bpf/stack.bpf.h - part of trace.bpf.c (included once, before
  * on_firing): --stack's copy of a firing's registers and of the top of
  * its user stack, which probegen unwinds with the binaries' CFI
- * (trace/stacks.c, as perf's --call-graph dwarf does).
+ * (trace/decode/stacks.c, as perf's --call-graph dwarf does).
  */
 
 /* --stack: the bytes of the user stack each firing copies, or 0. */

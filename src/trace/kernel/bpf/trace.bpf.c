@@ -1,5 +1,5 @@
 /*
- * src/trace/trace.bpf.c - the BPF program of probegen --trace, compiled
+ * src/trace/kernel/bpf/trace.bpf.c - the BPF program of probegen --trace, compiled
  * by clang -target bpf and embedded through bpftool's skeleton.  One
  * program is attached to every traced probe; the USDT cookie says which.
  * Each firing reads every argument (up to 12, as libbpf's USDT support

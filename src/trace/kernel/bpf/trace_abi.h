@@ -1,5 +1,5 @@
 /*
- * src/trace/bpf/trace_abi.h - the ABI between the BPF program of --trace
+ * src/trace/kernel/bpf/trace_abi.h - the ABI between the BPF program of --trace
  * (trace.bpf.c) and probegen's side of it (tracer.h's rooms): the event
  * one firing sends, what the BPF side knows of each probe, the maps'
  * keys and the latency buckets' layout.  Plain C for both compilers.
@@ -139,7 +139,7 @@ struct trace_show {
 	unsigned int length_size, length_signed;
 };
 
-/* A --where filter, compiled for one probe (trace/filter.c) and
+/* A --where filter, compiled for one probe (trace/find/filter.c) and
  * interpreted at its firing (bpf/filter.bpf.h): its comparisons, each
  * of an argument (or of one of the probe's shows, from TRACE_MAX_ARGS
  * on) with a constant, then how their truths combine, in postfix: op k
