@@ -12,6 +12,7 @@
 
 #include "compiler/emit.h"
 #include "inspect/inspect.h"
+#include "compiler/input.h"
 #include "options.h"
 #include "trace/trace_run.h"
 

@@ -17,26 +17,13 @@ typedef int emit_fn(struct output *out, const struct program *prog,
 		    const struct emit_options *opt);
 #include "trace/trace_run.h"
 
-/* ---- input.c: reading the provider file, optionally through cpp ---- */
-
+/* The -C/-I/-D/-U options: the C preprocessor's, for reading .d files
+ * (compiler/input.h) and what -G makes of them (compiler/defines.c). */
 struct cpp_options {
 	int enabled;
 	char **args; /* -I/-D/-U arguments to pass on */
 	int nargs;
 };
-/* Read the provider file: its text (malloc'd), *len bytes followed by
- * two NULs, or NULL after saying why (cpp's failure is an input error).
- * *regular: the text is the file's, which can be read again to quote it
- * in diagnostics. */
-char *input_read(const char *path, const struct cpp_options *cpp, size_t *len,
-		 int *regular);
-
-/* ---- defines.c: what the -D and -U flags of dtrace -G mean ---- */
-
-/* The STAP_SDT version the -D/-U flags (cpp.args, in order) leave
- * defined for -G: 1, 2, or 0 for neither.  With warn, names each flag
- * SystemTap's compiler would see differently and probegen ignores. */
-int defines_sdt_version(const struct cpp_options *cpp, int warn);
 
 /* ---- options.c: the command line, checked against the table of modes
  * (main.c) ---- */

@@ -1,5 +1,5 @@
 /*
- * defines.c - what the -D and -U flags real builds pass to dtrace -G
+ * compiler/defines.c - what the -D and -U flags real builds pass to dtrace -G
  * mean.  SystemTap's -G compiles a C file of semaphore definitions that
  * includes <sys/sdt.h>, with these flags; probegen writes that object
  * itself, so it reads from them only what could change it:
@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "compiler/input.h"
 #include "options.h"
 
 /* The words SystemTap's generated C file for -G is written with. */

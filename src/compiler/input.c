@@ -1,5 +1,5 @@
 /*
- * input.c - read the provider file, either as it is or through the C
+ * compiler/input.c - read the provider file, either as it is or through the C
  * preprocessor (-C).  cpp is run directly, without a shell: $CPP split
  * on blanks (so CPP="gcc -E" works), else "cpp".  Inputs that are not
  * regular files, or absurdly large, are refused with a reason.
@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compiler/input.h"
 #include "options.h"
 
 /* Larger inputs are refused: 100,000 probes take about 6 MiB. */
