@@ -109,7 +109,7 @@ TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probe
 	    $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o $(B)/trace_attach.o \
 	    $(B)/trace_summary.o $(B)/trace_calls.o $(B)/trace_timeline.o $(B)/trace_profile.o \
 	    $(B)/trace_metrics.o $(B)/trace_privileges.o $(B)/trace_filter.o $(B)/trace_filter_parse.o \
-	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o $(B)/trace_features.o
+	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o $(B)/trace_features.o $(B)/trace_verdict.o $(B)/trace_expect.o $(B)/trace_judge.o
 # -lstdc++: its __cxa_demangle names C++ frames in --stack's walks.
 LIBS += -lbpf -lstdc++
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
@@ -413,7 +413,7 @@ FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipelin
 FUZZ_TRACE_SRCS = src/trace/sinks/metrics.c src/trace/decode/event.c src/trace/decode/meant.c \
 	src/trace/sinks/summary.c src/trace/decode/calls.c src/trace/sinks/profile.c \
 	src/trace/sinks/timeline.c src/trace/sinks/stack_counts.c src/trace/find/filter_parse.c \
-	src/trace/find/filter.c src/trace/find/probes.c src/trace/plan.c
+	src/trace/find/filter.c src/trace/find/probes.c src/trace/plan.c src/trace/decode/verdict.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@

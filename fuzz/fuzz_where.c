@@ -1,9 +1,10 @@
 /*
- * fuzz/fuzz_where.c - libFuzzer entry point over --where's parser
- * (src/trace/find/filter_parse.c): the input is the option's text.  A
- * request either parses into a tree whose every comparison has an
- * operand, an operator and a constant, or is said (with its caret) and
- * leaves nothing.  A crash, sanitizer report or leak is a finding too.
+ * fuzz/fuzz_where.c - libFuzzer entry point over --where's and --expect's
+ * parser (src/trace/find/filter_parse.c): the input is the option's
+ * text, read as both.  A request either parses into a tree whose every
+ * comparison has an operand, an operator and a constant (--expect: or
+ * none, and a count from 0 with its most no less), or is said (with its
+ * caret) and leaves nothing.  A crash, sanitizer report or leak is a finding too.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,6 +50,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(r.root, spec);
 	else if (r.root || r.probes)
 		abort(); /* a failure leaves nothing */
+	where_free(&r);
+	if (where_parse_as("--expect", spec, &r) == 0) {
+		if (r.root)
+			check(r.root, spec);
+		if (!r.probes || r.min < 0 || (r.max >= 0 && r.max < r.min))
+			abort();
+	} else if (r.root || r.probes) {
+		abort();
+	}
 	where_free(&r);
 	free(spec);
 	return 0;

@@ -95,6 +95,13 @@ const struct option_row option_rows[] = {
 	  .help = "with --stack: the bytes of the stack copied at each\n"
 		  "firing (default " PROBEGEN_STR(TRACE_STACK_BYTES_DEFAULT) ", at most " PROBEGEN_STR(TRACE_STACK_BYTES_MAX) ")",
 	  .parse = trace_stack_bytes_value, .needs = "--stack" },
+	{ .name = "--expect", .value = "'P:N[{COUNT}][: EXPR]'",
+	  .group = O_TRACE, .action = ACT_LIST,
+	  .offset = AT(trace.expect_requests),
+	  .help = "with --trace: the run fails (status 1) unless the\n"
+		  "firings of P:N (globs) that pass EXPR (as --where's)\n"
+		  "number COUNT: {N} exactly, {N,} at least, {N,M};\n"
+		  "default {1,}, {0} never; each said at the end" },
 	{ .name = "--where", .value = "'P:N: EXPR'", .group = O_TRACE,
 	  .action = ACT_LIST, .offset = AT(trace.where_requests),
 	  .help = "with --trace: only the firings of the probes P:N\n"

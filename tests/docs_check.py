@@ -100,6 +100,15 @@ def setup_stack(d):
     assert r.returncode == 0, r.stdout
 
 
+def setup_where(d):
+    """tests/src/where.c, whose firings --where and --expect judge."""
+    for f in ("where.c", "where.d"):
+        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
+    r = sh("probegen -h -s where.d -o where_probes.h && probegen -G -s where.d -o probes.o && "
+           "gcc -O2 -I. -o where where.c probes.o", d)
+    assert r.returncode == 0, r.stdout
+
+
 def setup_runtimes(d):
     """examples/runtimes (a Python script and CPython's declarations)."""
     shutil.copytree(os.path.join(ROOT, "examples/runtimes"), os.path.join(d, "examples/runtimes"))
@@ -123,7 +132,7 @@ def setup_rust_module(d):
     assert r.returncode == 0, r.stdout
 
 
-SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "stack": setup_stack, "runtimes": setup_runtimes,
+SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "stack": setup_stack, "where": setup_where, "runtimes": setup_runtimes,
           "rust-tracing": setup_rust_tracing}
 made = {}
 

@@ -2,6 +2,10 @@
 # SystemTap's own dtrace on this machine: the STAP_SDT_V1/V2 switches
 # (QEMU passes -DSTAP_SDT_V2), the other -D flags of -G, a provider in
 # several blocks and files, and the typed name of any probe.
+# serial_tests: t_compat_module_semaphore
+# (gdb finds a dlopen'ed module through the loader's own probes in
+# ld.so, where a tracer another test runs holds uprobes: under -j2 gdb
+# once missed the module's probe)
 
 need_systemtap() {
 	have dtrace && head -n 1 "$(command -v dtrace)" | grep -q python ||

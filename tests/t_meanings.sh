@@ -501,7 +501,7 @@ t_meanings_code_pointers() {
 		timeout 60 bpftrace cb.bt ./cbprog -c './cbprog 1' > bt 2> err
 		grep -q 'fn=on_ready' bt || { cat bt err; fail "bpftrace's usym"; }
 	else
-		note "SKIP bpftrace's run: no bpftrace"
+		skip_part "bpftrace's run: no bpftrace"
 	fi
 	# A tag on what is no pointer is an error at its place.
 	printf 'provider t {\n\t/** @function n */\n\tprobe p(int n);\n};\n' > bad.d

@@ -56,6 +56,8 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	plan->bys = opt->by_requests;
 	plan->shows = opt->show_requests;
 	plan->wheres = opt->where_requests;
+	plan->expects = opt->expect_requests;
+	plan->expect = opt->expect_requests.n > 0;
 	plan->output = opt->output;
 	plan->timeline_path = opt->timeline;
 	plan->folded_path = opt->folded;

@@ -292,6 +292,7 @@ static int report(struct tracer *tr, int status)
 				      plan->command ? "the command or the programs it started"
 				      : plan->pid   ? "the process or the programs it started"
 						   : "the binaries");
+	/* The kernel's counts, read when a row says something of them. */
 	if (tr->plan.tally || tr->nfiltered) {
 		struct tally t;
 
@@ -300,6 +301,7 @@ static int report(struct tracer *tr, int status)
 		features_report(tr, &t);
 		tally_free(&t);
 	} else {
+		status = sinks_report(tr, NULL, status);
 		features_report(tr, NULL);
 	}
 	return status;

@@ -38,6 +38,7 @@ struct trace_options {
 	struct string_list by_requests;	  /* --by P:START:ARG[+ARG...] */
 	struct string_list show_requests; /* --show P:N:EXPR */
 	struct string_list where_requests; /* --where 'P:N: EXPR' */
+	struct string_list expect_requests; /* --expect 'P:N{COUNT}: EXPR' */
 	int stack;	 /* --stack: each firing's native stack */
 	int stack_bytes; /* --stack-bytes N, or 0: the default */
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */

@@ -67,6 +67,8 @@ struct traced {
 	struct trace_filter *filter;
 	char *filter_text;
 	int filter_index;
+	/* --expect: how many expectations judge its firings. */
+	int nexpected;
 	/* --metrics: the arguments --by labels its firings by. */
 	int label_args[TRACE_MAX_ARGS];
 	int nlabel_args;
@@ -117,6 +119,7 @@ struct trace_plan {
 	int count_processes; /* per probe, the processes it fired in */
 	/* What is said at the end. */
 	int summary, expect_all;
+	int expect; /* --expect: firings judged, said at the end */
 	int top;	 /* the names a pair's breakdown prints */
 	long long limit; /* events until the trace stops, or 0 */
 	double duration; /* seconds until it stops, or 0 */
@@ -128,6 +131,7 @@ struct trace_plan {
 	const struct program *program; /* -s FILE.d's declarations, or NULL */
 	struct string_list filters;    /* -n's patterns */
 	struct string_list pairs, bys, shows, wheres; /* --pair ... --where */
+	struct string_list expects;		      /* --expect */
 	/* The files it writes and the address it serves, or NULL. */
 	const char *output, *timeline_path, *folded_path, *pprof_path;
 	/* --folded's file, of the pairs' calls (the profile's) or of the
@@ -155,6 +159,7 @@ enum sink_id {
 	SINK_TIMELINE,	   /* --timeline (timeline.c) */
 	SINK_PRINTER,	   /* a line each (printer.c) */
 	SINK_SUMMARY,	   /* --summary, said at the end (summary.c) */
+	SINK_EXPECT,	   /* --expect's firings judged (sinks/judge.c) */
 	SINK_EXPECT_ALL,   /* --expect-all's probes that never fired */
 	SINK_COUNT
 };
@@ -188,6 +193,8 @@ struct tracer {
 	char *filter_used;	 /* per -n pattern: it chose a probe */
 	struct where_request *wheres; /* --where's, parsed (filter.h) */
 	int nwheres, nfiltered;	      /* the probes with a filter */
+	struct expectation *expects;  /* --expect's (find/expect.c) */
+	int nexpects;
 	unsigned long long *received; /* per probe, events: with --where */
 	unsigned long long start_ns, events;
 	FILE *out;
@@ -216,7 +223,8 @@ static inline void *sink_state(const struct tracer *tr, enum sink_id id)
 int sinks_open(struct tracer *tr);
 /* The ring buffer's callback: one event to every sink, in order. */
 int sinks_event(void *ctx, void *data, size_t size);
-/* What each sink says of the kernel's counts at the end: the status. */
+/* What each sink says at the end, of the kernel's counts (t, NULL
+ * unless the plan reads them: plan.tally): the status. */
 int sinks_report(struct tracer *tr, const struct tally *t, int status);
 /* Each open sink's files, kept when ran: 0, or -1 (said). */
 int sinks_finish(struct tracer *tr, int ran);
@@ -295,6 +303,39 @@ void features_describe(const struct tracer *tr, const struct traced *t,
 /* What each row says at the end; t: the kernel's counts, or NULL. */
 void features_report(struct tracer *tr, const struct tally *t);
 void features_free(struct tracer *tr);
+
+/* ---- find/expect.c, sinks/judge.c: --expect ---- */
+
+/* One probe an expectation judges, and its expression compiled for it
+ * (NULL: every firing passes). */
+struct expect_target {
+	int probe;
+	struct trace_filter *filter;
+};
+/* One --expect 'PROVIDER:PROBE[{COUNT}][: EXPR]': the firings of the
+ * probes it names, and how many passed its expression. */
+struct expectation {
+	const char *spec;	       /* as given */
+	long long min, max;	       /* its count; max -1: no most */
+	struct where_request *request; /* filter.h's, parsed */
+	struct expect_target *targets;
+	int ntargets;
+	unsigned long long fired, passed;
+};
+/* Parse every --expect: 0, or -1 (said). */
+int expects_parse(struct tracer *tr);
+/* Compile them for the probes from index from on: 0, or -1 when one
+ * cannot be (said: an error at the start, else a warning). */
+int expects_add(struct tracer *tr, int from, int at_start);
+/* Once the starting probes are known: an expectation that names none,
+ * unless a followed process may bring it, is an error: 0, or -1. */
+int expects_check(struct tracer *tr);
+void expects_free(struct tracer *tr);
+/* A sink: each firing judged by the expectations of its probe. */
+void expects_event(struct tracer *tr, const struct trace_event *e);
+/* Say each expectation's count, and whether it is met: status, or
+ * EXIT_INPUT when one is not. */
+int expects_report(struct tracer *tr, int status);
 
 /* ---- timed_pairs.c ---- */
 

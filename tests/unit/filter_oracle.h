@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/decode/event.h"
 #include "trace/find/filter.h"
 
 /* The made-up probe "t:p"'s arguments: name, how read, size, sign. */

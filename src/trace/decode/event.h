@@ -49,6 +49,26 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 	       struct buf *b);
 
+/* ---- verdict.c: a compiled filter's verdict on an event ---- */
+
+/* What a comparison reads for argument or show a (cond->arg): an
+ * integer, or a string's bytes (text, len; at most TRACE_STR_LEN are
+ * compared), or unreadable (a comparison on it is false, as in the
+ * kernel). */
+struct filter_operand {
+	unsigned long long value;
+	const char *text;
+	unsigned len;
+	int unreadable;
+};
+/* The verdict of filter f on a firing, by the steps the BPF side runs
+ * (bpf/filter_eval.h), on operands[a] for each argument or show a. */
+int filter_evaluate(const struct trace_filter *f,
+		    const struct filter_operand operands[TRACE_MAX_SLOTS]);
+/* Event e's operands, as the BPF side reads them at the firing. */
+void event_operands(const struct traced *t, const struct trace_event *e,
+		    struct filter_operand operands[TRACE_MAX_SLOTS]);
+
 /* ---- meant.c: what an argument means, as text (for event.c) ---- */
 
 /* What meant_text found besides text. */
@@ -72,6 +92,9 @@ void meant_set_symbolizer(meant_symbol_fn *fn, void *ctx);
  * addresses), and argument a's slot: how many take one before it. */
 int meant_has_slot(const struct arg_read *r);
 int meant_slot_of(const struct traced *t, int a);
+/* The slot of show k in event e (after its arguments' slots). */
+int meant_show_slot(const struct traced *t, const struct trace_event *e,
+		    int k);
 /* Integer v read as r says: its size's bits, sign-extended when signed
  * (inline: the printer reads every integer argument through them). */
 static inline long long meant_signed(const struct arg_read *r,

@@ -18,8 +18,7 @@
 /* Does argument i come with a slot of bytes (event.h's strings)? */
 int meant_has_slot(const struct arg_read *r)
 {
-	return r->kind == ARG_STRING || r->kind == ARG_TEXT ||
-	       r->kind == ARG_BYTES || r->kind == ARG_SOCKADDR;
+	return ARG_KIND_HAS_SLOT(r->kind);
 }
 
 /* The slot of argument a, or -1 when it has none. */
@@ -32,6 +31,16 @@ int meant_slot_of(const struct traced *t, int a)
 	for (i = 0; i < a; i++)
 		s += meant_has_slot(&t->read[i]);
 	return s;
+}
+
+int meant_show_slot(const struct traced *t, const struct trace_event *e,
+		    int k)
+{
+	int i, s = 0;
+
+	for (i = 0; i < t->nargs && i < (int)e->nargs; i++)
+		s += meant_has_slot(&t->read[i]);
+	return s + k;
 }
 
 /* The name r's @enum (or DWARF) gives value v, copied into out: its
@@ -195,12 +204,9 @@ long meant_show_text(char *out, const struct traced *t,
 		     int *cut, long long *total)
 {
 	const struct arg_read *r = &t->read[TRACE_MAX_ARGS + k];
-	int i, s = 0, n;
+	int s = meant_show_slot(t, e, k), n;
 
 	*total = -1;
-	for (i = 0; i < t->nargs && i < (int)e->nargs; i++)
-		s += meant_has_slot(&t->read[i]);
-	s += k;
 	*cut = (e->cut_mask & TRACE_SHOW_BIT(k)) != 0;
 	if (s >= (int)e->nstrings || s >= TRACE_MAX_SLOTS ||
 	    (e->fault_mask & TRACE_SHOW_BIT(k)))

@@ -205,6 +205,37 @@ static void describe_pairs(const struct tracer *tr, const struct traced *t,
 	}
 }
 
+/* --expect: each probe an expectation names, its firings judged in
+   probegen (sinks/judge.c): sent there. */
+static int start_expect(struct tracer *tr)
+{
+	return expects_parse(tr);
+}
+
+static int prepare_expect(struct tracer *tr, int b, int from, int at_start)
+{
+	(void)b;
+	return expects_add(tr, from, at_start);
+}
+
+static int settle_expect(struct tracer *tr)
+{
+	return expects_check(tr);
+}
+
+static void describe_expect(const struct tracer *tr, const struct traced *t,
+			    struct trace_probe_info *info)
+{
+	(void)tr;
+	if (t->nexpected)
+		info->stream = 1;
+}
+
+static void free_expect(struct tracer *tr)
+{
+	expects_free(tr);
+}
+
 /* --stack's counts are made in probegen: every firing is sent. */
 static void describe_stacks(const struct tracer *tr, const struct traced *t,
 			    struct trace_probe_info *info)
@@ -238,6 +269,8 @@ static const struct feature {
 	{ start_where, prepare_where, settle_where, describe_where,
 	  report_where, free_where },
 	{ NULL, prepare_pairs, settle_pairs, describe_pairs, NULL, NULL },
+	{ start_expect, prepare_expect, settle_expect, describe_expect, NULL,
+	  free_expect },
 	{ NULL, NULL, NULL, describe_stacks, NULL, NULL },
 };
 

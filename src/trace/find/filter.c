@@ -9,12 +9,10 @@
  * requests that match one probe must all hold.
  */
 #include <fnmatch.h>
-#include <linux/types.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace/find/filter.h"
-#include "trace/kernel/bpf/filter_eval.h"
 
 struct compiling {
 	struct trace_filter *f;
@@ -63,7 +61,7 @@ static int constant_error(struct compiling *c, const struct where_node *n,
 			  const char *what)
 {
 	if (c->at_start)
-		where_error(c->r->spec, n->const_col, n->const_len, "%s", what);
+		where_error(c->r->option, c->r->spec, n->const_col, n->const_len, "%s", what);
 	else
 		warning_plain("--where '%s': %s: %s", c->r->spec,
 			      c->t->label_text, what);
@@ -259,40 +257,6 @@ int filter_compile(struct traced *t, struct where_request *r,
 	return rc;
 }
 
-/* One comparison's truth, as cond_truth (bpf/filter.bpf.h) finds it. */
-static int cond_truth(const struct trace_cond *c,
-		      const struct filter_operand *o)
-{
-	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
-	__u32 n, m, k;
-
-	if (o->unreadable)
-		return 0;
-	if (!filter_compares_string(c))
-		return filter_integer_truth(c, o->value);
-	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
-	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
-		;
-	if (c->op != TRACE_MATCH)
-		return filter_string_truth(c, o->text, n, m);
-	for (k = 0; k < FILTER_GLOB_STEPS; k++)
-		if (filter_glob_step(&g, o->text, n, c->pattern, m))
-			break;
-	return g.result;
-}
-
-int filter_evaluate(const struct trace_filter *f,
-		    const struct filter_operand operands[TRACE_MAX_SLOTS])
-{
-	__u32 truths = 0, k;
-
-	for (k = 0; k < TRACE_MAX_CONDS && k < f->nconds; k++)
-		if (f->conds[k].arg < TRACE_MAX_SLOTS &&
-		    cond_truth(&f->conds[k], &operands[f->conds[k].arg]))
-			truths |= 1u << k;
-	return filter_combine(f, truths);
-}
-
 int filters_parse(struct tracer *tr)
 {
 	const struct trace_plan *plan = &tr->plan;
@@ -375,11 +339,11 @@ int filters_check(struct tracer *tr)
 		if (r->compiled)
 			continue;
 		if (r->left_out_why)
-			where_error(r->spec, r->left_out_col, r->left_out_len,
+			where_error(r->option, r->spec, r->left_out_col, r->left_out_len,
 				    "it leaves out every probe it matches: %s",
 				    r->left_out_why);
 		else
-			where_error(r->spec, 1, (int)strlen(r->probes),
+			where_error(r->option, r->spec, 1, (int)strlen(r->probes),
 				    "no probe traced matches %s", r->probes);
 		return -1;
 	}

@@ -35,11 +35,13 @@ struct where_node {
 	int const_col, const_len; /* and, or, not: the operator's */
 };
 
-/* One --where request: "PROVIDER:PROBE: EXPR". */
+/* One --where request, "PROVIDER:PROBE: EXPR", or --expect's,
+ * "PROVIDER:PROBE[{COUNT}][: EXPR]". */
 struct where_request {
-	const char *spec;
+	const char *spec, *option; /* option: "--where", "--expect" */
 	char *probes; /* "PROVIDER:PROBE", globs as -n's */
-	struct where_node *root;
+	struct where_node *root; /* NULL: --expect's every firing */
+	long long min, max;	 /* --expect's count; max -1: no most */
 	int compiled; /* probes it was compiled for */
 	/* Why the first probe it matched was left out, and where; the
 	   probes left out at the start, said once the start is done. */
@@ -51,12 +53,16 @@ struct where_request {
 /* Parse spec into r: 0, or -1 after saying why with a caret under the
  * word (an error of the input). */
 int where_parse(const char *spec, struct where_request *r);
+/* The same for option ("--where" or "--expect", which takes a count
+ * and may have no expression). */
+int where_parse_as(const char *option, const char *spec,
+		   struct where_request *r);
 void where_free(struct where_request *r);
 void where_node_free(struct where_node *n);
-/* Say an error about spec, then spec with a caret under its columns
+/* Say an error about option's spec, then spec with a caret under its columns
  * col to col + len - 1 (from 1). */
-void where_error(const char *spec, int col, int len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+void where_error(const char *option, const char *spec, int col, int len,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* ---- filter.c ---- */
 
@@ -74,19 +80,6 @@ int filters_check(struct tracer *tr);
 /* The requests and the counts of events (the probes' own filters go
  * with them: probes_drop). */
 void filters_free(struct tracer *tr);
-/* The verdict of filter f on a firing, in user space, by the steps the
- * BPF side runs (bpf/filter_eval.h): operands[a] is what comparison
- * reads for its argument or show a (cond->arg): an integer, or a
- * string's bytes (text, len; at most TRACE_STR_LEN are compared), or
- * unreadable (a comparison on it is false, as in the kernel). */
-struct filter_operand {
-	unsigned long long value;
-	const char *text;
-	unsigned len;
-	int unreadable;
-};
-int filter_evaluate(const struct trace_filter *f,
-		    const struct filter_operand operands[TRACE_MAX_SLOTS]);
 /* Compile request r for probe t alone into *f (zeroed first): 0, 1
  * when r leaves t out (why: in *why, to free), -1 when it cannot be
  * compiled (said).  What filters_add does for each probe; the unit

@@ -23,7 +23,8 @@
 
 #include "trace/find/filter.h"
 
-void where_error(const char *spec, int col, int len, const char *fmt, ...)
+void where_error(const char *option, const char *spec, int col, int len,
+		 const char *fmt, ...)
 {
 	FILE *out = diag.stream ? diag.stream : stderr;
 	struct buf msg = { 0 };
@@ -33,7 +34,7 @@ void where_error(const char *spec, int col, int len, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	error_input("--where '%s': %s", spec, msg.data);
+	error_input("%s '%s': %s", option, spec, msg.data);
 	buf_free(&msg);
 	fprintf(out, "  %s\n  ", spec);
 	for (i = 1; i < col; i++)
@@ -45,7 +46,7 @@ void where_error(const char *spec, int col, int len, const char *fmt, ...)
 }
 
 struct parser {
-	const char *spec, *p;
+	const char *option, *spec, *p;
 	int failed;
 	/* The request's comparisons and steps so far, and how deep in
 	   parentheses and !s the parser is: each bounded, so that a long
@@ -70,7 +71,7 @@ static int col_of(const struct parser *ps, const char *at)
 static void fail_at(struct parser *ps, const char *at, int n, const char *what)
 {
 	if (!ps->failed)
-		where_error(ps->spec, col_of(ps, at), n > 0 ? n : 1, "%s",
+		where_error(ps->option, ps->spec, col_of(ps, at), n > 0 ? n : 1, "%s",
 			    what);
 	ps->failed = 1;
 }
@@ -347,20 +348,66 @@ static struct where_node *parse_or(struct parser *ps)
 	return parse_chain(ps, WHERE_OR, "||", parse_and);
 }
 
-int where_parse(const char *spec, struct where_request *r)
+/* An --expect's count after its probe, {N}, {N,} or {N,M}, into r
+ * (min, max; -1: no most): 0, or -1 (said). */
+static int parse_count(struct parser *ps, const char *open, const char *end,
+		       struct where_request *r)
 {
+	char *stop;
+	long long n, m;
+
+	n = strtoll(open + 1, &stop, 10);
+	if (stop == open + 1 || n < 0 || (*stop != '}' && *stop != ','))
+		goto bad;
+	m = n;
+	if (*stop == ',') {
+		const char *from = stop + 1;
+
+		m = *from == '}' ? -1 : strtoll(from, &stop, 10);
+		if (m >= 0 && (stop == from || m < n || *stop != '}'))
+			goto bad;
+		if (m < 0)
+			stop = (char *)from;
+	}
+	if (stop + 1 != end)
+		goto bad;
+	r->min = n;
+	r->max = m;
+	return 0;
+bad:
+	fail_at(ps, open, (int)(end - open),
+		"a count: {N} exactly, {N,} at least, {N,M} from N to M");
+	return -1;
+}
+
+int where_parse_as(const char *option, const char *spec,
+		   struct where_request *r)
+{
+	int expect = strcmp(option, "--expect") == 0;
 	const char *colon = strchr(spec, ':'),
-		   *second = colon ? strchr(colon + 1, ':') : NULL;
-	struct parser ps = { spec, NULL, 0, 0, 0, 0 };
+		   *second = colon ? strchr(colon + 1, ':') : NULL,
+		   *end = second ? second : spec + strlen(spec), *open;
+	struct parser ps = { option, spec, NULL, 0, 0, 0, 0 };
 
 	memset(r, 0, sizeof(*r));
 	r->spec = spec;
-	if (!second || colon == spec || second == colon + 1) {
-		where_error(spec, 1, (int)strlen(spec),
-			    "--where takes PROVIDER:PROBE: EXPR (globs in PROVIDER and PROBE)");
+	r->option = option;
+	r->min = 1;
+	r->max = -1;
+	if (!colon || colon == spec || end == colon + 1 ||
+	    (!expect && !second)) {
+		where_error(option, spec, 1, (int)strlen(spec),
+			    expect ? "--expect takes PROVIDER:PROBE[{COUNT}][: EXPR] (globs in PROVIDER and PROBE)"
+				   : "--where takes PROVIDER:PROBE: EXPR (globs in PROVIDER and PROBE)");
 		return -1;
 	}
-	r->probes = xstrndup(spec, (size_t)(second - spec));
+	open = expect && end[-1] == '}' ? memchr(colon, '{', (size_t)(end - colon))
+				       : NULL;
+	if (open && parse_count(&ps, open, end, r) != 0)
+		return -1;
+	r->probes = xstrndup(spec, (size_t)((open ? open : end) - spec));
+	if (expect && !second)
+		return 0; /* every firing passes */
 	ps.p = second + 1;
 	skip_space(&ps);
 	if (!*ps.p)
@@ -381,6 +428,11 @@ int where_parse(const char *spec, struct where_request *r)
 	free(r->probes); /* a failure leaves nothing */
 	r->probes = NULL;
 	return -1;
+}
+
+int where_parse(const char *spec, struct where_request *r)
+{
+	return where_parse_as("--where", spec, r);
 }
 
 void where_node_free(struct where_node *n)

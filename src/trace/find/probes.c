@@ -251,6 +251,13 @@ void probes_drop(struct tracer *tr, int nprobes, int npairs)
 		free(tr->probes[i].filter_text);
 	}
 	tr->nprobes = nprobes;
+	/* --expect's targets among them go with them. */
+	for (i = 0; i < tr->nexpects; i++) {
+		struct expectation *x = &tr->expects[i];
+
+		while (x->ntargets && x->targets[x->ntargets - 1].probe >= nprobes)
+			free(x->targets[--x->ntargets].filter);
+	}
 	for (i = npairs; i < tr->npairs; i++) {
 		free(tr->pairs[i].label);
 		free(tr->pairs[i].stem);

@@ -292,6 +292,27 @@ static int report_summary(void *state, struct tracer *tr,
 	return status;
 }
 
+/* --expect: each firing of an expected probe judged; said at the end. */
+static int wants_expect(const struct trace_plan *p)
+{
+	return p->expect;
+}
+
+static void to_expect(void *state, struct tracer *tr,
+		      const struct trace_event *e)
+{
+	(void)state;
+	expects_event(tr, e);
+}
+
+static int report_expect(void *state, struct tracer *tr,
+			 const struct tally *t, int status)
+{
+	(void)state;
+	(void)t;
+	return expects_report(tr, status);
+}
+
 /* --expect-all: a probe that never fired fails the run. */
 static int wants_expect_all(const struct trace_plan *p)
 {
@@ -315,8 +336,9 @@ static const struct sink {
 	void *(*open)(struct tracer *tr);
 	void (*event)(void *state, struct tracer *tr,
 		      const struct trace_event *e);
-	/* Once the trace has ended, with the kernel's counts: what it
-	   says of them, and the run's status (given status). */
+	/* Once the trace has ended, with the kernel's counts (NULL when
+	   the plan reads none: plan.tally): what it says, and the run's
+	   status (given status). */
 	int (*report)(void *state, struct tracer *tr, const struct tally *t,
 		      int status);
 	/* Its files kept when the trace ran (ran: it traced, and did not
@@ -341,6 +363,8 @@ static const struct sink {
 	  finish_timeline, NULL },
 	{ SINK_PRINTER, wants_printer, NULL, to_printer, NULL, NULL, NULL },
 	{ SINK_SUMMARY, wants_summary, NULL, NULL, report_summary, NULL,
+	  NULL },
+	{ SINK_EXPECT, wants_expect, NULL, to_expect, report_expect, NULL,
 	  NULL },
 	{ SINK_EXPECT_ALL, wants_expect_all, NULL, NULL, report_expect_all,
 	  NULL, NULL },

@@ -1,0 +1,103 @@
+/*
+ * src/trace/decode/verdict.c - a compiled --where filter's verdict on an
+ * event, in probegen: the operands read from the event as the BPF side
+ * reads them at the firing (the slots hold the same bytes), then the very
+ * steps of bpf/filter_eval.h.  --expect judges each firing this way; the
+ * unit tests and fuzz_filter compare it with the parsed expression.
+ */
+#include <linux/types.h>
+#include <string.h>
+
+#include "trace/decode/event.h"
+#include "trace/kernel/bpf/filter_eval.h"
+
+/* One comparison's truth, as cond_truth (bpf/filter.bpf.h) finds it. */
+static int cond_truth(const struct trace_cond *c,
+		      const struct filter_operand *o)
+{
+	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
+	__u32 n, m, k;
+
+	if (o->unreadable)
+		return 0;
+	if (!filter_compares_string(c))
+		return filter_integer_truth(c, o->value);
+	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
+	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
+		;
+	if (c->op != TRACE_MATCH)
+		return filter_string_truth(c, o->text, n, m);
+	for (k = 0; k < FILTER_GLOB_STEPS; k++)
+		if (filter_glob_step(&g, o->text, n, c->pattern, m))
+			break;
+	return g.result;
+}
+
+int filter_evaluate(const struct trace_filter *f,
+		    const struct filter_operand operands[TRACE_MAX_SLOTS])
+{
+	__u32 truths = 0, k;
+
+	for (k = 0; k < TRACE_MAX_CONDS && k < f->nconds; k++)
+		if (f->conds[k].arg < TRACE_MAX_SLOTS &&
+		    cond_truth(&f->conds[k], &operands[f->conds[k].arg]))
+			truths |= 1u << k;
+	return filter_combine(f, truths);
+}
+
+/* Argument a's operand: its value, and a string's or a text's bytes
+ * from its slot (a text's as many as its length says, which the BPF
+ * side reads from the argument; a negative one reads nothing). */
+static void arg_operand(const struct traced *t, const struct trace_event *e,
+			int a, struct filter_operand *o)
+{
+	const struct arg_read *r = &t->read[a];
+	int s = meant_slot_of(t, a);
+	unsigned long long len;
+
+	o->value = e->args[a];
+	if (s < 0)
+		return;
+	if (s >= (int)e->nstrings || (e->fault_mask & (1u << a))) {
+		o->unreadable = 1;
+		return;
+	}
+	o->text = e->strings[s];
+	if (r->kind != ARG_TEXT) {
+		o->len = (unsigned)strnlen(o->text, TRACE_STR_LEN - 1);
+		return;
+	}
+	len = r->length_from == LENGTH_ARG && r->length_arg < (int)e->nargs
+		      ? e->args[r->length_arg]
+		      : r->length;
+	if (r->length_from == LENGTH_ARG && (long long)len < 0)
+		o->unreadable = 1;
+	o->len = len > TRACE_STR_LEN ? TRACE_STR_LEN : (unsigned)len;
+}
+
+void event_operands(const struct traced *t, const struct trace_event *e,
+		    struct filter_operand operands[TRACE_MAX_SLOTS])
+{
+	char text[MEANT_MAX];
+	long long total;
+	int a, k, cut;
+
+	memset(operands, 0, TRACE_MAX_SLOTS * sizeof(*operands));
+	for (a = 0; a < t->nargs && a < TRACE_MAX_ARGS; a++) {
+		if (a >= (int)e->nargs)
+			operands[a].unreadable = 1;
+		else
+			arg_operand(t, e, a, &operands[a]);
+	}
+	for (k = 0; k < t->nshows && k < TRACE_MAX_SHOWS; k++) {
+		struct filter_operand *o = &operands[TRACE_MAX_ARGS + k];
+		long n = meant_show_text(text, t, e, k, &o->value, &cut, &total);
+
+		if (n == MEANT_UNREADABLE || n == MEANT_NEGATIVE)
+			o->unreadable = 1;
+		else if (n >= 0 && t->read[TRACE_MAX_ARGS + k].kind == ARG_STRING)
+			/* The slot's own bytes: text is a copy. */
+			o->text = e->strings[meant_show_slot(t, e, k)],
+			o->len = (unsigned)n;
+	}
+}

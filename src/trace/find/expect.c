@@ -1,0 +1,110 @@
+/*
+ * src/trace/find/expect.c - --expect 'PROVIDER:PROBE[{COUNT}][: EXPR]':
+ * each expectation parsed once (filter_parse.c, as --where's), then
+ * compiled for every probe it names, at the start and when a followed
+ * process brings one, by --where's compiler (filter.c).  Its firings
+ * are judged in probegen (sinks/judge.c), not in the kernel: every
+ * firing of an expected probe is sent there, and --where's filters, if
+ * any, have passed it first.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+
+#include "trace/find/filter.h"
+
+int expects_parse(struct tracer *tr)
+{
+	int i;
+
+	tr->expects = xcalloc((size_t)tr->plan.expects.n + 1,
+			      sizeof(*tr->expects));
+	for (i = 0; i < tr->plan.expects.n; i++) {
+		struct where_request *r = xcalloc(1, sizeof(*r));
+
+		if (where_parse_as("--expect", tr->plan.expects.items[i], r) != 0) {
+			free(r);
+			return -1;
+		}
+		tr->expects[tr->nexpects].spec = r->spec;
+		tr->expects[tr->nexpects].min = r->min;
+		tr->expects[tr->nexpects].max = r->max;
+		tr->expects[tr->nexpects++].request = r;
+	}
+	return 0;
+}
+
+/* Expectation x compiled for probe t (index i): 0, or -1 (said). */
+static int expect_probe(struct expectation *x, struct traced *t, int i,
+			int at_start)
+{
+	struct where_request *r = x->request;
+	struct trace_filter f;
+	char *why = NULL;
+	int rc = 0;
+
+	if (fnmatch(r->probes, t->label, 0) != 0)
+		return 0;
+	if (r->root && (rc = filter_compile(t, r, &f, &why)) != 0) {
+		/* A probe a glob names that the expression cannot judge is
+		   not judged: said, as --where says it. */
+		if (rc == 1)
+			warning_plain("--expect '%s': %s: not judged", r->spec, why);
+		free(why);
+		return rc == 1 || !at_start ? 0 : -1;
+	}
+	x->targets = xgrow(x->targets, (size_t)x->ntargets, sizeof(*x->targets));
+	x->targets[x->ntargets].probe = i;
+	x->targets[x->ntargets].filter = NULL;
+	if (r->root) {
+		x->targets[x->ntargets].filter = xmalloc(sizeof(f));
+		*x->targets[x->ntargets].filter = f;
+	}
+	x->ntargets++;
+	t->nexpected++;
+	return 0;
+}
+
+int expects_add(struct tracer *tr, int from, int at_start)
+{
+	int i, k;
+
+	for (i = from; i < tr->nprobes; i++)
+		for (k = 0; k < tr->nexpects; k++)
+			if (expect_probe(&tr->expects[k], &tr->probes[i], i,
+					 at_start) != 0)
+				return -1;
+	return 0;
+}
+
+int expects_check(struct tracer *tr)
+{
+	int k;
+
+	/* A followed command may yet exec the program that has it. */
+	if (tr->plan.following)
+		return 0;
+	for (k = 0; k < tr->nexpects; k++)
+		if (!tr->expects[k].ntargets) {
+			where_error("--expect", tr->expects[k].request->spec, 1,
+				    (int)strlen(tr->expects[k].request->probes),
+				    "no probe traced can meet it");
+			return -1;
+		}
+	return 0;
+}
+
+void expects_free(struct tracer *tr)
+{
+	int k, j;
+
+	for (k = 0; k < tr->nexpects; k++) {
+		for (j = 0; j < tr->expects[k].ntargets; j++)
+			free(tr->expects[k].targets[j].filter);
+		free(tr->expects[k].targets);
+		where_free(tr->expects[k].request);
+		free(tr->expects[k].request);
+	}
+	free(tr->expects);
+	tr->expects = NULL;
+	tr->nexpects = 0;
+}
