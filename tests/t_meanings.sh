@@ -510,3 +510,26 @@ t_meanings_code_pointers() {
 	[ ! -e bad.h ] || fail "a header written for a bad tag"
 	ok
 }
+
+# --where and --expect compare an enum argument with its names, as
+# --trace prints it (issue "Tracepoints as a tested API", item 2): in
+# the kernel, as the number the name stands for; a name it does not
+# have is an error with the names it has.
+t_meanings_where_by_name() {
+	need_trace
+	meanings_program
+	timeout 60 "$PROBEGEN" --trace --where 'btc:flush: mode == PERIODIC' -n 'btc:flush' -c './mprog 1' > out 2> err ||
+		{ cat err; fail "--where mode == PERIODIC"; }
+	expect_eq "$(firings out)" "btc:flush mode=PERIODIC coins=100" "the firings --where passed"
+	timeout 60 "$PROBEGEN" --trace --summary --expect 'btc:flush{1}: mode != NONE && mode != PERIODIC' -c './mprog 1' > out 2> err ||
+		{ cat err; fail "--expect by name"; }
+	expect_grep "met: 1 of 2 firings passed" err
+	! timeout 60 "$PROBEGEN" --trace --where 'btc:flush: mode == PERIODC' -c './mprog 1' > out 2> err ||
+		fail "an unknown name taken"
+	expect_grep "no value of 'mode' is named so (NONE, IF_NEEDED, PERIODIC, ALWAYS)" err
+	expect_grep '^                     \^~~~~~~$' err
+	! timeout 60 "$PROBEGEN" --trace --where 'btc:flush: coins == PERIODIC' -c './mprog 1' > out 2> err ||
+		fail "a name for a plain integer taken"
+	expect_grep "'coins' has no named values (@enum): compare it with a number" err
+	ok
+}

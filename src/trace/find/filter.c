@@ -126,14 +126,42 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 	return 0;
 }
 
+/* The value named n->text among r's names into *v: 0, or -1 (said). */
+static int named_value(struct compiling *c, const struct where_node *n,
+		       const struct arg_read *r, long long *v)
+{
+	struct buf msg = { 0 };
+	int k, rc;
+
+	for (k = 0; k < r->nvalues; k++)
+		if (strcmp(r->values[k].name, n->text) == 0) {
+			*v = r->values[k].value;
+			return 0;
+		}
+	if (!r->nvalues)
+		buf_printf(&msg, "'%s' has no named values (@enum): compare it with a number",
+			   n->operand);
+	else
+		buf_printf(&msg, "no value of '%s' is named so (", n->operand);
+	for (k = 0; k < r->nvalues && k < 16; k++)
+		buf_printf(&msg, "%s%s", k ? ", " : "", r->values[k].name);
+	if (r->nvalues)
+		buf_puts(&msg, r->nvalues > 16 ? ", ...)" : ")");
+	rc = constant_error(c, n, msg.data);
+	buf_free(&msg);
+	return rc;
+}
+
 /* An integer comparison into cond: 0, 1 (left out), or -1 (said). */
 static int integer_cond(struct compiling *c, const struct where_node *n,
 			int idx, struct trace_cond *cond)
 {
 	const struct arg_read *r = &c->t->read[idx];
 	int bits, is_signed = r->is_signed && r->kind == ARG_INTEGER;
-	unsigned long long max;
+	unsigned long long max, magnitude = n->magnitude;
+	int negative = n->negative;
 	struct buf msg = { 0 };
+	long long named = 0;
 	int rc;
 
 	if (r->kind != ARG_INTEGER && r->kind != ARG_POINTER &&
@@ -141,12 +169,19 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 		return wrong_kind(c, n, r);
 	if (n->op == WHERE_GLOB)
 		return constant_error(c, n, "~ matches strings: compare a number with == != < <= > >=");
+	if (n->is_name) {
+		if ((rc = named_value(c, n, r, &named)) != 0)
+			return rc;
+		negative = named < 0;
+		magnitude = negative ? 0 - (unsigned long long)named
+				     : (unsigned long long)named;
+	}
 	bits = r->size >= 1 && r->size < 8 ? 8 * r->size : 64;
 	max = bits == 64 ? ~0ull : (1ull << bits) - 1;
 	if (is_signed)
 		max >>= 1;
-	if ((n->negative && (!is_signed || n->magnitude > max + 1)) ||
-	    (!n->negative && n->magnitude > max)) {
+	if ((negative && (!is_signed || magnitude > max + 1)) ||
+	    (!negative && magnitude > max)) {
 		buf_printf(&msg, "out of the range of '%s' (%d bits, %s)",
 			   n->operand, bits, is_signed ? "signed" : "unsigned");
 		rc = constant_error(c, n, msg.data);
@@ -157,7 +192,7 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 	cond->is_signed = (unsigned)is_signed;
 	cond->op = (unsigned)n->op;
 	cond->size = (unsigned)(bits / 8);
-	cond->value = n->negative ? 0 - n->magnitude : n->magnitude;
+	cond->value = negative ? 0 - magnitude : magnitude;
 	return 0;
 }
 

@@ -28,7 +28,8 @@ struct where_node {
 	int operand_col, operand_len; /* in the request, from 1 */
 	int op;
 	int is_string;
-	char *text; /* a string constant, unescaped */
+	int is_name; /* a name of the operand's values: text (mode == PERIODIC) */
+	char *text; /* a string constant, unescaped; or the name */
 	size_t text_len;
 	int negative;
 	unsigned long long magnitude; /* an integer constant: its size */

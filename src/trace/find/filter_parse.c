@@ -183,9 +183,21 @@ static int read_constant(struct parser *ps, struct where_node *n)
 	if (*ps->p == '"')
 		return read_string(ps, n);
 	digits = start + (*start == '-');
+	if (isalpha((unsigned char)*start) || *start == '_') {
+		/* A name of the operand's values (@enum, a DWARF enum),
+		   looked up when the filter is compiled for a probe. */
+		while (is_word((unsigned char)*ps->p))
+			ps->p++;
+		n->is_name = 1;
+		n->text = xstrndup(start, (size_t)(ps->p - start));
+		n->text_len = (size_t)(ps->p - start);
+		n->const_col = col_of(ps, start);
+		n->const_len = (int)(ps->p - start);
+		return 0;
+	}
 	if (!isdigit((unsigned char)*digits)) {
 		fail_at(ps, start, (int)operand_len(start),
-			"a number or a \"string\" to compare with");
+			"a number, a \"string\" or a value's name to compare with");
 		return -1;
 	}
 	/* C reads 0143 as octal, 99; a user who writes it may mean 143:
