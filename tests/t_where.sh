@@ -182,12 +182,26 @@ t_where_errors() {
 	w:nope: id == 7 @@ no probe traced matches w:nope
 	w:req id == 7 @@ --where takes PROVIDER:PROBE: EXPR
 	CASES
-	# A glob leaves out the probes without the argument, and says so.
+	# A glob leaves out the probes without the argument, says so, and
+	# does not trace them (issue "Real servers, round two", item 3: a
+	# user reads "leaves out" as "not traced")...
 	timeout 30 "$PROBEGEN" --trace -n 'w:*' --where 'w:*: latency_ns > 0' -c './where' > out 2> err ||
 		{ cat err; fail "a glob over probes with and without the argument"; }
 	grep -q "^  w:req has no argument 'latency_ns'" err || { cat err; fail "left out: not said"; }
+	grep -q "they are not traced, unless -n or a --where of their own names them" err ||
+		{ cat err; fail "left out: 'not traced' not said"; }
+	[ "$(grep -c ' w:work__done ' out)" = 6 ] && [ "$(grep -c ' w:req ' out)" = 0 ] ||
+		{ cat out; fail "a probe a glob's filter cannot judge must not be traced"; }
+	grep -q '^probegen: tracing 1 probe$' err || { cat err; fail "the probes left out counted as traced"; }
+	# ... unless -n names it apart: then unfiltered.
+	timeout 30 "$PROBEGEN" --trace -n 'w:*' -n w:req --where 'w:*: latency_ns > 0' -c './where' > out 2> err ||
+		{ cat err; fail "-n w:req apart"; }
 	[ "$(grep -c ' w:work__done ' out)" = 6 ] && [ "$(grep -c ' w:req ' out)" = 40 ] ||
-		{ cat out; fail "a probe left out must be traced unfiltered"; }
+		{ cat out; fail "a probe -n names apart must be traced unfiltered"; }
+	# ... or a --where of its own.
+	timeout 30 "$PROBEGEN" --trace -n 'w:*' --where 'w:*: latency_ns > 0' --where 'w:req: id == 7' -c './where' > out 2> err ||
+		{ cat err; fail "a --where of its own"; }
+	[ "$(grep -c ' w:req ' out)" = 8 ] || { cat out; fail "a probe with a --where of its own"; }
 	cases_end
 }
 

@@ -274,6 +274,9 @@ void probes_add(struct tracer *tr, int b, const struct program *from_file);
 int probe_shows(struct tracer *tr, struct traced *t, int at_start);
 /* Forget the probes from nprobes on and the pairs from npairs on. */
 void probes_drop(struct tracer *tr, int nprobes, int npairs);
+/* Forget probe i, not yet attached, paired or expected (--where's, as
+ * it sets probes up): those after it move down one. */
+void probes_remove(struct tracer *tr, int i);
 /* The arguments of probe t a --by request names, into args: how many;
  * 0 when none names t, or it names an argument t lacks (said). */
 int probe_by_args(struct tracer *tr, struct traced *t, int *args);

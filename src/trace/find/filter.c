@@ -248,6 +248,12 @@ static int compile_node(struct compiling *c, const struct where_node *n)
 }
 
 /* Request r into filter f for probe t (and with what f holds). */
+/* A request for the probes a glob names (w:*), not for one. */
+static int has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
 static int compile_request(struct tracer *tr, struct traced *t,
 			   struct where_request *r, struct trace_filter *f,
 			   int at_start)
@@ -262,8 +268,9 @@ static int compile_request(struct tracer *tr, struct traced *t,
 	if (rc != 0)
 		*f = before;
 	if (rc == 1 && !at_start)
-		info_plain("--where '%s': %s left out: %s", r->spec,
-			   t->label_text, c.why.data);
+		info_plain("--where '%s': %s left out%s: %s", r->spec,
+			   t->label_text,
+			   has_glob(r->probes) ? " (not traced)" : "", c.why.data);
 	if (rc == 1 && at_start)
 		buf_cat(&r->left_out, "\n  ", c.why.data, NULL);
 	if (rc == 1) {
@@ -310,11 +317,25 @@ int filters_parse(struct tracer *tr)
 /* Compile the requests that match probe t into t->filter (NULL when
  * none does): 0, or -1 when one cannot be (said: an error at the
  * start, else a warning and the probe unfiltered). */
+/* Whether an -n pattern names t apart: its label, with no glob. */
+static int named_apart(const struct tracer *tr, const struct traced *t)
+{
+	int i;
+
+	for (i = 0; i < tr->plan.filters.n; i++)
+		if (strcmp(tr->plan.filters.items[i], t->label) == 0)
+			return 1;
+	return 0;
+}
+
+/* Probe t's filter, of every request that matches it: 0, 1 when t is
+ * not to be traced (a glob's request cannot judge it, and nothing
+ * names it apart), or -1 (said). */
 static int filter_probe(struct tracer *tr, struct traced *t, int at_start)
 {
 	struct trace_filter f = { 0 };
 	struct buf text = { 0 };
-	int i, rc;
+	int i, rc, unjudged = 0;
 
 	for (i = 0; i < tr->nwheres; i++) {
 		struct where_request *r = &tr->wheres[i];
@@ -327,14 +348,19 @@ static int filter_probe(struct tracer *tr, struct traced *t, int at_start)
 			buf_free(&text);
 			return at_start ? -1 : 0;
 		}
-		if (rc > 0)
+		if (rc > 0) {
+			unjudged |= has_glob(r->probes);
 			continue;
+		}
 		r->compiled++;
 		expr += strspn(expr, " \t");
 		buf_cat(&text, text.len ? " && " : "", expr, NULL);
 	}
+	/* A glob's filter that cannot judge a probe does not let all its
+	   firings through: the probe is not traced, unless a filter of its
+	   own or -n names it apart. */
 	if (!f.nops)
-		return 0;
+		return unjudged && !named_apart(tr, t) ? 1 : 0;
 	if (tr->nfiltered == TRACE_MAX_FILTERS) {
 		warning_plain("%s is not filtered: at most %d probes are",
 			      t->label_text, TRACE_MAX_FILTERS);
@@ -352,11 +378,17 @@ static int filter_probe(struct tracer *tr, struct traced *t, int at_start)
 
 int filters_add(struct tracer *tr, int from, int at_start)
 {
-	int i;
+	int i, rc;
 
-	for (i = from; i < tr->nprobes; i++)
-		if (filter_probe(tr, &tr->probes[i], at_start) != 0)
+	for (i = from; i < tr->nprobes;) {
+		rc = filter_probe(tr, &tr->probes[i], at_start);
+		if (rc < 0)
 			return -1;
+		if (rc > 0)
+			probes_remove(tr, i); /* its successors move down */
+		else
+			i++;
+	}
 	return 0;
 }
 
@@ -369,7 +401,9 @@ int filters_check(struct tracer *tr)
 
 		if (r->compiled && r->left_out.len)
 			info_plain("--where '%s' leaves out the probes it matches "
-				   "that lack its arguments, or have other types:%s",
+				   "that lack its arguments, or have other types; "
+				   "they are not traced, unless -n or a --where of "
+				   "their own names them:%s",
 				   r->spec, r->left_out.data);
 		if (r->compiled)
 			continue;

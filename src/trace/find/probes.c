@@ -233,23 +233,38 @@ void probes_add(struct tracer *tr, int b, const struct program *from_file)
 	}
 }
 
+/* Probe i's own allocations freed. */
+static void probe_free(struct traced *t)
+{
+	int a;
+
+	for (a = 0; a < t->nargs; a++)
+		free(t->arg_names[a]);
+	for (a = 0; a < t->nshows; a++) {
+		free(t->arg_names[TRACE_MAX_ARGS + a]);
+		arg_read_free(&t->read[TRACE_MAX_ARGS + a]);
+	}
+	free(t->label);
+	free(t->label_text);
+	free(t->filter);
+	free(t->filter_text);
+}
+
+void probes_remove(struct tracer *tr, int i)
+{
+	probe_free(&tr->probes[i]);
+	memmove(&tr->probes[i], &tr->probes[i + 1],
+		(size_t)(tr->nprobes - i - 1) * sizeof(*tr->probes));
+	tr->nprobes--;
+}
+
 /* Forget the probes from nprobes on and the pairs from npairs on. */
 void probes_drop(struct tracer *tr, int nprobes, int npairs)
 {
-	int i, a;
+	int i;
 
-	for (i = nprobes; i < tr->nprobes; i++) {
-		for (a = 0; a < tr->probes[i].nargs; a++)
-			free(tr->probes[i].arg_names[a]);
-		for (a = 0; a < tr->probes[i].nshows; a++) {
-			free(tr->probes[i].arg_names[TRACE_MAX_ARGS + a]);
-			arg_read_free(&tr->probes[i].read[TRACE_MAX_ARGS + a]);
-		}
-		free(tr->probes[i].label);
-		free(tr->probes[i].label_text);
-		free(tr->probes[i].filter);
-		free(tr->probes[i].filter_text);
-	}
+	for (i = nprobes; i < tr->nprobes; i++)
+		probe_free(&tr->probes[i]);
 	tr->nprobes = nprobes;
 	/* --expect's targets among them go with them. */
 	for (i = 0; i < tr->nexpects; i++) {

@@ -348,6 +348,9 @@ int targets_find(struct tracer *tr)
 	if (!tr->nprobes && (!plan->filters.n || !tr->nbinaries) &&
 	    (plan->command || plan->pid))
 		return 0;
+	/* --where's globs may have left none to trace: said by it. */
+	if (!tr->nprobes && tr->nwheres && filters_check(tr) != 0)
+		return -1;
 	if (!tr->nbinaries) {
 		error_input("no probes in %s",
 			    plan->command ? "the command"
