@@ -533,3 +533,45 @@ t_meanings_where_by_name() {
 	expect_grep "'coins' has no named values (@enum): compare it with a number" err
 	ok
 }
+
+# A program that writes its sites with sys/sdt.h alone, as Bitcoin Core's
+# TRACE6 does, with no .d in its build (issue "Tracepoints as a tested
+# API", item 5): --trace -s node.d reads its arguments by the .d's
+# declarations and tags, and --check -s node.d checks its sites against
+# the .d (a size that differs is named with its site).
+t_meanings_sites_without_probegen() {
+	need_trace
+	cat > node.d <<-'D'
+	provider net {
+		/**
+		 * A block arrived.
+		 * @length hash 32 reversed
+		 */
+		probe block(const unsigned char *hash, int height);
+		probe peer(long long id, int score);
+	};
+	D
+	cat > node.c <<-'C'
+	#include <sys/sdt.h>
+	int main(void)
+	{
+		unsigned char hash[32];
+		long long id = 7;
+		long score = 5000000000;
+		int i;
+
+		for (i = 0; i < 32; i++)
+			hash[i] = (unsigned char)i;
+		STAP_PROBE2(net, block, hash, 800000);
+		STAP_PROBE2(net, peer, id, score);
+		return 0;
+	}
+	C
+	cc -O0 -o node node.c || fail "cc"
+	timeout 60 "$PROBEGEN" --trace -s node.d -n net:block -c ./node > out 2> err || { cat err; fail "--trace -s"; }
+	expect_eq "$(firings out)" "net:block hash=1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100 height=800000" \
+		"the .d's declaration and tag read on a plain sys/sdt.h site"
+	"$PROBEGEN" --check -s node.d node > check 2>&1
+	grep -q "net:peer.*argument 1.*8 bytes.*4 bytes" check || { cat check; fail "--check -s: the site's size"; }
+	ok
+}
