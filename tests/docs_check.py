@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tests/docs_check.py ROOT PROBEGEN WORKDIR - every code block of
-README.md and of the man page's EXAMPLES, checked as its marker says.
+README.md, of the guides in docs/ and of the man page's EXAMPLES,
+checked as its marker says.
 
 A marker is the line just before a block: in README.md an HTML comment
 `<!-- docs: KIND ARGS -->` (Markdown shows nothing of it), in the man page
@@ -149,6 +150,7 @@ def scratch(setup):
 # ---- the blocks ----
 
 def readme_blocks(path):
+    name = os.path.relpath(path, ROOT)
     lines = open(path).read().split("\n")
     i = 0
     while i < len(lines):
@@ -157,7 +159,7 @@ def readme_blocks(path):
             while not lines[j].startswith("```"):
                 j += 1
             m = re.match(r"<!-- docs: (.*) -->$", lines[i - 1]) if i else None
-            yield ("README.md", i + 1, m.group(1) if m else None, lines[i + 1:j])
+            yield (name, i + 1, m.group(1) if m else None, lines[i + 1:j])
             i = j + 1
         else:
             i += 1
@@ -303,7 +305,10 @@ def transcript_step(cmd, want, d):
 def main():
     os.makedirs(BIN, exist_ok=True)
     os.symlink(PROBEGEN, os.path.join(BIN, "probegen"))
-    blocks = list(readme_blocks(os.path.join(ROOT, "README.md"))) + \
+    guides = sorted(os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs"))
+                    if f.endswith(".md"))
+    blocks = [b for path in [os.path.join(ROOT, "README.md")] + guides
+              for b in readme_blocks(path)] + \
         list(man_blocks(os.path.join(ROOT, "man/probegen.1")))
     ran = matched = 0
     skipped, failed = [], []

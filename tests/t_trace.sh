@@ -811,3 +811,29 @@ t_trace_five_thousand_probes() {
 	note "100 probes one uprobe a site: $(( (end - start) / 1000000 )) ms"
 	ok
 }
+
+# --trace as a user with CAP_BPF and CAP_PERFMON alone (a CI container's
+# or a service's), not root: it traces, follows the command's tree and
+# judges its --expect; without them it says what it needs (exit 2).
+t_trace_capabilities_not_root() {
+	need_trace
+	have setpriv || skip "no setpriv (util-linux)"
+	# Where nobody reaches: the tree may be under a home of mode 700.
+	local d
+	d=$(mktemp -d /tmp/probegen-caps.XXXXXX) || fail "mktemp"
+	chmod 755 "$d"
+	cp "$PROBEGEN" "$d/probegen" && cp -r "$ROOT/examples/make/." "$d" || fail "copy"
+	(cd "$d" && make -s PROBEGEN="$d/probegen" > /dev/null) || fail "examples/make"
+	chmod -R a+rwX "$d"
+	local as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	(cd "$d" && timeout 60 $as_nobody --inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
+		./probegen --trace --summary --expect 'myapp:request__done{6}' -c ./tests.sh) > out 2> err ||
+		{ cat err; rm -rf "$d"; fail "not root, with CAP_BPF and CAP_PERFMON"; }
+	(cd "$d" && timeout 60 $as_nobody ./probegen --trace -c ./myapp) > out2 2> err2
+	local status=$?
+	rm -rf "$d"
+	expect_grep "'myapp:request__done{6}': met: 6 of 6" err
+	expect_eq $status 2 "without the capabilities"
+	expect_grep "needs root, or the capabilities CAP_BPF and CAP_PERFMON" err2
+	ok
+}

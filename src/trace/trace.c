@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "trace/decode/event.h"
 #include "trace/find/filter.h"
@@ -159,14 +160,34 @@ static void read_tally(struct tracer *tr, struct tally *t)
 
 /* Can this process load BPF programs and attach uprobes at all?  Said
  * before any work. */
+/* Whether the process holds capability cap in its effective set. */
+static int has_capability(int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &h, d) != 0)
+		return 0;
+	return (d[cap / 32].effective >> (cap % 32)) & 1;
+}
+
 static int check_system(void)
 {
-	if (geteuid() != 0) {
+	/* CAP_BPF and CAP_PERFMON (Linux 5.8), or CAP_SYS_ADMIN before. */
+	if (geteuid() != 0 &&
+	    !(has_capability(39) && has_capability(38)) &&
+	    !has_capability(CAP_SYS_ADMIN)) {
 		error_plain(
 			"--trace needs root, or the capabilities CAP_BPF and CAP_PERFMON");
 		return -1;
 	}
-	/* libbpf attaches through the uprobe PMU, else through tracefs. */
+	/* The BPF program's types are the kernel's own, by its BTF. */
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		error_plain(
+			"the kernel has no BTF (/sys/kernel/btf/vmlinux): --trace needs one built with CONFIG_DEBUG_INFO_BTF");
+		return -1;
+	}
+		/* libbpf attaches through the uprobe PMU, else through tracefs. */
 	if (access("/sys/bus/event_source/devices/uprobe/type", R_OK) != 0 &&
 	    access("/sys/kernel/tracing/uprobe_events", W_OK) != 0 &&
 	    access("/sys/kernel/debug/tracing/uprobe_events", W_OK) != 0) {
