@@ -575,3 +575,34 @@ t_meanings_sites_without_probegen() {
 	grep -q "net:peer.*argument 1.*8 bytes.*4 bytes" check || { cat check; fail "--check -s: the site's size"; }
 	ok
 }
+
+# --where and --expect compare bytes with 0x hex as --trace prints them
+# (issue "Tracepoints as a tested API", item 2): a hash shown last byte
+# first (@length hash 32 reversed) with the hash as Bitcoin shows it, a
+# prefix with ~ 0xHEX*, bytes with their length argument; in the kernel.
+t_meanings_where_bytes() {
+	need_trace
+	meanings_program
+	local hash=1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100 f
+	for f in "hash == 0x$hash" "hash ~ 0x1f1e1d*" "hash != 0x${hash%00}01"; do
+		timeout 60 "$PROBEGEN" --trace --where "btc:block__connected: $f" -n btc:block__connected -c './mprog 1' > out 2> err ||
+			{ cat err; fail "--where $f"; }
+		expect_eq "$(firings out | cut -d' ' -f1)" "btc:block__connected" "--where $f passes the block"
+	done
+	for f in "hash == 0x${hash%00}01" "hash ~ 0x0001*" "hash != 0x$hash"; do
+		timeout 60 "$PROBEGEN" --trace --where "btc:block__connected: $f" -n btc:block__connected -c './mprog 1' > out 2> err ||
+			{ cat err; fail "--where $f"; }
+		expect_eq "$(firings out)" "" "--where $f rejects the block"
+	done
+	timeout 60 "$PROBEGEN" --trace --summary --expect 'btc:inbound__message{1}: msg == 0x76657273' \
+		--expect 'btc:inbound__message{0}: msg ~ 0x7665*' -c './mprog 1' > out 2> err
+	expect_grep "'btc:inbound__message{1}: msg == 0x76657273': met: 1 of 1" err
+	expect_grep "'btc:inbound__message{0}: msg ~ 0x7665\*': not met: 1 of 1" err
+	! timeout 60 "$PROBEGEN" --trace --where 'btc:block__connected: hash == 0x1f1' -c './mprog 1' > out 2> err ||
+		fail "an odd number of digits taken"
+	expect_grep "an odd number of hex digits: a byte is two" err
+	! timeout 60 "$PROBEGEN" --trace --where 'btc:block__connected: hash < 0x1f1e' -c './mprog 1' > out 2> err ||
+		fail "< on bytes taken"
+	expect_grep "bytes compare with == or != 0xHEX, or ~ 0xHEX\*" err
+	ok
+}

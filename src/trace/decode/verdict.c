@@ -23,8 +23,7 @@ static int cond_truth(const struct trace_cond *c,
 	if (!filter_compares_string(c))
 		return filter_integer_truth(c, o->value);
 	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
-	for (m = 0; m < TRACE_PATTERN_LEN && c->pattern[m]; m++)
-		;
+	m = filter_pattern_len(c);
 	if (c->op != TRACE_MATCH)
 		return filter_string_truth(c, o->text, n, m);
 	for (k = 0; k < FILTER_GLOB_STEPS; k++)
@@ -63,7 +62,7 @@ static void arg_operand(const struct traced *t, const struct trace_event *e,
 		return;
 	}
 	o->text = e->strings[s];
-	if (r->kind != ARG_TEXT) {
+	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES) {
 		o->len = (unsigned)strnlen(o->text, TRACE_STR_LEN - 1);
 		return;
 	}

@@ -82,7 +82,7 @@ static const char *operand_kind(const struct arg_read *r)
 	case ARG_TEXT:
 		return "a string: compare it with a \"string\" (== != ~)";
 	case ARG_BYTES:
-		return "bytes (a pointer with its length), which --where cannot compare (--show and --by show them)";
+		return "bytes (a pointer with its length): compare them with 0x hex as --trace prints them (== != 0xHEX, ~ 0xHEX*)";
 	case ARG_SOCKADDR:
 		return "a socket address, which --where cannot compare (--by shows it)";
 	case ARG_FLOAT:
@@ -123,6 +123,47 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 	cond->length_arg = r->length_from == LENGTH_ARG ? r->length_arg : -1;
 	cond->length = r->length_from == LENGTH_FIXED ? r->length : 0;
 	memcpy(cond->pattern, n->text, n->text_len);
+	cond->pattern_len = (unsigned)n->text_len;
+	return 0;
+}
+
+static int hex_digit(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* A comparison of bytes (an argument with its length) with 0x hex, as
+ * --trace prints them (last byte first when reversed), into cond: 0, 1
+ * (left out), or -1 (said). */
+static int bytes_cond(struct compiling *c, const struct where_node *n,
+		      int idx, struct trace_cond *cond)
+{
+	const struct arg_read *r = &c->t->read[idx];
+	size_t k, nbytes = n->text_len / 2;
+	int prefix = n->op == WHERE_GLOB;
+
+	if (idx >= TRACE_MAX_ARGS)
+		return wrong_kind(c, n, r);
+	if (prefix != n->hex_prefix ||
+	    (n->op != TRACE_EQ && n->op != TRACE_NE && !prefix))
+		return constant_error(c, n, "bytes compare with == or != 0xHEX, or ~ 0xHEX* (bytes that start so)");
+	if (n->text_len % 2)
+		return constant_error(c, n, "an odd number of hex digits: a byte is two");
+	if (!nbytes || nbytes >= TRACE_PATTERN_LEN)
+		return constant_error(c, n, "bytes to compare are 1 to 63 (2 to 126 hex digits)");
+	for (k = 0; k < nbytes; k++)
+		cond->pattern[r->reversed ? nbytes - 1 - k : k] =
+			(char)(hex_digit(n->text[2 * k]) << 4 |
+			       hex_digit(n->text[2 * k + 1]));
+	cond->pattern_len = (unsigned)nbytes;
+	cond->kind = ARG_BYTES;
+	/* What --trace prints first is, reversed, the bytes' end. */
+	cond->op = !prefix ? (unsigned)n->op
+		   : r->reversed ? TRACE_SUFFIX
+				 : TRACE_PREFIX;
+	cond->length_from = r->length_from;
+	cond->length_arg = r->length_from == LENGTH_ARG ? r->length_arg : -1;
+	cond->length = r->length_from == LENGTH_FIXED ? r->length : 0;
 	return 0;
 }
 
@@ -169,6 +210,8 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 		return wrong_kind(c, n, r);
 	if (n->op == WHERE_GLOB)
 		return constant_error(c, n, "~ matches strings: compare a number with == != < <= > >=");
+	if (n->hex_only)
+		return constant_error(c, n, "not a number a filter holds (decimal or 0x hex, in 64 bits)");
 	if (n->is_name) {
 		if ((rc = named_value(c, n, r, &named)) != 0)
 			return rc;
@@ -225,7 +268,9 @@ static int compile_comparison(struct compiling *c, const struct where_node *n)
 	memset(cond, 0, sizeof(*cond));
 	cond->arg = (unsigned)idx;
 	rc = n->is_string ? string_cond(c, n, idx, cond)
-			  : integer_cond(c, n, idx, cond);
+	     : n->is_hex && c->t->read[idx].kind == ARG_BYTES
+		     ? bytes_cond(c, n, idx, cond)
+		     : integer_cond(c, n, idx, cond);
 	if (rc == 0 && (rc = append_step(c, n, (unsigned char)f->nconds)) == 0)
 		f->nconds++;
 	return rc;

@@ -29,6 +29,9 @@ struct where_node {
 	int op;
 	int is_string;
 	int is_name; /* a name of the operand's values: text (mode == PERIODIC) */
+	/* 0x hex: its digits in text, for bytes; hex_only: too long for a
+	   number, or hex_prefix: bytes that start so (0x1f1e*) */
+	int is_hex, hex_only, hex_prefix;
 	char *text; /* a string constant, unescaped; or the name */
 	size_t text_len;
 	int negative;

@@ -172,6 +172,40 @@ static int read_string(struct parser *ps, struct where_node *n)
 	return 0;
 }
 
+/* A hex constant at digits ("0x..."): its digits kept in n->text, for
+ * bytes (hash == 0x1f1e...00, hash ~ 0x1f1e*).  One longer than 64 bits,
+ * or with a star, is bytes alone (read here: 1, ps->failed when bad);
+ * else 0, and it is read as a number too. */
+static int read_hex(struct parser *ps, struct where_node *n,
+		    const char *digits)
+{
+	const char *h = digits + 2, *e = h;
+
+	while (isxdigit((unsigned char)*e))
+		e++;
+	if (e == h)
+		return 0;
+	n->is_hex = 1;
+	n->text = xstrndup(h, (size_t)(e - h));
+	n->text_len = (size_t)(e - h);
+	if (e - h <= 16 && *e != '*')
+		return 0;
+	n->hex_only = 1;
+	if (*e == '*') {
+		n->hex_prefix = 1;
+		e++;
+	}
+	if (is_word((unsigned char)*e)) {
+		fail_at(ps, digits, (int)(e - digits) + 1,
+			"not hex bytes (0x and two hex digits a byte, * after a prefix)");
+		return 1;
+	}
+	n->const_col = col_of(ps, digits);
+	n->const_len = (int)(e - digits);
+	ps->p = e;
+	return 1;
+}
+
 /* A constant at ps->p into n: 0, or -1 (said). */
 static int read_constant(struct parser *ps, struct where_node *n)
 {
@@ -208,6 +242,9 @@ static int read_constant(struct parser *ps, struct where_node *n)
 		return -1;
 	}
 	n->negative = *start == '-';
+	if (!n->negative && digits[0] == '0' &&
+	    (digits[1] == 'x' || digits[1] == 'X') && read_hex(ps, n, digits))
+		return ps->failed ? -1 : 0;
 	errno = 0;
 	n->magnitude = strtoull(digits, &end, 0);
 	if (is_word((unsigned char)*end) || errno == ERANGE) {
@@ -246,9 +283,9 @@ static struct where_node *parse_comparison(struct parser *ps)
 	} else if (*ps->p != '"' && *ps->p != '-' &&
 		   !isdigit((unsigned char)*ps->p)) {
 		fail_at(ps, ps->p, 1, "an argument's name to compare");
-		return free(n), NULL;
+		return free(n->text), free(n), NULL;
 	} else if (read_constant(ps, n) != 0)
-		return free(n), NULL;
+		return free(n->text), free(n), NULL;
 	skip_space(ps);
 	op_at = ps->p;
 	if ((n->op = read_op(ps)) < 0) {
@@ -258,7 +295,7 @@ static struct where_node *parse_comparison(struct parser *ps)
 		return free(n->text), free(n), NULL;
 	}
 	if (left && read_constant(ps, n) != 0)
-		return free(n), NULL;
+		return free(n->text), free(n), NULL;
 	if (!left) {
 		n->op = flipped(n->op);
 		skip_space(ps);

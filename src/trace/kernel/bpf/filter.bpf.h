@@ -80,7 +80,7 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 					const void *src, bool sleepable)
 {
 	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
-	__u32 zero = 0, k;
+	__u32 zero = 0;
 	struct filter_text *ft = bpf_map_lookup_elem(&filter_texts, &zero);
 	__u64 len;
 	long n;
@@ -103,9 +103,7 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 		n--; /* its NUL */
 	}
 	ft->n = (__u32)n;
-	for (k = 0; k < TRACE_PATTERN_LEN && c->pattern[k]; k++)
-		;
-	ft->m = k;
+	ft->m = filter_pattern_len(c);
 	if (c->op == TRACE_MATCH) {
 		/* bpf_loop: Linux 5.17, where sleepable uprobe programs are
 		   (6.0); the plain program matches no glob (filter.c says

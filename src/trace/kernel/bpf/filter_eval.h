@@ -18,7 +18,8 @@
  * rather than a number. */
 FILTER_EVAL int filter_compares_string(const struct trace_cond *c)
 {
-	return c->kind == ARG_STRING || c->kind == ARG_TEXT;
+	return c->kind == ARG_STRING || c->kind == ARG_TEXT ||
+	       c->kind == ARG_BYTES;
 }
 
 /* v against c's constant, at c's size and sign. */
@@ -47,21 +48,35 @@ FILTER_EVAL int filter_integer_truth(const struct trace_cond *c, __u64 v)
 	}
 }
 
-/* A string's n bytes against c's pattern of m bytes (== or !=, not a
- * glob). */
+/* A string's (or bytes') n bytes against c's pattern of m bytes: equal
+ * (== or !=), or starting or ending with it (TRACE_PREFIX, _SUFFIX);
+ * not a glob. */
 FILTER_EVAL int filter_string_truth(const struct trace_cond *c,
 				    const char *text, __u32 n, __u32 m)
 {
-	__u32 k;
+	__u32 k, at = 0;
 	int same;
 
-	same = n == m;
+	if (c->op == TRACE_PREFIX || c->op == TRACE_SUFFIX) {
+		same = n >= m;
+		if (same && c->op == TRACE_SUFFIX)
+			at = n - m;
+	} else {
+		same = n == m;
+	}
 	for (k = 0; k < TRACE_PATTERN_LEN - 1 && same; k++) {
-		if (k >= n)
+		if (k >= m)
 			break;
-		same = text[k & (TRACE_STR_LEN - 1)] == c->pattern[k];
+		same = text[(at + k) & (TRACE_STR_LEN - 1)] == c->pattern[k];
 	}
 	return c->op == TRACE_NE ? !same : same;
+}
+
+/* The pattern's bytes, at most a pattern's room. */
+FILTER_EVAL __u32 filter_pattern_len(const struct trace_cond *c)
+{
+	return c->pattern_len < TRACE_PATTERN_LEN - 1 ? c->pattern_len
+						      : TRACE_PATTERN_LEN - 1;
 }
 
 /* One step of matching text (n bytes) against the glob pattern (m

@@ -153,9 +153,13 @@ struct trace_show {
 /* A comparison's operand is read as its kind says (enum arg_kind):
  * ARG_INTEGER, ARG_POINTER: a number of size bytes (is_signed); ARG_STRING:
  * a C string; ARG_TEXT: the bytes its length says (length_from).
- * TRACE_MATCH matches a string against a glob (~). */
+ * ARG_BYTES: the bytes its length says, compared with the pattern's
+ * pattern_len bytes (any byte, NUL too).  TRACE_MATCH matches a string
+ * against a glob (~); TRACE_PREFIX and TRACE_SUFFIX match bytes that
+ * start or end with the pattern (~ 0x1f1e*, last first when reversed). */
 enum trace_cond_op {
-	TRACE_EQ, TRACE_NE, TRACE_LT, TRACE_LE, TRACE_GT, TRACE_GE, TRACE_MATCH
+	TRACE_EQ, TRACE_NE, TRACE_LT, TRACE_LE, TRACE_GT, TRACE_GE, TRACE_MATCH,
+	TRACE_PREFIX, TRACE_SUFFIX
 };
 #define TRACE_FILTER_AND 100
 #define TRACE_FILTER_OR 101
@@ -168,7 +172,8 @@ struct trace_cond {
 	int length_arg;
 	unsigned int length;
 	unsigned long long value; /* the integer compared with */
-	char pattern[TRACE_PATTERN_LEN]; /* the string, or the glob */
+	unsigned int pattern_len; /* the pattern's bytes */
+	char pattern[TRACE_PATTERN_LEN]; /* the string, the glob, the bytes */
 };
 struct trace_filter {
 	unsigned int nconds, nops;
