@@ -109,7 +109,7 @@ TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probe
 	    $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o $(B)/trace_attach.o \
 	    $(B)/trace_summary.o $(B)/trace_calls.o $(B)/trace_timeline.o $(B)/trace_profile.o \
 	    $(B)/trace_metrics.o $(B)/trace_privileges.o $(B)/trace_filter.o $(B)/trace_filter_parse.o \
-	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o $(B)/trace_features.o $(B)/trace_verdict.o $(B)/trace_expect.o $(B)/trace_judge.o
+	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o $(B)/trace_features.o $(B)/trace_verdict.o $(B)/trace_expect.o $(B)/trace_judge.o $(B)/trace_trap_cost.o $(B)/trace_rates.o
 # -lstdc++: its __cxa_demangle names C++ frames in --stack's walks.
 LIBS += -lbpf -lstdc++
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is

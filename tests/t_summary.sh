@@ -424,3 +424,46 @@ t_summary_doubtful_pairing() {
 	[ "$(grep -c doubtful out)" = 1 ] || { cat out; fail "an even pair said doubtful"; }
 	ok
 }
+
+# What tracing costs the program (issue "Real servers, round two", item
+# 1): a probe fired as fast as a loop can is named after the first
+# second with its rate and a uprobe's measured trap; a pair timed near
+# that trap says its times are mostly the tracer's.
+t_summary_hot_probes_and_the_trap() {
+	need_trace
+	cat > hot.d <<-'D'
+	provider hot {
+		probe spin(long n);
+		probe op__start(int n);
+		probe op__done(int n);
+	};
+	D
+	cat > hot.c <<-'C'
+	#include <time.h>
+	#include "hot.h"
+	int main(void)
+	{
+		struct timespec t0, t;
+		long n = 0;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			for (int i = 0; i < 1000; i++, n++) {
+				HOT_SPIN(n);
+				HOT_OP_START(i);
+				HOT_OP_DONE(i);
+			}
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while (t.tv_sec - t0.tv_sec < 2);
+		return 0;
+	}
+	C
+	"$PROBEGEN" -h -s hot.d -o hot.h && "$PROBEGEN" -G -s hot.d -o hot_probes.o || fail "probegen"
+	cc -O2 -o hot hot.c hot_probes.o || fail "cc"
+	timeout 60 "$PROBEGEN" --trace --summary -c ./hot > out 2> err || { cat err; fail "--summary"; }
+	grep -Eq "warning: the probes fire [0-9]+ times a second \(hot:[a-z_]+ [0-9]+ a second, .*\), each a uprobe's trap into the kernel, about [0-9]+ ns here: up to .* trace fewer with -n" err ||
+		{ cat err; fail "the hot probes not named"; }
+	grep -q "(a uprobe's trap costs about .* here: times near it are mostly the tracer's own)" out ||
+		{ cat out; fail "a pair timed near the trap: not said"; }
+	ok
+}

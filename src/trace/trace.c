@@ -113,11 +113,31 @@ static int pid_ended_fd(pid_t pid)
  * serving --metrics's scrapes meanwhile: 0, or -1 after saying why the
  * ring cannot be read.  The command's wait status into *command_status
  * when it ended by itself (not when the trace ended it). */
-static int follow(struct session *s, const struct trace_plan *plan,
-		  pid_t *child, struct server *server, int *command_status)
+/* After the first second, once: what the probes cost the program, said
+ * when it is a share of a CPU (sinks/rates.c), from the kernel's counts
+ * or the events taken. */
+static void say_rates(struct tracer *tr, double seconds)
 {
-	double end = plan->duration > 0 ? now_seconds() + plan->duration : 0;
-	int st, ready = 0,
+	struct tally t;
+
+	if (!tr->trap_ns)
+		tr->trap_ns = trap_cost_ns();
+	if (tr->plan.tally) {
+		tr->read_tally(tr, &t);
+		rates_say_hot(tr, t.counts, seconds);
+		tally_free(&t);
+	} else if (tr->received) {
+		rates_say_hot(tr, tr->received, seconds);
+	}
+}
+
+static int follow(struct tracer *tr, struct session *s, pid_t *child,
+		  struct server *server, int *command_status)
+{
+	const struct trace_plan *plan = &tr->plan;
+	double start = now_seconds(),
+	       end = plan->duration > 0 ? start + plan->duration : 0;
+	int st, ready = 0, rates_said = 0,
 		fds[2] = { pid_ended_fd(*child > 0 ? *child : plan->pid),
 			   server ? server_fd(server) : -1 };
 
@@ -126,6 +146,10 @@ static int follow(struct session *s, const struct trace_plan *plan,
 
 		if (end && now_seconds() >= end)
 			break;
+		if (!rates_said && now_seconds() >= start + 1) {
+			rates_said = 1;
+			say_rates(tr, now_seconds() - start);
+		}
 		if (t >= 0 && t < timeout)
 			timeout = t;
 		ready = session_poll(s, timeout, fds, 2);
@@ -313,6 +337,10 @@ static int report(struct tracer *tr, int status)
 				      plan->command ? "the command or the programs it started"
 				      : plan->pid   ? "the process or the programs it started"
 						   : "the binaries");
+	/* A pair timed near a uprobe's trap is mostly the tracer's time:
+	   the summary says so (measured here once, a few milliseconds). */
+	if (tr->plan.summary && tr->npairs && !tr->trap_ns)
+		tr->trap_ns = trap_cost_ns();
 	/* The kernel's counts, read when a row says something of them. */
 	if (tr->plan.tally || tr->nfiltered) {
 		struct tally t;
@@ -408,7 +436,7 @@ int trace_run(const struct trace_options *opt)
 		signal(SIGTERM, on_signal);
 		if (go >= 0 && write(go, "g", 1) != 1)
 			trace_stopping = 1;
-		if (follow(s, &tr.plan, &child, server, &command_status) != 0)
+		if (follow(&tr, s, &child, server, &command_status) != 0)
 			status = EXIT_SYSTEM;
 	}
 	end_command(child, go);

@@ -189,6 +189,9 @@ struct tracer {
 	void *sinks[SINK_COUNT];
 	char sinks_open[SINK_COUNT];
 	struct session *session; /* the BPF side, while it runs */
+	/* One uprobe's trap here, in ns (trap_cost.c): 0 until measured,
+	   -1 when it cannot be. */
+	long long trap_ns;
 	char *by_used;		 /* per --by request: it named a pair */
 	char *filter_used;	 /* per -n pattern: it chose a probe */
 	struct where_request *wheres; /* --where's, parsed (filter.h) */
@@ -288,6 +291,21 @@ int probe_member(struct traced *t, const char *expr, size_t n, int at_start);
 int probe_arg_index(const struct traced *t, const char *name, size_t len);
 /* The first string argument of t named one of names; -1 if none. */
 int probe_string_arg(const struct traced *t, const char *const *names);
+
+/* ---- sinks/rates.c ---- */
+
+/* After the first seconds of a trace, with each probe's firings so far:
+ * when they cost the program a share of a CPU (tr->trap_ns each, or
+ * fire that often when it is not known), name the hottest, with their
+ * rates, and say what to do. */
+void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
+		   double seconds);
+
+/* ---- kernel/trap_cost.c ---- */
+
+/* What one uprobe's trap costs a program here, in ns, measured on a
+ * function of probegen's own; -1 when it cannot be (no uprobe PMU). */
+long long trap_cost_ns(void);
 
 /* ---- features.c: what a trace does per probe, a row each ---- */
 

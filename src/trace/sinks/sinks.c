@@ -382,6 +382,9 @@ int sinks_open(struct tracer *tr)
 {
 	size_t i;
 
+	/* Each probe's events taken: --where's report, the rates. */
+	if (!tr->received)
+		tr->received = xcalloc(TRACE_MAX_PROBES, sizeof(*tr->received));
 	for (i = 0; i < ARRAY_SIZE(sinks); i++) {
 		void *state;
 

@@ -163,6 +163,32 @@ static void quantize(FILE *f, const struct trace_pair_stats *st)
 	}
 }
 
+/* A pair's min, percentiles and max on a line; and, when its median is
+ * near a uprobe's trap (the end's firing pays one before it is timed),
+ * that its times are mostly the tracer's own. */
+static void percentiles_text(FILE *f, const struct tracer *tr,
+			     const struct trace_pair_stats *st)
+{
+	fputs("  min ", f);
+	put_duration(f, st->min_ns);
+	fputs("  p50 ", f);
+	put_duration(f, percentile(st, 0.50));
+	fputs("  p90 ", f);
+	put_duration(f, percentile(st, 0.90));
+	fputs("  p99 ", f);
+	put_duration(f, percentile(st, 0.99));
+	fputs("  max ", f);
+	put_duration(f, st->max_ns);
+	fputc('\n', f);
+	if (tr->trap_ns > 0 &&
+	    percentile(st, 0.50) < 4 * (unsigned long long)tr->trap_ns) {
+		fputs("  (a uprobe's trap costs about ", f);
+		put_duration(f, (unsigned long long)tr->trap_ns);
+		fputs(" here: times near it are mostly the tracer's own)\n", f);
+	}
+	fputc('\n', f);
+}
+
 static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 {
 	struct buf name = { 0 };
@@ -212,17 +238,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 			doubtful_pairing(f, st);
 		if (!st->count)
 			continue;
-		fputs("  min ", f);
-		put_duration(f, st->min_ns);
-		fputs("  p50 ", f);
-		put_duration(f, percentile(st, 0.50));
-		fputs("  p90 ", f);
-		put_duration(f, percentile(st, 0.90));
-		fputs("  p99 ", f);
-		put_duration(f, percentile(st, 0.99));
-		fputs("  max ", f);
-		put_duration(f, st->max_ns);
-		fputs("\n\n", f);
+		percentiles_text(f, tr, st);
 		quantize(f, st);
 		if (tr->pairs[i].in_user && tr->pairs[i].nname_args)
 			names_text(f, tr, i);

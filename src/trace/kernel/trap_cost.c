@@ -1,0 +1,119 @@
+/*
+ * src/trace/kernel/trap_cost.c - what one uprobe costs the traced
+ * program here, measured once at the start: a uprobe (through the
+ * kernel's uprobe PMU, with no program of probegen's: the trap alone)
+ * on a function of probegen's own, called a few thousand times with
+ * and without it.  Every firing of a traced probe pays at least this
+ * (its BPF program runs on top), so the rate a probe fires at, times
+ * this, is a floor of what tracing it costs (trace.c says it of the hot
+ * probes), and a pair timed near it is mostly the tracer's own time
+ * (summary.c says so).  On a kernel without the PMU it is not known.
+ */
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace/tracer.h"
+
+/* The calls timed, with and without the uprobe: a few milliseconds. */
+#define TRAP_CALLS 4000
+
+/* The function the uprobe traps, at a nop as a USDT site is (a probe
+ * on another instruction is stepped out of line: a second trap), kept
+ * out of line and called through a volatile pointer so that no call
+ * is folded away. */
+extern char probegen_trap_site[];
+__attribute__((noinline, used)) static int trap_target(int x)
+{
+	__asm__ volatile(".globl probegen_trap_site\n"
+			 "probegen_trap_site: nop"
+			 : "+r"(x));
+	return x + 1;
+}
+
+static int (*volatile target)(int) = trap_target;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
+}
+
+/* The best of three runs of TRAP_CALLS calls, in ns. */
+static unsigned long long time_calls(void)
+{
+	unsigned long long best = ~0ull, t;
+	int run, i, x = 0;
+
+	for (run = 0; run < 3; run++) {
+		t = now_ns();
+		for (i = 0; i < TRAP_CALLS; i++)
+			x = target(x);
+		t = now_ns() - t;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* Where trap_target is in probegen's file: its offset, from the
+ * mapping of /proc/self/maps that holds it; 0 when not found. */
+static unsigned long long file_offset(char *path, size_t size)
+{
+	unsigned long long addr = (unsigned long long)(uintptr_t)probegen_trap_site,
+			   start, end, off, found = 0;
+	char line[4096], perms[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+			   perms, &off, &n) < 4 || addr < start || addr >= end)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (line[n] != '/' || strlen(line + n) >= size)
+			break;
+		strcpy(path, line + n);
+		found = addr - start + off;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+long long trap_cost_ns(void)
+{
+	struct perf_event_attr attr;
+	unsigned long long without, with, off;
+	char path[4096];
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	int type = -1, fd;
+
+	if (f && fscanf(f, "%d", &type) != 1)
+		type = -1;
+	if (f)
+		fclose(f);
+	if (type < 0 || !(off = file_offset(path, sizeof(path))))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = (unsigned)type;
+	attr.config1 = (unsigned long long)(uintptr_t)path; /* uprobe_path */
+	attr.config2 = off;				    /* probe_offset */
+	without = time_calls();
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	with = time_calls();
+	close(fd);
+	return with > without ? (long long)((with - without) / TRAP_CALLS) : 0;
+}

@@ -1,0 +1,70 @@
+/*
+ * src/trace/sinks/rates.c - what tracing costs the traced program, said
+ * once after the first second of a trace: each firing of a traced probe
+ * traps into the kernel (a uprobe; kernel/trap_cost.c measures one
+ * here), so a probe that fires hundreds of thousands of times a second
+ * costs the program most of a CPU, whichever tracer runs and whatever
+ * --where rejects.  The hottest probes are named with their rates and
+ * what they add, so that a user who attached everything to a server
+ * under load knows why it slowed, and what -n to give.
+ */
+#include <stdlib.h>
+
+#include "trace/decode/event.h"
+
+/* Say it when the probes cost the program at least this share of a
+ * CPU (10 ms a second), or, with no trap measured, fire this often. */
+#define RATES_SAY_COST 0.01
+#define RATES_SAY_FIRINGS 10000.0
+/* The probes named, the hottest first. */
+#define RATES_NAMED 5
+
+struct rate {
+	int probe;
+	double per_second;
+};
+
+static int hotter(const void *a, const void *b)
+{
+	const struct rate *x = a, *y = b;
+
+	return x->per_second < y->per_second ? 1
+	       : x->per_second > y->per_second ? -1
+					       : 0;
+}
+
+void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
+		   double seconds)
+{
+	struct rate *r;
+	struct buf names = { 0 };
+	double all = 0, cost;
+	int i, n = 0;
+
+	if (seconds <= 0 || !tr->nprobes)
+		return;
+	r = xcalloc((size_t)tr->nprobes, sizeof(*r));
+	for (i = 0; i < tr->nprobes; i++) {
+		r[n].probe = i;
+		r[n].per_second = (double)firings[i] / seconds;
+		all += r[n++].per_second;
+	}
+	qsort(r, (size_t)n, sizeof(*r), hotter);
+	cost = tr->trap_ns > 0 ? all * (double)tr->trap_ns / 1e9 : -1;
+	if ((cost >= 0 && cost < RATES_SAY_COST) ||
+	    (cost < 0 && all < RATES_SAY_FIRINGS)) {
+		free(r);
+		return;
+	}
+	for (i = 0; i < n && i < RATES_NAMED && r[i].per_second >= 1; i++)
+		buf_printf(&names, "%s%s %.0f a second", i ? ", " : "",
+			   tr->probes[r[i].probe].label_text, r[i].per_second);
+	if (cost >= 0)
+		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel, about %lld ns here: up to %.2f s of the program's CPU a second, over its threads; trace fewer with -n (--where does not lower a trap's cost)",
+			      all, names.data, tr->trap_ns, cost);
+	else
+		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel; trace fewer with -n (--where does not lower a trap's cost)",
+			      all, names.data);
+	buf_free(&names);
+	free(r);
+}
