@@ -3,7 +3,9 @@
  * instead; with "server", N firings shaped as a server's: N/10
  * requests, each its start, 8 headers and its end; with "paced RATE",
  * N firings of bench:event at RATE a second (a tracer's sustained rate:
- * what it takes with nothing lost).  Says on stderr how long the
+ * what it takes with nothing lost); with "deep", N firings of
+ * bench:event each 60 frames of 1 KiB down (what --stack's copy of a
+ * deep stack costs).  Says on stderr how long the
  * firings took, a firing: what a tracer costs the program, without the
  * tracer's own start and end. */
 #include <stdio.h>
@@ -44,6 +46,20 @@ static void serve(long n)
 	}
 }
 
+/* bench:event under level more frames of about 1 KiB each. */
+__attribute__((noinline)) static int descend(int level, long i)
+{
+	volatile char frame[1000];
+
+	memset((char *)frame, level, sizeof(frame));
+	if (level == 0)
+		trace_bench_event("deep", (int)i, i, (unsigned int)i, 0, 0);
+	else
+		descend(level - 1, i);
+	__asm__ __volatile__("" ::: "memory");
+	return frame[level];
+}
+
 int main(int argc, char **argv)
 {
 	static const char name[] = "probegen";
@@ -69,6 +85,9 @@ int main(int argc, char **argv)
 			trace_bench_event(name, (int)i, i * 2, (unsigned int)i,
 					  (short)i, -i);
 		}
+	} else if (argc > 2 && strcmp(argv[2], "deep") == 0) {
+		for (i = 0; i < n; i++)
+			descend(60, i);
 	} else if (argc > 2 && strcmp(argv[2], "pairs") == 0) {
 		for (i = 0; i < n; i++) {
 			trace_bench_work_start((int)i);

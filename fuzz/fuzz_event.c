@@ -89,14 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e->nstrings = byte(&p, end) % (TRACE_MAX_SLOTS + 2);
 	e->cut_mask = byte(&p, end) * 0x01010101u;
 	e->fault_mask = byte(&p, end) * 0x00010001u;
+	e->slot_bytes = TRACE_STR_LEN << (byte(&p, end) % 6); /* to the most */
 	memcpy(e->args, p,
 	       (size_t)(end - p) < sizeof(e->args) ? (size_t)(end - p)
 						   : sizeof(e->args));
 	p += (size_t)(end - p) < sizeof(e->args) ? (size_t)(end - p)
 						 : sizeof(e->args);
-	memcpy(e->strings, p,
-	       (size_t)(end - p) < sizeof(e->strings) ? (size_t)(end - p)
-						      : sizeof(e->strings));
+	memcpy(e->slots, p,
+	       (size_t)(end - p) < sizeof(e->slots) ? (size_t)(end - p)
+						    : sizeof(e->slots));
 	for (json = 0; json < 2; json++) {
 		char *stop = event_put_args(line, &t, e, json);
 

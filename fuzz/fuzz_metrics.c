@@ -158,10 +158,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *v = part(&p, end), *w = part(&p, end);
 
 		memset(e, 0, sizeof(*e));
+		e->slot_bytes = TRACE_STR_LEN;
 		e->nargs = 2;
 		e->nstrings = 2;
-		strncpy(e->strings[0], v, TRACE_STR_LEN);
-		strncpy(e->strings[1], w, TRACE_STR_LEN);
+		strncpy(TRACE_SLOT(e, 0), v, TRACE_STR_LEN);
+		strncpy(TRACE_SLOT(e, 1), w, TRACE_STR_LEN);
 		metrics_event(m, e);
 		free(v);
 		free(w);

@@ -95,6 +95,12 @@ const struct option_row option_rows[] = {
 	  .help = "with --stack: the bytes of the stack copied at each\n"
 		  "firing (default " PROBEGEN_STR(TRACE_STACK_BYTES_DEFAULT) ", at most " PROBEGEN_STR(TRACE_STACK_BYTES_MAX) ")",
 	  .parse = trace_stack_bytes_value, .needs = "--stack" },
+	{ .name = "--string-bytes", .value = "N", .group = O_TRACE,
+	  .action = ACT_TRACE,
+	  .help = "with --trace: the bytes of each string or byte value\n"
+		  "copied at a firing, a string's NUL among them (default\n"
+		  PROBEGEN_STR(TRACE_STRING_BYTES_DEFAULT) ", at most " PROBEGEN_STR(TRACE_STRING_BYTES_MAX) ", rounded up to a multiple of 8)",
+	  .parse = trace_string_bytes_value },
 	{ .name = "--expect", .value = "'P:N[{COUNT}][: EXPR]'",
 	  .group = O_TRACE, .action = ACT_LIST,
 	  .offset = AT(trace.expect_requests),

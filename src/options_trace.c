@@ -211,6 +211,20 @@ int trace_stack_bytes_value(struct options *o, const char *v)
 	return 1;
 }
 
+int trace_string_bytes_value(struct options *o, const char *v)
+{
+	long long n = positive_whole(v, TRACE_STRING_BYTES_MAX);
+
+	if (n < TRACE_STRING_BYTES_DEFAULT) {
+		usage_error("--string-bytes takes a number of bytes from %d to %d, not '%s'",
+			    TRACE_STRING_BYTES_DEFAULT, TRACE_STRING_BYTES_MAX,
+			    v);
+		return -1;
+	}
+	o->trace.string_bytes = (int)((n + 7) & ~7ll); /* a slot's: 8-aligned */
+	return 1;
+}
+
 int trace_top_value(struct options *o, const char *v)
 {
 	if ((o->trace.top = (int)positive_whole(v, INT_MAX)) > 0)

@@ -104,6 +104,8 @@ t_docs_limits_are_the_code() {
 	        ("WHERE_MAX_DEPTH", "src/trace/find/filter_parse.c", lambda n: "and at most %d parentheses" % n),
 	        ("TRACE_PATTERN_LEN", "src/trace/kernel/bpf/trace_abi.h", lambda n: "at most %d bytes) and" % (n - 1)),
 	        ("TRACE_STACK_BYTES_MAX", "src/trace/trace_run.h", lambda n: "from 512 to %d (default" % n),
+	        ("TRACE_STRING_BYTES_MAX", "src/trace/trace_run.h", lambda n: "from 128 (the default) to %d, rounded" % n),
+	        ("TRACE_STRING_BYTES_DEFAULT", "src/trace/trace_run.h", lambda n: "bytes of each string (its NUL among them) and of each pointer with its length, from %d (the default)" % n),
 	        ("TRACE_STACK_BYTES_DEFAULT", "src/trace/trace_run.h", lambda n: "(default %d), a page" % n),
 	        ("TRACE_RING_BYTES_STACK", "src/trace/kernel/bpf/trace_abi.h",
 	         lambda n: r"The ring buffer holds %d MiB with .B \-\-stack (%d without)" % (n >> 20, const("src/trace/kernel/bpf/trace_abi.h", "TRACE_RING_BYTES") >> 20)),

@@ -576,6 +576,42 @@ t_meanings_sites_without_probegen() {
 	ok
 }
 
+# --where and --expect compare a socket address with its printed form
+# (the program passes 127.0.0.1:8080, [::1]:443, /run/meanings.sock and
+# NULL): in the kernel and in probegen's judge, == != and ~ for any port,
+# any address or a path's start; a NULL one passes neither == nor !=.
+t_meanings_where_sockaddr() {
+	need_trace
+	meanings_program
+	local f want
+	while IFS='#' read -r f want; do
+		timeout 60 "$PROBEGEN" --trace --where "http:accepted: $f" -n http:accepted -c './mprog 1' > out 2> err ||
+			{ cat err; fail "--where $f"; }
+		expect_eq "$(firings out | sed 's/.* fd=\([0-9]*\) .*/\1/' | tr '\n' ' ')" "$want" "--where $f"
+	done <<-'W'
+	peer == "127.0.0.1:8080"#3 
+	peer == "127.0.0.1:8081"#
+	peer != "127.0.0.1:8080"#4 5 
+	peer ~ "127.0.0.1:*"#3 
+	peer ~ "*:443"#4 
+	peer == "[::1]:443"#4 
+	peer ~ "[::1]:*"#4 
+	peer == "/run/meanings.sock"#5 
+	peer ~ "/run/*"#5 
+	peer == "/run/meanings"#
+	peer ~ "*:8080" || peer == "/run/meanings.sock"#3 5 
+	W
+	timeout 60 "$PROBEGEN" --trace --summary -n http:accepted --expect 'http:accepted{1}: peer == "[::1]:443"' \
+		--expect 'http:accepted{2}: peer ~ "*:8080" || peer ~ "/run/*"' \
+		--expect 'http:accepted{2}: peer != "/run/meanings.sock"' -c './mprog 1' > out 2> err ||
+		{ cat err; fail "--expect on addresses"; }
+	expect_grep "'http:accepted{2}: peer != \"/run/meanings.sock\"': met: 2 of 4" err
+	! timeout 60 "$PROBEGEN" --trace --where 'http:accepted: peer == "127.0.0.1"' -c './mprog 1' > out 2> err ||
+		fail "an address without its port taken"
+	expect_grep 'a socket address compares with "127.0.0.1:8080", "\[::1\]:8080", "/path" or "@name"' err
+	ok
+}
+
 # --where and --expect compare bytes with 0x hex as --trace prints them
 # (issue "Tracepoints as a tested API", item 2): a hash shown last byte
 # first (@length hash 32 reversed) with the hash as Bitcoin shows it, a

@@ -76,8 +76,35 @@ t_stack_debian_python() {
 	ok
 }
 
+# A call chain 50 KB deep (50 frames of 1 KiB, as a server's under its
+# event loop): the default 8 KiB copy stops short and says so; 65536
+# bytes, what perf's --call-graph dwarf allows, reach main.
+t_stack_64_kib_deep() {
+	need_trace
+	"$PROBEGEN" -h -s "$ROOT/tests/src/stack.d" -o stack_probes.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/stack.d" -o probes.o || fail "-G"
+	gcc -g -O2 -fomit-frame-pointer -I. "$ROOT/tests/src/deep_stack.c" probes.o -o deep || fail "build"
+	timeout 60 "$PROBEGEN" --trace --stack -c './deep 1' > short 2> err || { cat err; fail "--stack"; }
+	grep -q "^    (the walk stopped: the stack's copy ends (8192 bytes; --stack-bytes))$" short ||
+		{ cat short; fail "8 KiB: the walk's stop not said"; }
+	timeout 60 "$PROBEGEN" --trace --stack --stack-bytes 65536 -c './deep 1' > out 2> err ||
+		{ cat err; fail "--stack-bytes 65536"; }
+	stack_functions out > fns
+	[ "$(grep -c -x descend fns)" = 51 ] && grep -q -x main fns && ! grep -q 'the walk stopped' out ||
+		{ cat out; fail "64 KiB: not 51 descend frames and main"; }
+	timeout 60 "$PROBEGEN" --trace --json --stack --stack-bytes 65536 -c './deep 1' > json 2> err ||
+		{ cat err; fail "--json"; }
+	python3 - json <<-'PY' || fail "--json's walk"
+	import json, sys
+	e = json.loads(open(sys.argv[1]).readline())
+	names = [f.split("+")[0] for f in e["stack"]]
+	assert names.count("descend") == 51 and "main" in names and "stack_stopped" not in e, e
+	PY
+	ok
+}
+
 # A copy too small to reach main says where the walk stopped, and why;
-# --stack-bytes takes 512 to 16384.
+# --stack-bytes takes 512 to 65536.
 t_stack_short_copy() {
 	need_trace
 	stack_program
@@ -86,7 +113,7 @@ t_stack_short_copy() {
 	grep -q "^    (the walk stopped: the stack's copy ends (512 bytes; --stack-bytes))$" out ||
 		{ cat out; fail "a short copy: not said"; }
 	! "$PROBEGEN" --trace --stack --stack-bytes 100000 -c ./stack 2> err &&
-		grep -q -- "--stack-bytes takes a number of bytes from 512 to 16384" err || { cat err; fail "--stack-bytes 100000"; }
+		grep -q -- "--stack-bytes takes a number of bytes from 512 to 65536" err || { cat err; fail "--stack-bytes 100000"; }
 	ok
 }
 

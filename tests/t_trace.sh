@@ -312,6 +312,54 @@ assert ev[1]["args"]["text"] == "xxxxx" and "cut" not in ev[1], ev[1]
 	ok
 }
 
+# --string-bytes raises the cut, for strings and for bytes with their
+# length, each value the program's own, byte for byte (its pattern
+# rebuilt here); a value longer than the slot is still cut and said.
+# 128 to 4096; nothing below the default.
+t_trace_string_bytes() {
+	need_trace
+	printf 'provider l {\n\tprobe s(char *text, int n);\n\t/** @length buf len */\n\tprobe b(const char *buf, int len);\n};\n' > l.d
+	expect "$PROBEGEN" -h -s l.d -o l.h
+	expect "$PROBEGEN" -G -s l.d -o l.o
+	cat > l.c <<-'C'
+	#include "l.h"
+	static char shorter[3001], text[5000];
+	int main(void) {
+		for (int i = 0; i < 4999; i++)
+			text[i] = 'a' + i % 26;
+		for (int i = 0; i < 3000; i++)
+			shorter[i] = 'a' + i % 26;
+		L_S(shorter, 3000);
+		L_S(text, 4999);
+		L_B(text, 2000);
+		return 0;
+	}
+	C
+	expect gcc -O2 l.c l.o -o l
+	"$PROBEGEN" --trace --json --string-bytes 3001 -c ./l 2> err | grep '^{' > out.json || { cat err; fail "--string-bytes 3001"; }
+	"$PROBEGEN" --trace --json -c ./l 2> err | grep '^{' > short.json || { cat err; fail "--trace"; }
+	python3 - out.json short.json <<-'PY' || fail "--string-bytes's values"
+	import json, sys
+	text = "".join(chr(97 + i % 26) for i in range(4999))
+	ev = [json.loads(l) for l in open(sys.argv[1])]
+	# 3001 is rounded up to 3008 bytes a slot: 3007 characters and a NUL.
+	assert ev[0]["args"]["text"] == text[:3000] and "cut" not in ev[0], ev[0]
+	assert ev[1]["args"]["text"] == text[:3007] and ev[1]["cut"] == {"text": True}, ev[1]
+	assert ev[2]["args"]["buf"] == text[:2000] and "cut" not in ev[2], ev[2]
+	short = [json.loads(l) for l in open(sys.argv[2])]
+	assert short[2]["args"]["buf"] == text[:128] and short[2]["cut"] == {"buf": 2000}, short[2]
+	PY
+	"$PROBEGEN" --trace --string-bytes 4096 -c ./l > out 2> err || { cat err; fail "--string-bytes 4096, text"; }
+	expect_grep " l:b buf=\"$(python3 -c 'print("".join(chr(97 + i % 26) for i in range(2000)))')\" len=2000$" out
+	expect_grep " l:s text=\"$(python3 -c 'print("".join(chr(97 + i % 26) for i in range(4095)))')\"\.\.\. n=4999$" out
+	for bad in 127 4097 x; do
+		! "$PROBEGEN" --trace --string-bytes $bad -c ./l > out 2> err &&
+			grep -q -- "--string-bytes takes a number of bytes from 128 to 4096, not '$bad'" err ||
+			{ cat err; fail "--string-bytes $bad"; }
+	done
+	ok
+}
+
 # String literals the program never reads, so never faulted in: --trace
 # reads them all, in the three forms, text and JSON.
 t_trace_literal_strings() {

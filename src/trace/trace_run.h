@@ -13,7 +13,11 @@ struct program;
 /* --stack: the bytes of each firing's user stack copied, by default and
  * at most (--stack-bytes). */
 #define TRACE_STACK_BYTES_DEFAULT 8192
-#define TRACE_STACK_BYTES_MAX 16384
+#define TRACE_STACK_BYTES_MAX 65536
+/* The most bytes of a string or a byte value each firing copies, by
+ * default and at most (--string-bytes): trace_abi.h's slot. */
+#define TRACE_STRING_BYTES_DEFAULT 128
+#define TRACE_STRING_BYTES_MAX 4096
 
 /* The names of a pair's breakdown --summary prints without --top. */
 #define TRACE_TOP_DEFAULT 20
@@ -41,6 +45,7 @@ struct trace_options {
 	struct string_list expect_requests; /* --expect 'P:N{COUNT}: EXPR' */
 	int stack;	 /* --stack: each firing's native stack */
 	int stack_bytes; /* --stack-bytes N, or 0: the default */
+	int string_bytes; /* --string-bytes N, or 0: the default */
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */
 	const char *folded;  /* --folded FILE: folded stacks, or NULL */
 	const char *pprof;   /* --pprof FILE: a pprof profile, or NULL */

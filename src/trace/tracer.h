@@ -40,6 +40,9 @@ _Static_assert(TRACE_MAX_ARGS == MAX_PROBE_ARGS,
 	       "the BPF side and the compiler must agree on the argument limit");
 _Static_assert(TRACE_STACK_MAX == TRACE_STACK_BYTES_MAX,
 	       "--stack-bytes copies at most what an event holds");
+_Static_assert(TRACE_STR_LEN == TRACE_STRING_BYTES_DEFAULT &&
+		       TRACE_STR_MAX == TRACE_STRING_BYTES_MAX,
+	       "--string-bytes fills at most a slot");
 _Static_assert(TRACE_MAX_STEPS == ARG_MAX_STEPS,
 	       "the BPF side follows as many pointers as members.c lays out");
 
@@ -124,6 +127,7 @@ struct trace_plan {
 	long long limit; /* events until the trace stops, or 0 */
 	double duration; /* seconds until it stops, or 0 */
 	unsigned stack_bytes; /* of each firing's stack: --stack's, or 0 */
+	unsigned string_bytes; /* of each string and byte value: a slot's */
 	/* What it traces, as the options name it. */
 	const char *const *binaries; /* the BINARY operands */
 	int nbinaries, pid;	     /* pid: -p's, or 0 */

@@ -27,6 +27,7 @@ static void probe(int n, const enum arg_kind *hows)
 
 	memset(&t, 0, sizeof(t));
 	memset(&e, 0, sizeof(e));
+	e.slot_bytes = TRACE_STR_LEN;
 	t.label = t.label_text = (char *)"p:n";
 	t.provider = (char *)"p";
 	t.name = (char *)"n";
@@ -86,8 +87,8 @@ static void strings_with_and_without_lengths(void)
 	probe(4, hows);
 	t.read[1].length_from = LENGTH_ARG, t.read[1].length_arg = 2;
 	t.read[2].size = 4;
-	strcpy(e.strings[0], "say \"hi\"\n");
-	memcpy(e.strings[1], "GETSECRET", 9); /* only 3 passed */
+	strcpy(TRACE_SLOT(&e, 0), "say \"hi\"\n");
+	memcpy(TRACE_SLOT(&e, 1), "GETSECRET", 9); /* only 3 passed */
 	e.args[2] = 3;
 	e.fault_mask = 1u << 3; /* the last could not be read */
 	CHECK_STR(printed(0), " a0=\"say \\\"hi\\\"\\n\" a1=\"GET\" a2=3 a3=0x7f0000001300(unreadable)");
@@ -104,8 +105,8 @@ static void bytes_forward_and_reversed(void)
 	t.read[0].length_from = LENGTH_FIXED, t.read[0].length = 4;
 	t.read[1].length_from = LENGTH_FIXED, t.read[1].length = 4,
 	t.read[1].reversed = 1;
-	memcpy(e.strings[0], "\x01\x02\xab\xff\x55", 5);
-	memcpy(e.strings[1], "\x01\x02\xab\xff\x55", 5);
+	memcpy(TRACE_SLOT(&e, 0), "\x01\x02\xab\xff\x55", 5);
+	memcpy(TRACE_SLOT(&e, 1), "\x01\x02\xab\xff\x55", 5);
 	CHECK_STR(printed(0), " a0=0102abff a1=ffab0201");
 	CHECK_STR(printed(1), "\"a0\": \"0102abff\", \"a1\": \"ffab0201\"");
 }
@@ -124,10 +125,10 @@ static void socket_addresses_of_each_family(void)
 	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
 	inet_pton(AF_INET6, "::1", &in6.sin6_addr);
 	strcpy(un.sun_path, "/run/app.sock");
-	memcpy(e.strings[0], &in, sizeof(in));
-	memcpy(e.strings[1], &in6, sizeof(in6));
-	memcpy(e.strings[2], &un, sizeof(un));
-	e.strings[3][0] = 99; /* a family it does not know */
+	memcpy(TRACE_SLOT(&e, 0), &in, sizeof(in));
+	memcpy(TRACE_SLOT(&e, 1), &in6, sizeof(in6));
+	memcpy(TRACE_SLOT(&e, 2), &un, sizeof(un));
+	TRACE_SLOT(&e, 3)[0] = 99; /* a family it does not know */
 	CHECK_STR(printed(0), " a0=127.0.0.1:8080 a1=[::1]:443 a2=/run/app.sock a3=(family 99)");
 	CHECK_STR(printed(1), "\"a0\": \"127.0.0.1:8080\", \"a1\": \"[::1]:443\", \"a2\": \"/run/app.sock\", \"a3\": \"(family 99)\"");
 }
@@ -161,11 +162,11 @@ static void cuts_said_apart_from_values(void)
 	probe(4, hows);
 	t.read[1].length_from = LENGTH_ARG, t.read[1].length_arg = 2;
 	t.read[2].size = 4;
-	memset(e.strings[0], 'x', TRACE_STR_LEN - 1);
+	memset(TRACE_SLOT(&e, 0), 'x', TRACE_STR_LEN - 1);
 	e.cut_mask = 1u << 0;
-	memset(e.strings[1], 0xab, TRACE_STR_LEN);
+	memset(TRACE_SLOT(&e, 1), 0xab, TRACE_STR_LEN);
 	e.args[2] = 600;
-	strcpy(e.strings[2], "abc...");
+	strcpy(TRACE_SLOT(&e, 2), "abc...");
 	CHECK(strstr(printed(0), "\"... a1=") && strstr(printed(0), "abab... (600 bytes) a2=600"),
 	      "text: %s", printed(0));
 	CHECK(strstr(printed(1), "xxx\", \"a1\": \"abab") &&

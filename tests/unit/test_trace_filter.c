@@ -4,7 +4,9 @@
  * filter_evaluate), against filter_oracle.h's evaluation of the parsed
  * expression.
  */
+#include <arpa/inet.h>
 #include <stdint.h>
+#include <sys/un.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -286,7 +288,7 @@ static void what_an_operand_is_is_said(void)
 	} cases[] = {
 		{ ARG_BYTES, "x == \"ab\"", "'x' is bytes (a pointer with its length)" },
 		{ ARG_BYTES, "x == 5", "'x' is bytes (a pointer with its length)" },
-		{ ARG_SOCKADDR, "x == \"127.0.0.1:80\"", "'x' is a socket address" },
+		{ ARG_SOCKADDR, "x == 80", "'x' is a socket address: compare it with a \"string\"" },
 		{ ARG_FLOAT, "x < 1", "'x' is a floating-point number" },
 		{ ARG_BY_VALUE, "x == 1", "'x' is an object passed by value" },
 		{ ARG_INTEGER, "x == \"1\"", "'x' is a number: compare it with a number" },
@@ -315,8 +317,75 @@ static void what_an_operand_is_is_said(void)
 	}
 }
 
+/* A socket address compares with its printed form, in pieces of its
+ * bytes (family, port, address): judged on each family's bytes as the
+ * slot holds them; a NULL one passes neither == nor !=. */
+static void socket_addresses_compare_as_printed(void)
+{
+	static const struct {
+		const char *expr;
+		int v4, v6, un, unreadable;
+	} cases[] = {
+		{ "x == \"10.1.2.3:8080\"", 1, 0, 0, 0 },
+		{ "x == \"10.1.2.3:8081\"", 0, 0, 0, 0 },
+		{ "x != \"10.1.2.3:8080\"", 0, 1, 1, 0 },
+		{ "x ~ \"10.1.2.3:*\"", 1, 0, 0, 0 },
+		{ "x ~ \"*:8080\"", 1, 1, 0, 0 },
+		{ "x == \"[2001:db8::7]:8080\"", 0, 1, 0, 0 },
+		{ "x ~ \"[2001:db8::7]:*\"", 0, 1, 0, 0 },
+		{ "x == \"[2001:db8::8]:8080\"", 0, 0, 0, 0 },
+		{ "x == \"/run/a.sock\"", 0, 0, 1, 0 },
+		{ "x == \"/run/a\"", 0, 0, 0, 0 },
+		{ "x ~ \"/run/*\"", 0, 0, 1, 0 },
+		{ "!(x ~ \"/run/*\")", 1, 1, 0, 1 },
+	};
+	struct sockaddr_in v4 = { .sin_family = AF_INET, .sin_port = htons(8080) };
+	struct sockaddr_in6 v6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(8080) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	const void *addrs[3] = { &v4, &v6, &un };
+	const unsigned lens[3] = { sizeof(v4), sizeof(v6), 110 };
+	struct filter_operand o[TRACE_MAX_SLOTS];
+	struct where_request r;
+	struct trace_filter f;
+	struct traced t;
+	char *why;
+	size_t i, a;
+
+	inet_pton(AF_INET, "10.1.2.3", &v4.sin_addr);
+	inet_pton(AF_INET6, "2001:db8::7", &v6.sin6_addr);
+	strcpy(un.sun_path, "/run/a.sock");
+	memset(&t, 0, sizeof(t));
+	t.label = t.label_text = (char *)"t:p";
+	t.nargs = 1;
+	t.arg_names[0] = (char *)"x";
+	t.read[0].kind = ARG_SOCKADDR;
+	t.read[0].length_arg = -1;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int want[4] = { cases[i].v4, cases[i].v6, cases[i].un,
+				cases[i].unreadable };
+
+		CHECK_INT(parse(&r, cases[i].expr), 0);
+		CHECK_INT(filter_compile(&t, &r, &f, &why), 0);
+		for (a = 0; a < 4; a++) {
+			memset(o, 0, sizeof(o));
+			o[0].unreadable = a == 3;
+			o[0].text = a < 3 ? addrs[a] : NULL;
+			o[0].len = a < 3 ? lens[a] : 0;
+			CHECK(filter_evaluate(&f, o) == want[a],
+			      "'%s' on address %zu: %d", cases[i].expr, a,
+			      filter_evaluate(&f, o));
+		}
+		where_free(&r);
+	}
+	CHECK_INT(parse(&r, "x == \"10.1.2.3\""), 0);
+	CHECK_INT(filter_compile(&t, &r, &f, &why), -1);
+	where_free(&r);
+}
+
 UNIT_CASES(UNIT(compiled_steps_agree_with_the_expression),
 	   UNIT(too_many_steps_are_refused),
 	   UNIT(the_compiler_checks_every_step), UNIT(deep_nesting_is_refused),
 	   UNIT(a_leading_zero_is_refused), UNIT(a_failed_parse_leaves_nothing),
-	   UNIT(globs_match_texts_with_stars), UNIT(what_an_operand_is_is_said))
+	   UNIT(globs_match_texts_with_stars), UNIT(what_an_operand_is_is_said),
+	   UNIT(socket_addresses_compare_as_printed))

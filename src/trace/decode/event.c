@@ -138,8 +138,8 @@ static void put_meant(struct line *l, const struct traced *t,
 	if (quote)
 		*l->p++ = '"';
 	l->p = escape_to(l->p, text, (size_t)n, json);
-	if (total > (meant_counted(r) ? TRACE_COUNTED_MAX
-							  : TRACE_STR_LEN)) {
+	if (total > (meant_counted(r) ? TRACE_COUNTED_MAX(e->slot_bytes)
+				      : e->slot_bytes)) {
 		/* Cut: what the program passed, said (in JSON apart from
 		   the value, by event_put_cuts: "abc..." may be a value). */
 		if (json) {
@@ -232,8 +232,8 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 		/* Slots follow the header in their arguments' order. */
 		if ((e->fault_mask & (1u << a)) || s >= (int)e->nstrings)
 			return -1;
-		buf_add(b, e->strings[s],
-			strnlen(e->strings[s], TRACE_STR_LEN - 1));
+		buf_add(b, TRACE_SLOT(e, s),
+			strnlen(TRACE_SLOT(e, s), e->slot_bytes - 1));
 	} else if (r->kind == ARG_CODE) {
 		/* No function holds it: the address, as --stack says one. */
 		buf_printf(b, "0x%llx", e->args[a]);
@@ -282,13 +282,13 @@ char *event_put_args(char *p, const struct traced *t,
 		} else if (t->read[i].kind == ARG_STRING &&
 			   s < (int)e->nstrings) {
 			int cut = e->cut_mask & (1u << i);
-			char str[TRACE_STR_LEN];
+			char str[TRACE_STR_MAX];
 
 			/* Copied out: the ring's copy need not end in a NUL. */
-			memcpy(str, e->strings[s++], sizeof(str));
-			str[sizeof(str) - 1] = '\0';
+			memcpy(str, TRACE_SLOT(e, s++), e->slot_bytes);
+			str[e->slot_bytes - 1] = '\0';
 			*l->p++ = '"';
-			put_escaped(l, str, sizeof(str), json);
+			put_escaped(l, str, e->slot_bytes, json);
 			/* A cut string ends in "..." after the quotes; in
 			   JSON the cut is said apart (event_put_cuts). */
 			put_str(l, cut && !json ? "\"..." : "\"");
@@ -317,7 +317,7 @@ char *event_put_cuts(char *p, const struct traced *t,
 		total = -1;
 		cut = 0;
 		if ((len = meant_text(text, t, e, i, s, &total)) != MEANT_NOTHING) {
-			cut = len >= 0 && total > TRACE_STR_LEN;
+			cut = len >= 0 && total > e->slot_bytes;
 		} else if (r->kind == ARG_STRING) {
 			cut = (e->cut_mask & (1u << i)) &&
 			      !(e->fault_mask & (1u << i));
@@ -337,7 +337,7 @@ char *event_put_cuts(char *p, const struct traced *t,
 	for (k = 0; k < t->nshows; k++) {
 		len = meant_show_text(text, t, e, k, &v, &cut, &total);
 		if (meant_counted(&t->read[TRACE_MAX_ARGS + k]))
-			cut = len >= 0 && total > TRACE_COUNTED_MAX;
+			cut = len >= 0 && total > TRACE_COUNTED_MAX(e->slot_bytes);
 		else
 			total = -1;
 		if (!cut || len == MEANT_UNREADABLE)

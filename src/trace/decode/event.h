@@ -18,7 +18,7 @@
 /* Room for one event's line: its head and every argument, escaped. */
 #define EVENT_LINE_MAX \
 	((2 + TRACE_MAX_SLOTS) * ESCAPED_MAX(NAME_PRINT_MAX) + \
-	 TRACE_MAX_SLOTS * (ESCAPED_MAX(TRACE_STR_LEN) + 96) + 256)
+	 TRACE_MAX_SLOTS * (ESCAPED_MAX(TRACE_STR_MAX) + 96) + 256)
 /* Writers into a line of EVENT_LINE_MAX bytes: each returns the end of
  * what it wrote at p.  v in decimal, at least min_digits of it; s
  * escaped (JSON's rules or C's), at most max bytes of it; event e's
@@ -78,7 +78,7 @@ enum {
 	MEANT_NEGATIVE = -3,   /* its length is negative (*total) */
 };
 /* Room meant_text needs: a slot in hex, or an address. */
-#define MEANT_MAX (2 * TRACE_STR_LEN + 64)
+#define MEANT_MAX (2 * TRACE_STR_MAX + 64)
 /* How an ARG_CODE value is named: the function holding addr in process
  * pid, "name" or "name+0xN", into out (MEANT_MAX bytes): its length,
  * or MEANT_NOTHING when no function holds it (the address is shown).

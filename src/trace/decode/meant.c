@@ -172,11 +172,11 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 	if (s < 0 || s >= (int)e->nstrings || s >= TRACE_MAX_ARGS ||
 	    (e->fault_mask & (1u << a)))
 		return MEANT_UNREADABLE;
-	slot = (const unsigned char *)e->strings[s];
+	slot = (const unsigned char *)TRACE_SLOT(e, s);
 	if (r->kind == ARG_SOCKADDR)
 		return (long)sockaddr_text(out, slot);
 	return bytes_text(out, r, slot,
-			  *total < TRACE_STR_LEN ? *total : TRACE_STR_LEN);
+			  *total < e->slot_bytes ? *total : e->slot_bytes);
 }
 
 unsigned long long meant_value(const struct traced *t,
@@ -213,27 +213,28 @@ long meant_show_text(char *out, const struct traced *t,
 		return MEANT_UNREADABLE;
 	if (r->kind == ARG_SOCKADDR)
 		return (long)sockaddr_text(out, (const unsigned char *)
-							e->strings[s]);
+							TRACE_SLOT(e, s));
 	if (meant_counted(r)) {
 		/* Its length, then its bytes (trace_abi.h's COUNTED). */
-		memcpy(total, e->strings[s], sizeof(*total));
+		memcpy(total, TRACE_SLOT(e, s), sizeof(*total));
 		if (*total < 0)
 			return MEANT_NEGATIVE;
 		return bytes_text(out, r,
-				  (const unsigned char *)e->strings[s] + 8,
-				  *total < TRACE_COUNTED_MAX ? *total
-							     : TRACE_COUNTED_MAX);
+				  (const unsigned char *)TRACE_SLOT(e, s) + 8,
+				  *total < TRACE_COUNTED_MAX(e->slot_bytes)
+					  ? *total
+					  : TRACE_COUNTED_MAX(e->slot_bytes));
 	}
 	if (r->kind == ARG_STRING || r->kind == ARG_TEXT) {
-		n = r->kind == ARG_TEXT && r->length < TRACE_STR_LEN
+		n = r->kind == ARG_TEXT && r->length < e->slot_bytes
 			    ? (int)r->length
-			    : TRACE_STR_LEN - (r->kind == ARG_STRING);
-		n = (int)strnlen(e->strings[s], (size_t)n);
-		memcpy(out, e->strings[s], (size_t)n);
+			    : (int)e->slot_bytes - (r->kind == ARG_STRING);
+		n = (int)strnlen(TRACE_SLOT(e, s), (size_t)n);
+		memcpy(out, TRACE_SLOT(e, s), (size_t)n);
 		return n;
 	}
 	*v = 0;
-	memcpy(v, e->strings[s],
+	memcpy(v, TRACE_SLOT(e, s),
 	       r->size >= 1 && r->size <= 8 ? (size_t)r->size : 8);
 	return enum_name(out, r, *v);
 }

@@ -78,16 +78,16 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 {
 	struct proc *p = arg;
 	const struct trace_event *e = p->e;
-	unsigned long long sp = e->regs[p->regs->sp];
+	unsigned long long sp = TRACE_STACK_OF(e)->regs[p->regs->sp];
 
 	(void)dwfl;
-	if (addr < sp || addr - sp + (unsigned)p->word > e->stack_size) {
+	if (addr < sp || addr - sp + (unsigned)p->word > TRACE_STACK_OF(e)->stack_size) {
 		p->outside = addr;
 		return false;
 	}
 	/* An i386 word is 4 bytes: libdwfl takes it zero-extended. */
 	*result = 0;
-	memcpy(result, e->stack + (addr - sp), (size_t)p->word);
+	memcpy(result, TRACE_STACK_OF(e)->stack + (addr - sp), (size_t)p->word);
 	return true;
 }
 
@@ -99,7 +99,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 						    : TRACE_MAX_REGS;
 
 	for (i = 0; i < n; i++)
-		regs[i] = p->e->regs[p->regs->dwarf[i] % TRACE_MAX_REGS] &
+		regs[i] = TRACE_STACK_OF(p->e)->regs[p->regs->dwarf[i] % TRACE_MAX_REGS] &
 			  (p->word == 4 ? 0xffffffffu : ~0ull);
 	return dwfl_thread_state_registers(thread, 0, (unsigned)n, regs);
 }
@@ -390,7 +390,7 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 	int rc;
 
 	clear_walk(&s->walk);
-	if (e->stack_end == TRACE_STACK_NO_REGS || !tg || !tg->regs) {
+	if (TRACE_STACK_OF(e)->stack_end == TRACE_STACK_NO_REGS || !tg || !tg->regs) {
 		s->walk.stopped = xasprintf(
 			"a %s program's stack is not walked (x86 only)",
 			arch);
@@ -402,7 +402,7 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 		/* The process had ended, unread: its firing's address. */
 		struct frame_made *f = frame_name(
 			NULL,
-			e->regs[p->regs->ip] & (p->word == 4 ? 0xffffffffu : ~0ull),
+			TRACE_STACK_OF(e)->regs[p->regs->ip] & (p->word == 4 ? 0xffffffffu : ~0ull),
 			1);
 
 		s->walk.places[0] = (struct frame_place){ .pc = f->place.pc };
@@ -420,15 +420,15 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 	if (rc == DWARF_CB_ABORT)
 		s->walk.stopped = xasprintf("at %d frames, the most kept",
 					    STACK_MAX_FRAMES);
-	else if (p->outside && e->stack_size == 0)
+	else if (p->outside && TRACE_STACK_OF(e)->stack_size == 0)
 		/* Not one byte at the stack pointer could be read. */
 		s->walk.stopped = xstrdup(
 			"the stack pointer was not in a mapping (nothing to copy)");
 	else if (p->outside)
 		s->walk.stopped = xasprintf(
 			"the stack's copy ends (%u bytes%s; --stack-bytes)",
-			e->stack_size,
-			e->stack_end == TRACE_STACK_TOP ? ", to its top" : "");
+			TRACE_STACK_OF(e)->stack_size,
+			TRACE_STACK_OF(e)->stack_end == TRACE_STACK_TOP ? ", to its top" : "");
 	else if (rc != 0 && !s->walk.nframes)
 		s->walk.stopped = xstrdup(dwfl_errmsg(-1));
 	/* Else an error past the outermost frame: some systems end so

@@ -7,6 +7,7 @@
  */
 #include <linux/types.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "trace/decode/event.h"
 #include "trace/kernel/bpf/filter_eval.h"
@@ -22,10 +23,17 @@ static int cond_truth(const struct trace_cond *c,
 		return 0;
 	if (!filter_compares_string(c))
 		return filter_integer_truth(c, o->value);
-	n = o->len > TRACE_STR_LEN ? TRACE_STR_LEN : o->len;
+	/* A piece of a socket address: its bytes from offset, as many as
+	   the comparison reads. */
+	if (c->offset > o->len)
+		return 0;
+	n = o->len - c->offset;
+	if (c->length_from == LENGTH_FIXED && n > c->length)
+		n = c->length;
+	n = n > TRACE_STR_LEN ? TRACE_STR_LEN : n;
 	m = filter_pattern_len(c);
 	if (c->op != TRACE_MATCH)
-		return filter_string_truth(c, o->text, n, m);
+		return filter_string_truth(c, o->text + c->offset, n, m);
 	for (k = 0; k < FILTER_GLOB_STEPS; k++)
 		if (filter_glob_step(&g, o->text, n, c->pattern, m))
 			break;
@@ -61,7 +69,16 @@ static void arg_operand(const struct traced *t, const struct trace_event *e,
 		o->unreadable = 1;
 		return;
 	}
-	o->text = e->strings[s];
+	o->text = TRACE_SLOT(e, s);
+	if (r->kind == ARG_SOCKADDR) {
+		/* The bytes its family says, as slots.bpf.h read them. */
+		unsigned short family;
+
+		memcpy(&family, o->text, sizeof(family));
+		o->len = family == AF_INET ? 16 : family == AF_INET6 ? 28
+			 : family == AF_UNIX ? 110 : 2;
+		return;
+	}
 	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES) {
 		o->len = (unsigned)strnlen(o->text, TRACE_STR_LEN - 1);
 		return;
@@ -96,7 +113,7 @@ void event_operands(const struct traced *t, const struct trace_event *e,
 			o->unreadable = 1;
 		else if (n >= 0 && t->read[TRACE_MAX_ARGS + k].kind == ARG_STRING)
 			/* The slot's own bytes: text is a copy. */
-			o->text = e->strings[meant_show_slot(t, e, k)],
+			o->text = TRACE_SLOT(e, meant_show_slot(t, e, k)),
 			o->len = (unsigned)n;
 	}
 }

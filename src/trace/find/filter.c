@@ -8,9 +8,11 @@
  * request left out of every probe it matches is an error.  Several
  * requests that match one probe must all hold.
  */
+#include <arpa/inet.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "trace/find/filter.h"
 
@@ -84,7 +86,7 @@ static const char *operand_kind(const struct arg_read *r)
 	case ARG_BYTES:
 		return "bytes (a pointer with its length): compare them with 0x hex as --trace prints them (== != 0xHEX, ~ 0xHEX*)";
 	case ARG_SOCKADDR:
-		return "a socket address, which --where cannot compare (--by shows it)";
+		return "a socket address: compare it with a \"string\" as --trace prints it (== != ~)";
 	case ARG_FLOAT:
 		return "a floating-point number, which the tracers cannot read";
 	case ARG_BY_VALUE:
@@ -254,6 +256,167 @@ static int append_step(struct compiling *c, const struct where_node *n,
 	return 0;
 }
 
+/* How a socket address is written, in a message. */
+#define SOCKADDR_FORMS \
+	"a socket address compares with \"127.0.0.1:8080\", \"[::1]:8080\", " \
+	"\"/path\" or \"@name\" as --trace prints it; ~ with any port " \
+	"(\"127.0.0.1:*\"), any address (\"*:8080\") or a path's start (\"/run/*\")"
+
+/* A socket address's bytes at offset compared with bytes (len of them),
+ * as one comparison of c's (a pointer with a fixed length there). */
+struct sockaddr_piece {
+	unsigned offset, len;
+	unsigned char bytes[TRACE_PATTERN_LEN];
+};
+
+static void piece_family(struct sockaddr_piece *p, unsigned short family)
+{
+	p->offset = 0;
+	p->len = sizeof(family);
+	memcpy(p->bytes, &family, sizeof(family)); /* as the program's */
+}
+
+/* The port in s (to its end), in network order into *port: 0, or -1. */
+static int parse_port(const char *s, unsigned short *port)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (*end || v > 65535)
+		return -1;
+	*port = htons((unsigned short)v);
+	return 0;
+}
+
+/* Text (as --trace prints a socket address, '*' for any port or
+ * address, or a path's rest with ~) into pieces, all of which must
+ * hold; *either_family: pieces 0 and 1 are families, one of which must.
+ * The number of pieces, or 0 when text is no such form. */
+static int sockaddr_pieces(const char *text, int glob,
+			   struct sockaddr_piece p[3], int *either_family)
+{
+	size_t len = strlen(text);
+	const char *colon = strrchr(text, ':');
+	unsigned short port = 0;
+	unsigned char addr[16];
+	char host[INET6_ADDRSTRLEN + 2];
+	int any_port, star = strchr(text, '*') != NULL;
+
+	*either_family = 0;
+	memset(p, 0, 3 * sizeof(*p));
+	if (star && !glob)
+		return 0;
+	if (text[0] == '/' || text[0] == '@') {
+		/* sun_path: the path and its NUL, or (abstract) a NUL and
+		   the name; with ~ "...*", its start. */
+		int prefix = star && text[len - 1] == '*';
+
+		if ((star && (!prefix || strchr(text, '*') != text + len - 1)) ||
+		    2 + len + !prefix > TRACE_PATTERN_LEN - 1)
+			return 0;
+		piece_family(&p[0], AF_UNIX);
+		memcpy(p[0].bytes + 2, text, len - (size_t)prefix);
+		if (text[0] == '@')
+			p[0].bytes[2] = '\0';
+		p[0].len = (unsigned)(2 + len - (size_t)prefix + !prefix);
+		return 1;
+	}
+	if (!colon || (size_t)(colon - text) >= sizeof(host))
+		return 0;
+	any_port = strcmp(colon + 1, "*") == 0;
+	if (!any_port && parse_port(colon + 1, &port) != 0)
+		return 0;
+	memcpy(host, text, (size_t)(colon - text));
+	host[colon - text] = '\0';
+	if (strcmp(host, "*") == 0) {
+		if (any_port)
+			return 0;
+		/* Any address, of either family: the port at 2 in both. */
+		piece_family(&p[0], AF_INET);
+		piece_family(&p[1], AF_INET6);
+		p[2].offset = 2, p[2].len = 2;
+		memcpy(p[2].bytes, &port, 2);
+		*either_family = 1;
+		return 3;
+	}
+	if (strchr(host, '*'))
+		return 0;
+	if (inet_pton(AF_INET, host, addr) == 1) {
+		/* sockaddr_in: family, port, address. */
+		piece_family(&p[0], AF_INET);
+		if (any_port) {
+			p[1].offset = 4, p[1].len = 4;
+			memcpy(p[1].bytes, addr, 4);
+			return 2;
+		}
+		memcpy(p[0].bytes + 2, &port, 2);
+		memcpy(p[0].bytes + 4, addr, 4);
+		p[0].len = 8;
+		return 1;
+	}
+	if (host[0] != '[' || host[strlen(host) - 1] != ']')
+		return 0;
+	host[strlen(host) - 1] = '\0';
+	if (inet_pton(AF_INET6, host + 1, addr) != 1)
+		return 0;
+	/* sockaddr_in6: family, port, flow information, address. */
+	piece_family(&p[0], AF_INET6);
+	if (!any_port) {
+		memcpy(p[0].bytes + 2, &port, 2);
+		p[0].len = 4;
+	}
+	p[1].offset = 8, p[1].len = 16;
+	memcpy(p[1].bytes, addr, 16);
+	return 2;
+}
+
+/* A socket address compared with its printed form, as the comparisons
+ * of its pieces and the steps that join them: 0, 1 (left out), or -1
+ * (said).  != is each piece's != with AND and OR swapped, not NOT of
+ * ==: an address that cannot be read passes neither, as for the rest. */
+static int sockaddr_conds(struct compiling *c, const struct where_node *n,
+			  int idx)
+{
+	const struct arg_read *r = &c->t->read[idx];
+	struct sockaddr_piece p[3];
+	int k, npieces, either, rc, ne = n->op == TRACE_NE;
+	unsigned char and = ne ? TRACE_FILTER_OR : TRACE_FILTER_AND,
+		      or = ne ? TRACE_FILTER_AND : TRACE_FILTER_OR;
+
+	if (idx >= TRACE_MAX_ARGS || !n->is_string)
+		return wrong_kind(c, n, r);
+	if (n->op != TRACE_EQ && n->op != TRACE_NE && n->op != WHERE_GLOB)
+		return constant_error(c, n, SOCKADDR_FORMS);
+	npieces = sockaddr_pieces(n->text, n->op == WHERE_GLOB, p, &either);
+	if (!npieces || memchr(n->text, 0, n->text_len))
+		return constant_error(c, n, SOCKADDR_FORMS);
+	if (c->f->nconds + (unsigned)npieces > TRACE_MAX_CONDS)
+		return constant_error(c, n, TOO_LONG);
+	for (k = 0; k < npieces; k++) {
+		struct trace_cond *cond = &c->f->conds[c->f->nconds];
+
+		memset(cond, 0, sizeof(*cond));
+		cond->arg = (unsigned)idx;
+		cond->kind = ARG_BYTES;
+		cond->op = ne ? TRACE_NE : TRACE_EQ;
+		cond->length_from = LENGTH_FIXED;
+		cond->length = p[k].len;
+		cond->offset = p[k].offset;
+		cond->length_arg = -1;
+		memcpy(cond->pattern, p[k].bytes, p[k].len);
+		cond->pattern_len = p[k].len;
+		if ((rc = append_step(c, n, (unsigned char)c->f->nconds)) != 0)
+			return rc;
+		c->f->nconds++;
+		if (k && (rc = append_step(c, n, either && k == 1 ? or : and)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int compile_comparison(struct compiling *c, const struct where_node *n)
 {
 	struct trace_filter *f = c->f;
@@ -262,6 +425,8 @@ static int compile_comparison(struct compiling *c, const struct where_node *n)
 
 	if ((rc = operand_index(c, n, &idx)) != 0)
 		return rc;
+	if (c->t->read[idx].kind == ARG_SOCKADDR)
+		return sockaddr_conds(c, n, idx);
 	if (f->nconds >= TRACE_MAX_CONDS)
 		return constant_error(c, n, TOO_LONG);
 	cond = &f->conds[f->nconds];

@@ -44,6 +44,11 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 	if (!skel)
 		return NULL;
 	skel->rodata->summary_only = summary_only;
+	skel->rodata->slot_bytes = tr->plan.string_bytes;
+	/* The event's scratch: an entry a CPU (trace.bpf.c). */
+	if (libbpf_num_possible_cpus() > 0)
+		bpf_map__set_max_entries(skel->maps.scratch,
+					 (unsigned)libbpf_num_possible_cpus());
 	skel->rodata->stack_bytes =
 		tr->plan.stack ? (tr->plan.stack_bytes)
 			       : 0;

@@ -400,17 +400,38 @@ int sinks_open(struct tracer *tr)
 	return 0;
 }
 
+/* Whether a record holds the event it says: its slots (slot_bytes as
+ * --string-bytes made them) and, with --stack, its stack part; every
+ * room reads the event through TRACE_SLOT and TRACE_STACK_OF unchecked. */
+static int event_whole(const struct tracer *tr, const struct trace_event *e,
+		       size_t size)
+{
+	size_t end;
+
+	if (size < TRACE_EVENT_HEADER || e->slot_bytes != tr->plan.string_bytes ||
+	    e->nstrings > TRACE_MAX_SLOTS)
+		return 0;
+	end = TRACE_EVENT_HEADER + (size_t)e->nstrings * e->slot_bytes;
+	if (tr->plan.stack_bytes)
+		end += offsetof(struct trace_stack, stack) +
+		       (size >= end + offsetof(struct trace_stack, stack)
+				? TRACE_STACK_OF(e)->stack_size
+				: 0);
+	return size >= end &&
+	       (!tr->plan.stack_bytes || TRACE_STACK_OF(e)->stack_size <=
+						  tr->plan.stack_bytes);
+}
+
 int sinks_event(void *ctx, void *data, size_t size)
 {
 	struct tracer *tr = ctx;
 	const struct trace_event *e = data;
 	size_t i;
 
-	(void)size;
 	/* Past --limit, nothing more; after SIGINT or SIGTERM, what the
 	   ring holds still is taken (the firings before the stop: up to
 	   256 KiB wait there unwoken, trace.bpf.c). */
-	if (e->probe >= (unsigned)tr->nprobes ||
+	if (e->probe >= (unsigned)tr->nprobes || !event_whole(tr, e, size) ||
 	    (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit))
 		return 0;
 	if (!tr->start_ns)

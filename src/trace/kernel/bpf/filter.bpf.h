@@ -94,7 +94,8 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 		if ((__s64)len < 0)
 			return 0;
 		n = len > TRACE_STR_LEN ? TRACE_STR_LEN : (long)len;
-		if (read_bytes(ft->text, src, n, sleepable))
+		if (read_bytes(ft->text, (const char *)src + c->offset, n,
+			       sleepable))
 			return 0;
 	} else {
 		n = read_string(ft->text, src, sleepable);

@@ -1,10 +1,21 @@
 /*
  * src/trace/kernel/bpf/slots.bpf.h - part of trace.bpf.c (included once, before
  * on_firing): a firing's arguments into its event, and its slots (a
- * slot of TRACE_STR_LEN bytes each, trace_abi.h): C strings, the bytes of
+ * slot of slot_bytes each, trace_abi.h): C strings, the bytes of
  * pointers with their lengths, socket addresses, and --show's member
  * expressions, each copied at the firing.
  */
+
+/* Each slot's bytes (--string-bytes: TRACE_STR_LEN to TRACE_STR_MAX, a
+ * multiple of 8), known to the verifier: slot n is at n * slot_bytes. */
+const volatile __u32 slot_bytes = TRACE_STR_LEN;
+
+static __always_inline char *slot_of(struct trace_event *e, __u64 n)
+{
+	__u64 bytes = slot_bytes <= TRACE_STR_MAX ? slot_bytes : TRACE_STR_MAX;
+
+	return e->slots + (n < TRACE_MAX_SLOTS ? n : TRACE_MAX_SLOTS) * bytes;
+}
 
 /* A string's page may not be in memory yet: a literal in .rodata that
  * the program never read itself.  A sleepable program may fault it in
@@ -13,13 +24,13 @@
 static __always_inline long read_string(char *dst, const void *src,
 					bool sleepable)
 {
-	long len = bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
+	long len = bpf_probe_read_user_str(dst, slot_bytes, src);
 	char byte;
 
 	if (len < 0 && sleepable && bpf_copy_from_user(&byte, 1, src) == 0) {
 		bpf_copy_from_user(&byte, 1,
 				   (const void *)(((__u64)src | 4095) + 1));
-		len = bpf_probe_read_user_str(dst, TRACE_STR_LEN, src);
+		len = bpf_probe_read_user_str(dst, slot_bytes, src);
 	}
 	/* The empty string is 1 (its NUL): Linux 6.1 (Debian 12's) says 0,
 	   later kernels 1. */
@@ -58,7 +69,7 @@ static __always_inline long slot_length(const struct trace_event *e,
 		return sockaddr_length(src);
 	l = info->length_arg[i];
 	len = l >= 0 && l < TRACE_MAX_ARGS ? e->args[l] : info->length[i];
-	return len > TRACE_STR_LEN ? TRACE_STR_LEN : (long)len;
+	return len > slot_bytes ? (long)slot_bytes : (long)len;
 }
 
 /* A slot's bytes: n of them (no more than a slot), faulted in where the
@@ -70,8 +81,8 @@ static __always_inline long read_bytes(char *dst, const void *src, long n,
 
 	if (n <= 0)
 		return n; /* nothing to read: empty, not an error */
-	if (n > TRACE_STR_LEN)
-		n = TRACE_STR_LEN;
+	if (n > slot_bytes)
+		n = slot_bytes;
 	rc = bpf_probe_read_user(dst, (__u32)n, src);
 	if (rc && sleepable)
 		rc = bpf_copy_from_user(dst, (__u32)n, src);
@@ -110,13 +121,13 @@ static __always_inline void read_args(struct trace_event *e,
 		if (!ARG_KIND_HAS_SLOT(kind) || n >= TRACE_MAX_SLOTS)
 			continue;
 		if (kind == ARG_STRING) {
-			len = read_string(e->strings[n], src, sleepable);
-			if (len == TRACE_STR_LEN)
+			len = read_string(slot_of(e, n), src, sleepable);
+			if (len == slot_bytes)
 				e->cut_mask |= 1u << i;
 		} else {
 			len = slot_length(e, info, (unsigned int)i, src);
 			if (len >= 0)
-				len = read_bytes(e->strings[n], src, len,
+				len = read_bytes(slot_of(e, n), src, len,
 						 sleepable);
 		}
 		if (len < 0) /* a page not yet faulted in, or a bad pointer */
@@ -153,8 +164,9 @@ static __always_inline long read_counted(char *dst,
 	if ((__s64)len <= 0)
 		return 0;
 	return read_bytes(dst + 8, (const void *)ptr,
-			  len > TRACE_COUNTED_MAX ? TRACE_COUNTED_MAX
-						  : (long)len,
+			  len > TRACE_COUNTED_MAX(slot_bytes)
+				  ? (long)TRACE_COUNTED_MAX(slot_bytes)
+				  : (long)len,
 			  sleepable);
 }
 
@@ -178,7 +190,7 @@ static __always_inline void read_shows(struct trace_event *e,
 		n = *(volatile unsigned int *)&e->nstrings;
 		if (n >= TRACE_MAX_SLOTS || sh->arg >= TRACE_MAX_ARGS)
 			break;
-		dst = e->strings[n];
+		dst = slot_of(e, n);
 		rc = member_address(e->args[sh->arg], sh, &addr);
 		if (!rc && (sh->kind == ARG_INTEGER || sh->kind == ARG_POINTER)) {
 			*(__u64 *)dst = 0;
@@ -188,7 +200,7 @@ static __always_inline void read_shows(struct trace_event *e,
 			rc = bpf_probe_read_user(&addr, sizeof(addr),
 						 (const void *)addr);
 			len = rc ? -1 : read_string(dst, (const void *)addr, sleepable);
-			if (len == TRACE_STR_LEN)
+			if (len == slot_bytes)
 				e->cut_mask |= TRACE_SHOW_BIT(k);
 			rc = len < 0;
 		} else if (!rc && sh->length_from == LENGTH_SIBLING) {

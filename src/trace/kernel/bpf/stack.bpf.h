@@ -10,18 +10,28 @@ const volatile __u32 stack_bytes = 0;
 
 /* The registers, then the stack from its pointer up, a piece at a time
  * (each within one page): a piece past the top of the stack's mapping
- * fails, and the copy ends there, whole up to it. */
-static __always_inline void read_stack(struct trace_event *e,
-				       const struct firing_regs *regs,
-				       bool sleepable)
+ * fails, and the copy ends there, whole up to it.  Into the event's
+ * stack part, after its last slot: its bytes, or 0 with no part. */
+static __always_inline __u64 read_stack(struct trace_event *e,
+					const struct firing_regs *regs,
+					bool sleepable)
 {
+	__u64 slots = e->nstrings;
+	struct trace_stack *st;
+
+	/* Bounded here, in the register used: clang drops a bound it knows
+	   from on_firing's, which the verifier then does not see. */
+	__asm__ __volatile__("" : "+r"(slots));
+	if (slots > TRACE_MAX_SLOTS)
+		slots = TRACE_MAX_SLOTS;
+	st = (struct trace_stack *)slot_of(e, slots);
 #ifdef FIRING_REGS
 	__u64 sp = FIRING_SP(regs->copy), off = 0, n;
 	unsigned int k;
 	long rc;
 
-	__builtin_memcpy(e->regs, &regs->copy, sizeof(regs->copy));
-	e->stack_end = TRACE_STACK_FULL;
+	__builtin_memcpy(st->regs, &regs->copy, sizeof(regs->copy));
+	st->stack_end = TRACE_STACK_FULL;
 	for (k = 0; k < TRACE_STACK_MAX / TRACE_STACK_PIECE + 1; k++) {
 		if (off >= stack_bytes || off >= TRACE_STACK_MAX)
 			break;
@@ -31,19 +41,20 @@ static __always_inline void read_stack(struct trace_event *e,
 		if (n > TRACE_STACK_PIECE || n == 0)
 			break;
 		off &= TRACE_STACK_MAX - 1; /* below it: for the verifier */
-		rc = sleepable ? bpf_copy_from_user(e->stack + off, (__u32)n,
+		rc = sleepable ? bpf_copy_from_user(st->stack + off, (__u32)n,
 						    (const void *)(sp + off))
-			       : bpf_probe_read_user(e->stack + off, (__u32)n,
+			       : bpf_probe_read_user(st->stack + off, (__u32)n,
 						     (const void *)(sp + off));
 		if (rc) {
-			e->stack_end = TRACE_STACK_TOP;
+			st->stack_end = TRACE_STACK_TOP;
 			break;
 		}
 		off += n;
 	}
-	e->stack_size = (unsigned int)off;
+	st->stack_size = (unsigned int)off;
 #else
-	e->stack_size = 0;
-	e->stack_end = TRACE_STACK_NO_REGS;
+	st->stack_size = 0;
+	st->stack_end = TRACE_STACK_NO_REGS;
 #endif
+	return __builtin_offsetof(struct trace_stack, stack) + st->stack_size;
 }

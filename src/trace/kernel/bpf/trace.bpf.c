@@ -39,9 +39,11 @@ struct {
 	__type(value, struct trace_probe_info);
 } probes SEC(".maps");
 
-/* The event is built here (it is too big for the BPF stack). */
+/* The event is built here (it is too big for the BPF stack), in CPU
+ * k's entry (load.c makes one a CPU): an array, not a per-CPU one,
+ * whose values may not pass 32 KiB. */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct trace_event);
@@ -152,7 +154,7 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 				     bool filtering)
 {
 	struct __bpf_usdt_spec *spec;
-	__u32 zero = 0, probe;
+	__u32 zero = 0, probe, cpu = bpf_get_smp_processor_id();
 	struct trace_probe_info *info;
 	struct trace_event *e;
 	__u64 id = bpf_get_current_pid_tgid(), size, flags = BPF_RB_NO_WAKEUP;
@@ -164,7 +166,7 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 	if (follow_tree && !in_tree((__u32)(id >> 32)))
 		return 0;
 	spec = spec_of(ctx);
-	e = bpf_map_lookup_elem(&scratch, &zero);
+	e = bpf_map_lookup_elem(&scratch, &cpu);
 	if (!spec || !e)
 		return 0;
 	probe = (__u32)spec->usdt_cookie;
@@ -200,19 +202,16 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 	e->cut_mask = 0;
 	e->fault_mask = 0;
 	e->nstrings = 0;
+	e->slot_bytes = slot_bytes;
 	read_args(e, spec, &regs, info, nargs, sleepable);
 	if (info->nshows)
 		read_shows(e, info, sleepable);
 	n = e->nstrings;
 	if (n > TRACE_MAX_SLOTS)
 		n = TRACE_MAX_SLOTS;
-	size = TRACE_EVENT_HEADER + (__u64)n * TRACE_STR_LEN;
-	if (stack_bytes) {
-		read_stack(e, &regs, sleepable);
-		size = TRACE_EVENT_STACK + (e->stack_size <= TRACE_STACK_MAX
-						    ? e->stack_size
-						    : TRACE_STACK_MAX);
-	}
+	size = TRACE_EVENT_HEADER + (__u64)n * slot_bytes;
+	if (stack_bytes)
+		size += read_stack(e, &regs, sleepable);
 	if (size > sizeof(*e))
 		size = sizeof(*e);
 	quiet = bpf_map_lookup_elem(&unsignalled, &zero);

@@ -10,9 +10,15 @@
 #include "../../../arg_read.h" /* enum arg_kind: how each value is read */
 
 #define TRACE_MAX_ARGS 12 /* sys/sdt.h's and libbpf's limit */
-/* Bytes of a string argument, NUL included; and the most bytes read of
- * a pointer with its length or of a socket address (a slot each). */
+/* A slot's bytes (--string-bytes; a multiple of 8): the most of a
+ * string argument, NUL included, or read of a pointer with its length
+ * or of a socket address (a slot each).  128 unless asked, 4096 at most
+ * (the event is built in a map value: its slots and the largest stack
+ * copy fit one value of an array map, 133 KiB a CPU).  --where compares
+ * the first TRACE_STR_LEN bytes whatever the slot (its own copy,
+ * filter.bpf.h). */
 #define TRACE_STR_LEN 128
+#define TRACE_STR_MAX 4096
 #define TRACE_MAX_PROBES 16384
 /* The ring buffer's bytes, more with --stack (load.c): a process's first
  * walk reads its binaries' DWARF, and its firings wait there meanwhile. */
@@ -129,8 +135,8 @@ struct trace_role {
  * ARG_TEXT, ARG_BYTES with LENGTH_SIBLING: the pointer there, whose
  * length is the member length_delta bytes from it (length_size bytes,
  * signed or not): the slot holds that length (8 bytes), then at most
- * TRACE_COUNTED_MAX of the bytes. */
-#define TRACE_COUNTED_MAX (TRACE_STR_LEN - 8)
+ * TRACE_COUNTED_MAX(slot) of the bytes. */
+#define TRACE_COUNTED_MAX(slot_bytes) ((slot_bytes) - 8)
 struct trace_show {
 	unsigned int arg, kind, size, nsteps;
 	unsigned int offset[TRACE_MAX_STEPS];
@@ -171,6 +177,9 @@ struct trace_cond {
 	unsigned int length_from;
 	int length_arg;
 	unsigned int length;
+	/* The first byte compared of the operand's (a socket address's
+	   port or address: filter.c compares one in pieces) */
+	unsigned int offset;
 	unsigned long long value; /* the integer compared with */
 	unsigned int pattern_len; /* the pattern's bytes */
 	char pattern[TRACE_PATTERN_LEN]; /* the string, the glob, the bytes */
@@ -242,7 +251,7 @@ static __inline__ void trace_powers_of_two(const struct trace_pair_stats *st,
 /* --stack: the most bytes of a user stack a firing copies (--stack-bytes
  * chooses up to it), read a page at most at a time, so that a stack
  * near the top of its mapping is read to that top and no further. */
-#define TRACE_STACK_MAX 16384 /* trace_run.h's TRACE_STACK_BYTES_MAX */
+#define TRACE_STACK_MAX 65536 /* trace_run.h's TRACE_STACK_BYTES_MAX */
 #define TRACE_STACK_PIECE 4096
 #define TRACE_MAX_REGS 24 /* x86-64's pt_regs: 21 */
 /* Why a stack's copy ends short of the bytes asked. */
@@ -252,11 +261,20 @@ enum trace_stack_end {
 	TRACE_STACK_NO_REGS, /* an architecture whose registers are not copied */
 };
 
+/* --stack's part of an event: the registers at the firing (the
+ * kernel's struct pt_regs, as the architecture lays it out) and the top
+ * of the user stack, from its pointer up (size bytes). */
+struct trace_stack {
+	unsigned long long regs[TRACE_MAX_REGS];
+	unsigned int stack_size, stack_end; /* stack_end: why it ends */
+	unsigned char stack[TRACE_STACK_MAX + TRACE_STACK_PIECE];
+};
+
 /* One firing.  Strings, the bytes of pointers with a length and socket
  * addresses follow the header in the order of their arguments, a slot
- * of TRACE_STR_LEN bytes each, then each show's value (a number in its
- * slot's first 8 bytes); the event is only as long as the slots it
- * fills. */
+ * of slot_bytes each, then each show's value (a number in its slot's
+ * first 8 bytes); with --stack, its part follows the last slot filled.
+ * The event is only as long as what it fills. */
 struct trace_event {
 	unsigned long long time_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	unsigned int pid, tid;
@@ -265,19 +283,18 @@ struct trace_event {
 	unsigned int cut_mask;	 /* bit n: string argument n was cut */
 	unsigned int fault_mask; /* bit n: argument n's slot unreadable */
 	unsigned int nstrings;
+	unsigned int slot_bytes; /* each slot's: --string-bytes */
 	unsigned long long args[TRACE_MAX_ARGS];
-	char strings[TRACE_MAX_SLOTS][TRACE_STR_LEN];
-	/* --stack: the registers at the firing (the kernel's struct
-	   pt_regs, as the architecture lays it out) and the top of the
-	   user stack, from its pointer up (size bytes); sent after every
-	   slot, the event then as long as its stack. */
-	unsigned long long regs[TRACE_MAX_REGS];
-	unsigned int stack_size, stack_end; /* stack_end: why it ends */
-	unsigned char stack[TRACE_STACK_MAX + TRACE_STACK_PIECE];
+	char slots[TRACE_MAX_SLOTS * TRACE_STR_MAX + sizeof(struct trace_stack)];
 };
 /* The event's bytes before its slots. */
-#define TRACE_EVENT_HEADER __builtin_offsetof(struct trace_event, strings)
-#define TRACE_EVENT_STACK __builtin_offsetof(struct trace_event, stack)
+#define TRACE_EVENT_HEADER __builtin_offsetof(struct trace_event, slots)
+/* Slot s of event e, and its --stack part (after its nstrings slots):
+ * probegen's side, which has checked slot_bytes and nstrings against
+ * the record's size (sinks.c). */
+#define TRACE_SLOT(e, s) ((e)->slots + (unsigned long)(s) * (e)->slot_bytes)
+#define TRACE_STACK_OF(e) \
+	((const struct trace_stack *)TRACE_SLOT(e, (e)->nstrings))
 
 /* The event's probe when a followed process has just exec'd a program
  * (-c, -p): it is stopped until probegen has attached to the program's
