@@ -45,6 +45,7 @@ static void read_of(struct arg_read *r, const uint8_t **p,
 		r->length_from = LENGTH_SIBLING;
 	r->length = d * 3;
 	r->reversed = a >> 7;
+	r->key_values = (a >> 6) & 1; /* a string's: @fields text */
 }
 
 static void check(const char *line, const char *end)
@@ -83,6 +84,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < t.nshows; i++) {
 		t.arg_names[TRACE_MAX_ARGS + i] = "c->m";
 		read_of(&t.read[TRACE_MAX_ARGS + i], &p, end, 0);
+		/* Some shows are fields of an argument's key=value text. */
+		if (t.nargs && t.read[TRACE_MAX_ARGS + i].reversed) {
+			t.read[TRACE_MAX_ARGS + i].kind = ARG_FIELD;
+			t.read[TRACE_MAX_ARGS + i].arg = i % t.nargs;
+			t.read[TRACE_MAX_ARGS + i].field = "a";
+		}
 	}
 	/* The event: its header's fields, then whatever is left. */
 	e->nargs = byte(&p, end) % (TRACE_MAX_ARGS + 2);

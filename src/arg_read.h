@@ -27,6 +27,9 @@ enum arg_kind {
 	ARG_BYTES,    /* another pointer to its length's bytes: hex */
 	ARG_SOCKADDR, /* a struct sockaddr pointer: the address */
 	ARG_CODE,     /* a pointer to code: shown as its function's name */
+	ARG_FIELD,    /* one field of an argument's key=value text (@fields):
+			 found in probegen in that argument's slot, and in
+			 the kernel by --where (bpf/fields.h); no slot */
 	ARG_AS_NOTED, /* a type of the user's headers: as the note records */
 	ARG_FLOAT,
 	ARG_BY_VALUE,
@@ -63,6 +66,11 @@ struct arg_read {
 	unsigned length; /* LENGTH_FIXED */
 	int length_delta, length_size, length_signed; /* LENGTH_SIBLING */
 	int reversed;	 /* the bytes shown last first (a Bitcoin hash) */
+	/* ARG_STRING: key=value text, as probegen-tracing writes a span's
+	   or event's fields (@fields): an object of them in JSON */
+	int key_values;
+	/* ARG_FIELD: the key whose value is read, of argument arg */
+	const char *field;
 	/* A member chain (nsteps > 0): from argument arg's value plus
 	   offset[0], then through the pointer there plus offset[1], ...
 	   to the member's place, which holds its value; a char array's or

@@ -182,7 +182,7 @@ static int member_expr_ok(const char *e)
 			return parts > 0;
 		if (strncmp(e, "->", 2) == 0)
 			e += 2;
-		else if (*e == '.' && parts)
+		else if (*e == '.') /* a member, or a field of @fields text */
 			e++;
 		else
 			return 0;

@@ -244,6 +244,28 @@ t_rust_tracing_layer() {
 	    assert l["dur"] >= 2000, l  # lookup sleeps 2 ms
 	assert sum(1 for e in ev if e["ph"] == "i" and e["name"] == "tracing:event") == 4
 	PY
+	# The fields (tracing.d's @fields): an object in JSON; one named by
+	# --where (in the kernel), --expect, --show and --by.
+	timeout 60 "$PROBEGEN" --trace --json -n tracing:event -c "./$bin 4" 2> err | grep '^{' > ev.json || { cat err; fail "--json"; }
+	python3 - ev.json <<-'PY' || fail "the fields as JSON objects"
+	import json, sys
+	ev = [json.loads(l) for l in open(sys.argv[1])]
+	assert [e["args"]["fields"] for e in ev] == [{"id": "0", "bytes": "1024"}, {"id": "1", "bytes": "1024"},
+	                                             {"id": "2", "bytes": "1024"}, {"id": "3"}], ev
+	PY
+	timeout 60 "$PROBEGEN" --trace -n tracing:span__enter --where 'tracing:span__enter: fields.path == "/missing"' \
+		-c "./$bin 4" > out 2> err || { cat err; fail "--where fields.path"; }
+	expect_eq "$(firings out | sed 's/ id=[0-9]*//')" 'tracing:span__enter name="handle" target="rust_tracing" fields="id=3 path=\"/missing\"" fields.path="/missing"
+tracing:span__enter name="lookup" target="rust_tracing" fields="path=\"/missing\"" fields.path="/missing"' "--where fields.path"
+	timeout 60 "$PROBEGEN" --trace --summary -n tracing:event --expect 'tracing:event{1}: fields.id == "3" && !(fields.bytes ~ "*")' \
+		--expect 'tracing:event{3}: fields.bytes == "1024"' -c "./$bin 4" > out 2> err || { cat err; fail "--expect on fields"; }
+	expect_grep "'tracing:event{3}: fields.bytes == \"1024\"': met: 3 of 4" err
+	timeout 60 "$PROBEGEN" --trace -n tracing:event --show tracing:event:fields.bytes -c "./$bin 4" > out 2> err ||
+		{ cat err; fail "--show fields.bytes"; }
+	[ "$(grep -c ' fields.bytes="1024"$' out) $(grep -c ' fields.bytes=(absent)$' out)" = "3 1" ] || { cat out; fail "--show fields.bytes"; }
+	timeout 60 "$PROBEGEN" --trace --summary --by 'tracing:span__enter:name+fields.path' -c "./$bin 4" > out 2> err ||
+		{ cat err; fail "--by fields.path"; }
+	grep -q ' 3 .*  handle::/index.html$' out && grep -q ' 1 .*  lookup::/missing$' out || { cat out; fail "--by fields.path"; }
 	ok
 }
 

@@ -10,9 +10,11 @@
  *   - a socket address: a pointer to struct sockaddr, sockaddr_in,
  *     sockaddr_in6, sockaddr_un or sockaddr_storage;
  *   - a function: `@function ARG` for a callback passed as a plain
- *     pointer (a function pointer's type says so itself: type.c).
- * A tag is a line of the doc comment that starts with @length, @enum or
- * @function; other @ words stay documentation.
+ *     pointer (a function pointer's type says so itself: type.c);
+ *   - key=value text: `@fields ARG` for a string of fields as
+ *     probegen-tracing writes a span's or an event's.
+ * A tag is a line of the doc comment that starts with @length, @enum,
+ * @function or @fields; other @ words stay documentation.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -319,6 +321,27 @@ static void tag_function(struct tag_reader *r, const char *p, const char *end)
 	r->pr->meanings[i].code = 1;
 }
 
+/* @fields ARG: a string of key=value fields. */
+static void tag_fields(struct tag_reader *r, const char *p, const char *end)
+{
+	size_t n = 0;
+	const char *w = word(&p, end, &n), *more;
+	int i;
+
+	if ((i = tag_arg(r, "@fields", w, n)) < 0)
+		return;
+	if (r->pr->meanings[i].fields)
+		return tag_error(r, w, "'@fields' said twice of '%.*s'",
+				 (int)n, w);
+	if (!type_is_string(param_at(r->pr, i)->type) ||
+	    r->pr->meanings[i].length_said)
+		return tag_error(r, w, "'@fields': '%.*s' is not a string (a char pointer without a length)",
+				 (int)n, w);
+	if ((more = word(&p, end, &n)))
+		return tag_error(r, more, "'@fields' takes one argument");
+	r->pr->meanings[i].fields = 1;
+}
+
 /* The tags, each by its word. */
 static const struct tag {
 	const char *word;
@@ -327,6 +350,7 @@ static const struct tag {
 	{ "@length", tag_length },
 	{ "@enum", tag_enum },
 	{ "@function", tag_function },
+	{ "@fields", tag_fields },
 };
 
 /* The tag line starts with, or NULL. */
@@ -487,6 +511,8 @@ struct arg_read decl_arg_read(const struct program *prog,
 		r.kind = ARG_SOCKADDR;
 	} else if (m->code) {
 		r.kind = ARG_CODE;
+	} else if (m->fields) {
+		r.key_values = r.kind == ARG_STRING;
 	} else if (!m->no_length && (m->length_arg >= 0 || m->length)) {
 		r.kind = is_char_pointer(p->type) && !m->reversed ? ARG_TEXT
 								 : ARG_BYTES;
@@ -526,6 +552,9 @@ void meanings_tags(struct buf *b, const struct probe *pr)
 		if (m && m->code)
 			buf_cat(b, b->len ? "\n" : "", "@function ", p->name,
 				NULL);
+		if (m && m->fields)
+			buf_cat(b, b->len ? "\n" : "", "@fields ", p->name,
+				NULL);
 		if (m && m->nvalues) {
 			buf_cat(b, b->len ? "\n" : "", "@enum ", p->name, NULL);
 			for (k = 0; k < m->nvalues; k++)
@@ -556,6 +585,8 @@ int meaning_text(struct buf *b, const struct program *prog,
 		buf_lit(b, "a socket address");
 	} else if (r.kind == ARG_CODE) {
 		buf_lit(b, "a function, shown by its name");
+	} else if (r.key_values) {
+		buf_lit(b, "key=value fields, an object of them in JSON");
 	}
 	for (k = 0; k < r.nvalues; k++)
 		buf_printf(b, "%s%s=%lld", k ? ", " : "named values ",

@@ -39,6 +39,7 @@ struct arg_meaning {
 	int length_said;	   /* by @length, not inferred from the names */
 	int sockaddr;		   /* a socket address, by its type */
 	int code;		   /* @function: a pointer to code */
+	int fields;		   /* @fields: key=value text */
 	struct enum_value *values; /* @enum */
 	int nvalues;
 };

@@ -180,8 +180,56 @@ static void cuts_said_apart_from_values(void)
 	CHECK_STR(line, "");
 }
 
+/* Key=value text (@fields, as probegen-tracing writes it): in JSON an
+ * object of its fields, each value a string with its escapes decoded;
+ * in text the string as passed; a field named by --show/--by/--expect
+ * found in it (absent: said), cut when the text was cut inside it. */
+static void fields_as_objects(void)
+{
+	static const enum arg_kind hows[] = { ARG_STRING };
+	char out[MEANT_MAX];
+	unsigned long long v;
+	long long total;
+	int cut, to_end;
+
+	probe(1, hows);
+	t.read[0].key_values = 1;
+	strcpy(TRACE_SLOT(&e, 0),
+	       "id=7 peer=\"12D3 \\\"x\\\"\" ok=true empty=\"\" path=\"/a=b\"");
+	CHECK_STR(printed(1), "\"a0\": {\"id\": \"7\", \"peer\": \"12D3 \\\"x\\\"\", \"ok\": \"true\", \"empty\": \"\", \"path\": \"/a=b\"}");
+	CHECK_STR(printed(0), " a0=\"id=7 peer=\\\"12D3 \\\\\\\"x\\\\\\\"\\\" ok=true empty=\\\"\\\" path=\\\"/a=b\\\"\"");
+	CHECK_INT(meant_field(out, "a=1 b=\"x y\" c=3", 15, "b", &to_end), 3);
+	CHECK(memcmp(out, "x y", 3) == 0 && !to_end, "b: %.3s", out);
+	CHECK_INT(meant_field(out, "a=1 b=\"x y\" c=3", 15, "c", &to_end), 1);
+	CHECK(out[0] == '3' && to_end, "c: %c", out[0]);
+	CHECK_INT(meant_field(out, "a=1 ab=2", 8, "b", &to_end), MEANT_ABSENT);
+	CHECK_INT(meant_field(out, "a=1 b=\"long va", 14, "b", &to_end), 7);
+	CHECK(to_end, "a value the text's end cuts");
+	/* --show tracing:event:fields.peer: a field, no slot of its own. */
+	t.nshows = 2;
+	t.read[TRACE_MAX_ARGS] = (struct arg_read){ .kind = ARG_FIELD, .arg = 0,
+						    .field = "peer" };
+	t.read[TRACE_MAX_ARGS + 1] = (struct arg_read){ .kind = ARG_FIELD,
+							.arg = 0,
+							.field = "port" };
+	t.arg_names[TRACE_MAX_ARGS] = (char *)"a0.peer";
+	t.arg_names[TRACE_MAX_ARGS + 1] = (char *)"a0.port";
+	CHECK_INT(meant_show_text(out, &t, &e, 0, &v, &cut, &total), 8);
+	CHECK(memcmp(out, "12D3 \"x\"", 8) == 0 && !cut, "peer: %.8s", out);
+	CHECK_INT(meant_show_text(out, &t, &e, 1, &v, &cut, &total), MEANT_ABSENT);
+	CHECK(strstr(printed(0), " a0.peer=\"12D3 \\\"x\\\"\" a0.port=(absent)") != NULL,
+	      "text: %s", printed(0));
+	CHECK(strstr(printed(1), ", \"a0.peer\": \"12D3 \\\"x\\\"\", \"a0.port\": null") != NULL,
+	      "JSON: %s", printed(1));
+	/* The text cut inside peer's value: peer is cut too. */
+	strcpy(TRACE_SLOT(&e, 0), "id=7 peer=\"12D3 abc");
+	e.cut_mask = 1u << 0;
+	CHECK_INT(meant_show_text(out, &t, &e, 0, &v, &cut, &total), 8);
+	CHECK(cut, "peer cut with its text");
+}
+
 UNIT_CASES(UNIT(integers_at_their_limits),
 	   UNIT(strings_with_and_without_lengths),
 	   UNIT(bytes_forward_and_reversed),
 	   UNIT(socket_addresses_of_each_family), UNIT(enums_by_name),
-	   UNIT(cuts_said_apart_from_values))
+	   UNIT(cuts_said_apart_from_values), UNIT(fields_as_objects))

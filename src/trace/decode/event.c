@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/types.h>
+
 #include "trace/decode/event.h"
+#include "trace/kernel/bpf/fields.h"
 
 /* An event's text is built by hand, numbers and all, and written with
  * one fwrite (printer.c).  The reader must be faster than the probes or
@@ -156,6 +159,43 @@ static void put_meant(struct line *l, const struct traced *t,
 }
 
 /* Each show of e: " expr=value" (text) or ", \"expr\": value". */
+/* key=value text (@fields) as a JSON object of its fields, each value
+ * a string (bpf/fields.h's reading); a value the text's end cuts is
+ * given as far as it goes (the event's "cut" says so). */
+static void put_fields(struct line *l, const char *text)
+{
+	char key[TRACE_STR_MAX], value[TRACE_STR_MAX], v;
+	size_t nk = 0, nv = 0, n = 0;
+	__u32 phase = PHASE_KEY;
+	int kind, in_value = 0;
+
+	*l->p++ = '{';
+	for (;; text++) {
+		kind = *text ? field_byte(&phase, *text, &v) : FIELD_VALUE_END;
+		if (kind == FIELD_KEY) {
+			key[nk++] = v;
+		} else if (kind == FIELD_KEY_END) {
+			in_value = 1;
+			nv = 0;
+		} else if (kind == FIELD_VALUE && in_value) {
+			value[nv++] = v;
+		} else if (kind == FIELD_VALUE_END && in_value) {
+			put_str(l, n++ ? ", \"" : "\"");
+			l->p = escape_to(l->p, key, nk, 1);
+			put_str(l, "\": \"");
+			l->p = escape_to(l->p, value, nv, 1);
+			*l->p++ = '"';
+			in_value = 0;
+			nk = 0;
+		} else if (kind == FIELD_SKIP && phase == PHASE_KEY) {
+			nk = 0; /* a word without its =, or the space after a value */
+		}
+		if (!*text)
+			break;
+	}
+	*l->p++ = '}';
+}
+
 static void put_shows(struct line *l, const struct traced *t,
 		      const struct trace_event *e, int json, int first)
 {
@@ -173,13 +213,16 @@ static void put_shows(struct line *l, const struct traced *t,
 		n = meant_show_text(text, t, e, k, &v, &cut, &total);
 		if (n == MEANT_UNREADABLE) {
 			put_str(l, json ? "{\"unreadable\": true}" : "(unreadable)");
+		} else if (n == MEANT_ABSENT) {
+			put_str(l, json ? "null" : "(absent)");
 		} else if (meant_counted(&t->read[a])) {
 			put_meant(l, t, e, a, text, n, total, json);
 		} else if (n == MEANT_NOTHING) {
 			put_value(l, t, a, v, json);
 		} else {
 			int quote = json || t->read[a].kind == ARG_STRING ||
-				    t->read[a].kind == ARG_TEXT;
+				    t->read[a].kind == ARG_TEXT ||
+				    t->read[a].kind == ARG_FIELD;
 
 			if (quote)
 				*l->p++ = '"';
@@ -287,6 +330,10 @@ char *event_put_args(char *p, const struct traced *t,
 			/* Copied out: the ring's copy need not end in a NUL. */
 			memcpy(str, TRACE_SLOT(e, s++), e->slot_bytes);
 			str[e->slot_bytes - 1] = '\0';
+			if (json && t->read[i].key_values) {
+				put_fields(l, str);
+				continue;
+			}
 			*l->p++ = '"';
 			put_escaped(l, str, e->slot_bytes, json);
 			/* A cut string ends in "..." after the quotes; in

@@ -76,7 +76,13 @@ enum {
 	MEANT_NOTHING = -1,    /* nothing beyond its type: print the value */
 	MEANT_UNREADABLE = -2, /* its bytes could not be read */
 	MEANT_NEGATIVE = -3,   /* its length is negative (*total) */
+	MEANT_ABSENT = -4,     /* a field its key=value text does not have */
 };
+/* The value of key in key=value text (n bytes; bpf/fields.h) into out
+ * (n bytes at least): its length, or MEANT_ABSENT; *to_end when the
+ * text ends inside it (a cut text cuts it). */
+long meant_field(char *out, const char *text, size_t n, const char *key,
+		 int *to_end);
 /* Room meant_text needs: a slot in hex, or an address. */
 #define MEANT_MAX (2 * TRACE_STR_MAX + 64)
 /* How an ARG_CODE value is named: the function holding addr in process

@@ -13,7 +13,10 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include <linux/types.h>
+
 #include "trace/decode/event.h"
+#include "trace/kernel/bpf/fields.h"
 
 /* Does argument i come with a slot of bytes (event.h's strings)? */
 int meant_has_slot(const struct arg_read *r)
@@ -40,7 +43,46 @@ int meant_show_slot(const struct traced *t, const struct trace_event *e,
 
 	for (i = 0; i < t->nargs && i < (int)e->nargs; i++)
 		s += meant_has_slot(&t->read[i]);
-	return s + k;
+	for (i = 0; i < k; i++) /* a field has no slot of its own */
+		s += t->read[TRACE_MAX_ARGS + i].kind != ARG_FIELD;
+	return s;
+}
+
+long meant_field(char *out, const char *text, size_t n, const char *key,
+		 int *to_end)
+{
+	struct field_find f = { .key_ok = 1 };
+	size_t m = strlen(key);
+
+	memcpy(out, text, n);
+	while (!field_find_step(&f, out, (__u32)n, key, (__u32)m, ~0u))
+		;
+	*to_end = f.at >= n && f.found; /* the text ended in the value */
+	return f.found ? (long)f.out : MEANT_ABSENT;
+}
+
+/* Show k, a field of an argument's key=value text: its value from the
+ * argument's slot into out. */
+static long field_text(char *out, const struct traced *t,
+		       const struct trace_event *e, int k, int *cut)
+{
+	const struct arg_read *r = &t->read[TRACE_MAX_ARGS + k];
+	int s = r->arg >= 0 && r->arg < TRACE_MAX_ARGS ? meant_slot_of(t, r->arg)
+						       : -1;
+	const char *slot;
+	size_t n;
+	long len;
+	int to_end;
+
+	if (s < 0 || s >= (int)e->nstrings || r->arg >= (int)e->nargs ||
+	    (e->fault_mask & (1u << r->arg)))
+		return MEANT_UNREADABLE;
+	slot = TRACE_SLOT(e, s);
+	n = strnlen(slot, e->slot_bytes - 1);
+	len = meant_field(out, slot, n, r->field, &to_end);
+	/* The text was cut inside this value: it is cut too. */
+	*cut = len >= 0 && to_end && (e->cut_mask & (1u << r->arg));
+	return len;
 }
 
 /* The name r's @enum (or DWARF) gives value v, copied into out: its
@@ -208,6 +250,8 @@ long meant_show_text(char *out, const struct traced *t,
 
 	*total = -1;
 	*cut = (e->cut_mask & TRACE_SHOW_BIT(k)) != 0;
+	if (r->kind == ARG_FIELD)
+		return field_text(out, t, e, k, cut);
 	if (s >= (int)e->nstrings || s >= TRACE_MAX_SLOTS ||
 	    (e->fault_mask & TRACE_SHOW_BIT(k)))
 		return MEANT_UNREADABLE;

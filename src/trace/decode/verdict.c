@@ -17,7 +17,11 @@ static int cond_truth(const struct trace_cond *c,
 		      const struct filter_operand *o)
 {
 	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
+	char value[TRACE_STR_LEN], key[TRACE_FIELD_LEN];
+	const char *text = o->text;
 	__u32 n, m, k;
+	long len;
+	int to_end;
 
 	if (o->unreadable)
 		return 0;
@@ -31,11 +35,22 @@ static int cond_truth(const struct trace_cond *c,
 	if (c->length_from == LENGTH_FIXED && n > c->length)
 		n = c->length;
 	n = n > TRACE_STR_LEN ? TRACE_STR_LEN : n;
+	text = o->text + c->offset;
+	if (c->field[0]) {
+		/* fields.KEY: its value, searched for in those bytes as the
+		   kernel does; none: false. */
+		memcpy(key, c->field, sizeof(key));
+		key[sizeof(key) - 1] = '\0';
+		if ((len = meant_field(value, text, n, key, &to_end)) < 0)
+			return 0;
+		text = value;
+		n = (__u32)len;
+	}
 	m = filter_pattern_len(c);
 	if (c->op != TRACE_MATCH)
-		return filter_string_truth(c, o->text + c->offset, n, m);
+		return filter_string_truth(c, text, n, m);
 	for (k = 0; k < FILTER_GLOB_STEPS; k++)
-		if (filter_glob_step(&g, o->text, n, c->pattern, m))
+		if (filter_glob_step(&g, text, n, c->pattern, m))
 			break;
 	return g.result;
 }

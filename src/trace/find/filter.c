@@ -87,6 +87,8 @@ static const char *operand_kind(const struct arg_read *r)
 		return "bytes (a pointer with its length): compare them with 0x hex as --trace prints them (== != 0xHEX, ~ 0xHEX*)";
 	case ARG_SOCKADDR:
 		return "a socket address: compare it with a \"string\" as --trace prints it (== != ~)";
+	case ARG_FIELD:
+		return "a field of key=value text, whose values are text: compare it with a \"string\" (== != ~)";
 	case ARG_FLOAT:
 		return "a floating-point number, which the tracers cannot read";
 	case ARG_BY_VALUE:
@@ -112,6 +114,16 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 {
 	const struct arg_read *r = &c->t->read[idx];
 
+	if (r->kind == ARG_FIELD) {
+		/* fields.KEY: the argument's text, searched in the kernel
+		   for the key's value (bpf/fields.h). */
+		if (strlen(r->field) >= TRACE_FIELD_LEN)
+			return constant_error(c, n, "a field's name holds at most 31 bytes");
+		strcpy(cond->field, r->field);
+		idx = r->arg;
+		cond->arg = (unsigned)idx;
+		r = &c->t->read[idx];
+	}
 	if (r->kind != ARG_STRING &&
 	    !(r->kind == ARG_TEXT && idx < TRACE_MAX_ARGS))
 		return wrong_kind(c, n, r);

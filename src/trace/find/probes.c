@@ -62,6 +62,22 @@ static int is_member_expr(const char *s, size_t n)
 	return memchr(s, '.', n) || (n > 2 && memmem(s, n, "->", 2));
 }
 
+/* Whether expr is ARG.KEY of an argument of key=value text (@fields):
+ * then r reads that field. */
+static int field_of(const struct traced *t, const char *expr,
+		    struct arg_read *r)
+{
+	const char *dot = strchr(expr, '.');
+	int a = dot ? probe_arg_index(t, expr, (size_t)(dot - expr)) : -1;
+
+	if (a < 0 || !t->read[a].key_values || !dot[1] ||
+	    strpbrk(dot + 1, " =\"-"))
+		return 0;
+	*r = (struct arg_read){ .kind = ARG_FIELD, .arg = a,
+				.length_arg = -1, .field = dot + 1 };
+	return 1;
+}
+
 int probe_member(struct traced *t, const char *expr, size_t n, int at_start)
 {
 	void (*say)(const char *, ...) = at_start ? error_input : warning_plain;
@@ -78,6 +94,12 @@ int probe_member(struct traced *t, const char *expr, size_t n, int at_start)
 	if (t->nshows == TRACE_MAX_SHOWS)
 		buf_printf(&why, "at most %d member expressions a probe",
 			   TRACE_MAX_SHOWS);
+	else if (field_of(t, e, r)) {
+		/* fields.KEY of key=value text (@fields): found in probegen
+		   and by --where's kernel side, not read as a member. */
+		t->arg_names[TRACE_MAX_ARGS + t->nshows] = e;
+		return TRACE_MAX_ARGS + t->nshows++;
+	}
 	else if (!t->decl)
 		buf_lit(&why, "its arguments have no names (give its declaration: -s FILE.d)");
 	if (why.len || member_resolve(t->binary, t->decl_program, t->decl, e,

@@ -88,6 +88,9 @@ static int globs_need_sleepable(const struct tracer *tr)
 			if (tr->probes[i].filter->conds[k].op == TRACE_MATCH) {
 				error_plain("--where: ~ needs Linux 6.0 (a sleepable uprobe program, with bpf_loop): use == or !=");
 				return 1;
+			} else if (tr->probes[i].filter->conds[k].field[0]) {
+				error_plain("--where: a field (fields.KEY) needs Linux 6.0 (a sleepable uprobe program, with bpf_loop)");
+				return 1;
 			}
 	return 0;
 }

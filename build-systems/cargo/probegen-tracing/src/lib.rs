@@ -94,7 +94,15 @@ impl Visit for FieldText<'_> {
             }
         }
         self.separator();
-        let _ = write!(self.text, "{}={:?}", field.name(), value);
+        // Bare when it is one word (numbers, booleans, names), else
+        // quoted as a string: `key=value` pairs stay apart for a reader
+        // (probegen's fields.KEY, its JSON object of the fields).
+        let shown = format!("{:?}", value);
+        if shown.is_empty() || shown.contains([' ', '"', '=', '\\']) {
+            let _ = write!(self.text, "{}={:?}", field.name(), shown);
+        } else {
+            let _ = write!(self.text, "{}={}", field.name(), shown);
+        }
     }
 }
 

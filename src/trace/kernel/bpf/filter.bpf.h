@@ -28,7 +28,12 @@ struct {
 struct filter_text {
 	char text[TRACE_STR_LEN];
 	char pattern[TRACE_PATTERN_LEN];
-	__u32 n, m;
+	char key[TRACE_FIELD_LEN]; /* fields.KEY's */
+	__u32 n, m, key_len;
+	/* The search for its value: here, not on the stack, where the
+	   verifier would follow each phase's constant through bpf_loop's
+	   steps (a million instructions) instead of one unknown. */
+	struct field_find find;
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -72,6 +77,21 @@ static long glob_step(__u32 i, void *ctx)
 	return filter_glob_step(g, ft->text, ft->n, ft->pattern, ft->m);
 }
 
+/* One byte of the search for a field's value (fields.h's), for
+ * bpf_loop: the text and the key are the map's. */
+static long field_step(__u32 i, void *ctx)
+{
+	__u32 zero = 0;
+	struct filter_text *ft = bpf_map_lookup_elem(&filter_texts, &zero);
+
+	(void)i;
+	(void)ctx;
+	if (!ft)
+		return 1;
+	return field_find_step(&ft->find, ft->text, ft->n, ft->key,
+			       ft->key_len, TRACE_STR_LEN - 1);
+}
+
 /* The string operand at src (its length's bytes, or to its NUL) against
  * c's pattern: equal, or matched by the glob. */
 static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
@@ -98,12 +118,29 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 			       sleepable))
 			return 0;
 	} else {
-		n = read_string(ft->text, src, sleepable);
+		n = read_string(ft->text, TRACE_STR_LEN, src, sleepable);
 		if (n <= 0)
 			return 0;
 		n--; /* its NUL */
 	}
 	ft->n = (__u32)n;
+	if (c->field[0]) {
+		/* fields.KEY: the key's value, found over the text (bpf_loop:
+		   the sleepable program's alone, as for a glob). */
+		if (!sleepable)
+			return 0;
+		__builtin_memcpy(ft->key, c->field, TRACE_FIELD_LEN);
+		ft->key_len = 0;
+		while (ft->key_len < TRACE_FIELD_LEN - 1 && ft->key[ft->key_len])
+			ft->key_len++;
+		__builtin_memset(&ft->find, 0, sizeof(ft->find));
+		ft->find.key_ok = 1;
+		bpf_loop(TRACE_STR_LEN + 1, field_step, NULL, 0);
+		if (!ft->find.found)
+			return 0;
+		ft->n = ft->find.out < TRACE_STR_LEN ? ft->find.out
+						     : TRACE_STR_LEN;
+	}
 	ft->m = filter_pattern_len(c);
 	if (c->op == TRACE_MATCH) {
 		/* bpf_loop: Linux 5.17, where sleepable uprobe programs are

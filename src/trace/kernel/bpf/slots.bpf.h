@@ -21,16 +21,16 @@ static __always_inline char *slot_of(struct trace_event *e, __u64 n)
  * the program never read itself.  A sleepable program may fault it in
  * (bpf_copy_from_user, the first byte and the next page's, which the
  * string may reach) and read again. */
-static __always_inline long read_string(char *dst, const void *src,
-					bool sleepable)
+static __always_inline long read_string(char *dst, __u32 size,
+					const void *src, bool sleepable)
 {
-	long len = bpf_probe_read_user_str(dst, slot_bytes, src);
+	long len = bpf_probe_read_user_str(dst, size, src);
 	char byte;
 
 	if (len < 0 && sleepable && bpf_copy_from_user(&byte, 1, src) == 0) {
 		bpf_copy_from_user(&byte, 1,
 				   (const void *)(((__u64)src | 4095) + 1));
-		len = bpf_probe_read_user_str(dst, slot_bytes, src);
+		len = bpf_probe_read_user_str(dst, size, src);
 	}
 	/* The empty string is 1 (its NUL): Linux 6.1 (Debian 12's) says 0,
 	   later kernels 1. */
@@ -121,7 +121,7 @@ static __always_inline void read_args(struct trace_event *e,
 		if (!ARG_KIND_HAS_SLOT(kind) || n >= TRACE_MAX_SLOTS)
 			continue;
 		if (kind == ARG_STRING) {
-			len = read_string(slot_of(e, n), src, sleepable);
+			len = read_string(slot_of(e, n), slot_bytes, src, sleepable);
 			if (len == slot_bytes)
 				e->cut_mask |= 1u << i;
 		} else {
@@ -187,6 +187,8 @@ static __always_inline void read_shows(struct trace_event *e,
 
 		if (k >= info->nshows)
 			break;
+		if (sh->kind == ARG_FIELD)
+			continue; /* found in probegen, in its argument's slot */
 		n = *(volatile unsigned int *)&e->nstrings;
 		if (n >= TRACE_MAX_SLOTS || sh->arg >= TRACE_MAX_ARGS)
 			break;
@@ -199,7 +201,8 @@ static __always_inline void read_shows(struct trace_event *e,
 		} else if (!rc && sh->kind == ARG_STRING) {
 			rc = bpf_probe_read_user(&addr, sizeof(addr),
 						 (const void *)addr);
-			len = rc ? -1 : read_string(dst, (const void *)addr, sleepable);
+			len = rc ? -1 : read_string(dst, slot_bytes, (const void *)addr,
+						   sleepable);
 			if (len == slot_bytes)
 				e->cut_mask |= TRACE_SHOW_BIT(k);
 			rc = len < 0;

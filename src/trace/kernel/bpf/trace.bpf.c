@@ -119,6 +119,7 @@ struct {
 #include "pairs.bpf.h"
 #include "slots.bpf.h"
 #include "filter_eval.h"
+#include "fields.h"
 #include "filter.bpf.h"
 #include "stack.bpf.h"
 

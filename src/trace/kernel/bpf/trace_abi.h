@@ -154,6 +154,7 @@ struct trace_show {
 #define TRACE_MAX_CONDS 8
 #define TRACE_MAX_FILTER_OPS (2 * TRACE_MAX_CONDS)
 #define TRACE_PATTERN_LEN 64 /* a string constant's bytes, NUL included */
+#define TRACE_FIELD_LEN 32 /* a field's key (fields.KEY), NUL included */
 /* Probes filtered at once: each has its own compiled filter. */
 #define TRACE_MAX_FILTERS 1024
 /* A comparison's operand is read as its kind says (enum arg_kind):
@@ -182,6 +183,9 @@ struct trace_cond {
 	unsigned int offset;
 	unsigned long long value; /* the integer compared with */
 	unsigned int pattern_len; /* the pattern's bytes */
+	/* Not empty: the operand is key=value text (@fields), and what is
+	   compared is this key's value (bpf/fields.h); none: false */
+	char field[TRACE_FIELD_LEN];
 	char pattern[TRACE_PATTERN_LEN]; /* the string, the glob, the bytes */
 };
 struct trace_filter {
