@@ -277,3 +277,23 @@ t_pprof_strings_are_utf8() {
 	PY
 	ok
 }
+
+# Inlined frames are pprof's too, each with its line: fire inlined into
+# check inlined into outer (tests/src/inlined.c), as go tool pprof reads
+# them.
+t_pprof_inlined_frames() {
+	need_pprof
+	need go
+	"$PROBEGEN" -h -s "$ROOT/tests/src/stack.d" -o stack_probes.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/stack.d" -o probes.o || fail "-G"
+	gcc -g -O2 -fomit-frame-pointer -I. "$ROOT/tests/src/inlined.c" probes.o -o inl || fail "build"
+	timeout 60 "$PROBEGEN" --trace --stack --pprof p.pb.gz -c ./inl > out 2> err || { cat err; fail "--pprof"; }
+	go tool pprof -traces p.pb.gz > traces 2> err || { cat err; fail "go tool pprof -traces"; }
+	local fire
+	fire=$(grep -n 'ST_DEEP(n);' "$ROOT/tests/src/inlined.c" | cut -d: -f1)
+	grep -q ' fire$' traces && grep -q ' check$' traces && grep -q ' outer$' traces ||
+		{ cat traces; fail "--pprof's inlined frames"; }
+	go tool pprof -lines -traces p.pb.gz > lines 2> err || { cat err; fail "go tool pprof -lines"; }
+	grep -q " fire .*inlined.c:$fire\$" lines || { cat lines; fail "--pprof: fire's line"; }
+	ok
+}

@@ -49,7 +49,7 @@ t_summary_counts_and_percentiles() {
 	pairs_program
 	"$PROBEGEN" --trace --summary -c ./pairs > out 2> err || { cat err; fail "--summary"; }
 	cat out
-	grep -Eq '^  work:query__start +10$' out && grep -Eq '^  work:tick +3$' out ||
+	grep -Eq '^  work:query__start +10  [0-9.]+/s$' out && grep -Eq '^  work:tick +3  [0-9.]+/s$' out ||
 		fail "counts"
 	grep -q '^query (work:query__start, work:query__done): 10 timed$' out || fail "query pair"
 	grep -q '^function (work:function__entry, work:function__return): 15 timed$' out ||
@@ -396,8 +396,8 @@ t_summary_system_probes_apart() {
 		skip "this libstdc++ has no probes"
 	"$PROBEGEN" --trace --summary -c ./cxprog > out 2> err || { cat err; fail "--summary"; }
 	grep -q "^probegen: tracing 5 probes (2 the program's own, 3 of system libraries)$" err || { cat err; fail "the first line"; }
-	expect_grep '^  cx:a  *1$' out
-	expect_grep '^  libstdcxx:throw  *1$' out
+	expect_grep '^  cx:a  *1  [0-9.]*/s$' out
+	expect_grep '^  libstdcxx:throw  *1  [0-9.]*/s$' out
 	sed -n '/^never fired:/,$p' out > never
 	expect_grep '^  cx:b$' never
 	grep -q libstdcxx never && { cat out; fail "a system library's probe said never fired"; }
@@ -465,5 +465,17 @@ t_summary_hot_probes_and_the_trap() {
 		{ cat err; fail "the hot probes not named"; }
 	grep -q "(a uprobe's trap costs about .* here: times near it are mostly the tracer's own)" out ||
 		{ cat out; fail "a pair timed near the trap: not said"; }
+	# Each probe's rate: its count over the seconds traced (the
+	# program spins for 1 to 2), the same in text and JSON.
+	grep -Eq '^  hot:spin +[0-9]+  [0-9]+/s$' out || { cat out; fail "no rate in the text"; }
+	timeout 60 "$PROBEGEN" --trace --summary --json -c ./hot > out.json 2> err || { cat err; fail "--summary --json"; }
+	python3 - out.json <<-'PY' || fail "--summary --json's rates"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	assert 1.0 <= s["seconds"] < 4.0, s["seconds"]
+	for name, p in s["probes"].items():
+	    assert abs(p["rate"] * s["seconds"] - p["count"]) <= 0.01 * p["count"] + 1, (name, p, s["seconds"])
+	assert s["probes"]["hot:spin"]["count"] == s["probes"]["hot:op__start"]["count"], s["probes"]
+	PY
 	ok
 }

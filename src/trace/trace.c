@@ -168,6 +168,7 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 	}
 	if (fds[0] >= 0)
 		close(fds[0]);
+	tr->traced_seconds = now_seconds() - start;
 	return ready < 0 ? -1 : 0;
 }
 

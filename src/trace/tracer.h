@@ -196,6 +196,9 @@ struct tracer {
 	/* One uprobe's trap here, in ns (trap_cost.c): 0 until measured,
 	   -1 when it cannot be. */
 	long long trap_ns;
+	/* Seconds traced, from the probes attached to the trace's end:
+	   --summary's rates. */
+	double traced_seconds;
 	char *by_used;		 /* per --by request: it named a pair */
 	char *filter_used;	 /* per -n pattern: it chose a probe */
 	struct where_request *wheres; /* --where's, parsed (filter.h) */

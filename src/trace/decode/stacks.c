@@ -24,6 +24,8 @@
 #include "trace/decode/stacks.h"
 
 #ifdef HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
 #include "inspect/debuginfo.h"
@@ -222,17 +224,25 @@ void stacks_process(struct stacks *s, int pid)
 }
 
 /* A frame's name and place (its strings its own), made once for each
- * address of a process. */
+ * address of a process; where calls were inlined there, the frame of
+ * the function inlined first, then each it was inlined into (caller),
+ * as addr2line -i and perf --inline show them. */
 struct frame_made {
 	char *name;
 	struct frame_place place;
+	struct frame_made *caller;
 };
 
 static void frame_made_free(struct frame_made *f)
 {
-	free(f->name);
-	frame_place_free(&f->place);
-	free(f);
+	while (f) {
+		struct frame_made *caller = f->caller;
+
+		free(f->name);
+		frame_place_free(&f->place);
+		free(f);
+		f = caller;
+	}
 }
 
 /* mod's build-id in hex, or NULL. */
@@ -269,6 +279,139 @@ static char *function_name(const char *sym, size_t n)
 		return d;
 	}
 	return raw;
+}
+
+/* The name of an inlined call's function (its linkage name
+ * demangled, or its name), from its abstract origin; NULL if none. */
+static char *inlined_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *s = dwarf_formstring(
+		dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+
+	if (!s)
+		s = dwarf_formstring(
+			dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at));
+	if (s)
+		return function_name(s, strlen(s));
+	return (s = dwarf_diename(die)) ? xstrdup(s) : NULL;
+}
+
+/* Where an inlined call was made: its DW_AT_call_file and _line (the
+ * file's name in cu's table) into *file and *line; 0, or -1. */
+static int call_site(Dwarf_Die *die, Dwarf_Die *cu, const char **file,
+		     int *line)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word idx, l;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &at), &idx) != 0 ||
+	    dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &at), &l) != 0 ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || idx >= nfiles ||
+	    !(*file = dwarf_filesrc(files, idx, NULL, NULL)))
+		return -1;
+	*line = (int)l;
+	return 0;
+}
+
+/* A frame's text: "function+0xoff (file.c:12)" (inlined: "function
+ * (file.c:12, inlined)"), without a line when there is none. */
+static char *frame_text(const char *function, int inlined,
+			unsigned long long off, const char *file, int line,
+			const char *bin)
+{
+	const char *slash = file ? strrchr(file, '/') : NULL;
+
+	if (slash)
+		file = slash + 1;
+	if (inlined)
+		return file ? xasprintf("%s (%s:%d, inlined)", function, file, line)
+			    : xasprintf("%s (inlined)", function);
+	if (file)
+		return xasprintf("%s+0x%llx (%s:%d)", function, off, file, line);
+	return xasprintf("%s+0x%llx (%s)", function, off, bin ? bin : "?");
+}
+
+/* A place's strings copied, at another function and line. */
+static struct frame_place place_at(const struct frame_place *p,
+				   char *function, const char *file, int line)
+{
+	struct frame_place q = *p;
+
+	q.binary = p->binary ? xstrdup(p->binary) : NULL;
+	q.build_id = p->build_id ? xstrdup(p->build_id) : NULL;
+	q.function = function;
+	q.file = file ? xstrdup(file) : NULL;
+	q.line = file ? line : 0;
+	return q;
+}
+
+/* The frames of the calls inlined at look in mod, innermost first (the
+ * line table's line), each then at the site of the call inlined in it,
+ * before the function's own frame f, which gets the outermost call's
+ * site: f alone when none is.  A place no function's DWARF scope holds
+ * (_start, from crt1.o) gets no line: the line table's would be a
+ * neighbour's. */
+static struct frame_made *inlined_frames(Dwfl_Module *mod, Dwarf_Addr look,
+					 struct frame_made *f,
+					 unsigned long long off, const char *bin)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = mod ? dwfl_module_addrdie(mod, look, &bias) : NULL,
+		  *scopes = NULL;
+	int n = cu ? dwarf_getscopes(cu, look - bias, &scopes) : 0, k,
+	    in_function = 0, line = f->place.line;
+	struct frame_made *first = NULL, **link = &first, *made;
+	const char *file = f->place.file;
+	char *name, *at_file = NULL;
+	Dwarf_Die innermost;
+
+	/* The innermost scope's concrete chain out to its function, as
+	   eu-addr2line -i finds it: dwarf_getscopes alone climbs an
+	   inlined call's abstract origin instead. */
+	if (n > 0 && dwarf_offdie(dwarf_cu_getdwarf(scopes[0].cu),
+				  dwarf_dieoffset(&scopes[0]), &innermost)) {
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&innermost, &scopes);
+	}
+	for (k = 0; k < n; k++)
+		in_function |= dwarf_tag(&scopes[k]) == DW_TAG_subprogram;
+	for (k = 0; in_function && k < n; k++) {
+		if (dwarf_tag(&scopes[k]) == DW_TAG_subprogram)
+			break; /* the function's own: f */
+		if (dwarf_tag(&scopes[k]) != DW_TAG_inlined_subroutine ||
+		    !(name = inlined_name(&scopes[k])))
+			continue;
+		made = xcalloc(1, sizeof(*made));
+		made->place = place_at(&f->place, name, file, line);
+		made->name = frame_text(name, 1, 0, file, line, bin);
+		*link = made;
+		link = &made->caller;
+		if (call_site(&scopes[k], cu, &file, &line) != 0)
+			file = NULL;
+		free(at_file);
+		at_file = file ? xstrdup(file) : NULL;
+		file = at_file;
+	}
+	if (!in_function)
+		file = NULL;
+	if (file != f->place.file) {
+		/* The function's own frame, at the outermost call's site. */
+		char *where = file ? xstrdup(file) : NULL;
+
+		free((char *)f->place.file);
+		f->place.file = where;
+		f->place.line = where ? line : 0;
+		free(f->name);
+		f->name = frame_text(f->place.function, 0, off, where, line, bin);
+	}
+	free(at_file);
+	free(scopes);
+	*link = f;
+	return first;
 }
 
 /* The name and place of frame pc (its caller's call when not an
@@ -320,7 +463,8 @@ static struct frame_made *frame_name(Dwfl *dwfl, Dwarf_Addr pc,
 	else
 		f->name = xasprintf("0x%llx (%s)", (unsigned long long)pc,
 				    bin ? bin : "no mapping known");
-	return f;
+	return sym ? inlined_frames(mod, look, f, (unsigned long long)off, bin)
+		   : f;
 }
 
 struct walking {
@@ -364,9 +508,12 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 
 	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return -1;
-	f = cached_frame(w->p, pc, activation);
-	walk->places[walk->nframes] = f->place;
-	walk->frames[walk->nframes++] = xstrdup(f->name);
+	for (f = cached_frame(w->p, pc, activation); f; f = f->caller) {
+		if (walk->nframes == STACK_MAX_FRAMES)
+			return DWARF_CB_ABORT;
+		walk->places[walk->nframes] = f->place;
+		walk->frames[walk->nframes++] = xstrdup(f->name);
+	}
 	return walk->nframes < STACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 

@@ -263,9 +263,11 @@ int stack_counts_write_folded(struct stack_counts *c, const struct tracer *tr)
 		const struct counted *x = &c->all[i];
 
 		/* Outermost first, each by its function alone (a flame
-		   graph merges its call sites). */
+		   graph merges its call sites; an inlined call's too). */
 		for (k = x->nframes - 1; k >= 0; k--) {
-			const char *p = x->frames[k],
+			const char *p = x->places[k].function
+						? x->places[k].function
+						: x->frames[k],
 				   *plus = strstr(p, "+0x");
 
 			buf_folded_frame(out, p, plus ? (size_t)(plus - p)

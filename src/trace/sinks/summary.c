@@ -189,6 +189,20 @@ static void percentiles_text(FILE *f, const struct tracer *tr,
 	fputc('\n', f);
 }
 
+/* A probe's firings a second over the trace, after its count: what it
+ * costs the program is that times a uprobe's trap (the hot probes' line
+ * after the first second says it). */
+static void put_rate(FILE *f, const struct tracer *tr, unsigned long long n)
+{
+	double rate;
+
+	if (tr->traced_seconds <= 0)
+		return;
+	rate = (double)n / tr->traced_seconds;
+	fprintf(f, rate >= 100 ? "  %.0f/s" : rate >= 1 ? "  %.1f/s" : "  %.3f/s",
+		rate);
+}
+
 static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 {
 	struct buf name = { 0 };
@@ -200,6 +214,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 			continue;
 		fprintf(f, "  %-40s %llu", tr->probes[i].label_text,
 			t->counts[i]);
+		put_rate(f, tr, t->counts[i]);
 		/* One process needs no saying. */
 		if (t->processes && t->processes[i] > 1)
 			fprintf(f, " in %u processes", t->processes[i]);
@@ -298,13 +313,16 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 	unsigned long long counts[64];
 	int i, k, n = 0;
 
-	fputs("{\"probes\": {", f);
+	fprintf(f, "{\"seconds\": %.6f, \"probes\": {", tr->traced_seconds);
 	for (i = 0; i < tr->nprobes; i++) {
 		if (!t->counts[i])
 			continue;
 		fputs(n++ ? ", " : "", f);
 		json_name(f, tr->probes[i].label);
 		fprintf(f, ": {\"count\": %llu", t->counts[i]);
+		if (tr->traced_seconds > 0)
+			fprintf(f, ", \"rate\": %.3f",
+				(double)t->counts[i] / tr->traced_seconds);
 		if (t->processes)
 			fprintf(f, ", \"processes\": %u", t->processes[i]);
 		fputc('}', f);
