@@ -105,6 +105,13 @@ t_stack_inlined_frames() {
 	PY
 	timeout 60 "$PROBEGEN" --trace --stack --folded f.txt -c ./inl > out 2> err || { cat err; fail "--folded"; }
 	grep -q ';main;outer;check;fire;st:deep 1$' f.txt || { cat f.txt; fail "--folded's inlined frames"; }
+	# The same chain built as C++: the real function demangled, the
+	# inlined ones by their DWARF names.
+	g++ -g -O2 -fomit-frame-pointer -I. -x c++ "$src" -x none probes.o -o inlxx || fail "build as C++"
+	timeout 60 "$PROBEGEN" --trace --stack -c ./inlxx > out 2> err || { cat err; fail "--stack, C++"; }
+	[ "$(sed -n 2,3p out)" = "    fire (inlined.c:$fire, inlined)
+    check (inlined.c:$check, inlined)" ] && sed -n 4p out | grep -q "^    outer(int)+0x[0-9a-f]* (inlined.c:$outer)$" ||
+		{ cat out; fail "C++: the inlined frames"; }
 	ok
 }
 
