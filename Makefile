@@ -351,10 +351,12 @@ bench: $(PROG)
 # package (find_package(probegen)) and a pkg-config file (Meson's
 # dependency('probegen')), under $(LIBDIR) and $(PKGCONFIGDIR).
 install: $(PROG)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(LIBDIR)/cmake/probegen $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/probegen
-	install -m 644 man/probegen.1 $(DESTDIR)$(MANDIR)/man1/probegen.1
+	install -m 644 man/probegen.1 man/probegen-trace.1 man/probegen-inspect.1 \
+		$(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/probegen-provider.5 $(DESTDIR)$(MANDIR)/man5/
 	sed 's|@VERSION@|$(RELEASE)|g' build-systems/cmake/probegenConfig.cmake.in \
 		> $(DESTDIR)$(LIBDIR)/cmake/probegen/probegenConfig.cmake
 	sed 's|@VERSION@|$(RELEASE)|g' build-systems/cmake/probegenConfigVersion.cmake.in \

@@ -1,6 +1,6 @@
 /*
  * help.c - the text of --help: the synopsis of each mode, then every
- * option of option_table.c, as the man page (man/probegen.1) describes
+ * option of option_table.c, as the man pages (man/probegen*.1) describe
  * them at length.
  */
 #include <stdio.h>

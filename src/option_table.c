@@ -5,7 +5,7 @@
  * completes its value with.  The parser (options.c), --help (help.c),
  * the group names of usage messages and the bash completion
  * (completion.c) are all made from these rows, so that they cannot
- * drift apart; t_cli checks the man page's OPTIONS against --help.
+ * drift apart; t_cli checks the man pages' OPTIONS against --help.
  */
 #include <stddef.h>
 

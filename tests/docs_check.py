@@ -168,6 +168,8 @@ def readme_blocks(path):
 def man_blocks(path):
     """The EXAMPLES section's .nf ... .fi blocks, roff escapes undone."""
     lines = open(path).read().split("\n")
+    if ".SH EXAMPLES" not in lines:
+        return
     start = lines.index(".SH EXAMPLES")
     i, marker = start, None
     while i < len(lines) and not (i > start and lines[i].startswith(".SH ")):
@@ -177,7 +179,7 @@ def man_blocks(path):
         if lines[i] == ".nf":
             j = lines.index(".fi", i)
             body = [l.replace("\\-", "-").replace("\\e", "\\") for l in lines[i + 1:j]]
-            yield ("man/probegen.1", i + 1, marker, body)
+            yield (os.path.relpath(path, ROOT), i + 1, marker, body)
             marker, i = None, j
         i += 1
 
@@ -309,7 +311,8 @@ def main():
                     if f.endswith(".md"))
     blocks = [b for path in [os.path.join(ROOT, "README.md")] + guides
               for b in readme_blocks(path)] + \
-        list(man_blocks(os.path.join(ROOT, "man/probegen.1")))
+        [b for page in sorted(os.listdir(os.path.join(ROOT, "man")))
+         for b in man_blocks(os.path.join(ROOT, "man", page))]
     ran = matched = 0
     skipped, failed = [], []
     for doc, line, marker, body in blocks:

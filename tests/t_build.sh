@@ -5,7 +5,9 @@
 t_build_install() {
 	make -s -C "$ROOT" install DESTDIR="$PWD/root" PREFIX=/usr > log 2>&1 || { cat log; fail "make install"; }
 	[ -x root/usr/bin/probegen ] || fail "probegen not installed"
-	[ -f root/usr/share/man/man1/probegen.1 ] || fail "man page not installed"
+	for m in man1/probegen.1 man1/probegen-trace.1 man1/probegen-inspect.1 man5/probegen-provider.5; do
+		[ -f root/usr/share/man/$m ] || fail "man page $m not installed"
+	done
 	make -s -C "$ROOT" install-dtrace-alias DESTDIR="$PWD/root" PREFIX=/usr > log 2>&1 || { cat log; fail "install-dtrace-alias"; }
 	expect_eq "$(readlink root/usr/bin/dtrace)" probegen "dtrace alias"
 	printf 'provider a { probe b(int c); };\n' > a.d

@@ -286,20 +286,32 @@ t_cli_large_inputs() {
 	ok
 }
 
-# Every option --help prints is in the man page's OPTIONS, and the other
-# way round.
+# Every option --help prints is in the OPTIONS of exactly one man page
+# (probegen(1), probegen-trace(1), probegen-inspect(1)), and the other
+# way round; each page renders with groff -ww without a warning.
 t_cli_help_matches_man() {
 	"$PROBEGEN" --help > help || fail "--help"
 	# --help: the option column of lines that start with "  -".
 	grep -E '^  -' help | sed -E 's/^  //; s/  +.*//' | grep -oE -- '--?[A-Za-z0-9][-A-Za-z0-9]*' |
 		sort -u > from_help
-	# The man page: the line after each .TP in OPTIONS.
-	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$ROOT/man/probegen.1" |
-		awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' | sed 's/\\-/-/g' |
-		grep -oE -- '--?[A-Za-z0-9][-A-Za-z0-9]*' | sort -u > from_man
+	# Each page: the line after each .TP in OPTIONS, an option once.
+	local page
+	: > from_pages
+	for page in probegen.1 probegen-trace.1 probegen-inspect.1; do
+		sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$ROOT/man/$page" |
+			awk 'tp { print; tp = 0 } /^\.TP/ { tp = 1 }' | sed 's/\\-/-/g' |
+			grep -oE -- '--?[A-Za-z0-9][-A-Za-z0-9]*' | sort -u >> from_pages
+	done
+	sort from_pages | uniq -d > twice
+	[ ! -s twice ] || { cat twice; fail "options in the OPTIONS of two man pages"; }
+	sort -u from_pages > from_man
 	[ -s from_help ] && [ -s from_man ] || fail "no options found"
-	diff -u from_help from_man || fail "--help and the man page's OPTIONS list other options"
-	echo "$(wc -l < from_help) options in both"
+	diff -u from_help from_man || fail "--help and the man pages' OPTIONS list other options"
+	for page in "$ROOT"/man/*.[15]; do
+		groff -ww -man -Tutf8 "$page" > /dev/null 2> groff.err
+		[ ! -s groff.err ] || { cat groff.err; fail "groff -ww: $page"; }
+	done
+	echo "$(wc -l < from_help) options, each in one page"
 	ok
 }
 
@@ -335,14 +347,15 @@ t_cli_bash_completion() {
 	ok
 }
 
-# The targets the README and the man page list are --list-targets's,
+# The targets the docs (docs/header-and-object.md) and the man page list
+# are --list-targets's,
 # in its order (x32 was missing from both).
 t_cli_targets_documented() {
 	local code readme man
 	code=$("$PROBEGEN" --list-targets | tr '\n' ' ')
 	[ "$(echo $code | wc -w)" -ge 10 ] || fail "--list-targets: '$code'"
-	readme=$(tr '\n' ' ' < "$ROOT/README.md" | sed -n 's/.*`--target=ARCH` (\([^)]*\), or a GNU triplet).*/\1/p' | tr -d '`,' | tr -s ' ')
-	man=$(tr '\n' ' ' < "$ROOT/man/probegen.1" | sed -n 's/.*BI "\\-\\-target " arch\\fR):  *\([^G]*\), or a GNU triplet.*/\1/p' | tr -d ',' | tr -s ' ')
+	readme=$(tr '\n' ' ' < "$ROOT/docs/header-and-object.md" | sed -n 's/.*`--target=ARCH` (\([^)]*\), or a GNU triplet).*/\1/p' | tr -d '`,' | tr -s ' ')
+	man=$(cat "$ROOT"/man/*.[15] | tr '\n' ' ' | sed -n 's/.*BI "\\-\\-target " arch\\fR):  *\([^G]*\), or a GNU triplet.*/\1/p' | tr -d ',' | tr -s ' ')
 	expect_eq "$readme " "$code" "the README's targets"
 	expect_eq "$man " "$code" "the man page's targets"
 	ok

@@ -251,7 +251,7 @@ t_compat_typed_names() {
 	}
 	C
 	gcc -Wall -Werror -O2 t.c -o t.o -c || fail "the stated names do not compile"
-	grep -q 'trace_qemu_file_findejectableopticalmedia' "$ROOT/man/probegen.1" ||
+	grep -q 'trace_qemu_file_findejectableopticalmedia' "$ROOT"/man/*.[15] ||
 		fail "the man page does not state the typed name of a mixed-case probe"
 	ok
 }

@@ -19,7 +19,7 @@ t_docs_blocks() {
 	ok
 }
 
-# The README's figures are the measurements: in a paragraph or table row
+# The figures of the README and the guides are the measurements: in a paragraph or table row
 # that cites BENCHMARKS.md, every ratio (1.26x), time (0.118 s, 2 ms)
 # and size (241 MB) must appear in BENCHMARKS.md as written (or as a
 # table's cell, its unit in the column's head), so that a
@@ -27,9 +27,11 @@ t_docs_blocks() {
 # the new one.
 t_docs_figures() {
 	need python3
-	python3 - "$ROOT/README.md" "$ROOT/BENCHMARKS.md" > out 2>&1 <<-'PY'
+	python3 - "$ROOT/BENCHMARKS.md" "$ROOT/README.md" "$ROOT"/docs/*.md > out 2>&1 <<-'PY'
 	import re, sys
-	readme, bench = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+	# The README and the guides (docs/), each file's paragraphs apart.
+	bench = open(sys.argv[1]).read()
+	readme = "\n\n".join(open(p).read() for p in sys.argv[2:])
 	figure = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:x\b| (?:s|ms|us|ns|MB|KB|KiB)\b)")
 	prose, fenced = [], False
 	for line in readme.split("\n"):
@@ -79,7 +81,8 @@ t_docs_limits_are_the_code() {
 	    m = re.search(r"#define %s \(?(\d+)(?: << (\d+))?\)?" % name, text)
 	    assert m, "%s: no %s" % (path, name)
 	    return int(m.group(1)) << int(m.group(2) or 0)
-	man = open(root + "/man/probegen.1").read().replace("\n", " ")
+	import glob
+	man = " ".join(open(p).read() for p in sorted(glob.glob(root + "/man/*.[15]"))).replace("\n", " ")
 	man = re.sub(r"\s+", " ", man)
 	c = lambda n: "{:,}".format(n)
 	said = {

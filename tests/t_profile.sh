@@ -121,7 +121,7 @@ t_profile_json_as_man() {
 	need man
 	profile_toy
 	"$PROBEGEN" --trace --summary --json -c ./toy > out.json 2> err || { cat err; fail "--summary --json"; }
-	MANWIDTH=1000 man -l "$ROOT/man/probegen.1" 2> /dev/null > man.txt || fail "man -l"
+	MANWIDTH=1000 man -l "$ROOT/man/probegen-trace.1" 2> /dev/null > man.txt || fail "man -l"
 	python3 - out.json man.txt <<-'PY' || fail "the man page's JSON and a real one differ"
 	import json, re, sys
 	def keys(v, out):

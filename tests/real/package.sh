@@ -25,7 +25,7 @@ deb=$(ls "$WORK"/probegen_*.deb 2> /dev/null | head -n 1)
 lintian "$deb" > "$WORK/lintian" 2>&1
 grep '^E: ' "$WORK/lintian" && fail "lintian errors"
 dpkg-deb -c "$deb" > "$WORK/contents"
-for f in ./usr/bin/probegen ./usr/share/man/man1/probegen.1.gz ./usr/lib/probegen/bin/dtrace \
+for f in ./usr/bin/probegen ./usr/share/man/man1/probegen.1.gz ./usr/share/man/man1/probegen-trace.1.gz ./usr/share/man/man5/probegen-provider.5.gz ./usr/lib/probegen/bin/dtrace \
 	./usr/lib/cmake/probegen/probegenConfig.cmake ./usr/share/pkgconfig/probegen.pc \
 	./usr/share/bash-completion/completions/probegen ./usr/lib/systemd/system/probegen-metrics@.service \
 	./usr/share/doc/probegen/README.md.gz; do
