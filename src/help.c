@@ -8,6 +8,51 @@
 
 #include "options.h"
 
+/* One word of a synopsis, wrapped under the mode's first word at 79
+ * columns; *col is where the line stands. */
+static void synopsis_word(FILE *f, const char *word, size_t *col)
+{
+	enum { INDENT = 24 };
+
+	if (*col + 1 + strlen(word) > 79) {
+		fprintf(f, "\n%*s", INDENT, "");
+		*col = INDENT;
+	} else {
+		fputc(' ', f);
+		(*col)++;
+	}
+	fputs(word, f);
+	*col += strlen(word);
+}
+
+/* --trace's lines, made from the table's rows of its options (every one
+ * there, in the table's order: none can be left out, as one was), then
+ * what every mode takes and its operands. */
+static void trace_synopsis(FILE *f)
+{
+	static const char *const tail[] = { "[--json]", "[-o FILE]",
+					    "[-s FILE.d]...", "[BINARY...]",
+					    "[-c 'CMD ARGS' | -- CMD ARGS]" };
+	char word[128];
+	size_t i, col;
+
+	col = (size_t)fprintf(f, "       probegen --trace");
+	for (i = 0; i < noption_rows; i++) {
+		const struct option_row *r = &option_rows[i];
+
+		if (!(r->group & (O_TRACE | O_SUMMARY)) ||
+		    r->action == ACT_COMMAND || strcmp(r->name, "-c") == 0)
+			continue;
+		snprintf(word, sizeof(word), "[%s%s%s]%s", r->name,
+			 r->value ? " " : "", r->value ? r->value : "",
+			 r->action == ACT_LIST ? "..." : "");
+		synopsis_word(f, word, &col);
+	}
+	for (i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		synopsis_word(f, tail[i], &col);
+	fputc('\n', f);
+}
+
 /* The synopsis: a line for each mode. */
 static void usage_synopsis(FILE *f)
 {
@@ -18,17 +63,10 @@ static void usage_synopsis(FILE *f)
 		"       probegen --bpftrace [options] [-s FILE.d]...|BINARY [-o FILE.bt]\n"
 		"       probegen --docs [options] [-s FILE.d]... [-o FILE.md]\n"
 		"       probegen --list [--json] BINARY...\n"
-		"       probegen --check [--strict] [--allow-missing] [-s FILE.d]... BINARY...\n"
-		"       probegen --trace [-p PID] [-n PROVIDER:NAME]... [--limit N] [--json]\n"
-		"                        [--duration SECONDS] [--summary] [--expect-all]\n"
-		"                        [--pair P:START,P:END[,ARG]]... [--timeline FILE.json]\n"
-		"                        [--by P:START:ARG[+ARG]]... [--show P:N:EXPR]...\n"
-		"                        [--where 'P:N: EXPR']... [--stack [--stack-bytes N]]\n"
-		"                        [--top N] [--folded FILE]\n"
-		"                        [--metrics HOST:PORT [--user NAME]] [-o FILE]\n"
-		"                        [-s FILE.d]... [BINARY...] [-c 'CMD ARGS' | -- CMD ARGS]\n"
-		"       probegen --list-targets\n"
-		"\n");
+		"       probegen --check [--strict] [--allow-missing] [--sites] [-s FILE.d]... BINARY...\n");
+	trace_synopsis(f);
+	fprintf(f, "       probegen --list-targets\n"
+		   "\n");
 }
 
 /* A row's first column: its label, else "NAME VALUE". */

@@ -311,6 +311,14 @@ t_cli_help_matches_man() {
 		groff -ww -man -Tutf8 "$page" > /dev/null 2> groff.err
 		[ ! -s groff.err ] || { cat groff.err; fail "groff -ww: $page"; }
 	done
+	# --trace's synopsis (made from the table) names what
+	# probegen-trace(1)'s does.
+	sed -n '/probegen --trace/,/probegen --list-targets/p' help | grep -oE -- '--?[A-Za-z][-A-Za-z]*' |
+		grep -v -- '^--trace$\|^--list-targets$' | sort -u > synopsis_help
+	sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$ROOT/man/probegen-trace.1" | sed 's/\\-/-/g' |
+		grep -oE -- '--?[A-Za-z][-A-Za-z]*' | grep -v -- '^--trace$' | sort -u > synopsis_man
+	[ "$(wc -l < synopsis_help)" -ge 20 ] || fail "--trace synopsis: too few options"
+	diff -u synopsis_help synopsis_man || fail "--help's --trace synopsis and probegen-trace(1)'s differ"
 	echo "$(wc -l < from_help) options, each in one page"
 	ok
 }
