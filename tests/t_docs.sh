@@ -128,3 +128,17 @@ t_docs_limits_are_the_code() {
 	[ $rc = 0 ] || { cat out; fail "a documented limit is not the code's"; }
 	ok
 }
+
+# The README is read in minutes: at most 16 KB (what it does not say is
+# in docs/, the man pages and HACKING.md, which it links).
+t_docs_readme_short() {
+	local size
+	size=$(wc -c < "$ROOT/README.md")
+	[ "$size" -le 16384 ] || fail "README.md is $size bytes: more than 16 KB"
+	local f
+	for f in docs/build-systems.md docs/tracing.md docs/testing.md docs/arguments.md docs/profiling.md docs/metrics.md HACKING.md; do
+		grep -q "($f)" "$ROOT/README.md" || fail "the README does not link $f"
+		[ -f "$ROOT/$f" ] || fail "$f: no such guide"
+	done
+	ok
+}
