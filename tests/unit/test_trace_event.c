@@ -203,6 +203,7 @@ static void fields_as_objects(void)
 	CHECK_INT(meant_field(out, "a=1 b=\"x y\" c=3", 15, "c", &to_end), 1);
 	CHECK(out[0] == '3' && to_end, "c: %c", out[0]);
 	CHECK_INT(meant_field(out, "a=1 ab=2", 8, "b", &to_end), MEANT_ABSENT);
+	CHECK_INT(meant_field(out, "xyz b=2", 7, "b", &to_end), 1); /* after a word without = */
 	CHECK_INT(meant_field(out, "a=1 b=\"long va", 14, "b", &to_end), 7);
 	CHECK(to_end, "a value the text's end cuts");
 	/* --show tracing:event:fields.peer: a field, no slot of its own. */

@@ -124,6 +124,11 @@ FIELDS_EVAL int field_find_step(struct field_find *f, char *text,
 		}
 		f->key_at = 0;
 		f->key_ok = 1;
+	} else if (f->phase == PHASE_KEY) {
+		/* A space between pairs, or after a word without its =: a
+		   key starts after it. */
+		f->key_at = 0;
+		f->key_ok = 1;
 	}
 	return 0;
 }
