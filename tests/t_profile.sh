@@ -135,7 +135,7 @@ t_profile_json_as_man() {
 	    return out
 	real = keys(json.load(open(sys.argv[1])), set())
 	text = re.sub(r"\s*\n\s*", " ", open(sys.argv[2]).read())
-	m = re.search(r'(\{"probes": .*?"unfired": \["P:N"\]\})', text)
+	m = re.search(r'(\{"seconds": .*?"unfired": \["P:N"\]\})', text)
 	assert m, "no --summary --json object in the rendered page"
 	shown = set(re.findall(r'"([\w:]+)":', m.group(1)))
 	assert shown == real, ("only in the man page", shown - real, "only in the output", real - shown)
