@@ -411,7 +411,9 @@ static int event_whole(const struct tracer *tr, const struct trace_event *e,
 	if (size < TRACE_EVENT_HEADER || e->slot_bytes != tr->plan.string_bytes ||
 	    e->nstrings > TRACE_MAX_SLOTS)
 		return 0;
-	end = TRACE_EVENT_HEADER + (size_t)e->nstrings * e->slot_bytes;
+	end = TRACE_EVENT_HEADER +
+	      (size_t)(tr->plan.stack_bytes ? TRACE_MAX_SLOTS : e->nstrings) *
+		      e->slot_bytes;
 	if (tr->plan.stack_bytes)
 		end += offsetof(struct trace_stack, stack) +
 		       (size >= end + offsetof(struct trace_stack, stack)

@@ -10,11 +10,20 @@
  * multiple of 8), known to the verifier: slot n is at n * slot_bytes. */
 const volatile __u32 slot_bytes = TRACE_STR_LEN;
 
+/* Slot n of e (n at most TRACE_MAX_SLOTS, the callers' bound: the
+ * stack part's place).  For 6.1's verifier: masked, not compared (it
+ * follows a compare's way that its bounds rule out, and refuses the
+ * pointer made there), and multiplied with the constant as the source
+ * (it bounds a product only then; clang puts it either way). */
 static __always_inline char *slot_of(struct trace_event *e, __u64 n)
 {
-	__u64 bytes = slot_bytes <= TRACE_STR_MAX ? slot_bytes : TRACE_STR_MAX;
+	__u64 bytes = slot_bytes <= TRACE_STR_MAX ? slot_bytes : TRACE_STR_MAX,
+	      off = n & (2 * TRACE_MAX_SLOTS - 1);
 
-	return e->slots + (n < TRACE_MAX_SLOTS ? n : TRACE_MAX_SLOTS) * bytes;
+	__asm__ __volatile__("%[off] *= %[bytes]"
+			     : [off] "+r"(off)
+			     : [bytes] "r"(bytes));
+	return e->slots + off;
 }
 
 /* A string's page may not be in memory yet: a literal in .rodata that
@@ -190,10 +199,12 @@ static __always_inline void read_shows(struct trace_event *e,
 		if (sh->kind == ARG_FIELD)
 			continue; /* found in probegen, in its argument's slot */
 		n = *(volatile unsigned int *)&e->nstrings;
+		/* Its argument, masked where it is used: clang may load it
+		   again after the check, and the verifier bound only that. */
 		if (n >= TRACE_MAX_SLOTS || sh->arg >= TRACE_MAX_ARGS)
 			break;
 		dst = slot_of(e, n);
-		rc = member_address(e->args[sh->arg], sh, &addr);
+		rc = member_address(e->args[sh->arg & 15], sh, &addr);
 		if (!rc && (sh->kind == ARG_INTEGER || sh->kind == ARG_POINTER)) {
 			*(__u64 *)dst = 0;
 			rc = bpf_probe_read_user(dst, member_size(sh),

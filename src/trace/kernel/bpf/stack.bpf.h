@@ -11,20 +11,15 @@ const volatile __u32 stack_bytes = 0;
 /* The registers, then the stack from its pointer up, a piece at a time
  * (each within one page): a piece past the top of the stack's mapping
  * fails, and the copy ends there, whole up to it.  Into the event's
- * stack part, after its last slot: its bytes, or 0 with no part. */
+ * stack part, after its slots: the part's bytes. */
 static __always_inline __u64 read_stack(struct trace_event *e,
 					const struct firing_regs *regs,
 					bool sleepable)
 {
-	__u64 slots = e->nstrings;
-	struct trace_stack *st;
-
-	/* Bounded here, in the register used: clang drops a bound it knows
-	   from on_firing's, which the verifier then does not see. */
-	__asm__ __volatile__("" : "+r"(slots));
-	if (slots > TRACE_MAX_SLOTS)
-		slots = TRACE_MAX_SLOTS;
-	st = (struct trace_stack *)slot_of(e, slots);
+	/* After every slot, at a place the verifier knows (one after the
+	   last filled made 6.1's refuse it). */
+	struct trace_stack *st =
+		(struct trace_stack *)slot_of(e, TRACE_MAX_SLOTS);
 #ifdef FIRING_REGS
 	__u64 sp = FIRING_SP(regs->copy), off = 0, n;
 	unsigned int k;

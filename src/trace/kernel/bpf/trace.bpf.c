@@ -212,7 +212,8 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 		n = TRACE_MAX_SLOTS;
 	size = TRACE_EVENT_HEADER + (__u64)n * slot_bytes;
 	if (stack_bytes)
-		size += read_stack(e, &regs, sleepable);
+		size = TRACE_EVENT_HEADER + (__u64)TRACE_MAX_SLOTS * slot_bytes +
+		       read_stack(e, &regs, sleepable);
 	if (size > sizeof(*e))
 		size = sizeof(*e);
 	quiet = bpf_map_lookup_elem(&unsignalled, &zero);

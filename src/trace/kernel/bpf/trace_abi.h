@@ -277,8 +277,9 @@ struct trace_stack {
 /* One firing.  Strings, the bytes of pointers with a length and socket
  * addresses follow the header in the order of their arguments, a slot
  * of slot_bytes each, then each show's value (a number in its slot's
- * first 8 bytes); with --stack, its part follows the last slot filled.
- * The event is only as long as what it fills. */
+ * first 8 bytes); with --stack, its part follows all TRACE_MAX_SLOTS
+ * slots, filled or not (a place the verifier of 6.1 takes).  The event
+ * is only as long as what it fills. */
 struct trace_event {
 	unsigned long long time_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	unsigned int pid, tid;
@@ -293,12 +294,12 @@ struct trace_event {
 };
 /* The event's bytes before its slots. */
 #define TRACE_EVENT_HEADER __builtin_offsetof(struct trace_event, slots)
-/* Slot s of event e, and its --stack part (after its nstrings slots):
- * probegen's side, which has checked slot_bytes and nstrings against
- * the record's size (sinks.c). */
+/* Slot s of event e, and its --stack part (after every slot): probegen's
+ * side, which has checked slot_bytes and nstrings against the record's
+ * size (sinks.c). */
 #define TRACE_SLOT(e, s) ((e)->slots + (unsigned long)(s) * (e)->slot_bytes)
 #define TRACE_STACK_OF(e) \
-	((const struct trace_stack *)TRACE_SLOT(e, (e)->nstrings))
+	((const struct trace_stack *)TRACE_SLOT(e, TRACE_MAX_SLOTS))
 
 /* The event's probe when a followed process has just exec'd a program
  * (-c, -p): it is stopped until probegen has attached to the program's
