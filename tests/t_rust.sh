@@ -269,7 +269,7 @@ tracing:span__enter name="lookup" target="rust_tracing" fields="path=\"/missing\
 	ok
 }
 
-# The same probes under bpftrace, linked by rust-lld (the README's
+# The same probes under bpftrace, linked by rust-lld (docs/build-systems.md's
 # transcript) and by GNU ld.
 t_rust_tracing_bpftrace() {
 	need_bpftrace
@@ -313,7 +313,7 @@ t_rust_declares_its_version() {
 	done
 	v=$(rustc --version | sed -n 's/^rustc \([0-9]*\.[0-9]*\).*/\1/p')
 	printf '%s\n%s\n' 1.82 "$v" | sort -C -V || fail "rustc $v here is older than the 1.82 declared, yet the Rust tests build"
-	grep -q 'requires rustc 1.82 or newer' "$ROOT/README.md" || fail "the README does not say what an older cargo says"
+	grep -q 'requires rustc 1.82 or newer' "$ROOT/docs/build-systems.md" || fail "docs/build-systems.md does not say what an older cargo says"
 	note "rustc $v"
 	ok
 }
