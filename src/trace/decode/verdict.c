@@ -7,7 +7,6 @@
  */
 #include <linux/types.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "trace/decode/event.h"
 #include "trace/kernel/bpf/filter_eval.h"
@@ -90,8 +89,7 @@ static void arg_operand(const struct traced *t, const struct trace_event *e,
 		unsigned short family;
 
 		memcpy(&family, o->text, sizeof(family));
-		o->len = family == AF_INET ? 16 : family == AF_INET6 ? 28
-			 : family == AF_UNIX ? 110 : 2;
+		o->len = trace_sockaddr_bytes(family);
 		return;
 	}
 	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES) {

@@ -59,7 +59,7 @@ static __always_inline long sockaddr_length(const void *src)
 
 	if (bpf_probe_read_user(&family, sizeof(family), src))
 		return -1;
-	return family == 2 ? 16 : family == 10 ? 28 : family == 1 ? 110 : 2;
+	return trace_sockaddr_bytes(family);
 }
 
 /* How many bytes to read into argument i's slot (at most a slot): its

@@ -112,6 +112,16 @@ trace_bucket_floor(unsigned int b)
 	       ((unsigned long long)sub << (log - TRACE_SUB_BITS));
 }
 
+/* The bytes of a socket address of family (read first): AF_INET's,
+ * AF_INET6's, AF_UNIX's, else the family alone.  What the BPF side
+ * copies into a slot (slots.bpf.h) and what --expect's judge compares
+ * of it (decode/verdict.c). */
+static __inline__ __attribute__((always_inline)) unsigned int
+trace_sockaddr_bytes(unsigned short family)
+{
+	return family == 2 ? 16 : family == 10 ? 28 : family == 1 ? 110 : 2;
+}
+
 /* A probe may start or end several pairs (a name pair and a --pair by
  * argument, two --pairs sharing a start): at most this many of each. */
 #define TRACE_MAX_ROLES 4
