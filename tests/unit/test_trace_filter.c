@@ -383,9 +383,52 @@ static void socket_addresses_compare_as_printed(void)
 	where_free(&r);
 }
 
+/* Every byte as --trace prints it inside a string (escape.c's text
+ * form), and as --json does, reads back through a filter's string as
+ * that byte; an escape --trace never prints is refused with a caret
+ * ("\\x07" matched the text "x07", "\\q" the text "q"). */
+static void printed_escapes_read_back(void)
+{
+	static const char *const bad[] = { "\\q", "\\x7", "\\xg0", "\\u0080",
+					   "\\u1234", "\\0" };
+	struct where_request r;
+	struct buf b = { 0 };
+	char esc[16], *end;
+	int c, json;
+	size_t i;
+
+	for (json = 0; json < 2; json++)
+		for (c = 0; c < 256; c++) {
+			char byte = (char)c;
+
+			end = escape_to(esc, &byte, 1, json);
+			*end = '\0';
+			/* JSON says a byte that is no UTF-8 as U+FFFD, lost. */
+			if (json && c >= 0x80)
+				continue;
+			b.len = 0;
+			buf_printf(&b, "s == \"%s\"", esc);
+			CHECK_INT(parse(&r, b.data), 0);
+			CHECK(r.root && r.root->is_string && r.root->text_len == 1 &&
+				      (unsigned char)r.root->text[0] == c,
+			      "byte %d printed as %s read back wrong", c, esc);
+			where_free(&r);
+		}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		b.len = 0;
+		buf_printf(&b, "s == \"a%s\"", bad[i]);
+		CHECK_INT(parse(&r, b.data), -1);
+		CHECK(strstr(unit_said(), "not an escape --trace prints") &&
+			      strchr(unit_said(), '^'),
+		      "%s said: %s", bad[i], unit_said());
+	}
+	buf_free(&b);
+}
+
 UNIT_CASES(UNIT(compiled_steps_agree_with_the_expression),
 	   UNIT(too_many_steps_are_refused),
 	   UNIT(the_compiler_checks_every_step), UNIT(deep_nesting_is_refused),
 	   UNIT(a_leading_zero_is_refused), UNIT(a_failed_parse_leaves_nothing),
 	   UNIT(globs_match_texts_with_stars), UNIT(what_an_operand_is_is_said),
-	   UNIT(socket_addresses_compare_as_printed))
+	   UNIT(socket_addresses_compare_as_printed),
+	   UNIT(printed_escapes_read_back))

@@ -141,6 +141,45 @@ static int read_op(struct parser *ps)
 	return -1;
 }
 
+/* The escape at p (its backslash) as the byte it stands for, into *c:
+ * its length, or 0 if it is none.  Every escape --trace prints reads
+ * back (escape.c): \" \\ \n \t and \xNN; JSON's \u00NN too, for
+ * a filter copied from --json. */
+static int read_escape(const char *p, char *c)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *h;
+	int i, v = 0, digits;
+
+	switch (p[1]) {
+	case '"': case '\\': *c = p[1]; return 2;
+	case 'n': *c = '\n'; return 2;
+	case 't': *c = '\t'; return 2;
+	case 'x': digits = 2, h = p + 2; break;
+	case 'u':
+		if (p[2] != '0' || p[3] != '0')
+			return 0;
+		digits = 2, h = p + 4;
+		break;
+	default:
+		return 0;
+	}
+	for (i = 0; i < digits; i++) {
+		const char *d = h[i] ? strchr(hex, tolower((unsigned char)h[i]))
+				     : NULL;
+
+		if (!d)
+			return 0;
+		v = v * 16 + (int)(d - hex);
+	}
+	/* JSON writes \u00NN for a control byte alone: above 0x7f it is
+	   a character, not a byte. */
+	if (p[1] == 'u' && v > 0x7f)
+		return 0;
+	*c = (char)v;
+	return (int)(h + digits - p);
+}
+
 /* A string constant at ps->p (its opening quote) into n: 0, or -1. */
 static int read_string(struct parser *ps, struct where_node *n)
 {
@@ -151,10 +190,15 @@ static int read_string(struct parser *ps, struct where_node *n)
 		char c = *ps->p;
 
 		if (c == '\\') {
-			c = *++ps->p;
-			c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-			if (!*ps->p)
-				break;
+			int len = read_escape(ps->p, &c);
+
+			if (!len) {
+				buf_free(&b);
+				fail_at(ps, ps->p, ps->p[1] ? 2 : 1,
+					"not an escape --trace prints (\\\" \\\\ \\n \\t \\xNN)");
+				return -1;
+			}
+			ps->p += len - 1;
 		}
 		buf_add(&b, &c, 1);
 	}
