@@ -508,3 +508,55 @@ sys.stdout.buffer.write(n + struct.pack("<I", 1234))' "$2" > link.bin
 	fi
 	ok
 }
+
+# Debuglinks planted as links, each a plain name beside the binary:
+# kmsg.debug -> /proc/kmsg (a "regular file" whose read blocks until the
+# kernel logs: --list, --check never ended and --trace --stack ignored
+# SIGTERM), shadow.debug -> /etc/shadow (read whole as root for its
+# CRC), and a sparse 8 GiB file that starts as ELF does (20 s of CPU a
+# place looked).  Each mode ends at once; the sparse one is said; of
+# /etc/shadow at most its first 4 bytes are read; a true debug file is
+# still found (t_hostile_debuglink).
+t_hostile_debuglink_planted() {
+	local b st args
+	"$PROBEGEN" -h -s "$ROOT/tests/src/values.d" -o values.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/values.d" -o vp.o || fail "-G"
+	expect gcc -g -O2 -I. -Wl,--build-id=none "$ROOT/tests/src/values.c" vp.o -o values
+	for b in kmsg shadow sparse; do # a debuglink to b.debug, CRC 1234
+		python3 -c 'import sys, struct
+n = sys.argv[1].encode() + b".debug\0"; n += b"\0" * (-len(n) % 4)
+sys.stdout.buffer.write(n + struct.pack("<I", 1234))' $b > link.bin
+		expect objcopy --strip-debug values $b
+		expect objcopy --add-section .gnu_debuglink=link.bin $b
+	done
+	expect ln -s /proc/kmsg kmsg.debug
+	expect ln -s /etc/shadow shadow.debug
+	printf '\177ELF' > sparse.debug && truncate -s 8G sparse.debug || fail "make the sparse file"
+	readelf --string-dump=.gnu_debuglink kmsg | grep -q 'kmsg.debug' || fail "the planted debuglink"
+	for b in kmsg shadow sparse; do
+		for args in "--list" "--list --json" "--check -s $ROOT/tests/src/values.d"; do
+			timeout 20 "$PROBEGEN" $args $b > out 2> err
+			st=$?
+			[ $st -le 1 ] || { cat err; fail "$args $b: exit status $st (124: it hung)"; }
+		done
+	done
+	timeout 20 "$PROBEGEN" --list sparse > out 2> err
+	grep -q "'./sparse.debug' is not read for debugging information: mostly a hole" err ||
+		{ cat err; fail "the sparse debug file was not said"; }
+	if have strace; then
+		strace -y -e trace=read,pread64 -o trace.txt "$PROBEGEN" --list shadow > /dev/null 2>&1
+		! grep '</etc/shadow>' trace.txt | grep -qvE ', 4, 0\) +=  *4$' ||
+			{ grep shadow trace.txt; fail "/etc/shadow was read past its first bytes"; }
+	else
+		skip_part "strace is not installed"
+	fi
+	if [ "$(id -u)" = 0 ] && "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -qv 'built without --trace'; then
+		timeout -s KILL 60 "$PROBEGEN" --trace --stack -c ./kmsg > out 2> err
+		st=$?
+		[ $st = 0 ] || { cat err; fail "--trace --stack of kmsg: exit status $st (137: it hung)"; }
+		grep -q 'vals:ints' out || fail "--trace --stack of kmsg traced nothing"
+	else
+		skip_part "--trace needs root and a build with --trace"
+	fi
+	ok
+}

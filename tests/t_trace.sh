@@ -176,6 +176,50 @@ t_trace_command_status() {
 	ok
 }
 
+# When probegen stops first, the command's whole tree ends with it:
+# --duration and --limit left a shell's child (sleep) running with
+# parent 1; SIGTERM and SIGINT at every stage, the command's start
+# included, end probegen and the tree; a tiny --duration hung in
+# waitpid on a command stopped at its exec with SIGTERM pending.
+t_trace_command_tree_ended() {
+	local mark="51.$$" d sig st
+	need_trace
+	values_program values.c values
+	left() { pgrep -f "sleep $mark" > /dev/null; }
+	timeout 30 "$PROBEGEN" --trace --duration 1 -- sh -c "./values; sleep $mark; true" > out 2> err
+	expect_eq $? 0 "--duration 1"
+	grep -q 'vals:ints' out || fail "--duration traced nothing"
+	! left || fail "--duration left the command's child running"
+	timeout 30 "$PROBEGEN" --trace --limit 1 -- sh -c "./values; sleep $mark; true" > out 2> err
+	expect_eq $? 0 "--limit 1"
+	! left || fail "--limit left the command's child running"
+	# A grandchild whose parent ended first (its parent is probegen's
+	# then), and one that ignores SIGTERM.
+	timeout 30 "$PROBEGEN" --trace --duration 1 -- sh -c "(sleep $mark &) ; (trap '' TERM; sleep $mark) & ./values; sleep $mark" > out 2> err
+	expect_eq $? 0 "--duration with orphans"
+	! left || { pgrep -af "sleep $mark"; fail "--duration left an orphan or a process that ignores SIGTERM"; }
+	for sig in TERM INT; do
+		for d in 0.01 0.05 0.1 0.3 0.6 1.5; do
+			"$PROBEGEN" --trace -- sh -c "./values; sleep $mark" > out 2> err &
+			sleep $d
+			kill -$sig $! 2> /dev/null
+			timeout 15 tail --pid=$! -f /dev/null
+			st=$?
+			[ $st = 0 ] || { kill -KILL $!; fail "SIG$sig after $d s: probegen did not end"; }
+			wait $!
+			st=$?
+			[ $st = 0 ] || [ $st = $((128 + $(kill -l $sig))) ] || { cat err; fail "SIG$sig after $d s: exit status $st"; }
+			! left || fail "SIG$sig after $d s left the command running"
+		done
+	done
+	for d in $(seq 1 20); do
+		timeout 20 "$PROBEGEN" --trace --duration 1e-9 -- ./values > out 2> err
+		st=$?
+		[ $st = 0 ] || fail "--duration 1e-9, run $d: exit status $st (124: it hung)"
+	done
+	ok
+}
+
 # -n selects probes (globs), --limit stops after N events and ends the
 # command it started.
 t_trace_filters_limit() {

@@ -8,8 +8,11 @@
  * Built only where libbpf, clang's BPF target and bpftool are found
  * (Makefile); trace_none.c stands in elsewhere.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -24,10 +27,30 @@
 #include "trace/sinks/metrics.h"
 #include "trace/follow.h"
 
+/* The signal that stopped the trace (SIGINT, SIGTERM), or 0. */
+static volatile sig_atomic_t stopped_by;
+
+/* The first SIGINT or SIGTERM ends the trace at the next step of any
+ * stage; a second one ends probegen at once, as the default would. */
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (trace_stopping && stopped_by) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	stopped_by = sig;
 	trace_stopping = 1;
+}
+
+/* From the start of the run: no SA_RESTART, so that a blocking call
+ * returns (EINTR) to a caller that then sees trace_stopping. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 /* Fork the command stopped on a pipe: it execs once the probes are
@@ -79,22 +102,105 @@ static int command_failure(int st)
 	return 0;
 }
 
-static void end_command(pid_t child, int go)
-{
-	if (go >= 0)
-		close(go);
-	if (child > 0) {
-		kill(child, SIGTERM);
-		waitpid(child, NULL, 0);
-	}
-}
-
 static double now_seconds(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The processes below probegen's own, from /proc (a process whose
+ * parent ended is probegen's again: it is their subreaper) into pids:
+ * how many, at most max. */
+static int descendants(pid_t *pids, int max)
+{
+	struct {
+		pid_t pid, parent;
+	} *all = NULL;
+	size_t n = 0, cap = 0, i;
+	int found = 0, grew = 1;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], line[512], *p;
+		FILE *f;
+		int parent;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		fclose(f);
+		if (!p || sscanf(p, ") %*c %d", &parent) != 1)
+			continue;
+		if (n == cap)
+			all = xrealloc(all, (cap = cap ? 2 * cap : 256) * sizeof(*all));
+		all[n].pid = atoi(e->d_name);
+		all[n++].parent = parent;
+	}
+	if (d)
+		closedir(d);
+	/* Each pass takes the children of those found: a tree's depth
+	   passes at most. */
+	while (grew && found < max) {
+		grew = 0;
+		for (i = 0; i < n && found < max; i++) {
+			int j, ours = all[i].parent == getpid(), seen = 0;
+
+			for (j = 0; j < found; j++) {
+				seen |= pids[j] == all[i].pid;
+				ours |= pids[j] == all[i].parent;
+			}
+			if (ours && !seen) {
+				pids[found++] = all[i].pid;
+				grew = 1;
+			}
+		}
+	}
+	free(all);
+	return found;
+}
+
+/* The command's whole tree ended, when probegen stopped first
+ * (--duration, --limit, a signal): SIGTERM, and SIGCONT for a process
+ * stopped at its exec (the session's links stop it there); SIGKILL for
+ * what still runs after END_GRACE_SECONDS.  Every one is waited for. */
+#define END_GRACE_SECONDS 2.0
+static void end_tree(double now)
+{
+	double kill_at = now + END_GRACE_SECONDS;
+	pid_t pids[4096];
+	int n, i, sig = SIGTERM;
+
+	for (;;) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			; /* the ended, reaped: they are gone from /proc */
+		if ((n = descendants(pids, 4096)) == 0)
+			return;
+		if (sig == SIGTERM && now_seconds() >= kill_at)
+			sig = SIGKILL;
+		for (i = 0; i < n; i++) {
+			kill(pids[i], sig);
+			kill(pids[i], SIGCONT);
+		}
+		if (sig == SIGKILL && now_seconds() >= kill_at + END_GRACE_SECONDS)
+			return; /* unkillable (in the kernel): left */
+		usleep(10000);
+	}
+}
+
+/* The command's end: released if it still waits on go; if probegen
+ * stopped first, its tree ended. */
+static void end_command(pid_t child, int go)
+{
+	if (go >= 0)
+		close(go);
+	if (child > 0)
+		end_tree(now_seconds());
 }
 
 /* A descriptor that turns readable when process pid ends (Linux 5.3),
@@ -411,11 +517,15 @@ int trace_run(const struct trace_options *opt)
 	plan_make(opt, &tr.plan);
 	if (check_system() != 0)
 		return EXIT_SYSTEM;
-	if (prepare(&tr, &child, &go) != 0 ||
+	/* SIGINT and SIGTERM end the trace from here on, at every stage;
+	   the command's orphans stay probegen's, to be ended with it. */
+	catch_signals();
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (prepare(&tr, &child, &go) != 0 || trace_stopping ||
 	    !(s = session_start(&tr, child > 0	? child
 				     : tr.plan.pid ? tr.plan.pid
 						: -1)))
-		status = failure_status(errors);
+		status = stopped_by ? 128 + stopped_by : failure_status(errors);
 	tr.session = s;
 	server = sinks_server(&tr);
 	if (s)
@@ -433,9 +543,9 @@ int trace_run(const struct trace_options *opt)
 		/* A file-size limit fails a write (said at the end), not
 		   probegen; set after the command started with its own. */
 		signal(SIGXFSZ, SIG_IGN);
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		if (go >= 0 && write(go, "g", 1) != 1)
+		if (stopped_by) /* before the command started: nothing ran */
+			status = 128 + stopped_by;
+		else if (go >= 0 && write(go, "g", 1) != 1)
 			trace_stopping = 1;
 		if (follow(&tr, s, &child, server, &command_status) != 0)
 			status = EXIT_SYSTEM;
