@@ -356,6 +356,55 @@ assert ev[1]["args"]["text"] == "xxxxx" and "cut" not in ev[1], ev[1]
 	ok
 }
 
+# A string one byte shorter than its slot fits whole, with its NUL: not
+# cut (it was called cut, as a string of the slot's length is), at the
+# default 128 and at 136, 1000 and 4096 bytes; a string as long as the
+# slot, or longer, is cut.  Each in text and JSON (a --show member is
+# judged by the same string_cut in slots.bpf.h).
+t_trace_string_one_short() {
+	local b st
+	need_trace
+	printf 'provider l {\n\tprobe s(char *text, int n);\n};\n' > l.d
+	expect "$PROBEGEN" -h -s l.d -o l.h
+	expect "$PROBEGEN" -G -s l.d -o l.o
+	cat > l.c <<-'C'
+	#include <stdlib.h>
+	#include <string.h>
+	#include "l.h"
+	int main(int argc, char **argv) {
+		for (int a = 1; a < argc; a++) {
+			int n = atoi(argv[a]);
+			char *t = malloc(n + 1);
+			memset(t, 'y', n);
+			t[n] = 0;
+			L_S(t, n);
+			free(t);
+		}
+		return 0;
+	}
+	C
+	expect gcc -O2 l.c l.o -o l
+	for b in 128 136 1000 4096; do
+		"$PROBEGEN" --trace --json --string-bytes $b -- ./l $((b - 2)) $((b - 1)) $b $((b + 1)) 2> err | grep '^{' > out.json ||
+			{ cat err; fail "--string-bytes $b"; }
+		python3 - out.json $b <<-'PY' || fail "--string-bytes $b: the cut"
+		import json, sys
+		b = int(sys.argv[2])
+		ev = [json.loads(l) for l in open(sys.argv[1])]
+		assert [e["args"]["n"] for e in ev] == [b - 2, b - 1, b, b + 1], ev
+		for e in ev:
+		    n = e["args"]["n"]
+		    whole = n <= b - 1
+		    assert e["args"]["text"] == "y" * min(n, b - 1), (n, len(e["args"]["text"]))
+		    assert ("cut" in e) == (not whole), (b, n, e.get("cut"))
+		PY
+		"$PROBEGEN" --trace --string-bytes $b -- ./l $((b - 1)) $b > out.txt 2> err || { cat err; fail "text at $b"; }
+		expect_grep "text=\"y*\" n=$((b - 1))\$" out.txt
+		expect_grep "text=\"y*\"\.\.\. n=$b\$" out.txt
+	done
+	ok
+}
+
 # --string-bytes raises the cut, for strings and for bytes with their
 # length, each value the program's own, byte for byte (its pattern
 # rebuilt here); a value longer than the slot is still cut and said.

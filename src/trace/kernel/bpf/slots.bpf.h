@@ -50,6 +50,20 @@ static __always_inline long read_string(char *dst, __u32 size,
 	return len;
 }
 
+/* Whether a string read into size bytes (len, with its NUL) was cut:
+ * one that fills them may be one byte shorter than they are, whole
+ * (127 characters in 128); its own byte at their end says (a NUL:
+ * whole).  Read only for a string that fills them. */
+static __always_inline bool string_cut(const void *src, __u32 size, long len)
+{
+	char last = 1;
+
+	if (len != size)
+		return false;
+	bpf_probe_read_user(&last, 1, (const char *)src + size - 1);
+	return last != 0;
+}
+
 /* The bytes of the socket address at src, by its family (read first):
  * AF_INET's, AF_INET6's, AF_UNIX's, else the family alone; -1 when it
  * cannot be read. */
@@ -131,7 +145,7 @@ static __always_inline void read_args(struct trace_event *e,
 			continue;
 		if (kind == ARG_STRING) {
 			len = read_string(slot_of(e, n), slot_bytes, src, sleepable);
-			if (len == slot_bytes)
+			if (string_cut(src, slot_bytes, len))
 				e->cut_mask |= 1u << i;
 		} else {
 			len = slot_length(e, info, (unsigned int)i, src);
@@ -214,7 +228,7 @@ static __always_inline void read_shows(struct trace_event *e,
 						 (const void *)addr);
 			len = rc ? -1 : read_string(dst, slot_bytes, (const void *)addr,
 						   sleepable);
-			if (len == slot_bytes)
+			if (string_cut((const void *)addr, slot_bytes, len))
 				e->cut_mask |= TRACE_SHOW_BIT(k);
 			rc = len < 0;
 		} else if (!rc && sh->length_from == LENGTH_SIBLING) {
