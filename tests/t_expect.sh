@@ -151,3 +151,46 @@ t_expect_errors() {
 	expect_grep "--expect 'w:nope': no probe traced can meet it (wanted at least 1)" err
 	ok
 }
+
+# Errors said before the command starts, with a caret (each was silent,
+# or said only after the whole command had run): a count past 64 bits
+# (clamped), an unclosed { (taken into the probe's name), an argument no
+# probe it matches has (a warning, then a failure at the end); and a
+# constant first is read as the man page says (PERIODIC == mode was
+# refused), 0x with no digits said for what it is.
+t_expect_errors_before_the_command() {
+	local marker
+	need_trace
+	expect_program
+	marker=ran.$$
+	check_refused() { # SPEC WHAT-IT-SAYS CARET-LINE
+		timeout 60 "$PROBEGEN" --trace --expect "$1" -c "sh -c 'touch $marker; ./where'" > out 2> err
+		expect_eq $? 1 "--expect '$1'"
+		[ ! -e "$marker" ] || fail "--expect '$1': the command ran before the error"
+		grep -qF -- "$2" err || { cat err; fail "--expect '$1': not said: $2"; }
+		grep -qxF -- "$3" err || { cat err; fail "--expect '$1': the caret"; }
+	}
+	check_refused 'w:req{99999999999999999999}' 'a count larger than a trace can count' \
+		'  w:req{99999999999999999999}' 
+	grep -qxF '       ^~~~~~~~~~~~~~~~~~~~~~' err || { cat err; fail "the count's caret"; }
+	check_refused 'w:req{3,' "a count: {N} exactly, {N,} at least, {N,M} from N to M, just before ':' or the end" '  w:req{3,'
+	grep -qxF '       ^~~' err || { cat err; fail "the unclosed {'s caret"; }
+	# The probes known at the start (the program itself).
+	timeout 60 "$PROBEGEN" --trace --expect 'w:re*{2,}: feee > 1000' -c ./where > out 2> err
+	expect_eq $? 1 "an argument no probe has"
+	expect_grep "it can judge no probe it matches: w:req has no argument 'feee'" err
+	grep -qxF '             ^~~~' err || { cat err; fail "the unknown argument's caret"; }
+	! grep -q 'not met' err || fail "the command ran before the error"
+	# A probe named exactly that a followed process brings: the trace
+	# stops there, the command is not run to its end.
+	SECONDS=0
+	timeout 60 "$PROBEGEN" --trace --expect 'w:req{2,}: feee > 1000' -c 'sh -c "./where; sleep 30"' > out 2> err
+	expect_eq $? 1 "an argument the followed probe lacks"
+	[ $SECONDS -lt 20 ] || fail "the followed command ran to its end"
+	expect_grep "it can judge no probe it matches: w:req has no argument 'feee'" err
+	grep -qxF '             ^~~~' err || { cat err; fail "the followed probe's caret"; }
+	check_refused 'w:req: big ~ 0x*' '0x with no hex digits after it' '  w:req: big ~ 0x*'
+	"$PROBEGEN" --trace --expect 'w:req{1,}: 7 == id' --expect 'w:req{1,}: 200 > small' -c ./where > out 2> err ||
+		{ cat err; fail "a constant first"; }
+	ok
+}

@@ -524,6 +524,13 @@ t_meanings_where_by_name() {
 	timeout 60 "$PROBEGEN" --trace --summary --expect 'btc:flush{1}: mode != NONE && mode != PERIODIC' -c './mprog 1' > out 2> err ||
 		{ cat err; fail "--expect by name"; }
 	expect_grep "met: 1 of 2 firings passed" err
+	# A constant first, as the man page allows: the name on the left.
+	timeout 60 "$PROBEGEN" --trace --where 'btc:flush: PERIODIC == mode' -n 'btc:flush' -c './mprog 1' > out 2> err ||
+		{ cat err; fail "--where PERIODIC == mode"; }
+	expect_eq "$(firings out)" "btc:flush mode=PERIODIC coins=100" "the firings PERIODIC == mode passed"
+	timeout 60 "$PROBEGEN" --trace --summary --expect 'btc:flush{1}: NONE != mode && PERIODIC != mode' -c './mprog 1' > out 2> err ||
+		{ cat err; fail "--expect by name, the name first"; }
+	expect_grep "met: 1 of 2 firings passed" err
 	! timeout 60 "$PROBEGEN" --trace --where 'btc:flush: mode == PERIODC' -c './mprog 1' > out 2> err ||
 		fail "an unknown name taken"
 	expect_grep "no value of 'mode' is named so (NONE, IF_NEEDED, PERIODIC, ALWAYS)" err

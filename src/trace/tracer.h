@@ -349,6 +349,9 @@ struct expectation {
 	struct expect_target *targets;
 	int ntargets;
 	unsigned long long fired, passed;
+	/* Said, and the trace stopped: a probe it names exactly came with
+	   a followed process, and it cannot judge it. */
+	int refused;
 };
 /* Parse every --expect: 0, or -1 (said). */
 int expects_parse(struct tracer *tr);

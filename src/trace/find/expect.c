@@ -64,6 +64,23 @@ static int expect_probe(struct expectation *x, struct traced *t, int i,
 	return 0;
 }
 
+/* An expectation that names one probe, no glob, which came with a
+ * followed process and which it cannot judge (an argument's name
+ * mistyped): said with its caret, and the trace stopped, rather than
+ * the whole command run first. */
+static void refuse_now(struct expectation *x)
+{
+	struct where_request *r = x->request;
+
+	if (x->ntargets || x->refused || !r->left_out_why ||
+	    strpbrk(r->probes, "*?["))
+		return;
+	where_error("--expect", r->spec, r->left_out_col, r->left_out_len,
+		    "it can judge no probe it matches: %s", r->left_out_why);
+	x->refused = 1;
+	trace_stopping = 1;
+}
+
 int expects_add(struct tracer *tr, int from, int at_start)
 {
 	int i, k;
@@ -73,6 +90,8 @@ int expects_add(struct tracer *tr, int from, int at_start)
 			if (expect_probe(&tr->expects[k], &tr->probes[i], i,
 					 at_start) != 0)
 				return -1;
+	for (k = 0; !at_start && k < tr->nexpects; k++)
+		refuse_now(&tr->expects[k]);
 	return 0;
 }
 
@@ -80,6 +99,19 @@ int expects_check(struct tracer *tr)
 {
 	int k;
 
+	/* Probes it matched, none of which it can judge (an argument's
+	   name mistyped): said now, not after the whole command ran. */
+	for (k = 0; k < tr->nexpects; k++) {
+		struct where_request *r = tr->expects[k].request;
+
+		if (!tr->expects[k].ntargets && r->left_out_why) {
+			where_error("--expect", r->spec, r->left_out_col,
+				    r->left_out_len,
+				    "it can judge no probe it matches: %s",
+				    r->left_out_why);
+			return -1;
+		}
+	}
 	/* A followed command may yet exec the program that has it. */
 	if (tr->plan.following)
 		return 0;

@@ -433,8 +433,26 @@ static int compile_comparison(struct compiling *c, const struct where_node *n)
 {
 	struct trace_filter *f = c->f;
 	struct trace_cond *cond;
+	struct where_node swapped;
 	int idx = -1, rc;
 
+	/* A constant may come first: a value's name first (PERIODIC ==
+	   mode) reads as a word on each side, and the probe says which
+	   is its argument. */
+	if (n->is_name &&
+	    probe_arg_index(c->t, n->operand, strcspn(n->operand, "-.")) < 0 &&
+	    probe_arg_index(c->t, n->text, n->text_len) >= 0) {
+		swapped = *n;
+		swapped.operand = n->text;
+		swapped.operand_col = n->const_col;
+		swapped.operand_len = n->const_len;
+		swapped.text = n->operand;
+		swapped.text_len = strlen(n->operand);
+		swapped.const_col = n->operand_col;
+		swapped.const_len = n->operand_len;
+		swapped.op = where_flipped(n->op);
+		n = &swapped;
+	}
 	if ((rc = operand_index(c, n, &idx)) != 0)
 		return rc;
 	if (c->t->read[idx].kind == ARG_SOCKADDR)
@@ -516,6 +534,12 @@ int filter_compile(struct traced *t, struct where_request *r,
 	memset(f, 0, sizeof(*f));
 	rc = compile_node(&c, r->root);
 	*why = rc == 1 ? c.why.data : NULL;
+	if (rc == 1 && !r->left_out_why) {
+		/* Where, for an error that no probe could be judged. */
+		r->left_out_why = xstrdup(c.why.data);
+		r->left_out_col = c.why_col;
+		r->left_out_len = c.why_len;
+	}
 	if (rc != 1)
 		buf_free(&c.why);
 	return rc;

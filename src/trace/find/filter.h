@@ -39,6 +39,16 @@ struct where_node {
 	int const_col, const_len; /* and, or, not: the operator's */
 };
 
+/* The same comparison read from the other side: 5 < x is x > 5. */
+static inline int where_flipped(int op)
+{
+	return op == TRACE_LT	? TRACE_GT
+	       : op == TRACE_GT ? TRACE_LT
+	       : op == TRACE_LE ? TRACE_GE
+	       : op == TRACE_GE ? TRACE_LE
+				: op;
+}
+
 /* One --where request, "PROVIDER:PROBE: EXPR", or --expect's,
  * "PROVIDER:PROBE[{COUNT}][: EXPR]". */
 struct where_request {

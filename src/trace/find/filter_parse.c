@@ -227,8 +227,11 @@ static int read_hex(struct parser *ps, struct where_node *n,
 
 	while (isxdigit((unsigned char)*e))
 		e++;
-	if (e == h)
-		return 0;
+	if (e == h) {
+		fail_at(ps, digits, 2 + (*e == '*'),
+			"0x with no hex digits after it (0x1f1e... for bytes, 0x1f1e* for their start, 0x2a for a number)");
+		return 1;
+	}
 	n->is_hex = 1;
 	n->text = xstrndup(h, (size_t)(e - h));
 	n->text_len = (size_t)(e - h);
@@ -302,16 +305,6 @@ static int read_constant(struct parser *ps, struct where_node *n)
 	return 0;
 }
 
-/* The same comparison read from the other side: 5 < x is x > 5. */
-static int flipped(int op)
-{
-	return op == TRACE_LT	? TRACE_GT
-	       : op == TRACE_GT ? TRACE_LT
-	       : op == TRACE_LE ? TRACE_GE
-	       : op == TRACE_GE ? TRACE_LE
-				: op;
-}
-
 static struct where_node *parse_or(struct parser *ps);
 
 /* operand OP constant, or constant OP operand. */
@@ -341,7 +334,7 @@ static struct where_node *parse_comparison(struct parser *ps)
 	if (left && read_constant(ps, n) != 0)
 		return free(n->text), free(n), NULL;
 	if (!left) {
-		n->op = flipped(n->op);
+		n->op = where_flipped(n->op);
 		skip_space(ps);
 		start = ps->p;
 		if (!(len = operand_len(ps->p))) {
@@ -449,14 +442,19 @@ static int parse_count(struct parser *ps, const char *open, const char *end,
 	char *stop;
 	long long n, m;
 
+	errno = 0;
 	n = strtoll(open + 1, &stop, 10);
 	if (stop == open + 1 || n < 0 || (*stop != '}' && *stop != ','))
 		goto bad;
+	if (errno == ERANGE)
+		goto too_large;
 	m = n;
 	if (*stop == ',') {
 		const char *from = stop + 1;
 
 		m = *from == '}' ? -1 : strtoll(from, &stop, 10);
+		if (m >= 0 && errno == ERANGE)
+			goto too_large;
 		if (m >= 0 && (stop == from || m < n || *stop != '}'))
 			goto bad;
 		if (m < 0)
@@ -470,6 +468,10 @@ static int parse_count(struct parser *ps, const char *open, const char *end,
 bad:
 	fail_at(ps, open, (int)(end - open),
 		"a count: {N} exactly, {N,} at least, {N,M} from N to M");
+	return -1;
+too_large:
+	fail_at(ps, open, (int)(end - open),
+		"a count larger than a trace can count (at most 9223372036854775807)");
 	return -1;
 }
 
@@ -499,6 +501,18 @@ int where_parse_as(const char *option, const char *spec,
 	if (open && parse_count(&ps, open, end, r) != 0)
 		return -1;
 	r->probes = xstrndup(spec, (size_t)((open ? open : end) - spec));
+	/* No probe's name holds a brace: one here is a count gone wrong
+	   (an unclosed {, or text after its }). */
+	if (strpbrk(r->probes, "{}")) {
+		const char *brace = spec + strcspn(spec, "{}");
+
+		fail_at(&ps, brace, (int)(end - brace),
+			expect ? "a count: {N} exactly, {N,} at least, {N,M} from N to M, just before ':' or the end"
+			       : "a brace in a probe's name: a count is --expect's");
+		free(r->probes);
+		r->probes = NULL;
+		return -1;
+	}
 	if (expect && !second)
 		return 0; /* every firing passes */
 	ps.p = second + 1;
