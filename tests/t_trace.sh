@@ -405,6 +405,47 @@ t_trace_string_one_short() {
 	ok
 }
 
+# --where (in the kernel) and --expect (in probegen) compare what
+# --trace shows: with --string-bytes 512, a string's end past byte 128
+# and a field at byte 201 of a key=value text (they saw the first 128
+# bytes: the filter passed nothing, the expectation was not met).
+t_trace_compare_the_whole_slot() {
+	need_trace
+	printf 'provider l {\n\tprobe s(char *text, int n);\n\t/** @fields f */\n\tprobe kv(const char *f);\n};\n' > l.d
+	expect "$PROBEGEN" -h -s l.d -o l.h
+	expect "$PROBEGEN" -G -s l.d -o l.o
+	cat > l.c <<-'C'
+	#include <string.h>
+	#include "l.h"
+	int main(void) {
+		static char t[301], kv[260];
+		memset(t, 'a', 300);
+		memcpy(t + 290, "the-end-xy", 10);
+		L_S(t, 300);
+		L_S("short", 5);
+		memset(kv, 'z', 200);
+		kv[0] = 'p', kv[1] = '=';
+		strcpy(kv + 200, " id=12 more=1");
+		L_KV(kv);
+		return 0;
+	}
+	C
+	expect gcc -O2 l.c l.o -o l
+	"$PROBEGEN" --trace --json --string-bytes 512 -c ./l 2> err | grep '^{' > all.json || { cat err; fail "--trace"; }
+	python3 -c '
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+assert ev[2]["args"]["f"]["id"] == "12", ev[2]' all.json || fail "JSON shows fields.id"
+	"$PROBEGEN" --trace --string-bytes 512 --where 'l:s: text ~ "*the-end-xy"' -n l:s -c ./l > out 2> err || { cat err; fail "--where ~ at the end"; }
+	expect_eq "$(grep -c '^.* l:s ' out)" 1 "the firings the glob past byte 128 passed"
+	"$PROBEGEN" --trace --string-bytes 512 --where 'l:kv: f.id == "12"' -n l:kv -c ./l > out 2> err || { cat err; fail "--where fields"; }
+	expect_eq "$(grep -c ' l:kv ' out)" 1 "the firings fields.id at byte 201 passed"
+	"$PROBEGEN" --trace --string-bytes 512 --summary --expect 'l:kv{1}: f.id == "12"' \
+		--expect 'l:s{1}: text ~ "*-xy"' -c ./l > out 2> err || { cat err; fail "--expect past byte 128"; }
+	expect_grep "l:kv{1}: f.id == \"12\"': met: 1 of 1" err
+	ok
+}
+
 # --string-bytes raises the cut, for strings and for bytes with their
 # length, each value the program's own, byte for byte (its pattern
 # rebuilt here); a value longer than the slot is still cut and said.
@@ -972,7 +1013,15 @@ t_trace_capabilities_not_root() {
 		{ cat err; rm -rf "$d"; fail "not root, with CAP_BPF and CAP_PERFMON"; }
 	(cd "$d" && timeout 60 $as_nobody ./probegen --trace -c ./myapp) > out2 2> err2
 	local status=$?
+	# -p 1 with the capabilities but not CAP_SYS_PTRACE: the process
+	# exists (it said "no process with PID 1"), its mappings are closed.
+	(cd "$d" && timeout 60 $as_nobody --inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
+		./probegen --trace -p 1 --duration 1) > out3 2> err3
+	local status3=$?
 	rm -rf "$d"
+	expect_eq $status3 2 "-p 1 without CAP_SYS_PTRACE"
+	expect_grep "cannot read process 1's program and mappings (/proc/1/exe: Permission denied): -p of another user's process needs root or CAP_SYS_PTRACE" err3
+	! grep -q 'no process with PID' err3 || fail "-p 1: said the process does not exist"
 	expect_grep "'myapp:request__done{6}': met: 6 of 6" err
 	expect_eq $status 2 "without the capabilities"
 	expect_grep "needs root, or the capabilities CAP_BPF and CAP_PERFMON" err2

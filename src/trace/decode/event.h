@@ -52,8 +52,8 @@ void call_name(const struct tracer *tr, int pair, const struct trace_event *e,
 /* ---- verdict.c: a compiled filter's verdict on an event ---- */
 
 /* What a comparison reads for argument or show a (cond->arg): an
- * integer, or a string's bytes (text, len; at most TRACE_STR_LEN are
- * compared), or unreadable (a comparison on it is false, as in the
+ * integer, or a string's bytes (text, len; as many as its slot holds
+ * are compared, as in the kernel), or unreadable (a comparison on it is false, as in the
  * kernel). */
 struct filter_operand {
 	unsigned long long value;

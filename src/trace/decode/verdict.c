@@ -16,7 +16,7 @@ static int cond_truth(const struct trace_cond *c,
 		      const struct filter_operand *o)
 {
 	struct glob_state g = { 0, 0, GLOB_NO_STAR, 0, 0 };
-	char value[TRACE_STR_LEN], key[TRACE_FIELD_LEN];
+	char value[TRACE_STR_MAX], key[TRACE_FIELD_LEN];
 	const char *text = o->text;
 	__u32 n, m, k;
 	long len;
@@ -33,7 +33,7 @@ static int cond_truth(const struct trace_cond *c,
 	n = o->len - c->offset;
 	if (c->length_from == LENGTH_FIXED && n > c->length)
 		n = c->length;
-	n = n > TRACE_STR_LEN ? TRACE_STR_LEN : n;
+	n = n > TRACE_STR_MAX ? TRACE_STR_MAX : n;
 	text = o->text + c->offset;
 	if (c->field[0]) {
 		/* fields.KEY: its value, searched for in those bytes as the
@@ -66,6 +66,15 @@ int filter_evaluate(const struct trace_filter *f,
 	return filter_combine(f, truths);
 }
 
+/* The event's slot size as the checks of its record leave it: from
+ * TRACE_STR_LEN to TRACE_STR_MAX. */
+static unsigned slot_size(const struct trace_event *e)
+{
+	return e->slot_bytes < TRACE_STR_LEN	? TRACE_STR_LEN
+	       : e->slot_bytes > TRACE_STR_MAX ? TRACE_STR_MAX
+					       : e->slot_bytes;
+}
+
 /* Argument a's operand: its value, and a string's or a text's bytes
  * from its slot (a text's as many as its length says, which the BPF
  * side reads from the argument; a negative one reads nothing). */
@@ -93,7 +102,7 @@ static void arg_operand(const struct traced *t, const struct trace_event *e,
 		return;
 	}
 	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES) {
-		o->len = (unsigned)strnlen(o->text, TRACE_STR_LEN - 1);
+		o->len = (unsigned)strnlen(o->text, slot_size(e) - 1);
 		return;
 	}
 	len = r->length_from == LENGTH_ARG && r->length_arg < (int)e->nargs
@@ -101,7 +110,7 @@ static void arg_operand(const struct traced *t, const struct trace_event *e,
 		      : r->length;
 	if (r->length_from == LENGTH_ARG && (long long)len < 0)
 		o->unreadable = 1;
-	o->len = len > TRACE_STR_LEN ? TRACE_STR_LEN : (unsigned)len;
+	o->len = len > slot_size(e) ? slot_size(e) : (unsigned)len;
 }
 
 void event_operands(const struct traced *t, const struct trace_event *e,

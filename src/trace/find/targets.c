@@ -169,8 +169,14 @@ static int add_process(struct tracer *tr, int pid)
 	char **files, **f;
 
 	if (!targets_exe_of(pid, exe)) {
-		error_plain("no process with PID %d (%s)", pid,
-			    strerror(errno));
+		/* The process exists: what is missing is the right to read
+		   its mappings (a ptrace access check). */
+		if (errno == EACCES || errno == EPERM)
+			error_plain("cannot read process %d's program and mappings (/proc/%d/exe: %s): -p of another user's process needs root or CAP_SYS_PTRACE beside CAP_BPF and CAP_PERFMON",
+				    pid, pid, strerror(errno));
+		else
+			error_plain("no process with PID %d (%s)", pid,
+				    strerror(errno));
 		return -1;
 	}
 	if (add_binary(tr, exe, &tr->loader) == FOUND_FAILED)

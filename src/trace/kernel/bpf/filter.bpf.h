@@ -4,7 +4,7 @@
  * anything is counted, timed or sent (trace_abi.h's struct
  * trace_filter, which trace/find/filter.c compiles): each comparison's truth
  * (integers by their size and sign; strings read as the event reads
- * them, at most TRACE_STR_LEN bytes), then the postfix ops over them.
+ * them, a slot's bytes: what --trace shows), then the postfix ops over them.
  * The steps that read nothing are filter_eval.h's, which user space runs
  * too.  A value that cannot be read makes its comparison false.
  */
@@ -26,7 +26,7 @@ struct {
 /* A string compared: its bytes (n of them) and the glob it is matched
  * against, copied here so that a glob's steps find both. */
 struct filter_text {
-	char text[TRACE_STR_LEN];
+	char text[TRACE_STR_MAX];
 	char pattern[TRACE_PATTERN_LEN];
 	char key[TRACE_FIELD_LEN]; /* fields.KEY's */
 	__u32 n, m, key_len;
@@ -89,7 +89,7 @@ static long field_step(__u32 i, void *ctx)
 	if (!ft)
 		return 1;
 	return field_find_step(&ft->find, ft->text, ft->n, ft->key,
-			       ft->key_len, TRACE_STR_LEN - 1);
+			       ft->key_len, TRACE_STR_MAX - 1);
 }
 
 /* The string operand at src (its length's bytes, or to its NUL) against
@@ -113,12 +113,12 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 			      : c->length;
 		if ((__s64)len < 0)
 			return 0;
-		n = len > TRACE_STR_LEN ? TRACE_STR_LEN : (long)len;
+		n = len > slot_bytes ? slot_bytes : (long)len;
 		if (read_bytes(ft->text, (const char *)src + c->offset, n,
 			       sleepable))
 			return 0;
 	} else {
-		n = read_string(ft->text, TRACE_STR_LEN, src, sleepable);
+		n = read_string(ft->text, slot_bytes, src, sleepable);
 		if (n <= 0)
 			return 0;
 		n--; /* its NUL */
@@ -135,11 +135,11 @@ static __always_inline int string_truth(const struct __bpf_usdt_spec *spec,
 			ft->key_len++;
 		__builtin_memset(&ft->find, 0, sizeof(ft->find));
 		ft->find.key_ok = 1;
-		bpf_loop(TRACE_STR_LEN + 1, field_step, NULL, 0);
+		bpf_loop(TRACE_STR_MAX + 1, field_step, NULL, 0);
 		if (!ft->find.found)
 			return 0;
-		ft->n = ft->find.out < TRACE_STR_LEN ? ft->find.out
-						     : TRACE_STR_LEN;
+		ft->n = ft->find.out < TRACE_STR_MAX ? ft->find.out
+						     : TRACE_STR_MAX;
 	}
 	ft->m = filter_pattern_len(c);
 	if (c->op == TRACE_MATCH) {

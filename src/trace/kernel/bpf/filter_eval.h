@@ -67,7 +67,7 @@ FILTER_EVAL int filter_string_truth(const struct trace_cond *c,
 	for (k = 0; k < TRACE_PATTERN_LEN - 1 && same; k++) {
 		if (k >= m)
 			break;
-		same = text[(at + k) & (TRACE_STR_LEN - 1)] == c->pattern[k];
+		same = text[(at + k) & (TRACE_STR_MAX - 1)] == c->pattern[k];
 	}
 	return c->op == TRACE_NE ? !same : same;
 }
@@ -88,7 +88,7 @@ struct glob_state {
 	int result;
 };
 #define GLOB_NO_STAR 0xffffffffu
-#define FILTER_GLOB_STEPS ((TRACE_STR_LEN + 1) * (TRACE_PATTERN_LEN + 1) + TRACE_PATTERN_LEN)
+#define FILTER_GLOB_STEPS ((TRACE_STR_MAX + 1) * (TRACE_PATTERN_LEN + 1) + TRACE_PATTERN_LEN)
 
 FILTER_EVAL int filter_glob_step(struct glob_state *g, const char *text,
 				 __u32 n, const char *pattern, __u32 m)
@@ -97,7 +97,7 @@ FILTER_EVAL int filter_glob_step(struct glob_state *g, const char *text,
 
 	pc = g->p < m ? pattern[g->p & (TRACE_PATTERN_LEN - 1)] : 0;
 	if (g->s < n) {
-		sc = text[g->s & (TRACE_STR_LEN - 1)];
+		sc = text[g->s & (TRACE_STR_MAX - 1)];
 		/* A star first: a '*' in the text is no reason to take the
 		   glob's star as a literal (fuzz_filter found the glob
 		   "a*?" failing to match the text "a*" that way). */

@@ -14,9 +14,8 @@
  * string argument, NUL included, or read of a pointer with its length
  * or of a socket address (a slot each).  128 unless asked, 4096 at most
  * (the event is built in a map value: its slots and the largest stack
- * copy fit one value of an array map, 133 KiB a CPU).  --where compares
- * the first TRACE_STR_LEN bytes whatever the slot (its own copy,
- * filter.bpf.h). */
+ * copy fit one value of an array map, 133 KiB a CPU).  --where and
+ * --expect compare a slot's bytes too: what --trace shows. */
 #define TRACE_STR_LEN 128
 #define TRACE_STR_MAX 4096
 #define TRACE_MAX_PROBES 16384
