@@ -50,8 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (write(fd, data, size) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	inspect_list(files, 1, 0);
-	inspect_list(files, 1, 1);
+	inspect_list(files, 1, 0, NULL);
+	inspect_list(files, 1, 1, NULL);
 	/* --trace's reading of a program's loader. */
 	(void)binary_function_offset(path, "_dl_debug_state");
 	if (binary_read(path, &b) == 0) {

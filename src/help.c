@@ -62,7 +62,7 @@ static void usage_synopsis(FILE *f)
 		"       probegen --rust [options] [-s] FILE.d [-o FILE.rs]\n"
 		"       probegen --bpftrace [options] [-s FILE.d]...|BINARY [-o FILE.bt]\n"
 		"       probegen --docs [options] [-s FILE.d]... [-o FILE.md]\n"
-		"       probegen --list [--json] BINARY...\n"
+		"       probegen --list [--json] [-s FILE.d]... BINARY...\n"
 		"       probegen --check [--strict] [--allow-missing] [--sites] [-s FILE.d]... BINARY...\n");
 	trace_synopsis(f);
 	fprintf(f, "       probegen --list-targets\n"

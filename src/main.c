@@ -243,7 +243,14 @@ static int list_targets(const struct options *o)
 /* --list: every operand is a binary. */
 static int list_probes(const struct options *o)
 {
-	return inspect_list(o->operands, o->noperands, o->json);
+	struct program *decls = NULL;
+	int status, errors = diag.errors;
+
+	if (o->nfiles && !(decls = read_program(o, target_host(), NULL)))
+		return failure_status(errors);
+	status = inspect_list(o->operands, o->noperands, o->json, decls);
+	program_free(decls);
+	return status;
 }
 
 /* --trace: -s files declare types; every operand is a binary. */

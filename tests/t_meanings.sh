@@ -541,6 +541,39 @@ t_meanings_where_by_name() {
 	ok
 }
 
+# -s FILE.d beside a binary whose sites are plain sys/sdt.h: --list
+# takes its names and types (it ignored -s), and a .d that names a
+# probe otherwise (D's inbound__message for the site's inbound_message)
+# is said in --list and --trace (--trace traced arg0..arg3 in silence).
+t_meanings_d_names_nothing() {
+	cat > node.d <<-'D'
+	provider net {
+		probe inbound__message(int peer, const char *type);
+	};
+	D
+	sed 's/inbound__message/inbound_message/' node.d > good.d
+	printf '#include <sys/sdt.h>\nint main(void) { STAP_PROBE2(net, inbound_message, 7, "ping"); return 0; }\n' > n.c
+	expect gcc -O2 n.c -o n
+	"$PROBEGEN" --list -s good.d n > out 2> err || { cat err; fail "--list -s"; }
+	expect_grep '^    arg1  type: char const \*' out
+	[ ! -s err ] || { cat err; fail "--list -s of a .d that names the probe said something"; }
+	"$PROBEGEN" --list --json -s good.d n > out.json 2> err || fail "--list --json -s"
+	expect_grep '"name": "peer", "type": "int"' out.json
+	"$PROBEGEN" --list -s node.d n > out 2> err || fail "--list -s node.d"
+	expect_grep "warning: 'n': probe 'net:inbound_message' is not declared in node.d: its arguments are shown as arg0, arg1, ... (node.d declares 'inbound__message': the binary's sites name it otherwise)" err
+	if [ "$(id -u)" = 0 ] && "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -qv 'built without --trace'; then
+		timeout 60 "$PROBEGEN" --trace -s node.d -c ./n > out 2> err || { cat err; fail "--trace -s node.d"; }
+		expect_grep "probe 'net:inbound_message' is not declared in node.d" err
+		expect_grep 'net:inbound_message arg0=7' out
+		timeout 60 "$PROBEGEN" --trace -s good.d -c ./n > out 2> err || { cat err; fail "--trace -s good.d"; }
+		expect_grep 'net:inbound_message peer=7 type="ping"' out
+		! grep -q 'not declared' err || fail "--trace -s good.d said a probe is not declared"
+	else
+		skip_part "--trace needs root and a build with --trace"
+	fi
+	ok
+}
+
 # A program that writes its sites with sys/sdt.h alone, as Bitcoin Core's
 # TRACE6 does, with no .d in its build (issue "Tracepoints as a tested
 # API", item 5): --trace -s node.d reads its arguments by the .d's

@@ -160,6 +160,67 @@ static int has_names(const struct probe *pr)
 	return 0;
 }
 
+/* The probe of provider pv whose name is name with each '_' read as
+ * "__" or the reverse (D writes inbound__message; a site that
+ * sys/sdt.h's macros write names it inbound_message), or NULL. */
+static const struct probe *near_name(const struct provider *pv,
+				     const char *name)
+{
+	const struct probe *pr;
+
+	for_each_probe(pv, pr) {
+		const char *a = pr->name, *b = name;
+
+		while (*a && *b) {
+			if (*a == '_' && *b == '_') {
+				a += a[1] == '_' ? 2 : 1;
+				b += b[1] == '_' ? 2 : 1;
+			} else if (*a++ != *b++) {
+				break;
+			}
+		}
+		if (!*a && !*b)
+			return pr;
+	}
+	return NULL;
+}
+
+int binary_say_undeclared(const struct binary *b,
+			  const struct program *from_file)
+{
+	const struct bin_probe *p;
+	const struct provider *pv;
+	const struct probe *near;
+	struct buf what = { 0 }, file = { 0 }, path = { 0 };
+	int n = 0;
+
+	if (!from_file || !from_file->providers)
+		return 0;
+	buf_escaped(&file, from_file->providers->loc.file,
+		    strlen(from_file->providers->loc.file), 0);
+	buf_escaped(&path, b->path, strlen(b->path), 0);
+	for (p = b->probes; p; p = p->next) {
+		if (!p->sites || !(pv = program_provider(from_file, p->provider)) ||
+		    program_probe(from_file, p->provider, p->name))
+			continue;
+		what.len = 0;
+		buf_escaped(&what, p->provider, strlen(p->provider), 0);
+		buf_lit(&what, ":");
+		buf_escaped(&what, p->name, strlen(p->name), 0);
+		near = near_name(pv, p->name);
+		warning_plain("'%s': probe '%s' is not declared in %s: its arguments are shown as arg0, arg1, ...%s%s%s%s%s",
+			      path.data, what.data, file.data,
+			      near ? " (" : "", near ? file.data : "",
+			      near ? " declares '" : "", near ? near->name : "",
+			      near ? "': the binary's sites name it otherwise)" : "");
+		n++;
+	}
+	buf_free(&what);
+	buf_free(&file);
+	buf_free(&path);
+	return n;
+}
+
 const struct probe *binary_probe_decl(const struct bin_probe *p,
 				      const struct program *from_file,
 				      const struct program **prog)

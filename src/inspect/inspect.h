@@ -91,6 +91,13 @@ const struct probe *binary_recorded_probe(const struct bin_probe *p);
 const struct probe *binary_probe_decl(const struct bin_probe *p,
 				      const struct program *from_file,
 				      const struct program **prog);
+/* Said, for -s FILE.d beside a binary: each probe the binary fires of a
+ * provider the .d declares, under a name the .d does not declare (its
+ * arguments are then arg0..argN), with the .d's near name when there is
+ * one (D's inbound__message for a sys/sdt.h site's inbound_message).
+ * How many were said. */
+int binary_say_undeclared(const struct binary *b,
+			  const struct program *from_file);
 /* How each argument of p is read, and its name: the one answer, which
  * --trace and --list take.  By binary_probe_decl's declaration (its
  * types and meanings, for target tg: a 32-bit program's long is 4),
@@ -182,7 +189,11 @@ int fit_to_binaries(struct program *prog, const char *what,
 /* ---- list.c, check_binaries.c: --list and --check ---- */
 
 /* --list [--json] BINARY...; returns the exit status. */
-int inspect_list(const char *const *files, int nfiles, int json);
+/* --list: each binary's probes, their arguments named and typed by the
+ * binary's recorded declarations, else by decls (-s FILE.d; may be
+ * NULL). */
+int inspect_list(const char *const *files, int nfiles, int json,
+		 const struct program *decls);
 /* --check FILE.d BINARY...; returns the exit status. */
 struct check_options {
 	int strict;	   /* size and sign warnings are errors */

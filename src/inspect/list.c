@@ -186,7 +186,7 @@ static void args_text(FILE *f, const struct program *prog,
 }
 
 static void list_text(FILE *f, const struct binary *b,
-		      const struct program *prog)
+		      const struct program *prog, const struct program *decls)
 {
 	struct srclines *lines = srclines_open(b);
 	const struct bin_probe *p;
@@ -229,7 +229,12 @@ static void list_text(FILE *f, const struct binary *b,
 				fprintf(f, "  (%s)", t.data);
 			fputc('\n', f);
 		}
-		args_text(f, prog, p, binary_probe_decl(p, NULL, NULL));
+		{
+			const struct program *from = prog;
+			const struct probe *d = binary_probe_decl(p, decls, &from);
+
+			args_text(f, from, p, d);
+		}
 	}
 	pairs_text(f, &t, prog);
 	buf_free(&t);
@@ -269,9 +274,10 @@ static void site_json(FILE *f, struct buf *t, struct buf *src,
  * types of its recorded declaration when there is one. */
 static void arguments_json(FILE *f, struct buf *t,
 			   const struct program *prog,
+			   const struct program *decls,
 			   const struct bin_probe *p)
 {
-	const struct probe *pr = binary_probe_decl(p, NULL, NULL);
+	const struct probe *pr = binary_probe_decl(p, decls, &prog);
 	const struct param *q = pr ? pr->native : NULL;
 	const char *spec = p->sites->args;
 	struct arg_spec a;
@@ -307,7 +313,7 @@ static void arguments_json(FILE *f, struct buf *t,
 }
 
 static void list_json(FILE *f, const struct binary *b,
-		      const struct program *prog)
+		      const struct program *prog, const struct program *decls)
 {
 	const struct bin_probe *p;
 	const struct bin_site *s;
@@ -342,7 +348,7 @@ static void list_json(FILE *f, const struct binary *b,
 		for (s = p->sites; s; s = s->next)
 			site_json(f, &t, &src, lines, s, s == p->sites);
 		fputs("], \"arguments\": [", f);
-		arguments_json(f, &t, prog, p);
+		arguments_json(f, &t, prog, decls, p);
 		fputs("]}", f);
 	}
 	fputc(']', f);
@@ -353,7 +359,8 @@ static void list_json(FILE *f, const struct binary *b,
 	srclines_close(lines);
 }
 
-int inspect_list(const char *const *files, int nfiles, int json)
+int inspect_list(const char *const *files, int nfiles, int json,
+		 const struct program *decls)
 {
 	int i, status = EXIT_OK;
 
@@ -367,12 +374,13 @@ int inspect_list(const char *const *files, int nfiles, int json)
 			status = EXIT_SYSTEM;
 			continue;
 		}
+		binary_say_undeclared(&b, decls);
 		prog = binary_program(&b);
 		if (json) {
 			fputs(i ? ",\n" : "\n", stdout);
-			list_json(stdout, &b, prog);
+			list_json(stdout, &b, prog, decls);
 		} else {
-			list_text(stdout, &b, prog);
+			list_text(stdout, &b, prog, decls);
 		}
 		program_free(prog);
 		binary_free(&b);

@@ -96,6 +96,9 @@ static enum found add_binary(struct tracer *tr, const char *path, char **interp)
 	if (interp && b->interpreter)
 		*interp = xstrdup(b->interpreter);
 	if (any) {
+		/* -s FILE.d that names a probe otherwise: said, not traced
+		   as arg0..argN in silence. */
+		binary_say_undeclared(b, tr->plan.program);
 		tr->programs[tr->nbinaries] = binary_program(b);
 		tr->binaries[tr->nbinaries++] = b;
 		return FOUND_PROBES;
