@@ -95,6 +95,11 @@ const struct option_row option_rows[] = {
 	  .help = "with --stack: the bytes of the stack copied at each\n"
 		  "firing (default " PROBEGEN_STR(TRACE_STACK_BYTES_DEFAULT) ", at most " PROBEGEN_STR(TRACE_STACK_BYTES_MAX) ")",
 	  .parse = trace_stack_bytes_value, .needs = "--stack" },
+	{ .name = "--stack-frames", .value = "N", .group = O_TRACE,
+	  .action = ACT_TRACE,
+	  .help = "with --stack: the frames a walk keeps (default\n"
+		  PROBEGEN_STR(TRACE_STACK_FRAMES_DEFAULT) ", perf's; at most " PROBEGEN_STR(TRACE_STACK_FRAMES_MAX) ")",
+	  .parse = trace_stack_frames_value, .needs = "--stack" },
 	{ .name = "--string-bytes", .value = "N", .group = O_TRACE,
 	  .action = ACT_TRACE,
 	  .help = "with --trace: the bytes of each string or byte value\n"

@@ -211,6 +211,19 @@ int trace_stack_bytes_value(struct options *o, const char *v)
 	return 1;
 }
 
+int trace_stack_frames_value(struct options *o, const char *v)
+{
+	long long n = positive_whole(v, TRACE_STACK_FRAMES_MAX);
+
+	if (n < 1) {
+		usage_error("--stack-frames takes a number of frames from 1 to %d, not '%s'",
+			    TRACE_STACK_FRAMES_MAX, v);
+		return -1;
+	}
+	o->trace.stack_frames = (int)n;
+	return 1;
+}
+
 int trace_string_bytes_value(struct options *o, const char *v)
 {
 	long long n = positive_whole(v, TRACE_STRING_BYTES_MAX);

@@ -63,7 +63,7 @@ t_cli_usage_errors() {
 	--trace --limit=0 -c true|--limit takes a number of events, not '0'
 	--trace -p12x|-p takes a process ID, not '12x'
 	--trace --summary --bogus -c true|unrecognised option '--bogus'
-	--trace --strict -c true|'--strict' does not go with '--trace' (which takes -o, -C, -I, -D, -U, --json, -c, --, -p, -n, --limit, --duration, --pair, --by, --show, --stack, --stack-bytes, --string-bytes, --expect, --where, --top, --folded, --pprof, --metrics, --user, --expect-all, --timeline, -s more than once, --summary)
+	--trace --strict -c true|'--strict' does not go with '--trace' (which takes -o, -C, -I, -D, -U, --json, -c, --, -p, -n, --limit, --duration, --pair, --by, --show, --stack, --stack-bytes, --stack-frames, --string-bytes, --expect, --where, --top, --folded, --pprof, --metrics, --user, --expect-all, --timeline, -s more than once, --summary)
 	--bash-completion=zsh|unrecognised option '--bash-completion=zsh'
 	--trace --top 3 -c true|--top needs --summary
 	--trace --by a:b:c -c true|--by needs --summary, --timeline, --folded or --metrics
@@ -347,7 +347,7 @@ t_cli_bash_completion() {
 	# Once a mode is given, only its options (and -w, -Werror).
 	local after
 	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -c ./x --); COMP_CWORD=4; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
-	expect_eq "$after" "--by --duration --expect --expect-all --folded --json --limit --metrics --pair --pprof --show --stack --stack-bytes --string-bytes --summary --timeline --top --user --where " "--trace ... --<TAB>"
+	expect_eq "$after" "--by --duration --expect --expect-all --folded --json --limit --metrics --pair --pprof --show --stack --stack-bytes --stack-frames --string-bytes --summary --timeline --top --user --where " "--trace ... --<TAB>"
 	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen -h -s a.d -); COMP_CWORD=4; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
 	expect_eq "$after" "--header-only --self-contained -C -D -I -U -Werror -o -s -w " "-h -s a.d -<TAB>"
 	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen --list -); COMP_CWORD=2; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')

@@ -574,6 +574,57 @@ t_meanings_d_names_nothing() {
 	ok
 }
 
+# An untagged void * that points into a function (BIND's job callbacks,
+# in a .d its users do not edit) is shown with its function beside the
+# number: in text "cb=0x... (on_ready)", in JSON apart ("functions"), so
+# that the number stays comparable; --by labels it the same way (it was
+# in decimal).  A pointer to data, NULL and a heap pointer stay numbers.
+t_meanings_untagged_code_pointers() {
+	need_trace
+	printf 'provider u {\n\tprobe job(void *cb, void *data);\n\tprobe done(void *cb);\n};\n' > u.d
+	expect "$PROBEGEN" -h -s u.d -o u.h
+	expect "$PROBEGEN" -G -s u.d -o u.o
+	cat > u.c <<-'C'
+	#include <stdlib.h>
+	#include "u.h"
+	int data_word = 7;
+	__attribute__((noinline)) void on_ready(void *p) { (void)p; }
+	int main(void)
+	{
+		void *heap = malloc(16);
+		U_JOB((void *)on_ready, &data_word);
+		U_DONE((void *)on_ready);
+		U_JOB(heap, (void *)0);
+		U_DONE(heap);
+		free(heap);
+		return 0;
+	}
+	C
+	expect cc -O0 -g -o uprog u.c u.o
+	timeout 60 "$PROBEGEN" --trace -c ./uprog > out 2> err || { cat err; fail "--trace"; }
+	firings out | sed 's/0x[0-9a-f]\{6,\}/ADDR/g' > got
+	cat > want <<-'W'
+	u:job cb=ADDR (on_ready) data=ADDR
+	u:done cb=ADDR (on_ready)
+	u:job cb=ADDR data=0x0
+	u:done cb=ADDR
+	W
+	diff -u want got || fail "--trace's untagged code pointers"
+	cb=$(nm uprog | sed -n 's/^0*\([0-9a-f]*\) T on_ready$/\1/p')
+	grep -q "u:job cb=0x[0-9a-f]*${cb: -3} (on_ready)" out || { cat out; fail "the number is not on_ready's address (0x...$cb)"; }
+	timeout 60 "$PROBEGEN" --trace --json -c ./uprog > json 2> err || { cat err; fail "--trace --json"; }
+	python3 - json <<-'P' || fail "JSON's untagged code pointers"
+	import json, sys
+	ev = [json.loads(l) for l in open(sys.argv[1])]
+	assert ev[0]["args"]["cb"].startswith("0x") and ev[0]["functions"] == {"cb": "on_ready"}, ev[0]
+	assert "functions" not in ev[2] and "functions" not in ev[3], ev[2:]
+	P
+	timeout 60 "$PROBEGEN" --trace --summary --pair u:job,u:done --by u:job:cb -c ./uprog > sum 2> err ||
+		{ cat err; fail "--summary --by"; }
+	grep -q '0x[0-9a-f]* (on_ready)' sum || { cat sum; fail "--by's label of a code pointer"; }
+	ok
+}
+
 # A program that writes its sites with sys/sdt.h alone, as Bitcoin Core's
 # TRACE6 does, with no .d in its build (issue "Tracepoints as a tested
 # API", item 5): --trace -s node.d reads its arguments by the .d's

@@ -142,6 +142,50 @@ t_stack_64_kib_deep() {
 	ok
 }
 
+# A 190-frame recursion copied whole in 64 KiB: a walk keeps 127 frames
+# by default (perf's; it kept 64, and never reached main) and says it
+# stopped there; --stack-frames 300 reaches main; 0 and 1025 are
+# refused.
+t_stack_frames() {
+	need_trace
+	"$PROBEGEN" -h -s "$ROOT/tests/src/stack.d" -o stack_probes.h || fail "-h"
+	"$PROBEGEN" -G -s "$ROOT/tests/src/stack.d" -o probes.o || fail "-G"
+	cat > rec.c <<-'C'
+	#include "stack_probes.h"
+	__attribute__((noinline)) static int recurse(int level)
+	{
+		volatile char frame[200];
+		int r;
+
+		frame[0] = (char)level;
+		if (level)
+			r = recurse(level - 1);
+		else {
+			ST_DEEP(level);
+			r = 0;
+		}
+		__asm__ __volatile__("" ::: "memory");
+		return r + frame[0];
+	}
+	int main(void) { return recurse(190) == -1; }
+	C
+	expect gcc -g -O2 -fomit-frame-pointer -I. rec.c probes.o -o rec
+	timeout 60 "$PROBEGEN" --trace --stack --stack-bytes 65536 -c ./rec > out 2> err || { cat err; fail "--stack"; }
+	stack_functions out > fns
+	expect_eq "$(grep -c -x recurse fns)" 127 "frames kept by default"
+	expect_grep '^    (the walk stopped: at 127 frames, the most kept (--stack-frames))$' out
+	timeout 60 "$PROBEGEN" --trace --stack --stack-bytes 65536 --stack-frames 300 -c ./rec > out 2> err ||
+		{ cat err; fail "--stack-frames 300"; }
+	stack_functions out > fns
+	[ "$(grep -c -x recurse fns)" = 191 ] && grep -q -x main fns && ! grep -q 'the walk stopped' out ||
+		{ cat out; fail "--stack-frames 300: not 191 recurse frames and main"; }
+	for n in 0 1025 x; do
+		! "$PROBEGEN" --trace --stack --stack-frames $n -c ./rec > out 2> err || fail "--stack-frames $n taken"
+		expect_grep "--stack-frames takes a number of frames from 1 to 1024, not '$n'" err
+	done
+	ok
+}
+
 # A copy too small to reach main says where the walk stopped, and why;
 # --stack-bytes takes 512 to 65536.
 t_stack_short_copy() {

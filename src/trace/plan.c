@@ -46,6 +46,8 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	plan->stack_bytes = !opt->stack		? 0
 			    : opt->stack_bytes ? (unsigned)opt->stack_bytes
 					       : TRACE_STACK_BYTES_DEFAULT;
+	plan->stack_frames = opt->stack_frames ? opt->stack_frames
+					       : TRACE_STACK_FRAMES_DEFAULT;
 	plan->string_bytes = opt->string_bytes ? (unsigned)opt->string_bytes
 					       : TRACE_STRING_BYTES_DEFAULT;
 	plan->binaries = opt->binaries;

@@ -14,6 +14,10 @@ struct program;
  * at most (--stack-bytes). */
 #define TRACE_STACK_BYTES_DEFAULT 8192
 #define TRACE_STACK_BYTES_MAX 65536
+/* --stack: the frames a walk keeps, by default (perf's, the kernel's
+ * perf_event_max_stack) and at most (--stack-frames). */
+#define TRACE_STACK_FRAMES_DEFAULT 127
+#define TRACE_STACK_FRAMES_MAX 1024
 /* The most bytes of a string or a byte value each firing copies, by
  * default and at most (--string-bytes): trace_abi.h's slot. */
 #define TRACE_STRING_BYTES_DEFAULT 128
@@ -45,6 +49,7 @@ struct trace_options {
 	struct string_list expect_requests; /* --expect 'P:N{COUNT}: EXPR' */
 	int stack;	 /* --stack: each firing's native stack */
 	int stack_bytes; /* --stack-bytes N, or 0: the default */
+	int stack_frames; /* --stack-frames N, or 0: the default */
 	int string_bytes; /* --string-bytes N, or 0: the default */
 	int top;	     /* --top N, or 0: TRACE_TOP_DEFAULT */
 	const char *folded;  /* --folded FILE: folded stacks, or NULL */

@@ -127,6 +127,7 @@ struct trace_plan {
 	long long limit; /* events until the trace stops, or 0 */
 	double duration; /* seconds until it stops, or 0 */
 	unsigned stack_bytes; /* of each firing's stack: --stack's, or 0 */
+	int stack_frames; /* the most a walk keeps (--stack-frames) */
 	unsigned string_bytes; /* of each string and byte value: a slot's */
 	/* What it traces, as the options name it. */
 	const char *const *binaries; /* the BINARY operands */

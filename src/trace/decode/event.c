@@ -81,11 +81,14 @@ static void put_escaped(struct line *l, const char *s, size_t max, int json)
 	l->p = event_put_escaped(l->p, s, max, json);
 }
 
-static void put_value(struct line *l, const struct traced *t, int i,
+static void put_value(struct line *l, const struct traced *t,
+		      const struct trace_event *e, int i,
 		      unsigned long long v, int json)
 {
 	const struct arg_read *r = &t->read[i];
 	const char *why = arg_read_unreadable(r);
+	char function[MEANT_MAX];
+	long n;
 
 	if (why) {
 		put_str(l, json ? "\"(not readable: " : "(not readable: ");
@@ -98,6 +101,15 @@ static void put_value(struct line *l, const struct traced *t, int i,
 		put_hex(l, v);
 		if (json)
 			*l->p++ = '"';
+		/* A pointer into a function (a callback as void *): named
+		   beside the number in text, apart in JSON
+		   (event_put_functions). */
+		if (!json && r->kind == ARG_POINTER &&
+		    (n = meant_pointer_function(e, v, function)) >= 0) {
+			put_str(l, " (");
+			l->p = escape_to(l->p, function, (size_t)n, 0);
+			*l->p++ = ')';
+		}
 	} else if (r->is_signed) {
 		long long s = meant_signed(r, v);
 
@@ -218,7 +230,7 @@ static void put_shows(struct line *l, const struct traced *t,
 		} else if (meant_counted(&t->read[a])) {
 			put_meant(l, t, e, a, text, n, total, json);
 		} else if (n == MEANT_NOTHING) {
-			put_value(l, t, a, v, json);
+			put_value(l, t, e, a, v, json);
 		} else {
 			int quote = json || t->read[a].kind == ARG_STRING ||
 				    t->read[a].kind == ARG_TEXT ||
@@ -280,6 +292,14 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 	} else if (r->kind == ARG_CODE) {
 		/* No function holds it: the address, as --stack says one. */
 		buf_printf(b, "0x%llx", e->args[a]);
+	} else if (r->kind == ARG_POINTER) {
+		/* As streaming shows it: in hex, with its function. */
+		buf_printf(b, "0x%llx", e->args[a]);
+		if ((n = meant_pointer_function(e, e->args[a], text)) >= 0) {
+			buf_lit(b, " (");
+			buf_add(b, text, (size_t)n);
+			buf_lit(b, ")");
+		}
 	} else if (r->is_signed) {
 		buf_printf(b, "%lld", meant_signed(r, e->args[a]));
 	} else {
@@ -340,11 +360,34 @@ char *event_put_args(char *p, const struct traced *t,
 			   JSON the cut is said apart (event_put_cuts). */
 			put_str(l, cut && !json ? "\"..." : "\"");
 		} else {
-			put_value(l, t, i, e->args[i], json);
+			put_value(l, t, e, i, e->args[i], json);
 			s += meant_has_slot(&t->read[i]);
 		}
 	}
 	put_shows(l, t, e, json, i == 0);
+	return l->p;
+}
+
+char *event_put_functions(char *p, const struct traced *t,
+			  const struct trace_event *e)
+{
+	struct line line = { p }, *l = &line;
+	char function[MEANT_MAX];
+	int i, n = 0;
+	long len;
+
+	for (i = 0; i < t->nargs && i < (int)e->nargs && i < TRACE_MAX_ARGS; i++) {
+		if (t->read[i].kind != ARG_POINTER ||
+		    (len = meant_pointer_function(e, e->args[i], function)) < 0)
+			continue;
+		put_str(l, n++ ? ", \"" : ", \"functions\": {\"");
+		put_escaped(l, t->arg_names[i], NAME_PRINT_MAX, 1);
+		put_str(l, "\": \"");
+		l->p = escape_to(l->p, function, (size_t)len, 1);
+		*l->p++ = '"';
+	}
+	if (n)
+		*l->p++ = '}';
 	return l->p;
 }
 

@@ -33,6 +33,11 @@ char *event_put_args(char *p, const struct traced *t,
  * passed no length: a C string), nothing when none was; the values hold
  * only the program's bytes, never a "..." that a program's own value
  * could hold too. */
+/* JSON's "functions": {"cb": "on_read_ready"}: each untagged pointer
+ * argument that points into a function, by name (the number stays the
+ * argument's value); nothing when none does. */
+char *event_put_functions(char *p, const struct traced *t,
+			  const struct trace_event *e);
 char *event_put_cuts(char *p, const struct traced *t,
 		     const struct trace_event *e);
 /* Argument a of event e (a firing of probe t) as text, appended to b: a
@@ -93,6 +98,11 @@ long meant_field(char *out, const char *text, size_t n, const char *key,
 typedef long meant_symbol_fn(void *ctx, unsigned pid, unsigned long long addr,
 			     char *out);
 void meant_set_symbolizer(meant_symbol_fn *fn, void *ctx);
+/* The function an untagged pointer v of e's process points into (a
+ * callback passed as void *), into out (MEANT_MAX bytes): its length,
+ * or MEANT_NOTHING when it points into no function. */
+long meant_pointer_function(const struct trace_event *e,
+			    unsigned long long v, char *out);
 
 /* Whether argument r takes a slot of the event (strings, lengths,
  * addresses), and argument a's slot: how many take one before it. */

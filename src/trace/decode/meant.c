@@ -184,6 +184,13 @@ void meant_set_symbolizer(meant_symbol_fn *fn, void *ctx)
 	symbolize_ctx = ctx;
 }
 
+long meant_pointer_function(const struct trace_event *e,
+			   unsigned long long v, char *out)
+{
+	return symbolize && v ? symbolize(symbolize_ctx, e->pid, v, out)
+			      : MEANT_NOTHING;
+}
+
 /* What argument a means, as plain text into out (MEANT_MAX bytes, not
  * escaped): the bytes of a string with its length, a pointer's bytes
  * in hex, a socket address, an enum's name, a function's name.  Returns its length and

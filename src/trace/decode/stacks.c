@@ -509,12 +509,13 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return -1;
 	for (f = cached_frame(w->p, pc, activation); f; f = f->caller) {
-		if (walk->nframes == STACK_MAX_FRAMES)
+		if (walk->nframes >= w->s->tr->plan.stack_frames)
 			return DWARF_CB_ABORT;
 		walk->places[walk->nframes] = f->place;
 		walk->frames[walk->nframes++] = xstrdup(f->name);
 	}
-	return walk->nframes < STACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+	return walk->nframes < w->s->tr->plan.stack_frames ? DWARF_CB_OK
+							   : DWARF_CB_ABORT;
 }
 
 static void clear_walk(struct stack_walk *w)
@@ -565,8 +566,8 @@ void stacks_event(struct stacks *s, const struct trace_event *e)
 	p->outside = 0;
 	rc = dwfl_getthread_frames(dwfl, (pid_t)e->tid, on_frame, &w);
 	if (rc == DWARF_CB_ABORT)
-		s->walk.stopped = xasprintf("at %d frames, the most kept",
-					    STACK_MAX_FRAMES);
+		s->walk.stopped = xasprintf("at %d frames, the most kept (--stack-frames)",
+					    s->tr->plan.stack_frames);
 	else if (p->outside && TRACE_STACK_OF(e)->stack_size == 0)
 		/* Not one byte at the stack pointer could be read. */
 		s->walk.stopped = xstrdup(

@@ -12,8 +12,8 @@
 
 #include "trace/tracer.h"
 
-/* Frames a walk keeps, at most. */
-#define STACK_MAX_FRAMES 64
+/* Frames a walk can keep (--stack-frames says how many it does). */
+#define STACK_MAX_FRAMES TRACE_STACK_FRAMES_MAX
 
 /* Where a frame is (--pprof's): its address (a caller's: where its call
  * returns), the object mapped there from start to limit, with its

@@ -77,6 +77,7 @@ void printer_event(struct tracer *tr, const struct trace_event *e)
 	if (json) {
 		PUT("}");
 		p = event_put_cuts(p, t, e);
+		p = event_put_functions(p, t, e);
 	}
 	/* A firing without its stack: one write (the common case). */
 	if (!stacks) {

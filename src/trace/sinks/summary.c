@@ -208,7 +208,10 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 	struct buf name = { 0 };
 	int i, unfired = 0;
 
-	fprintf(f, "probes:\n");
+	/* Nothing fired: said in words, not as an empty list. */
+	for (i = 0; i < tr->nprobes && !t->counts[i]; i++)
+		;
+	fprintf(f, i < tr->nprobes ? "probes:\n" : "probes: none fired\n");
 	for (i = 0; i < tr->nprobes; i++) {
 		if (!t->counts[i])
 			continue;
