@@ -50,7 +50,8 @@ const struct option_row option_rows[] = {
 	  .parse = trace_pid_value },
 	{ .name = "-n", .value = "PROVIDER:NAME", .group = O_TRACE,
 	  .action = ACT_LIST, .offset = AT(trace.filters),
-	  .help = "with --trace: only these probes (globs: 'myapp:*')",
+	  .help = "with --trace: only these probes (globs: 'myapp:*');\n"
+		  "'!P:N' leaves those out",
 	  .check = trace_filter_ok, .usage = "-n takes PROVIDER:NAME" },
 	{ .name = "--limit", .value = "N", .group = O_TRACE,
 	  .action = ACT_TRACE, .help = "with --trace: stop after N events",

@@ -461,8 +461,8 @@ t_summary_hot_probes_and_the_trap() {
 	"$PROBEGEN" -h -s hot.d -o hot.h && "$PROBEGEN" -G -s hot.d -o hot_probes.o || fail "probegen"
 	cc -O2 -o hot hot.c hot_probes.o || fail "cc"
 	timeout 60 "$PROBEGEN" --trace --summary -c ./hot > out 2> err || { cat err; fail "--summary"; }
-	grep -Eq "warning: the probes fire [0-9]+ times a second \(hot:[a-z_]+ [0-9]+ a second, .*\), each a uprobe's trap into the kernel, about [0-9]+ ns here: up to .* trace fewer with -n" err ||
-		{ cat err; fail "the hot probes not named"; }
+	grep -Eq "warning: the probes fire [0-9]+ times a second \(hot:[a-z_]+ [0-9]+ a second, .*\), each a uprobe's trap into the kernel, about [0-9]+ ns here: up to .* -n '!hot:[a-z_]+'( -n '!hot:[a-z_]+')* leaves out [0-9]+% of the firings" err ||
+		{ cat err; fail "the hot probes not named, or not the option that leaves them out"; }
 	grep -q "(a uprobe's trap costs about .* here: times near it are mostly the tracer's own)" out ||
 		{ cat out; fail "a pair timed near the trap: not said"; }
 	# Each probe's rate: its count over the seconds traced (the
@@ -477,5 +477,16 @@ t_summary_hot_probes_and_the_trap() {
 	    assert abs(p["rate"] * s["seconds"] - p["count"]) <= 0.01 * p["count"] + 1, (name, p, s["seconds"])
 	assert s["probes"]["hot:spin"]["count"] == s["probes"]["hot:op__start"]["count"], s["probes"]
 	PY
+	# That option, and -n's other forms: leaving out with '!', with a
+	# pattern that chooses, and a glob.
+	timeout 60 "$PROBEGEN" --trace --summary -n '!hot:spin' -c ./hot > out 2> err || { cat err; fail "-n '!hot:spin'"; }
+	! grep -q '^  hot:spin ' out && grep -q '^  hot:op__start ' out && grep -q '^  hot:op__done ' out ||
+		{ cat out; fail "-n '!hot:spin' did not leave out hot:spin alone"; }
+	timeout 60 "$PROBEGEN" --trace --summary -n 'hot:op*' -n '!hot:op__done' -c ./hot > out 2> err || { cat err; fail "-n 'hot:op*' -n '!hot:op__done'"; }
+	grep -q '^  hot:op__start ' out && ! grep -q '^  hot:op__done \|^  hot:spin ' out ||
+		{ cat out; fail "-n 'hot:op*' -n '!hot:op__done'"; }
+	# Nothing fired: said in words (an empty "probes:" list was printed).
+	timeout 60 "$PROBEGEN" --trace --summary --duration 0.3 ./hot > out 2> err || { cat err; fail "--summary of a binary"; }
+	expect_grep '^probes: none fired$' out
 	ok
 }

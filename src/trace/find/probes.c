@@ -12,28 +12,37 @@
 #include "inspect/inspect.h"
 #include "trace/tracer.h"
 
-/* Whether -n chooses provider:name; each pattern that does is marked
- * in used (the end of the trace says those that chose none). */
+/* Whether -n chooses provider:name: a pattern chooses it, or only
+ * patterns that leave out ("!libisc:rwlock_rd*") are given; and none
+ * of those leaves it out.  Each pattern that matches is marked in used
+ * (the end of the trace says those that matched none). */
 static int matches(const struct trace_plan *plan, char *used,
 		   const char *provider, const char *name)
 {
-	int i, any = 0;
+	int i, choosers = 0, chosen = 0, out = 0;
 
-	if (!plan->filters.n)
-		return 1;
 	for (i = 0; i < plan->filters.n; i++) {
-		const char *f = plan->filters.items[i], *colon = strchr(f, ':');
+		const char *f = plan->filters.items[i], *colon;
+		int leave_out = f[0] == '!';
 		char pv[256];
 
+		f += leave_out;
+		choosers += !leave_out;
+		colon = strchr(f, ':');
 		if (!colon || (size_t)(colon - f) >= sizeof(pv))
 			continue;
 		memcpy(pv, f, (size_t)(colon - f));
 		pv[colon - f] = '\0';
 		if (fnmatch(pv, provider, 0) == 0 &&
-		    fnmatch(colon + 1, name, 0) == 0)
-			any = used[i] = 1;
+		    fnmatch(colon + 1, name, 0) == 0) {
+			used[i] = 1;
+			if (leave_out)
+				out = 1;
+			else
+				chosen = 1;
+		}
 	}
-	return any;
+	return (chosen || !choosers) && !out;
 }
 
 _Static_assert(PROBE_MAX_ARGS == TRACE_MAX_ARGS, "one limit of arguments");

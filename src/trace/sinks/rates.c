@@ -9,6 +9,7 @@
  * under load knows why it slowed, and what -n to give.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "trace/decode/event.h"
 
@@ -33,11 +34,38 @@ static int hotter(const void *a, const void *b)
 					       : 0;
 }
 
+/* The option that leaves out the hottest probes, as many (of the
+ * RATES_NAMED hottest) as make RATES_LEFT_OUT of the firings, into b:
+ * "-n '!libisc:rwlock_rdlock' -n '!...' leaves out 97% of the
+ * firings".  A name a shell's single quotes cannot hold is not given. */
+#define RATES_LEFT_OUT 0.9
+static void leave_out(struct buf *b, const struct tracer *tr,
+		      const struct rate *r, int n, double all)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < n && i < RATES_NAMED && sum < RATES_LEFT_OUT * all; i++) {
+		const char *label = tr->probes[r[i].probe].label;
+
+		/* Its escaped form differs: a byte a shell would mangle. */
+		if (strchr(label, '\'') ||
+		    strcmp(label, tr->probes[r[i].probe].label_text) != 0)
+			break;
+		buf_printf(b, "%s-n '!%s'", i ? " " : "", label);
+		sum += r[i].per_second;
+	}
+	if (i)
+		buf_printf(b, " leaves out %.0f%% of the firings", 100 * sum / all);
+	else
+		buf_lit(b, "trace fewer with -n");
+}
+
 void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
 		   double seconds)
 {
 	struct rate *r;
-	struct buf names = { 0 };
+	struct buf names = { 0 }, option = { 0 };
 	double all = 0, cost;
 	int i, n = 0;
 
@@ -59,12 +87,14 @@ void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
 	for (i = 0; i < n && i < RATES_NAMED && r[i].per_second >= 1; i++)
 		buf_printf(&names, "%s%s %.0f a second", i ? ", " : "",
 			   tr->probes[r[i].probe].label_text, r[i].per_second);
+	leave_out(&option, tr, r, n, all);
 	if (cost >= 0)
-		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel, about %lld ns here: up to %.2f s of the program's CPU a second, over its threads; trace fewer with -n (--where does not lower a trap's cost)",
-			      all, names.data, tr->trap_ns, cost);
+		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel, about %lld ns here: up to %.2f s of the program's CPU a second, over its threads; %s (--where does not lower a trap's cost)",
+			      all, names.data, tr->trap_ns, cost, option.data);
 	else
-		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel; trace fewer with -n (--where does not lower a trap's cost)",
-			      all, names.data);
+		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel; %s (--where does not lower a trap's cost)",
+			      all, names.data, option.data);
 	buf_free(&names);
+	buf_free(&option);
 	free(r);
 }
