@@ -527,6 +527,15 @@ struct arg_read decl_arg_read(const struct program *prog,
 	return r;
 }
 
+/* "@TAG NAME" on a line of its own into b: the argument by its name,
+ * or argN when it has none (tags read it back so: probe_param_index). */
+static void tag_line(struct buf *b, const char *tag, const struct probe *pr,
+		     int i)
+{
+	buf_cat(b, b->len ? "\n" : "", tag, " ", NULL);
+	arg_display_name(b, pr, i);
+}
+
 void meanings_tags(struct buf *b, const struct probe *pr)
 {
 	const struct param *p;
@@ -537,26 +546,23 @@ void meanings_tags(struct buf *b, const struct probe *pr)
 							   : NULL;
 
 		if (m && m->length_said) {
-			buf_cat(b, b->len ? "\n" : "", "@length ", p->name,
-				NULL);
-			if (m->no_length)
+			tag_line(b, "@length", pr, i);
+			if (m->no_length) {
 				buf_lit(b, " none");
-			else if (m->length_arg >= 0)
-				buf_cat(b, " ",
-					param_at(pr, m->length_arg)->name,
-					NULL);
-			else
+			} else if (m->length_arg >= 0) {
+				buf_lit(b, " ");
+				arg_display_name(b, pr, m->length_arg);
+			} else {
 				buf_printf(b, " %u%s", m->length,
 					   m->reversed ? " reversed" : "");
+			}
 		}
 		if (m && m->code)
-			buf_cat(b, b->len ? "\n" : "", "@function ", p->name,
-				NULL);
+			tag_line(b, "@function", pr, i);
 		if (m && m->fields)
-			buf_cat(b, b->len ? "\n" : "", "@fields ", p->name,
-				NULL);
+			tag_line(b, "@fields", pr, i);
 		if (m && m->nvalues) {
-			buf_cat(b, b->len ? "\n" : "", "@enum ", p->name, NULL);
+			tag_line(b, "@enum", pr, i);
 			for (k = 0; k < m->nvalues; k++)
 				buf_printf(b, " %s=%lld", m->values[k].name,
 					   m->values[k].value);

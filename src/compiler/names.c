@@ -178,11 +178,29 @@ int probe_param_index(const struct probe *pr, const char *name, size_t len)
 	const struct param *p;
 	int i = 0;
 
+	size_t k;
+	int n = 0;
+
 	for_each_param(pr->native, p) {
 		if (p->name && strlen(p->name) == len &&
 		    strncmp(p->name, name, len) == 0)
 			return i;
 		i++;
+	}
+	/* An unnamed parameter is argN, as every output names it (BIND's
+	   .d names none of its probes' arguments). */
+	if (len < 4 || len > 6 || strncmp(name, "arg", 3) != 0 ||
+	    (name[3] == '0' && len > 4))
+		return -1;
+	for (k = 3; k < len; k++) {
+		if (!isdigit((unsigned char)name[k]))
+			return -1;
+		n = n * 10 + (name[k] - '0');
+	}
+	i = 0;
+	for_each_param(pr->native, p) {
+		if (i++ == n)
+			return p->name ? -1 : n;
 	}
 	return -1;
 }

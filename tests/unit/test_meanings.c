@@ -91,5 +91,38 @@ static void wrong_tags_are_errors_where_written(void)
 	}
 }
 
+/* Tags name an unnamed argument argN, as every output names it (BIND's
+ * .d names none; '@function arg1' was refused by -h and dropped from
+ * the recorded tags); a named argument is not argN, nor past the last;
+ * the tags written back for the declaration note read back the same. */
+static void tags_name_unnamed_arguments_argN(void)
+{
+	struct program *prog = compile(
+		"provider p {\n"
+		"\t/** @function arg1\n"
+		"\t * @length arg2 arg3 */\n"
+		"\tprobe a(void *, void *, const char *, int);\n"
+		"};\n");
+	struct buf tags = { 0 };
+	struct arg_read r;
+
+	CHECK(diag.errors == 0, "errors: %s", unit_said());
+	CHECK_INT(read_of(prog, "a", 1).kind, ARG_CODE);
+	r = read_of(prog, "a", 2);
+	CHECK(r.kind == ARG_TEXT && r.length_arg == 3, "arg2: how %d, length_arg %d", r.kind, r.length_arg);
+	meanings_tags(&tags, prog->providers->probes);
+	CHECK(!strcmp(tags.data, "@function arg1\n@length arg2 arg3"), "tags: %s", tags.data);
+	buf_free(&tags);
+	program_free(prog);
+	prog = compile("provider p {\n\t/* @function arg0 */\n\tprobe a(void *cb, void *);\n};\n");
+	CHECK(diag.errors >= 1 && strstr(unit_said(), "'@function' names 'arg0', which is no argument"),
+	      "a named argument as arg0: %s", unit_said());
+	program_free(prog);
+	prog = compile("provider p {\n\t/* @function arg2 */\n\tprobe a(void *, void *);\n};\n");
+	CHECK(diag.errors >= 1, "arg2 of two taken");
+	program_free(prog);
+}
+
 UNIT_CASES(UNIT(lengths_inferred_from_names), UNIT(tags_say_what_names_cannot),
-	   UNIT(wrong_tags_are_errors_where_written))
+	   UNIT(wrong_tags_are_errors_where_written),
+	   UNIT(tags_name_unnamed_arguments_argN))
