@@ -126,6 +126,13 @@ t_stack_64_kib_deep() {
 	timeout 60 "$PROBEGEN" --trace --stack -c './deep 1' > short 2> err || { cat err; fail "--stack"; }
 	grep -q "^    (the walk stopped: the stack's copy ends (8192 bytes; --stack-bytes))$" short ||
 		{ cat short; fail "8 KiB: the walk's stop not said"; }
+	# The summary says why too (it showed a bare "..."), and its JSON.
+	timeout 60 "$PROBEGEN" --trace --stack --summary -c './deep 1' > sum 2> err || { cat err; fail "--stack --summary"; }
+	grep -q "^    \.\.\. (the walk stopped: the stack's copy ends (8192 bytes; --stack-bytes))$" sum ||
+		{ cat sum; fail "--summary: the walk's stop not said"; }
+	timeout 60 "$PROBEGEN" --trace --stack --summary --json -c './deep 1' > sum.json 2> err || { cat err; fail "--stack --summary --json"; }
+	grep -q '"complete": false, "stack_stopped": "the stack.s copy ends (8192 bytes; --stack-bytes)"' sum.json ||
+		{ cat sum.json; fail "--summary --json: the walk's stop not said"; }
 	timeout 60 "$PROBEGEN" --trace --stack --stack-bytes 65536 -c './deep 1' > out 2> err ||
 		{ cat err; fail "--stack-bytes 65536"; }
 	stack_functions out > fns
@@ -290,8 +297,8 @@ t_stack_lost_said() {
 		{ cat err; fail "--summary --stack"; }
 	expect_grep '^  burst:tick  *100000  [0-9.]*/s$' out
 	walked=$(awk '/^  [0-9]+ firings$/ { s += $1 } END { print s + 0 }' out)
-	if grep -q 'stacks lost before probegen read them' out; then
-		grep -q "^stacks of burst:tick (1 distinct): $walked of 100000 firings; $((100000 - walked)) stacks lost before probegen read them (the ring buffer was full):$" out ||
+	if grep -q 'stacks lost: firings the kernel counted' out; then
+		grep -q "^stacks of burst:tick (1 distinct): $walked of 100000 firings; $((100000 - walked)) stacks lost: firings the kernel counted whose events probegen never read (dropped when the ring buffer was full, or fired after its last read as the trace ended):$" out ||
 			{ cat out; fail "the lost stacks: not said as counted"; }
 	else
 		expect_eq "$walked" 100000 "stacks shown, none said lost"

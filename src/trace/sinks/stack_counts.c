@@ -19,6 +19,7 @@ struct counted {
 	struct frame_place *places; /* its strings: this entry's own */
 	int nframes;
 	int stopped; /* the walk stopped short of the outermost frame */
+	char *why;   /* and why, as the first such walk said it */
 	/* Not a stack: the probe's firings whose stacks never reached
 	   probegen (stack_counts_lost), one frame STACKS_LOST. */
 	int lost;
@@ -103,6 +104,7 @@ void stack_counts_add(struct stack_counts *c, int probe,
 		x->places[i] = frame_place_copy(&w->places[i]);
 	}
 	x->stopped = w->stopped != NULL;
+	x->why = w->stopped ? xstrdup(w->stopped) : NULL;
 	x->lost = 0;
 	x->count = 1;
 	name_set_add(&c->keys, x->key, key.len, (const void *)(intptr_t)c->n);
@@ -221,7 +223,7 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 				   stacks beside it may be fewer. */
 				if (lost)
 					fprintf(out,
-						": %llu of %llu firings; %llu stacks lost before probegen read them (the ring buffer was full)",
+						": %llu of %llu firings; %llu stacks lost: firings the kernel counted whose events probegen never read (dropped when the ring buffer was full, or fired after its last read as the trace ended)",
 						walked, walked + lost, lost);
 				fputs(":\n", out);
 			}
@@ -235,14 +237,23 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 				fputs(k ? ", " : "", out);
 				json_string(out, x->frames[k]);
 			}
-			fprintf(out, "], \"complete\": %s%s}",
+			fprintf(out, "], \"complete\": %s%s",
 				x->stopped ? "false" : "true",
 				x->lost ? ", \"lost\": true" : "");
+			if (x->why) {
+				fputs(", \"stack_stopped\": ", out);
+				json_string(out, x->why);
+			}
+			fputc('}', out);
 		} else {
 			fprintf(out, "  %llu firings\n", x->count);
 			for (k = 0; k < x->nframes; k++)
 				text_frame(out, x->frames[k]);
-			if (x->stopped)
+			/* Why the walk stopped, as streaming says it. */
+			if (x->why)
+				fprintf(out, "    ... (the walk stopped: %s)\n",
+					x->why);
+			else if (x->stopped)
 				fputs("    ...\n", out);
 		}
 		shown++;
@@ -306,6 +317,7 @@ void stack_counts_free(struct stack_counts *c)
 			frame_place_free(&c->all[i].places[k]);
 		}
 		free(c->all[i].frames);
+		free(c->all[i].why);
 		free(c->all[i].places);
 		free(c->all[i].key);
 	}
