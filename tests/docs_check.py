@@ -51,6 +51,13 @@ def setup_myapp(d):
     assert r.returncode == 0, r.stdout
 
 
+def setup_sdt_only(d):
+    """examples/sdt-only: a C++ program whose sites are sys/sdt.h's, built
+    without probegen, and the .d its tracer reads."""
+    for f in ("Makefile", "node.cpp", "node.d", "tests.sh"):
+        shutil.copy(os.path.join(ROOT, "examples/sdt-only", f), d)
+
+
 def setup_http(d):
     """examples/http built with probegen, as its README section says."""
     for f in ("Makefile", "httpd.c", "httpd.d"):
@@ -133,7 +140,7 @@ def setup_rust_module(d):
     assert r.returncode == 0, r.stdout
 
 
-SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "stack": setup_stack, "where": setup_where, "runtimes": setup_runtimes,
+SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "sdt-only": setup_sdt_only, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "stack": setup_stack, "where": setup_where, "runtimes": setup_runtimes,
           "rust-tracing": setup_rust_tracing}
 made = {}
 

@@ -64,7 +64,15 @@ t_expect_counts_are_the_records() {
 	w:req: path ~ "/api/*" && neg < 0 @@ path.startswith("/api/") and neg < 0 @@ met
 	w:text{1}: name == "GET" @@ name == "GET" @@ met
 	w:text{0}: name == "/api/users" @@ name == "/api/users" @@ unmet
+	w:req{all}: big >= 0 @@ big >= 0 @@ met
+	w:req{all}: id == 7 @@ id == 7 @@ unmet
+	w:req{all}: id == 7 || id != 7 @@ True @@ met
 	CASES
+	# {all} of a probe that never fired (--where passed none to it): not
+	# met, so that a test of a value cannot pass on nothing traced.
+	timeout 60 "$PROBEGEN" --trace --summary --where 'w:req: id == -12345' --expect 'w:req{all}: id == -12345' -c './where' > out 2> err
+	expect_eq $? 1 "{all} of no firing"
+	expect_grep "not met: 0 of 0 firings passed (wanted every firing, at least 1)" err
 	cases_end
 }
 
@@ -173,7 +181,7 @@ t_expect_errors_before_the_command() {
 	check_refused 'w:req{99999999999999999999}' 'a count larger than a trace can count' \
 		'  w:req{99999999999999999999}' 
 	grep -qxF '       ^~~~~~~~~~~~~~~~~~~~~~' err || { cat err; fail "the count's caret"; }
-	check_refused 'w:req{3,' "a count: {N} exactly, {N,} at least, {N,M} from N to M, just before ':' or the end" '  w:req{3,'
+	check_refused 'w:req{3,' "a count: {N} exactly, {N,} at least, {N,M} from N to M, {all} every firing, just before ':' or the end" '  w:req{3,'
 	grep -qxF '       ^~~' err || { cat err; fail "the unclosed {'s caret"; }
 	# The probes known at the start (the program itself).
 	timeout 60 "$PROBEGEN" --trace --expect 'w:re*{2,}: feee > 1000' -c ./where > out 2> err

@@ -346,6 +346,7 @@ struct expect_target {
 struct expectation {
 	const char *spec;	       /* as given */
 	long long min, max;	       /* its count; max -1: no most */
+	int every;		       /* {all}: every firing passes (one at least) */
 	struct where_request *request; /* filter.h's, parsed */
 	struct expect_target *targets;
 	int ntargets;

@@ -28,6 +28,7 @@ int expects_parse(struct tracer *tr)
 		tr->expects[tr->nexpects].spec = r->spec;
 		tr->expects[tr->nexpects].min = r->min;
 		tr->expects[tr->nexpects].max = r->max;
+		tr->expects[tr->nexpects].every = r->every;
 		tr->expects[tr->nexpects++].request = r;
 	}
 	return 0;

@@ -56,6 +56,7 @@ struct where_request {
 	char *probes; /* "PROVIDER:PROBE", globs as -n's */
 	struct where_node *root; /* NULL: --expect's every firing */
 	long long min, max;	 /* --expect's count; max -1: no most */
+	int every; /* {all}: every firing passes, and at least one fired */
 	int compiled; /* probes it was compiled for */
 	/* Why the first probe it matched was left out, and where; the
 	   probes left out at the start, said once the start is done. */

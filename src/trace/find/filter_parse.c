@@ -442,6 +442,10 @@ static int parse_count(struct parser *ps, const char *open, const char *end,
 	char *stop;
 	long long n, m;
 
+	if (end - open == 5 && strncmp(open, "{all}", 5) == 0) {
+		r->every = 1;
+		return 0;
+	}
 	errno = 0;
 	n = strtoll(open + 1, &stop, 10);
 	if (stop == open + 1 || n < 0 || (*stop != '}' && *stop != ','))
@@ -467,7 +471,7 @@ static int parse_count(struct parser *ps, const char *open, const char *end,
 	return 0;
 bad:
 	fail_at(ps, open, (int)(end - open),
-		"a count: {N} exactly, {N,} at least, {N,M} from N to M");
+		"a count: {N} exactly, {N,} at least, {N,M} from N to M, {all} every firing");
 	return -1;
 too_large:
 	fail_at(ps, open, (int)(end - open),
@@ -507,7 +511,7 @@ int where_parse_as(const char *option, const char *spec,
 		const char *brace = spec + strcspn(spec, "{}");
 
 		fail_at(&ps, brace, (int)(end - brace),
-			expect ? "a count: {N} exactly, {N,} at least, {N,M} from N to M, just before ':' or the end"
+			expect ? "a count: {N} exactly, {N,} at least, {N,M} from N to M, {all} every firing, just before ':' or the end"
 			       : "a brace in a probe's name: a count is --expect's");
 		free(r->probes);
 		r->probes = NULL;

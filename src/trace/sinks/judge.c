@@ -40,7 +40,9 @@ void expects_event(struct tracer *tr, const struct trace_event *e)
 /* What x wants, in words: "at least 1", "exactly 3", "never". */
 static void wanted(struct buf *b, const struct expectation *r)
 {
-	if (r->max == 0)
+	if (r->every)
+		buf_lit(b, "every firing, at least 1");
+	else if (r->max == 0)
 		buf_lit(b, "never");
 	else if (r->max < 0)
 		buf_printf(b, "at least %lld", r->min);
@@ -57,8 +59,10 @@ int expects_report(struct tracer *tr, int status)
 
 	for (k = 0; k < tr->nexpects; k++) {
 		const struct expectation *x = &tr->expects[k], *r = x;
-		int met = x->passed >= (unsigned long long)r->min &&
-			  (r->max < 0 || x->passed <= (unsigned long long)r->max);
+		int met = r->every ? x->fired && x->passed == x->fired
+				   : x->passed >= (unsigned long long)r->min &&
+					     (r->max < 0 ||
+					      x->passed <= (unsigned long long)r->max);
 
 		want.len = 0;
 		wanted(&want, r);
