@@ -149,8 +149,19 @@ bench/compile.sh | tee "$OUT/compile.md"
 # What the Rust module costs a crate (bench/rust.sh).
 bench/rust.sh | tee "$OUT/rust.md"
 
-# probegen --trace against bpftrace on a million firings (bench/trace.sh).
+# probegen --trace against bpftrace on a million firings (bench/trace.sh),
+# and, with BASELINE=REV (make bench BASELINE=v0.1.0), against probegen
+# built from REV in the same turns: the events each lost, side by side.
+if [ -n "${BASELINE:-}" ]; then
+	rm -rf "$OUT/baseline"
+	git worktree add -f --detach "$OUT/baseline" "$BASELINE" > /dev/null
+	make -C "$OUT/baseline" -s > /dev/null
+	export PROBEGEN_BASELINE=$OUT/baseline/probegen
+fi
 bench/trace.sh
+if [ -n "${BASELINE:-}" ]; then
+	git worktree remove --force "$OUT/baseline"
+fi
 
 bench/report.sh "$growth" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

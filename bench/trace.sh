@@ -61,6 +61,13 @@ pairs_untraced||./loop $N pairs
 pairs_summary||$PROBEGEN --trace --summary -c './loop $N pairs'
 pairs_bpftrace||bpftrace -e '$HIST' -c './loop $N pairs'
 EOF
+# The baseline (bench/run.sh's BASELINE=REV), in the same turns.
+if [ -n "${PROBEGEN_BASELINE:-}" ]; then
+	cat >> tracers.txt <<EOF
+baseline|bench:event|$PROBEGEN_BASELINE --trace -c './loop $N'
+baseline_json|"probe": "bench:event"|$PROBEGEN_BASELINE --trace --json -c './loop $N'
+EOF
+fi
 
 # In turns: each round runs every tracer once; a line per run says
 # NAME SECONDS NS-A-FIRING EVENT-LINES.
@@ -205,7 +212,11 @@ for name, label, counted in (("untraced", "untraced", False),
                              ("bpftrace", "bpftrace 0.17 `printf` (same fields)", True),
                              ("where_none", "probegen --trace --where 'a < 0' (rejects every firing in the kernel)", True),
                              ("where_glob_none", "probegen --trace --where 'name ~ \"x*\"' (a glob, rejects every firing)", True),
-                             ("where_all", "probegen --trace --where 'a >= 0' (passes every firing, streamed)", True)):
+                             ("where_all", "probegen --trace --where 'a >= 0' (passes every firing, streamed)", True),
+                             ("baseline", "the baseline's probegen --trace (BASELINE=REV)", True),
+                             ("baseline_json", "the baseline's probegen --trace --json", True)):
+    if name not in rows:
+        continue
     s, ns = med(name, 0), med(name, 1)
     got = int(med(name, 2)) if counted else None
     print("| %s | %.3f | %.2fx | %.0f | %.2fx | %s | %s |" % (

@@ -6,7 +6,8 @@
 # lower-cases the header's macro lines with sed).  The emulator's notes are
 # compared with a build with SystemTap's dtrace probe by probe and site by
 # site, `--check --allow-missing` passes, and a short program run from the
-# tree is traced with every probe attached: its 100 spawns are counted.
+# tree is traced with every probe attached but the one that crashes OTP
+# (below): its 100 spawns are counted.
 NAME=real_erlang
 . "$(dirname "$0")/lib.sh"
 start=$(date +%s)
@@ -53,23 +54,39 @@ grep -q 'user_trace__n950 (9[0-9][0-9] probes, 9[0-9][0-9] sites): warning: argu
 need_root_bpftrace
 # The emulator run from the build tree, as bin/erl would run it.
 export ROOTDIR=$WORK/build-probegen/bootstrap BINDIR=$bin EMU=beam PROGNAME=erl
-# `timer` is loaded first: with global__function__entry enabled, Erlang
-# 25's JIT emulator crashes in dtrace_fun_decode() on an apply of a
-# function whose module is not loaded yet (setting the semaphore in gdb,
-# with no tracer at all, does the same), whichever dtrace built it.
+# erlang:global__function__entry takes the emulator down: with its
+# semaphore set, OTP 25's own apply() (beam_common.c:1551) computes the
+# probe's arguments, and dtrace_fun_decode() prints a garbage term
+# (erl_printf_term.c:151): SIGSEGV, whichever tracer enables it
+# (bpftrace too) and whichever dtrace built the emulator (checked here
+# on SystemTap's build).  It is OTP's, not probegen's: the trace leaves
+# that one probe out ('!', -n) and traces the other 1,003, and
+# docs/limitations.md says so.
 program='code:ensure_loaded(timer), [spawn(timer, sleep, [1]) || _ <- lists:seq(1, 100)], timer:sleep(100), halt().'
+run_erl() { # BIN PROBEGEN-OPTIONS... -> the traced emulator's status
+	local b=$1
+	shift
+	ROOTDIR=${b%/bin/*}/bootstrap BINDIR=$b "$PROBEGEN" --trace "$@" "$b/beam.smp" -- "$b/erlexec" \
+		-boot "${b%/bin/*}/bootstrap/bin/start_clean" -noshell -eval "$program"
+}
+for b in "$bin" "$WORK/build-systemtap/bin/$ARCH"; do
+	run_erl "$b" -n erlang:global__function__entry > "$WORK/crash" 2> "$WORK/crash.err"
+	st=$?
+	[ $st = 139 ] && grep -q 'the command was ended by signal 11' "$WORK/crash.err" ||
+		{ cat "$WORK/crash.err"; fail "global__function__entry alone on $b: status $st, not OTP's SIGSEGV (139)"; }
+done
 t0=$(date +%s.%N)
-"$PROBEGEN" --trace "$beam" -- "$bin/erlexec" -boot "$ROOTDIR/bin/start_clean" -noshell \
+"$PROBEGEN" --trace -n '!erlang:global__function__entry' "$beam" -- "$bin/erlexec" -boot "$ROOTDIR/bin/start_clean" -noshell \
 	-eval "$program" > "$WORK/trace" 2> "$WORK/trace.err" || { cat "$WORK/trace.err"; fail "--trace"; }
 t1=$(date +%s.%N)
 attached=$(sed -n 's/^probegen: tracing \([0-9]*\) probes$/\1/p' "$WORK/trace.err")
-[ "$attached" = "$nprobes" ] || { cat "$WORK/trace.err"; fail "attached ${attached:-no} probes of $nprobes"; }
+[ "$attached" = "$((nprobes - 1))" ] || { cat "$WORK/trace.err"; fail "attached ${attached:-no} probes of $nprobes less one"; }
 grep -v '^probegen: tracing' "$WORK/trace.err" && fail "--trace complained"
 spawns=$(grep -c ' erlang:process__spawn p="<[0-9.]*>" mfa="timer:sleep/1"$' "$WORK/trace")
 [ "$spawns" = 100 ] || fail "$spawns process__spawn of timer:sleep/1, not 100"
-# --summary with every probe: the same count.
-"$PROBEGEN" --trace --summary "$beam" -- "$bin/erlexec" -boot "$ROOTDIR/bin/start_clean" -noshell \
+# --summary with every other probe: the same count.
+"$PROBEGEN" --trace --summary -n '!erlang:global__function__entry' "$beam" -- "$bin/erlexec" -boot "$ROOTDIR/bin/start_clean" -noshell \
 	-eval "$program" > "$WORK/summary" 2> "$WORK/summary.err" || { cat "$WORK/summary.err"; fail "--summary"; }
 n=$(awk '$1 == "erlang:process__spawn" { print $2 }' "$WORK/summary")
 [ -n "$n" ] && [ "$n" -ge 100 ] || { head -20 "$WORK/summary"; fail "--summary: ${n:-no} process__spawn"; }
-ok "$VERSION, $nprobes probes at $nsites sites as SystemTap's build, --check: $(grep -c ': warning: ' "$WORK/check") grouped warnings, every probe traced ($(wc -l < "$WORK/trace") events in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s): 100 spawns, $(( $(date +%s) - start )) s"
+ok "$VERSION, $nprobes probes at $nsites sites as SystemTap's build, --check: $(grep -c ': warning: ' "$WORK/check") grouped warnings, every probe but global__function__entry (OTP's SIGSEGV, on both builds) traced ($(wc -l < "$WORK/trace") events in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s): 100 spawns, $(( $(date +%s) - start )) s"
