@@ -4,7 +4,7 @@
  * The compiler fills it from a .d's types and tags (compiler/type.c,
  * meanings.c), the inspector from a binary's DWARF (inspect/members.c)
  * and answers which of them describes a binary's probe
- * (inspect/arg_reads.c); the BPF copier, the decoder and printers, the
+ * (inspect/binary_program.c, binary_probe_args); the BPF copier, the decoder and printers, the
  * filter compiler and the emitters all switch on its kind.
  *
  * Plain C with no other header, for both compilers: every wing includes

@@ -3,7 +3,9 @@
  * (plan.c), a traced probe and pair, the tracer, the sinks' and the
  * per-probe features' tables, and the rooms' parts every stage calls.
  * The rooms stand in folders by stage (find/, kernel/, decode/, sinks/;
- * HACKING.md), each calling only those below it; the BPF side's view is
+ * HACKING.md); the rule t_build_stages checks is on their includes
+ * (no room includes another stage's header, but what tracer.h declares
+ * every stage may call); the BPF side's view is
  * kernel/bpf/trace_abi.h, and trace_none.c replaces them all where
  * probegen is built without libbpf.
  *

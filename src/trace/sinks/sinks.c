@@ -4,8 +4,9 @@
  * opening it before anything is attached, each firing (the ring
  * buffer's callback), what it says once the kernel's counts are read,
  * its files kept or removed when the trace has ended, and freeing it.
- * trace.c only loops over the rows, so a new output is one room and
- * one row here.  A row reads another's state by its id (sink_state),
+ * trace.c only loops over the rows, so a new output is one room, one
+ * row here, its id in tracer.h's enum sink_id and its object in the
+ * Makefile's list.  A row reads another's state by its id (sink_state),
  * only of a row above it; --limit counts the events taken here.
  */
 #include <stdlib.h>
@@ -327,7 +328,7 @@ static int report_expect_all(void *state, struct tracer *tr,
 }
 
 /* In order, each row after those whose state it reads (sink_id's
- * order).  Each step may be NULL. */
+ * order).  wanted is every row's; each other step may be NULL. */
 static const struct sink {
 	enum sink_id id;
 	int (*wanted)(const struct trace_plan *p);
