@@ -104,12 +104,10 @@ LEFT_OUT += "--trace left out: apt-get install $(strip $(TRACE_MISSING)), then m
 endif
 endif
 ifeq ($(TRACE),yes)
-TRACE_OBJ = $(B)/trace.o $(B)/trace_plan.o $(B)/trace_targets.o $(B)/trace_probes.o \
-	    $(B)/trace_timed_pairs.o $(B)/trace_event.o $(B)/trace_meant.o $(B)/trace_printer.o $(B)/trace_sinks.o $(B)/trace_load.o \
-	    $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o $(B)/trace_attach.o \
-	    $(B)/trace_summary.o $(B)/trace_calls.o $(B)/trace_timeline.o $(B)/trace_profile.o \
-	    $(B)/trace_metrics.o $(B)/trace_privileges.o $(B)/trace_filter.o $(B)/trace_filter_parse.o \
-	    $(B)/trace_stacks.o $(B)/trace_stack_counts.o $(B)/trace_features.o $(B)/trace_verdict.o $(B)/trace_expect.o $(B)/trace_judge.o $(B)/trace_trap_cost.o $(B)/trace_rates.o
+# The tracer's rooms: every .c of src/trace/ and of its stage folders,
+# each built to the same path under $(B)/ (a new room needs no line
+# here); the *_none.c stand-ins, and the optional rooms, chosen below.
+TRACE_OBJ = $(patsubst src/%.c,$(B)/%.o,$(filter-out %_none.c,$(wildcard src/trace/*.c src/trace/*/*.c)))
 # -lstdc++: its __cxa_demangle names C++ frames in --stack's walks.
 LIBS += -lbpf -lstdc++
 # --metrics's HTTP server: libmicrohttpd (libmicrohttpd-dev) where it is
@@ -121,10 +119,9 @@ LEFT_OUT += "--trace --metrics left out: apt-get install libmicrohttpd-dev, then
 endif
 endif
 ifeq ($(MICROHTTPD),yes)
-TRACE_OBJ += $(B)/trace_server.o
 LIBS += -lmicrohttpd
 else
-TRACE_OBJ += $(B)/trace_server_none.o
+TRACE_OBJ := $(filter-out $(B)/trace/sinks/server.o,$(TRACE_OBJ)) $(B)/trace/sinks/server_none.o
 endif
 # --pprof: protobuf-c's code from pprof's own profile.proto (Debian's
 # golang-github-google-pprof-dev), generated at build time, gzipped by
@@ -137,13 +134,13 @@ LEFT_OUT += "--trace --pprof left out: apt-get install libprotobuf-c-dev protobu
 endif
 endif
 ifeq ($(PPROF),yes)
-TRACE_OBJ += $(B)/trace_pprof.o $(B)/profile.pb-c.o
+TRACE_OBJ += $(B)/profile.pb-c.o
 LIBS += -lprotobuf-c -lz
 else
-TRACE_OBJ += $(B)/trace_pprof_none.o
+TRACE_OBJ := $(filter-out $(B)/trace/sinks/pprof.o,$(TRACE_OBJ)) $(B)/trace/sinks/pprof_none.o
 endif
 else
-TRACE_OBJ = $(B)/trace_none.o
+TRACE_OBJ = $(B)/trace/trace_none.o
 endif
 # Source lines of probe sites in --list and --check come from libdw
 # (libdw-dev) when it is there; LIBDW=no leaves them out.
@@ -239,12 +236,9 @@ $(B)/trace.skel.h: $(B)/trace.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name trace_bpf > $@.tmp && mv $@.tmp $@
 
 # The rooms of --trace (src/trace/, a folder a stage: find/, kernel/,
-# decode/, sinks/; HACKING.md): trace.c, then each room as trace_ROOM.o;
-# only kernel/'s load.c, session.c and tally.c see the skeleton.
-$(B)/trace.o: src/trace/trace.c $(B)/version.h | $(B)
-	$(msg) CC $<
-	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
-
+# decode/, sinks/; HACKING.md) build by the rule of every src/ file, to
+# the same path under $(B)/; only kernel/'s load.c, session.c and
+# tally.c, and follow.c, see the skeleton.
 $(B)/profile.pb-c.c: $(PPROF_PROTO) | $(B)
 	$(msg) PROTOC-C $@
 	$(Q)protoc-c --c_out=$(B) --proto_path=$(dir $(PPROF_PROTO)) $(notdir $(PPROF_PROTO))
@@ -252,30 +246,9 @@ $(B)/profile.pb-c.h: $(B)/profile.pb-c.c
 $(B)/profile.pb-c.o: $(B)/profile.pb-c.c
 	$(msg) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) -w -I$(B) -c -o $@ $<
-$(B)/trace_pprof.o: $(B)/profile.pb-c.h
+$(B)/trace/sinks/pprof.o: $(B)/profile.pb-c.h
 
-# One rule a folder: make takes the first whose source exists.
-define TRACE_CC
-$(msg) CC $<
-$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
-endef
-TRACE_DEPS = $(B)/version.h $(B)/features | $(B)
-$(B)/trace_%.o: src/trace/%.c $(TRACE_DEPS)
-	$(TRACE_CC)
-$(B)/trace_%.o: src/trace/find/%.c $(TRACE_DEPS)
-	$(TRACE_CC)
-$(B)/trace_%.o: src/trace/kernel/%.c $(TRACE_DEPS)
-	$(TRACE_CC)
-$(B)/trace_%.o: src/trace/decode/%.c $(TRACE_DEPS)
-	$(TRACE_CC)
-$(B)/trace_%.o: src/trace/sinks/%.c $(TRACE_DEPS)
-	$(TRACE_CC)
-
-$(B)/trace_load.o $(B)/trace_session.o $(B)/trace_follow.o $(B)/trace_tally.o: $(B)/trace.skel.h
-
-$(B)/trace_none.o: src/trace/trace_none.c src/probegen.h | $(B)
-	$(msg) CC $<
-	$(Q)$(CC) $(ALL_CFLAGS) $(WARNINGS) -c -o $@ $<
+$(B)/trace/kernel/load.o $(B)/trace/kernel/session.o $(B)/trace/follow.o $(B)/trace/kernel/tally.o: $(B)/trace.skel.h
 
 # Grouped targets (&:, GNU make 4.3): one bison run makes both files,
 # under any -j; a plain two-target rule would run it twice at once.

@@ -49,7 +49,7 @@ t_build_rooms_downward() {
 	need nm
 	local b=$ROOT/build
 	[ -z "${PROBEGEN_SANITIZED:-}" ] || b=$ROOT/build-san
-	ls "$b"/trace_session.o > /dev/null 2>&1 || skip "probegen was built without --trace"
+	ls "$b"/trace/kernel/session.o > /dev/null 2>&1 || skip "probegen was built without --trace"
 	python3 - "$b" > out 2>&1 <<-'PY'
 	import glob, os, subprocess, sys
 	objs = [o for o in sorted(glob.glob(sys.argv[1] + "/**/*.o", recursive=True))
@@ -72,7 +72,7 @@ t_build_rooms_downward() {
 	        if reaches(b, a):
 	            bad.append("%s and %s call each other" % (a, b))
 	    lib = sorted(s for s in uses[a] if s.startswith(("bpf_", "ring_buffer__", "libbpf_", "btf__")))
-	    if lib and a.startswith("trace") and a not in ("trace_session", "trace_load", "trace_attach", "trace_tally"):
+	    if lib and a.startswith("trace") and a not in ("trace/kernel/session", "trace/kernel/load", "trace/kernel/attach", "trace/kernel/tally"):
 	        bad.append("%s calls libbpf: %s" % (a, ", ".join(lib)))
 	print("%d rooms, %d calls between them" % (len(calls), sum(len(c) for c in calls.values())))
 	print("\n".join(bad))

@@ -7,8 +7,9 @@
  * (its struct trace_probe_info), reporting at the end, and freeing.
  * targets.c calls the rows for every binary, at the start and later
  * alike; session.c for every probe it tells the kernel of; trace.c at
- * the end.  A new per-probe feature is one room, one row here, what it
- * declares in tracer.h and its object in the Makefile's list.
+ * the end.  A new per-probe feature is one room, one row here and what
+ * it declares in tracer.h (the Makefile builds every file of the
+ * folder).
  */
 #include <stdlib.h>
 

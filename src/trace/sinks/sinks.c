@@ -5,8 +5,8 @@
  * buffer's callback), what it says once the kernel's counts are read,
  * its files kept or removed when the trace has ended, and freeing it.
  * trace.c only loops over the rows, so a new output is one room, one
- * row here, its id in tracer.h's enum sink_id and its object in the
- * Makefile's list.  A row reads another's state by its id (sink_state),
+ * row here and its id in tracer.h's enum sink_id (the Makefile builds
+ * every file of the folder).  A row reads another's state by its id (sink_state),
  * only of a row above it; --limit counts the events taken here.
  */
 #include <stdlib.h>
