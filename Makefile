@@ -388,7 +388,8 @@ FUZZ_SRCS = $(filter-out main.c,$(SRCS))  # --trace is main.c's, not the pipelin
 FUZZ_TRACE_SRCS = src/trace/sinks/metrics.c src/trace/decode/event.c src/trace/decode/meant.c \
 	src/trace/sinks/summary.c src/trace/decode/calls.c src/trace/sinks/profile.c \
 	src/trace/sinks/timeline.c src/trace/sinks/stack_counts.c src/trace/find/filter_parse.c \
-	src/trace/find/filter.c src/trace/find/probes.c src/trace/plan.c src/trace/decode/verdict.c
+	src/trace/find/filter.c src/trace/find/probes.c src/trace/plan.c src/trace/decode/verdict.c \
+	src/trace/decode/stacks.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@

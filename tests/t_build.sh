@@ -125,6 +125,48 @@ t_build_stages() {
 	ok
 }
 
+# The same rule on what the objects call, not only on what the files
+# include (an include rule passed three leaks: decode/stacks.c called
+# stack_counts.c's frame_place_free, kernel/session.c called find/'s
+# features_describe and probes_say_tracing): from nm, no object of a
+# stage uses a symbol that an object of a stage it does not read
+# defines.  What every stage shares is defined by the run (trace.c,
+# plan.c, follow.c, rates.c, privileges.c) or inline in tracer.h.
+t_build_stages_by_symbols() {
+	need nm
+	local b=$ROOT/build
+	[ -z "${PROBEGEN_SANITIZED:-}" ] || b=$ROOT/build-san
+	ls "$b"/trace/kernel/session.o > /dev/null 2>&1 || skip "probegen was built without --trace"
+	python3 - "$b" > out 2>&1 <<-'PY'
+	import glob, os, subprocess, sys
+	b = sys.argv[1]
+	reads = {"find": {"find"}, "kernel": {"kernel"}, "decode": {"decode"},
+	         "sinks": {"sinks", "decode"}}
+	defs, uses = {}, {}
+	for o in sorted(glob.glob(os.path.join(b, "trace", "*", "*.o"))):
+	    stage = os.path.basename(os.path.dirname(o))
+	    room = os.path.relpath(o, b)[:-2]
+	    uses[room] = (stage, set())
+	    for line in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
+	        w = line.split()
+	        if len(w) == 3 and w[1] in "TDBR":
+	            defs[w[2]] = (stage, room)
+	        elif len(w) == 2 and w[0] == "U":
+	            uses[room][1].add(w[1])
+	bad = ["%s (%s) calls %s of %s" % (room, stage, sym, defs[sym][1])
+	       for room, (stage, used) in sorted(uses.items())
+	       for sym in sorted(used) if sym in defs and defs[sym][0] not in reads[stage]]
+	print("%d rooms in %d stages, %d calls across stages the rule forbids" % (
+	    len(uses), len({s for s, _ in uses.values()}), len(bad)))
+	print("\n".join(bad))
+	sys.exit(1 if bad or len(uses) < 20 else 0)
+	PY
+	local rc=$?
+	note "$(head -1 out)"
+	[ $rc = 0 ] || { cat out; fail "a stage calls one it does not read"; }
+	ok
+}
+
 # The tree's shape, kept: no function over 80 lines (a function's lines
 # from its signature to its closing brace at the line's start, the
 # code's style), so that each reads whole; and the include rule that

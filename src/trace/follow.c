@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include "trace/find/find.h"
 #include "trace/follow.h"
 #include "trace/decode/stacks.h"
 

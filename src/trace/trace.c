@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
+#include "trace/find/find.h"
 #include "trace/decode/event.h"
 #include "trace/find/filter.h"
 #include "trace/decode/stacks.h"
@@ -220,7 +221,7 @@ static int pid_ended_fd(pid_t pid)
  * ring cannot be read.  The command's wait status into *command_status
  * when it ended by itself (not when the trace ended it). */
 /* After the first second, once: what the probes cost the program, said
- * when it is a share of a CPU (sinks/rates.c), from the kernel's counts
+ * when it is a share of a CPU (rates.c), from the kernel's counts
  * or the events taken. */
 static void say_rates(struct tracer *tr, double seconds)
 {
@@ -247,7 +248,7 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 		fds[2] = { pid_ended_fd(*child > 0 ? *child : plan->pid),
 			   server ? server_fd(server) : -1 };
 
-	while (!trace_stopping && !(ready & 1)) {
+	while (!trace_stopping && !tr->stop && !(ready & 1)) {
 		int timeout = 100, t = server ? server_timeout_ms(server) : -1;
 
 		if (end && now_seconds() >= end)
@@ -527,6 +528,8 @@ int trace_run(const struct trace_options *opt)
 						: -1)))
 		status = stopped_by ? 128 + stopped_by : failure_status(errors);
 	tr.session = s;
+	if (s && session_attached(s))
+		probes_say_tracing(&tr, 0, session_attached(s), NULL);
 	server = sinks_server(&tr);
 	if (s)
 		follow_start(&tr, s);

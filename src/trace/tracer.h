@@ -23,6 +23,7 @@
 #define PROBEGEN_TRACER_H
 
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/types.h>
 
 #include "arg_read.h"
@@ -74,6 +75,10 @@ struct traced {
 	int filter_index;
 	/* --expect: how many expectations judge its firings. */
 	int nexpected;
+	/* What the BPF side does at its firing (features_describe's),
+	   decided by find/ once its features are settled; the session
+	   hands it to the kernel as it is. */
+	struct trace_probe_info info;
 	/* --metrics: the arguments --by labels its firings by. */
 	int label_args[TRACE_MAX_ARGS];
 	int nlabel_args;
@@ -177,6 +182,10 @@ struct tally;
 
 struct tracer {
 	struct trace_plan plan;
+	/* Set by a stage to end the trace at the run's next step (an
+	   expectation refused when a followed process brought its probe):
+	   data the run reads, as trace_stopping is for signals. */
+	int stop;
 	struct traced *probes;
 	int nprobes;
 	struct traced_pair *pairs;
@@ -248,61 +257,15 @@ struct server *sinks_server(const struct tracer *tr);
 /* Set by a signal or --limit: the loop ends, the rest is not printed. */
 extern volatile sig_atomic_t trace_stopping;
 
-/* ---- targets.c ---- */
+/* ---- privileges.c: the run's, once attached ---- */
 
-/* Find what opt names (binaries, -p's process, the command's program
- * and libraries) and every probe to trace, described for printing: 0,
- * or -1 after saying why. */
-int targets_find(struct tracer *tr);
-/* A program a followed process has exec'd, or a library it has mapped
- * (path): its probes (with_libraries: its loader's list's too), unless
- * read already.  The number of probes added; the program's loader in
- * *interp (to free; NULL: none) if interp is not NULL. */
-int targets_add_program(struct tracer *tr, const char *path, int with_libraries,
-			char **interp);
-/* The ELF files process pid has mapped that are neither traced nor
- * known to carry no probe: a NULL-terminated list (each and the list
- * to free), or NULL. */
-char **targets_new_mappings(const struct tracer *tr, int pid);
-/* The program process pid runs, into exe (PATH_MAX bytes): 1, or 0 when
- * it has ended. */
-int targets_exe_of(int pid, char *exe);
+/* Give up every capability but those attaching later needs (when it
+ * will), and become user (if not NULL): 0, or -1 after saying why
+ * (--metrics: a server that runs for months holds no more than it
+ * uses). */
+int drop_privileges(const char *user, int attaches_later);
 
-void targets_free(struct tracer *tr);
-
-/* ---- probes.c ---- */
-
-/* "tracing N probes [of PATH]" for the probes attached from index from
- * on, saying how many are of system libraries (libstdc++'s) when some
- * are: --expect-all and --summary's "never fired" leave those out. */
-void probes_say_tracing(const struct tracer *tr, int from, int attached,
-			const char *path);
-/* The probes of binary b that -n chooses, appended, each described:
- * its label, its arguments' names and how each is read (the
- * inspector's answer: the recorded declaration, else from_file's, else
- * the note). */
-void probes_add(struct tracer *tr, int b, const struct program *from_file);
-/* --show's requests that name probe t, laid out: 0, or -1 when one
- * cannot be (said: an error at_start, else a warning). */
-int probe_shows(struct tracer *tr, struct traced *t, int at_start);
-/* Forget the probes from nprobes on and the pairs from npairs on. */
-void probes_drop(struct tracer *tr, int nprobes, int npairs);
-/* Forget probe i, not yet attached, paired or expected (--where's, as
- * it sets probes up): those after it move down one. */
-void probes_remove(struct tracer *tr, int i);
-/* The arguments of probe t a --by request names, into args: how many;
- * 0 when none names t, or it names an argument t lacks (said). */
-int probe_by_args(struct tracer *tr, struct traced *t, int *args);
-/* Member expression expr (n bytes) read at probe t's firings, laid out
- * once: its index in t's arguments (TRACE_MAX_ARGS + k), or -1 after
- * saying why (an error at the start, else a warning). */
-int probe_member(struct traced *t, const char *expr, size_t n, int at_start);
-/* Probe t's argument named name (len bytes), or -1. */
-int probe_arg_index(const struct traced *t, const char *name, size_t len);
-/* The first string argument of t named one of names; -1 if none. */
-int probe_string_arg(const struct traced *t, const char *const *names);
-
-/* ---- sinks/rates.c ---- */
+/* ---- rates.c: the run's, after its first second ---- */
 
 /* After the first seconds of a trace, with each probe's firings so far:
  * when they cost the program a share of a CPU (tr->trap_ns each, or
@@ -310,30 +273,6 @@ int probe_string_arg(const struct traced *t, const char *const *names);
  * rates, and say what to do. */
 void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
 		   double seconds);
-
-/* ---- kernel/trap_cost.c ---- */
-
-/* What one uprobe's trap costs a program here, in ns, measured on a
- * function of probegen's own; -1 when it cannot be (no uprobe PMU). */
-long long trap_cost_ns(void);
-
-/* ---- features.c: what a trace does per probe, a row each ---- */
-
-/* Before any binary is read (--where parsed): 0, or -1 (said). */
-int features_start(struct tracer *tr);
-/* Probes from..nprobes-1, binary b's, prepared by every row (member
- * expressions, --metrics's labels, filters, pairs): 0, or -1 (said)
- * when one fails at_start; later, failures are warnings. */
-int features_prepare(struct tracer *tr, int b, int from, int at_start);
-/* The starting probes all known (filters checked, pairs found): 0, or
- * -1 (said). */
-int features_settle(struct tracer *tr);
-/* What the BPF side knows of probe t, from every row. */
-void features_describe(const struct tracer *tr, const struct traced *t,
-		       struct trace_probe_info *info);
-/* What each row says at the end; t: the kernel's counts, or NULL. */
-void features_report(struct tracer *tr, const struct tally *t);
-void features_free(struct tracer *tr);
 
 /* ---- find/expect.c, sinks/judge.c: --expect ---- */
 
@@ -357,31 +296,6 @@ struct expectation {
 	   a followed process, and it cannot judge it. */
 	int refused;
 };
-/* Parse every --expect: 0, or -1 (said). */
-int expects_parse(struct tracer *tr);
-/* Compile them for the probes from index from on: 0, or -1 when one
- * cannot be (said: an error at the start, else a warning). */
-int expects_add(struct tracer *tr, int from, int at_start);
-/* Once the starting probes are known: an expectation that names none,
- * unless a followed process may bring it, is an error: 0, or -1. */
-int expects_check(struct tracer *tr);
-void expects_free(struct tracer *tr);
-/* A sink: each firing judged by the expectations of its probe. */
-void expects_event(struct tracer *tr, const struct trace_event *e);
-/* Say each expectation's count, and whether it is met: status, or
- * EXIT_INPUT when one is not. */
-int expects_report(struct tracer *tr, int status);
-
-/* ---- timed_pairs.c ---- */
-
-/* Keep the pairs of list whose probes binary b traces, each once, and
- * give each probe its roles.  How many of list's pairs b traces;
- * -1 when a --pair's member expression cannot be read (said). */
-int pairs_keep(struct tracer *tr, int b, const struct pair *list);
-/* The --pair requests and the pairs the probes' names make: 0, or -1
- * when a --pair's probes are traced by no binary (said). */
-int pairs_find(struct tracer *tr);
-
 /* ---- summary.c ---- */
 
 /* The counts (per probe) and pair times the BPF side kept. */
@@ -395,49 +309,13 @@ struct tally {
 	unsigned long long dropped; /* events the ring had no room for */
 	unsigned live_processes;    /* --metrics: running, and fired */
 };
-void tally_free(struct tally *t); /* what tally.c allocated */
-/* Print them: text, or one JSON object with --json. */
-void summary_print(const struct tracer *tr, const struct tally *t);
-/* With --expect-all: name each probe that never fired; 1 if any. */
-int summary_unfired(const struct tracer *tr, const struct tally *t);
-
-/* ---- timeline.c ---- */
-
-struct timeline;
-/* --timeline FILE.json, written only if the trace succeeds; NULL after
- * saying why. */
-struct timeline *timeline_open(const struct tracer *tr, const char *path);
-/* A sink: the event, a slice's start or end or an instant. */
-void timeline_event(struct timeline *tl, const struct trace_event *e);
-/* Write the file: 0, or -1 after saying why. */
-int timeline_close(struct timeline *tl);
-void timeline_abort(struct timeline *tl);
-
-/* ---- profile.c ---- */
-
-struct profile;
-/* A name's calls: how many, their inclusive time (a recursive call's
- * counted once, in the outermost's) and self time (less nested calls'),
- * and each call's inclusive time in buckets. */
-struct profile_name {
-	char *key;	  /* "PAIR\tNAME" */
-	const char *name; /* in key */
-	int pair;
-	unsigned long long calls, total_ns, self_ns, line; /* line: 0, none */
-	struct trace_pair_stats *times;
-};
-/* The profile of tr's pairs timed in user space, and --folded's file
- * opened (written only by profile_write_folded); NULL after saying why
- * the file cannot be written. */
-struct profile *profile_new(const struct tracer *tr);
-/* A sink: the calls event e closed and opened (tr->calls), of the
- * pairs timed here. */
-void profile_event(struct profile *p, const struct trace_event *e);
-/* Pair's names with calls, most self time first: *n of them, in an
- * array to free (the names are the profile's). */
-struct profile_name **profile_names(const struct profile *p, int pair, int *n);
-/* Write --folded's file, if asked: 0, or -1 after saying why. */
-int profile_write_folded(struct profile *p);
-void profile_free(struct profile *p);
+/* What tally.c allocated: freed by whichever stage read the tally. */
+static inline void tally_free(struct tally *t)
+{
+	free(t->counts);
+	free(t->rejected);
+	free(t->pairs);
+	free(t->processes);
+}
 
 #endif

@@ -198,9 +198,4 @@ void calls_tally(const struct calls *c, struct trace_pair_stats *pairs);
 void calls_end(struct calls *c);
 void calls_free(struct calls *c);
 
-/* ---- printer.c ---- */
-
-/* A sink: the event as one line of text or JSON, to tr->out. */
-void printer_event(struct tracer *tr, const struct trace_event *e);
-
 #endif

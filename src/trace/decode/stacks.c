@@ -23,6 +23,26 @@
 #include "trace/decode/event.h"
 #include "trace/decode/stacks.h"
 
+struct frame_place frame_place_copy(const struct frame_place *p)
+{
+	return (struct frame_place){ p->pc,
+				     p->start,
+				     p->limit,
+				     p->binary ? xstrdup(p->binary) : NULL,
+				     p->build_id ? xstrdup(p->build_id) : NULL,
+				     p->function ? xstrdup(p->function) : NULL,
+				     p->file ? xstrdup(p->file) : NULL,
+				     p->line };
+}
+
+void frame_place_free(struct frame_place *p)
+{
+	free((char *)p->binary);
+	free((char *)p->build_id);
+	free((char *)p->function);
+	free((char *)p->file);
+}
+
 #ifdef HAVE_LIBDW
 #include <dwarf.h>
 #include <elfutils/libdw.h>

@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 
+#include "trace/find/find.h"
 #include "trace/find/filter.h"
 
 int expects_parse(struct tracer *tr)
@@ -69,7 +70,7 @@ static int expect_probe(struct expectation *x, struct traced *t, int i,
  * followed process and which it cannot judge (an argument's name
  * mistyped): said with its caret, and the trace stopped, rather than
  * the whole command run first. */
-static void refuse_now(struct expectation *x)
+static void refuse_now(struct expectation *x, int *stop)
 {
 	struct where_request *r = x->request;
 
@@ -79,7 +80,7 @@ static void refuse_now(struct expectation *x)
 	where_error("--expect", r->spec, r->left_out_col, r->left_out_len,
 		    "it can judge no probe it matches: %s", r->left_out_why);
 	x->refused = 1;
-	trace_stopping = 1;
+	*stop = 1;
 }
 
 int expects_add(struct tracer *tr, int from, int at_start)
@@ -92,7 +93,7 @@ int expects_add(struct tracer *tr, int from, int at_start)
 					 at_start) != 0)
 				return -1;
 	for (k = 0; !at_start && k < tr->nexpects; k++)
-		refuse_now(&tr->expects[k]);
+		refuse_now(&tr->expects[k], &tr->stop);
 	return 0;
 }
 

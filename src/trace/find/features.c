@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "compiler/naming.h"
+#include "trace/find/find.h"
 #include "trace/find/filter.h"
 
 /* How each argument is read (arg_read.h): the kinds whose bytes the

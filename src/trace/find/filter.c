@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "trace/find/find.h"
 #include "trace/find/filter.h"
 
 struct compiling {

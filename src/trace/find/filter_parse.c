@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/find/find.h"
 #include "trace/find/filter.h"
 
 void where_error(const char *option, const char *spec, int col, int len,

@@ -10,6 +10,7 @@
 
 #include "compiler/naming.h"
 #include "inspect/inspect.h"
+#include "trace/find/find.h"
 #include "trace/tracer.h"
 
 /* Whether -n chooses provider:name: a pattern chooses it, or only

@@ -19,6 +19,7 @@
 
 #include "compiler/naming.h"
 #include "inspect/inspect.h"
+#include "trace/find/find.h"
 #include "trace/find/filter.h"
 
 extern char **environ;
@@ -332,6 +333,18 @@ static int find_binaries(struct tracer *tr)
 /* Binary b's probes that -n chooses, each with what the features do
  * for it (features.c): the one way probes are set up, at the start and
  * when a followed process brings them.  0, or -1 (said) at_start. */
+/* What the BPF side does at each firing of probes from on, once their
+ * features are settled: decided here, handed over by the session. */
+static void describe_probes(struct tracer *tr, int from)
+{
+	int i;
+
+	for (i = from; i < tr->nprobes; i++) {
+		memset(&tr->probes[i].info, 0, sizeof(tr->probes[i].info));
+		features_describe(tr, &tr->probes[i], &tr->probes[i].info);
+	}
+}
+
 static int add_probes(struct tracer *tr, int b, int at_start)
 {
 	int from = tr->nprobes;
@@ -378,7 +391,10 @@ int targets_find(struct tracer *tr)
 			    tr->nprobes, TRACE_MAX_PROBES);
 		return -1;
 	}
-	return features_settle(tr);
+	if (features_settle(tr) != 0)
+		return -1;
+	describe_probes(tr, 0);
+	return 0;
 }
 
 int targets_add_program(struct tracer *tr, const char *path, int with_libraries,
@@ -409,6 +425,7 @@ int targets_add_program(struct tracer *tr, const char *path, int with_libraries,
 		/* Its pairs are among its own probes: they go with them. */
 		probes_drop(tr, before, pairs_before);
 	}
+	describe_probes(tr, before);
 	return tr->nprobes - before;
 }
 

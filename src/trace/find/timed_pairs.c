@@ -9,6 +9,7 @@
 
 #include "compiler/naming.h"
 #include "inspect/inspect.h"
+#include "trace/find/find.h"
 #include "trace/tracer.h"
 
 /* The traced probe of binary b named like pr, or -1. */

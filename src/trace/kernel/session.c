@@ -35,6 +35,7 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 
 struct session {
 	struct tracer *tr;
+	int attached; /* probes attached at the start */
 	struct trace_bpf *skel;
 	struct ring_buffer *rb;
 	struct attacher *attacher;
@@ -51,17 +52,16 @@ struct session {
 };
 
 /* Tell the BPF side what it does at each firing of probes
- * from..nprobes-1 (features.c's rows describe it), and their filters. */
+ * from..nprobes-1 (what find/ decided: struct traced's info), and their
+ * filters. */
 static void describe_probes(struct session *s, int from)
 {
 	int i;
 
 	for (i = from; i < s->tr->nprobes; i++) {
 		const struct traced *t = &s->tr->probes[i];
-		struct trace_probe_info info = { 0 };
 		unsigned int key = (unsigned int)i;
 
-		features_describe(s->tr, t, &info);
 		if (t->filter) {
 			unsigned int fk = (unsigned)t->filter_index;
 
@@ -70,7 +70,7 @@ static void describe_probes(struct session *s, int from)
 					     sizeof(*t->filter), 0);
 		}
 		bpf_map__update_elem(s->skel->maps.probes, &key, sizeof(key),
-				     &info, sizeof(info), 0);
+				     &t->info, sizeof(t->info), 0);
 	}
 }
 
@@ -262,6 +262,11 @@ int session_attach_new(struct session *s, int from, const char *what)
 	return attached;
 }
 
+int session_attached(const struct session *s)
+{
+	return s->attached;
+}
+
 int session_ending(const struct session *s)
 {
 	return s->ending;
@@ -333,8 +338,7 @@ struct session *session_start(struct tracer *tr, int pid)
 		error_plain("cannot read the ring buffer: %s", strerror(errno));
 		goto fail;
 	}
-	if (attached)
-		probes_say_tracing(tr, 0, attached, NULL);
+	s->attached = attached;
 	return s;
 fail:
 	session_end(s);

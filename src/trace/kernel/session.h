@@ -16,6 +16,8 @@ struct session;
 /* Load the BPF program and attach it to every probe, in process pid
  * (-1: every process).  NULL after saying why. */
 struct session *session_start(struct tracer *tr, int pid);
+/* The probes session_start attached. */
+int session_attached(const struct session *s);
 /* Read and print what the ring holds, waiting at most timeout_ms for it
  * or for one of fds (at most SESSION_MAX_FDS; -1: none) to be readable.
  * Returns a bit for each of fds that is (bit i: fds[i]), or -1 after
@@ -38,5 +40,12 @@ int session_ending(const struct session *s);
 void session_tally(struct session *s, struct tally *t);
 /* Detach (the kernel clears the semaphores), say what was dropped. */
 void session_end(struct session *s);
+
+/* ---- trap_cost.c ---- */
+
+/* What one uprobe's trap costs a program here, in ns, measured on a
+ * function of probegen's own; -1 when it cannot be (no uprobe PMU). */
+long long trap_cost_ns(void);
+
 
 #endif

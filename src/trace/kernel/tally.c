@@ -188,10 +188,3 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 		count_live_processes(skel, t);
 }
 
-void tally_free(struct tally *t)
-{
-	free(t->counts);
-	free(t->rejected);
-	free(t->pairs);
-	free(t->processes);
-}

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trace/tracer.h"
+#include "trace/kernel/session.h"
 
 /* The calls timed, with and without the uprobe: a few milliseconds. */
 #define TRAP_CALLS 4000

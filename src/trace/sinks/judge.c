@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "trace/sinks/sinks.h"
 #include "trace/decode/event.h"
 
 void expects_event(struct tracer *tr, const struct trace_event *e)

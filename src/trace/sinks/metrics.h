@@ -1,8 +1,8 @@
 /*
  * src/trace/sinks/metrics.h - --metrics: its page (metrics.c), the server that
- * serves it (server.c, or server_none.c without libmicrohttpd) and what
- * the tracer gives up once attached (privileges.c).  Included by those,
- * by sinks.c (the page counts firings) and by trace.c (which serves).
+ * serves it (server.c, or server_none.c without libmicrohttpd).
+ * Included by those, by sinks.c (the page counts firings) and by
+ * trace.c (which serves).
  */
 #ifndef PROBEGEN_METRICS_H
 #define PROBEGEN_METRICS_H
@@ -38,11 +38,5 @@ int server_timeout_ms(const struct server *s);
 /* Serve whatever is ready; never blocks. */
 void server_run(struct server *s);
 void server_stop(struct server *s);
-
-/* ---- privileges.c ---- */
-
-/* Give up every capability but those attaching later needs (when it
- * will), and become user (if not NULL): 0, or -1 after saying why. */
-int drop_privileges(const char *user, int attaches_later);
 
 #endif

@@ -7,6 +7,7 @@
 #define PROBEGEN_PPROF_H
 
 #include "trace/decode/stacks.h"
+#include "trace/sinks/sinks.h"
 
 /* ---- profile.c: its call paths ---- */
 

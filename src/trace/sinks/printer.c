@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "trace/sinks/sinks.h"
 #include "trace/decode/event.h"
 #include "trace/decode/stacks.h"
 

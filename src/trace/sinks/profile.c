@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/sinks/sinks.h"
 #include "trace/decode/event.h"
 #include "trace/sinks/pprof.h"
 

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 
+#include "trace/sinks/sinks.h"
 #include "trace/decode/event.h"
 #include "trace/sinks/metrics.h"
 #include "trace/sinks/pprof.h"

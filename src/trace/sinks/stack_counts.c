@@ -39,26 +39,6 @@ struct stack_counts {
 	int folding;
 };
 
-struct frame_place frame_place_copy(const struct frame_place *p)
-{
-	return (struct frame_place){ p->pc,
-				     p->start,
-				     p->limit,
-				     p->binary ? xstrdup(p->binary) : NULL,
-				     p->build_id ? xstrdup(p->build_id) : NULL,
-				     p->function ? xstrdup(p->function) : NULL,
-				     p->file ? xstrdup(p->file) : NULL,
-				     p->line };
-}
-
-void frame_place_free(struct frame_place *p)
-{
-	free((char *)p->binary);
-	free((char *)p->build_id);
-	free((char *)p->function);
-	free((char *)p->file);
-}
-
 struct stack_counts *stack_counts_new(const char *folded)
 {
 	struct stack_counts *c = xcalloc(1, sizeof(*c));

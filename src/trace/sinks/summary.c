@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/sinks/sinks.h"
 #include "trace/decode/event.h"
 #include "trace/decode/stacks.h"
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/sinks/sinks.h"
 #include "trace/decode/event.h"
 
 struct timeline {

@@ -1,5 +1,5 @@
 /*
- * src/trace/sinks/privileges.c - what --metrics gives up once attached: a
+ * src/trace/privileges.c - what --metrics gives up once attached: a
  * server that runs for months should hold no more than it uses.  Reading
  * the maps and the ring buffer needs only the descriptors it has; while
  * following a command or a process, attaching to the programs they
@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "trace/tracer.h"
-#include "trace/sinks/metrics.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38

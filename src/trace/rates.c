@@ -1,5 +1,5 @@
 /*
- * src/trace/sinks/rates.c - what tracing costs the traced program, said
+ * src/trace/rates.c - what tracing costs the traced program, said
  * once after the first second of a trace: each firing of a traced probe
  * traps into the kernel (a uprobe; kernel/trap_cost.c measures one
  * here), so a probe that fires hundreds of thousands of times a second
