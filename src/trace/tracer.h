@@ -180,6 +180,19 @@ enum sink_id {
 struct tracer;
 struct tally;
 
+/* The per-probe features (find/features.c), one row each, in order; a
+ * row's state is its own (feature_state), as a sink's is. */
+enum feature_id {
+	FEATURE_ARGUMENTS,
+	FEATURE_SHOWS,
+	FEATURE_LABELS, /* --by */
+	FEATURE_WHERE,
+	FEATURE_PAIRS,
+	FEATURE_EXPECT,
+	FEATURE_STACKS,
+	FEATURE_COUNT
+};
+
 struct tracer {
 	struct trace_plan plan;
 	/* Set by a stage to end the trace at the run's next step (an
@@ -204,6 +217,7 @@ struct tracer {
 	   sink_state(); sinks_open[i], once row i is open. */
 	void *sinks[SINK_COUNT];
 	char sinks_open[SINK_COUNT];
+	void *features[FEATURE_COUNT]; /* each feature's own state, or NULL */
 	struct session *session; /* the BPF side, while it runs */
 	/* One uprobe's trap here, in ns (trap_cost.c): 0 until measured,
 	   -1 when it cannot be. */
@@ -211,12 +225,8 @@ struct tracer {
 	/* Seconds traced, from the probes attached to the trace's end:
 	   --summary's rates. */
 	double traced_seconds;
-	char *by_used;		 /* per --by request: it named a pair */
 	char *filter_used;	 /* per -n pattern: it chose a probe */
-	struct where_request *wheres; /* --where's, parsed (filter.h) */
-	int nwheres, nfiltered;	      /* the probes with a filter */
-	struct expectation *expects;  /* --expect's (find/expect.c) */
-	int nexpects;
+	int nfiltered;		 /* the probes with a --where filter */
 	unsigned long long *received; /* per probe, events: with --where */
 	unsigned long long start_ns, events;
 	FILE *out;
@@ -239,6 +249,13 @@ struct tracer {
 static inline void *sink_state(const struct tracer *tr, enum sink_id id)
 {
 	return tr->sinks[id];
+}
+
+/* Feature id's state (features.c's rows make it at the start): NULL
+ * when it keeps none, or before the start. */
+static inline void *feature_state(const struct tracer *tr, enum feature_id id)
+{
+	return tr->features[id];
 }
 /* Open every sink the plan wants, before anything is attached: 0, or
  * -1 after saying why (the rest are not opened). */
@@ -295,6 +312,11 @@ struct expectation {
 	/* Said, and the trace stopped: a probe it names exactly came with
 	   a followed process, and it cannot judge it. */
 	int refused;
+};
+/* FEATURE_EXPECT's state: every --expect, parsed. */
+struct expectations {
+	struct expectation *all;
+	int n;
 };
 /* ---- summary.c ---- */
 

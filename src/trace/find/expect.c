@@ -13,26 +13,27 @@
 #include "trace/find/find.h"
 #include "trace/find/filter.h"
 
-int expects_parse(struct tracer *tr)
+void *expects_parse(struct tracer *tr)
 {
+	struct expectations *xs = xcalloc(1, sizeof(*xs));
 	int i;
 
-	tr->expects = xcalloc((size_t)tr->plan.expects.n + 1,
-			      sizeof(*tr->expects));
+	xs->all = xcalloc((size_t)tr->plan.expects.n + 1, sizeof(*xs->all));
 	for (i = 0; i < tr->plan.expects.n; i++) {
 		struct where_request *r = xcalloc(1, sizeof(*r));
 
 		if (where_parse_as("--expect", tr->plan.expects.items[i], r) != 0) {
 			free(r);
-			return -1;
+			expects_free(xs);
+			return FEATURE_FAILED;
 		}
-		tr->expects[tr->nexpects].spec = r->spec;
-		tr->expects[tr->nexpects].min = r->min;
-		tr->expects[tr->nexpects].max = r->max;
-		tr->expects[tr->nexpects].every = r->every;
-		tr->expects[tr->nexpects++].request = r;
+		xs->all[xs->n].spec = r->spec;
+		xs->all[xs->n].min = r->min;
+		xs->all[xs->n].max = r->max;
+		xs->all[xs->n].every = r->every;
+		xs->all[xs->n++].request = r;
 	}
-	return 0;
+	return xs;
 }
 
 /* Expectation x compiled for probe t (index i): 0, or -1 (said). */
@@ -85,28 +86,30 @@ static void refuse_now(struct expectation *x, int *stop)
 
 int expects_add(struct tracer *tr, int from, int at_start)
 {
+	struct expectations *xs = feature_state(tr, FEATURE_EXPECT);
 	int i, k;
 
 	for (i = from; i < tr->nprobes; i++)
-		for (k = 0; k < tr->nexpects; k++)
-			if (expect_probe(&tr->expects[k], &tr->probes[i], i,
+		for (k = 0; k < xs->n; k++)
+			if (expect_probe(&xs->all[k], &tr->probes[i], i,
 					 at_start) != 0)
 				return -1;
-	for (k = 0; !at_start && k < tr->nexpects; k++)
-		refuse_now(&tr->expects[k], &tr->stop);
+	for (k = 0; !at_start && k < xs->n; k++)
+		refuse_now(&xs->all[k], &tr->stop);
 	return 0;
 }
 
 int expects_check(struct tracer *tr)
 {
+	struct expectations *xs = feature_state(tr, FEATURE_EXPECT);
 	int k;
 
 	/* Probes it matched, none of which it can judge (an argument's
 	   name mistyped): said now, not after the whole command ran. */
-	for (k = 0; k < tr->nexpects; k++) {
-		struct where_request *r = tr->expects[k].request;
+	for (k = 0; k < xs->n; k++) {
+		struct where_request *r = xs->all[k].request;
 
-		if (!tr->expects[k].ntargets && r->left_out_why) {
+		if (!xs->all[k].ntargets && r->left_out_why) {
 			where_error("--expect", r->spec, r->left_out_col,
 				    r->left_out_len,
 				    "it can judge no probe it matches: %s",
@@ -117,28 +120,30 @@ int expects_check(struct tracer *tr)
 	/* A followed command may yet exec the program that has it. */
 	if (tr->plan.following)
 		return 0;
-	for (k = 0; k < tr->nexpects; k++)
-		if (!tr->expects[k].ntargets) {
-			where_error("--expect", tr->expects[k].request->spec, 1,
-				    (int)strlen(tr->expects[k].request->probes),
+	for (k = 0; k < xs->n; k++)
+		if (!xs->all[k].ntargets) {
+			where_error("--expect", xs->all[k].request->spec, 1,
+				    (int)strlen(xs->all[k].request->probes),
 				    "no probe traced can meet it");
 			return -1;
 		}
 	return 0;
 }
 
-void expects_free(struct tracer *tr)
+void expects_free(void *expectations)
 {
+	struct expectations *xs = expectations;
 	int k, j;
 
-	for (k = 0; k < tr->nexpects; k++) {
-		for (j = 0; j < tr->expects[k].ntargets; j++)
-			free(tr->expects[k].targets[j].filter);
-		free(tr->expects[k].targets);
-		where_free(tr->expects[k].request);
-		free(tr->expects[k].request);
+	if (!xs)
+		return;
+	for (k = 0; k < xs->n; k++) {
+		for (j = 0; j < xs->all[k].ntargets; j++)
+			free(xs->all[k].targets[j].filter);
+		free(xs->all[k].targets);
+		where_free(xs->all[k].request);
+		free(xs->all[k].request);
 	}
-	free(tr->expects);
-	tr->expects = NULL;
-	tr->nexpects = 0;
+	free(xs->all);
+	free(xs);
 }

@@ -73,10 +73,12 @@ static void describe_shows(const struct tracer *tr, const struct traced *t,
 
 /* --by: which requests named a probe (said at the end when none did);
    with --metrics, the arguments its firings are counted by. */
-static int start_labels(struct tracer *tr)
+static void *start_labels(struct tracer *tr)
 {
-	tr->by_used = xcalloc((size_t)tr->plan.bys.n + 1, 1);
-	return 0;
+	struct labels *l = xcalloc(1, sizeof(*l));
+
+	l->used = xcalloc((size_t)tr->plan.bys.n + 1, 1);
+	return l;
 }
 
 static int prepare_labels(struct tracer *tr, int b, int from, int at_start)
@@ -105,8 +107,10 @@ static void report_labels(struct tracer *tr, const struct tally *t)
 	int i;
 
 	(void)t;
+	const struct labels *l = feature_state(tr, FEATURE_LABELS);
+
 	for (i = 0; i < tr->plan.bys.n; i++)
-		if (!tr->by_used[i])
+		if (!l->used[i])
 			warning_plain(
 				tr->plan.metrics
 					? "--by %s: no probe traced is that probe"
@@ -114,16 +118,20 @@ static void report_labels(struct tracer *tr, const struct tally *t)
 				tr->plan.bys.items[i]);
 }
 
-static void free_labels(struct tracer *tr)
+static void free_labels(void *labels)
 {
-	free(tr->by_used);
-	tr->by_used = NULL;
+	struct labels *l = labels;
+
+	free(l->used);
+	free(l);
 }
 
 /* --where: parsed once, compiled for each probe its glob matches. */
-static int start_where(struct tracer *tr)
+static void *start_where(struct tracer *tr)
 {
-	return filters_parse(tr);
+	struct wheres *w = filters_parse(tr);
+
+	return w ? (void *)w : FEATURE_FAILED;
 }
 
 static int prepare_where(struct tracer *tr, int b, int from, int at_start)
@@ -153,9 +161,9 @@ static void report_where(struct tracer *tr, const struct tally *t)
 		filters_report(tr, t->rejected);
 }
 
-static void free_where(struct tracer *tr)
+static void free_where(void *wheres)
 {
-	filters_free(tr);
+	filters_free(wheres);
 }
 
 /* The pairs: at the start, --pair's and those the names make across
@@ -210,7 +218,7 @@ static void describe_pairs(const struct tracer *tr, const struct traced *t,
 
 /* --expect: each probe an expectation names, its firings judged in
    probegen (sinks/judge.c): sent there. */
-static int start_expect(struct tracer *tr)
+static void *start_expect(struct tracer *tr)
 {
 	return expects_parse(tr);
 }
@@ -234,9 +242,9 @@ static void describe_expect(const struct tracer *tr, const struct traced *t,
 		info->stream = 1;
 }
 
-static void free_expect(struct tracer *tr)
+static void free_expect(void *expectations)
 {
-	expects_free(tr);
+	expects_free(expectations);
 }
 
 /* --stack's counts are made in probegen: every firing is sent. */
@@ -252,8 +260,10 @@ static void describe_stacks(const struct tracer *tr, const struct traced *t,
  * the probe's next show slots (--show's first, then --by's, --where's
  * and --pair's).  Each step may be NULL. */
 static const struct feature {
-	/* Before any binary is read: 0, or -1 after saying why. */
-	int (*start)(struct tracer *tr);
+	enum feature_id id;
+	/* Before any binary is read: the feature's own state (NULL: it
+	   keeps none), or FEATURE_FAILED after saying why. */
+	void *(*start)(struct tracer *tr);
 	/* Probes from..nprobes-1, binary b's: at_start, a failure fails
 	   the trace (-1, said); later, it is a warning and 0. */
 	int (*prepare)(struct tracer *tr, int b, int from, int at_start);
@@ -263,27 +273,38 @@ static const struct feature {
 			 struct trace_probe_info *info);
 	/* At the end; t: the kernel's counts, or NULL when not read. */
 	void (*report)(struct tracer *tr, const struct tally *t);
-	void (*free)(struct tracer *tr);
+	/* Its state, once the trace has ended. */
+	void (*free)(void *state);
 } features[] = {
-	{ NULL, NULL, NULL, describe_arguments, NULL, NULL },
-	{ NULL, prepare_shows, NULL, describe_shows, NULL, NULL },
-	{ start_labels, prepare_labels, NULL, describe_labels, report_labels,
-	  free_labels },
-	{ start_where, prepare_where, settle_where, describe_where,
-	  report_where, free_where },
-	{ NULL, prepare_pairs, settle_pairs, describe_pairs, NULL, NULL },
-	{ start_expect, prepare_expect, settle_expect, describe_expect, NULL,
-	  free_expect },
-	{ NULL, NULL, NULL, describe_stacks, NULL, NULL },
+	{ FEATURE_ARGUMENTS, NULL, NULL, NULL, describe_arguments, NULL, NULL },
+	{ FEATURE_SHOWS, NULL, prepare_shows, NULL, describe_shows, NULL, NULL },
+	{ FEATURE_LABELS, start_labels, prepare_labels, NULL, describe_labels,
+	  report_labels, free_labels },
+	{ FEATURE_WHERE, start_where, prepare_where, settle_where,
+	  describe_where, report_where, free_where },
+	{ FEATURE_PAIRS, NULL, prepare_pairs, settle_pairs, describe_pairs, NULL,
+	  NULL },
+	{ FEATURE_EXPECT, start_expect, prepare_expect, settle_expect,
+	  describe_expect, NULL, free_expect },
+	{ FEATURE_STACKS, NULL, NULL, NULL, describe_stacks, NULL, NULL },
 };
+_Static_assert(ARRAY_SIZE(features) == FEATURE_COUNT,
+	       "a row for every feature_id");
 
 int features_start(struct tracer *tr)
 {
 	size_t i;
+	void *state;
 
-	for (i = 0; i < ARRAY_SIZE(features); i++)
-		if (features[i].start && features[i].start(tr) != 0)
+	for (i = 0; i < ARRAY_SIZE(features); i++) {
+		if (features[i].id != (enum feature_id)i)
+			die("internal error: features[%zu] is not its id's row", i);
+		if (!features[i].start)
+			continue;
+		if ((state = features[i].start(tr)) == FEATURE_FAILED)
 			return -1;
+		tr->features[i] = state;
+	}
 	return 0;
 }
 
@@ -332,7 +353,9 @@ void features_free(struct tracer *tr)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(features); i++)
-		if (features[i].free)
-			features[i].free(tr);
+	for (i = 0; i < ARRAY_SIZE(features); i++) {
+		if (features[i].free && tr->features[i])
+			features[i].free(tr->features[i]);
+		tr->features[i] = NULL;
+	}
 }

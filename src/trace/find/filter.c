@@ -546,19 +546,21 @@ int filter_compile(struct traced *t, struct where_request *r,
 	return rc;
 }
 
-int filters_parse(struct tracer *tr)
+struct wheres *filters_parse(struct tracer *tr)
 {
 	const struct trace_plan *plan = &tr->plan;
+	struct wheres *w = xcalloc(1, sizeof(*w));
 	int i;
 
-	tr->wheres = xcalloc((size_t)plan->wheres.n + 1,
-			     sizeof(*tr->wheres));
+	w->all = xcalloc((size_t)plan->wheres.n + 1, sizeof(*w->all));
 	for (i = 0; i < plan->wheres.n; i++) {
-		if (where_parse(plan->wheres.items[i], &tr->wheres[i]) != 0)
-			return -1;
-		tr->nwheres++;
+		if (where_parse(plan->wheres.items[i], &w->all[i]) != 0) {
+			filters_free(w);
+			return NULL;
+		}
+		w->n++;
 	}
-	return 0;
+	return w;
 }
 
 /* Compile the requests that match probe t into t->filter (NULL when
@@ -580,12 +582,13 @@ static int named_apart(const struct tracer *tr, const struct traced *t)
  * names it apart), or -1 (said). */
 static int filter_probe(struct tracer *tr, struct traced *t, int at_start)
 {
+	const struct wheres *w = feature_state(tr, FEATURE_WHERE);
 	struct trace_filter f = { 0 };
 	struct buf text = { 0 };
 	int i, rc, unjudged = 0;
 
-	for (i = 0; i < tr->nwheres; i++) {
-		struct where_request *r = &tr->wheres[i];
+	for (i = 0; i < w->n; i++) {
+		struct where_request *r = &w->all[i];
 		const char *expr = strchr(strchr(r->spec, ':') + 1, ':') + 1;
 
 		if (fnmatch(r->probes, t->label, 0) != 0)
@@ -641,10 +644,11 @@ int filters_add(struct tracer *tr, int from, int at_start)
 
 int filters_check(struct tracer *tr)
 {
+	const struct wheres *w = feature_state(tr, FEATURE_WHERE);
 	int i;
 
-	for (i = 0; i < tr->nwheres; i++) {
-		struct where_request *r = &tr->wheres[i];
+	for (i = 0; i < w->n; i++) {
+		struct where_request *r = &w->all[i];
 
 		if (r->compiled && r->left_out.len)
 			info_plain("--where '%s' leaves out the probes it matches "
@@ -684,12 +688,14 @@ void filters_report(const struct tracer *tr, const unsigned long long *rejected)
 	}
 }
 
-void filters_free(struct tracer *tr)
+void filters_free(struct wheres *w)
 {
 	int i;
 
-	for (i = 0; i < tr->nwheres; i++)
-		where_free(&tr->wheres[i]);
-	free(tr->wheres);
-	free(tr->received);
+	if (!w)
+		return;
+	for (i = 0; i < w->n; i++)
+		where_free(&w->all[i]);
+	free(w->all);
+	free(w);
 }

@@ -81,8 +81,13 @@ void where_error(const char *option, const char *spec, int col, int len,
 
 /* ---- filter.c ---- */
 
-/* Parse every --where: 0, or -1 (said). */
-int filters_parse(struct tracer *tr);
+/* FEATURE_WHERE's state: every --where, parsed. */
+struct wheres {
+	struct where_request *all;
+	int n;
+};
+/* Parse every --where: the feature's state, or NULL (said). */
+struct wheres *filters_parse(struct tracer *tr);
 /* Compile the --where requests for the probes from index from on, each
  * into its filter (t->filter; NULL when none matches it): 0, or -1 when
  * one cannot be (said: an error at the start, else a warning and the
@@ -92,9 +97,8 @@ int filters_add(struct tracer *tr, int from, int at_start);
  * matched no probe, or was left out of every probe it matched, is an
  * error (said): 0, or -1.  Those left out of some are said. */
 int filters_check(struct tracer *tr);
-/* The requests and the counts of events (the probes' own filters go
- * with them: probes_drop). */
-void filters_free(struct tracer *tr);
+/* The requests (the probes' own filters go with them: probes_drop). */
+void filters_free(struct wheres *w);
 /* Compile request r for probe t alone into *f (zeroed first): 0, 1
  * when r leaves t out (why: in *why, to free), -1 when it cannot be
  * compiled (said).  What filters_add does for each probe; the unit

@@ -12,6 +12,15 @@
 
 #include "trace/tracer.h"
 
+/* What a feature's start returns when it failed (said). */
+#define FEATURE_FAILED ((void *)-1)
+
+/* FEATURE_LABELS's state: per --by request, whether it named a probe
+ * (said at the end when one named none). */
+struct labels {
+	char *used;
+};
+
 /* ---- targets.c ---- */
 
 /* Find what opt names (binaries, -p's process, the command's program
@@ -86,15 +95,16 @@ void features_free(struct tracer *tr);
 
 /* ---- expect.c: --expect, judged by sinks/judge.c ---- */
 
-/* Parse every --expect: 0, or -1 (said). */
-int expects_parse(struct tracer *tr);
+/* Every --expect parsed: the feature's state (struct expectations), or
+ * FEATURE_FAILED (said). */
+void *expects_parse(struct tracer *tr);
 /* Compile them for the probes from index from on: 0, or -1 when one
  * cannot be (said: an error at the start, else a warning). */
 int expects_add(struct tracer *tr, int from, int at_start);
 /* Once the starting probes are known: an expectation that names none,
  * unless a followed process may bring it, is an error: 0, or -1. */
 int expects_check(struct tracer *tr);
-void expects_free(struct tracer *tr);
+void expects_free(void *expectations);
 
 /* ---- timed_pairs.c ---- */
 

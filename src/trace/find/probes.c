@@ -200,7 +200,7 @@ int probe_by_args(struct tracer *tr, struct traced *t, int *args)
 		free(probe);
 		if (!ok)
 			continue;
-		tr->by_used[i] = 1;
+		((struct labels *)feature_state(tr, FEATURE_LABELS))->used[i] = 1;
 		n = 0;
 		for (part = names + 1; *part; part = *end ? end + 1 : end) {
 			int a;
@@ -293,14 +293,15 @@ void probes_remove(struct tracer *tr, int i)
 /* Forget the probes from nprobes on and the pairs from npairs on. */
 void probes_drop(struct tracer *tr, int nprobes, int npairs)
 {
+	struct expectations *xs = feature_state(tr, FEATURE_EXPECT);
 	int i;
 
 	for (i = nprobes; i < tr->nprobes; i++)
 		probe_free(&tr->probes[i]);
 	tr->nprobes = nprobes;
 	/* --expect's targets among them go with them. */
-	for (i = 0; i < tr->nexpects; i++) {
-		struct expectation *x = &tr->expects[i];
+	for (i = 0; xs && i < xs->n; i++) {
+		struct expectation *x = &xs->all[i];
 
 		while (x->ntargets && x->targets[x->ntargets - 1].probe >= nprobes)
 			free(x->targets[--x->ntargets].filter);

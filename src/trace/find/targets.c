@@ -371,7 +371,7 @@ int targets_find(struct tracer *tr)
 	    (plan->command || plan->pid))
 		return 0;
 	/* --where's globs may have left none to trace: said by it. */
-	if (!tr->nprobes && tr->nwheres && filters_check(tr) != 0)
+	if (!tr->nprobes && tr->plan.wheres.n && filters_check(tr) != 0)
 		return -1;
 	if (!tr->nbinaries) {
 		error_input("no probes in %s",
@@ -438,6 +438,7 @@ void targets_free(struct tracer *tr)
 	free(tr->probes);
 	free(tr->pairs);
 	free(tr->filter_used);
+	free(tr->received); /* --where's counts, written by sinks.c too */
 	for (i = 0; i < tr->nsiteless; i++)
 		free(tr->siteless[i]);
 	free(tr->siteless);

@@ -114,7 +114,7 @@ struct trace_bpf *load_program(const struct tracer *tr,
 		progs[1] = skel->progs.on_probe;
 		progs[2] = skel->progs.on_probe_filtering_sleepable;
 		progs[3] = skel->progs.on_probe_filtering;
-		chosen = progs[(tr->nwheres ? 2 : 0) + tries];
+		chosen = progs[(tr->plan.wheres.n ? 2 : 0) + tries];
 		for (i = 0; i < 4; i++)
 			bpf_program__set_autoload(progs[i], progs[i] == chosen);
 		/* --summary reads strings only for the pairs timed in user

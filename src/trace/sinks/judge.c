@@ -14,12 +14,13 @@ void expects_event(struct tracer *tr, const struct trace_event *e)
 {
 	struct filter_operand operands[TRACE_MAX_SLOTS];
 	const struct traced *t = &tr->probes[e->probe];
+	struct expectations *xs = feature_state(tr, FEATURE_EXPECT);
 	int k, j, read = 0;
 
 	if (!t->nexpected)
 		return;
-	for (k = 0; k < tr->nexpects; k++) {
-		struct expectation *x = &tr->expects[k];
+	for (k = 0; xs && k < xs->n; k++) {
+		struct expectation *x = &xs->all[k];
 
 		for (j = 0; j < x->ntargets; j++) {
 			if (x->targets[j].probe != (int)e->probe)
@@ -55,11 +56,12 @@ static void wanted(struct buf *b, const struct expectation *r)
 
 int expects_report(struct tracer *tr, int status)
 {
+	struct expectations *xs = feature_state(tr, FEATURE_EXPECT);
 	struct buf want = { 0 };
 	int k;
 
-	for (k = 0; k < tr->nexpects; k++) {
-		const struct expectation *x = &tr->expects[k], *r = x;
+	for (k = 0; xs && k < xs->n; k++) {
+		const struct expectation *x = &xs->all[k], *r = x;
 		int met = r->every ? x->fired && x->passed == x->fired
 				   : x->passed >= (unsigned long long)r->min &&
 					     (r->max < 0 ||
