@@ -35,7 +35,7 @@ static int names_code(const struct tracer *tr)
 {
 	int i, a;
 
-	if (tr->plan.stack)
+	if (tr->plan.request->stack)
 		return 1;
 	for (i = 0; i < tr->nprobes; i++)
 		for (a = 0; a < tr->probes[i].nargs; a++)
@@ -82,6 +82,6 @@ void follow_process(struct tracer *tr, struct session *s, int pid, int exec)
 void follow_start(struct tracer *tr, struct session *s)
 {
 	/* -p's process runs already (a command's is watched at its exec). */
-	if (tr->plan.pid)
+	if (tr->plan.request->pid)
 		session_watch_loader(s, tr->loader);
 }

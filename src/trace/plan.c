@@ -4,17 +4,19 @@
  * checks): where each firing goes in probegen (the sinks: printer,
  * timeline, profile, metrics), what the kernel keeps, and what is said
  * at the end, and what it traces and writes, as the options name it.
- * This is the one room that reads the options: every other reads the
- * plan (tr->plan).
+ * The plan keeps only what is decided here, and the request (the
+ * options as given) for what is read as asked: a new option is its
+ * row, its field in struct trace_options, its reader and its man page
+ * line, and a decision made of it here if it needs one.
  */
 #include "trace/tracer.h"
 
 void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 {
 	*plan = (struct trace_plan){ 0 };
+	plan->request = opt;
 	plan->following = opt->command || opt->pid;
 	plan->timeline = opt->timeline != NULL;
-	plan->stack = opt->stack;
 	plan->stack_counts = opt->stack &&
 			     (opt->summary || opt->folded || opt->pprof);
 	/* --folded and --pprof with --stack weigh native stacks, not the
@@ -27,9 +29,6 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	/* A firing is printed unless something else is made of it. */
 	plan->print = !opt->timeline && !opt->summary && !opt->folded &&
 		      !opt->pprof && !opt->metrics;
-	plan->json = opt->json;
-	plan->summary = opt->summary;
-	plan->expect_all = opt->expect_all;
 	/* The kernel counts and times; only what a room in probegen
 	   needs streams (the timeline needs every firing). */
 	plan->kernel_counts = (opt->summary || opt->metrics) && !opt->timeline;
@@ -40,8 +39,6 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	   and --metrics's running processes. */
 	plan->count_processes = (plan->following && opt->summary) ||
 				plan->metrics;
-	plan->limit = opt->limit;
-	plan->duration = opt->duration;
 	plan->top = opt->top ? opt->top : TRACE_TOP_DEFAULT;
 	plan->stack_bytes = !opt->stack		? 0
 			    : opt->stack_bytes ? (unsigned)opt->stack_bytes
@@ -50,25 +47,8 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 					       : TRACE_STACK_FRAMES_DEFAULT;
 	plan->string_bytes = opt->string_bytes ? (unsigned)opt->string_bytes
 					       : TRACE_STRING_BYTES_DEFAULT;
-	plan->binaries = opt->binaries;
-	plan->nbinaries = opt->nbinaries;
-	plan->pid = opt->pid;
-	plan->command = opt->command;
-	plan->program = opt->d_program;
-	plan->filters = opt->filters;
-	plan->pairs = opt->pair_requests;
-	plan->bys = opt->by_requests;
-	plan->shows = opt->show_requests;
-	plan->wheres = opt->where_requests;
-	plan->expects = opt->expect_requests;
 	plan->expect = opt->expect_requests.n > 0;
-	plan->output = opt->output;
-	plan->timeline_path = opt->timeline;
-	plan->folded_path = opt->folded;
-	plan->pprof_path = opt->pprof;
 	plan->folded_calls_path = opt->stack ? NULL : opt->folded;
 	plan->folded_stacks_path = opt->stack ? opt->folded : NULL;
 	plan->pprof_calls = opt->pprof && !opt->stack;
-	plan->metrics_address = opt->metrics;
-	plan->user = opt->user;
 }

@@ -243,9 +243,9 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 {
 	const struct trace_plan *plan = &tr->plan;
 	double start = now_seconds(),
-	       end = plan->duration > 0 ? start + plan->duration : 0;
+	       end = plan->request->duration > 0 ? start + plan->request->duration : 0;
 	int st, ready = 0, rates_said = 0,
-		fds[2] = { pid_ended_fd(*child > 0 ? *child : plan->pid),
+		fds[2] = { pid_ended_fd(*child > 0 ? *child : plan->request->pid),
 			   server ? server_fd(server) : -1 };
 
 	while (!trace_stopping && !tr->stop && !(ready & 1)) {
@@ -270,7 +270,7 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 			*command_status = st;
 			break;
 		}
-		if (plan->pid && kill(plan->pid, 0) != 0 && errno == ESRCH)
+		if (plan->request->pid && kill(plan->request->pid, 0) != 0 && errno == ESRCH)
 			break;
 	}
 	if (fds[0] >= 0)
@@ -371,7 +371,7 @@ static int out_open(struct tracer *tr, int fd)
 	out_sink.err = 0;
 	if (!(tr->out = fopencookie(NULL, "w", io))) {
 		error_plain("cannot write '%s': %s",
-			    tr->plan.output ? tr->plan.output : "standard output",
+			    tr->plan.request->output ? tr->plan.request->output : "standard output",
 			    strerror(errno));
 		tr->out = stdout;
 		return -1;
@@ -392,13 +392,13 @@ static int prepare(struct tracer *tr, pid_t *child, int *go)
 		return -1;
 	/* --pprof weighs the pairs' calls, or with --stack the firings:
 	   probes with no pair among them give an empty profile. */
-	if (plan->pprof_path && !tr->plan.stack && tr->nprobes && !tr->npairs) {
+	if (plan->request->pprof && !tr->plan.request->stack && tr->nprobes && !tr->npairs) {
 		error_plain("--pprof has nothing to weigh: none of the %d probe%s traced is a pair of a start and an end (--stack weighs each firing by its stack; --pair START,END names a pair)",
 			    tr->nprobes, tr->nprobes == 1 ? "" : "s");
 		return -1;
 	}
-	if (plan->command && (*child = start_command(plan->command, go)) < 0) {
-		error_plain("cannot start '%s': %s", plan->command[0],
+	if (plan->request->command && (*child = start_command(plan->request->command, go)) < 0) {
+		error_plain("cannot start '%s': %s", plan->request->command[0],
 			    strerror(errno));
 		return -1;
 	}
@@ -408,9 +408,9 @@ static int prepare(struct tracer *tr, pid_t *child, int *go)
 		return -1;
 	/* -o FILE: probegen's own output apart from the command's, written
 	   beside FILE: a trace that fails leaves the old FILE as it was. */
-	if (plan->output && output_open(&tr->out_file, plan->output) != 0)
+	if (plan->request->output && output_open(&tr->out_file, plan->request->output) != 0)
 		return -1;
-	return out_open(tr, plan->output ? tr->out_file.fd : STDOUT_FILENO);
+	return out_open(tr, plan->request->output ? tr->out_file.fd : STDOUT_FILENO);
 }
 
 /* Once the trace has ended: what was asked of it, read and said. */
@@ -421,33 +421,33 @@ static int report(struct tracer *tr, int status)
 	/* The events first, then what is said of them (a pipe to both). */
 	fflush(tr->out);
 	if (!tr->nprobes && status == EXIT_OK) {
-		if (plan->filters.n)
+		if (plan->request->filters.n)
 			error_input("no probe matches %s%s in %s or the programs it started",
-				    plan->filters.items[0],
-				    plan->filters.n > 1
+				    plan->request->filters.items[0],
+				    plan->request->filters.n > 1
 					    ? " or the other -n patterns"
 					    : "",
-				    plan->command ? "the command"
+				    plan->request->command ? "the command"
 						 : "the process");
 		else
 			error_input("no probes in %s or the programs it started",
-				    plan->command ? "the command"
+				    plan->request->command ? "the command"
 						 : "the process");
 		status = EXIT_INPUT;
 	}
 	/* With probes traced, a pattern that chose none is a typo or a
 	   probe the build left out: said, as --expect-all says a probe
 	   that never fired, and the status stays. */
-	for (int i = 0; tr->nprobes && i < plan->filters.n; i++)
+	for (int i = 0; tr->nprobes && i < plan->request->filters.n; i++)
 		if (!tr->filter_used[i])
 			warning_plain("-n %s: no probe in %s matches it",
-				      plan->filters.items[i],
-				      plan->command ? "the command or the programs it started"
-				      : plan->pid   ? "the process or the programs it started"
+				      plan->request->filters.items[i],
+				      plan->request->command ? "the command or the programs it started"
+				      : plan->request->pid   ? "the process or the programs it started"
 						   : "the binaries");
 	/* A pair timed near a uprobe's trap is mostly the tracer's time:
 	   the summary says so (measured here once, a few milliseconds). */
-	if (tr->plan.summary && tr->npairs && !tr->trap_ns)
+	if (tr->plan.request->summary && tr->npairs && !tr->trap_ns)
 		tr->trap_ns = trap_cost_ns();
 	/* The kernel's counts, read when a row says something of them. */
 	if (tr->plan.tally || tr->nfiltered) {
@@ -480,7 +480,7 @@ static int finish_files(struct tracer *tr, int traced, int status)
  * replaces the old one only when the trace ran (as finish_files). */
 static int finish_output(struct tracer *tr, int traced, int status)
 {
-	const char *name = tr->plan.output ? tr->plan.output : "standard output";
+	const char *name = tr->plan.request->output ? tr->plan.request->output : "standard output";
 	int ran = traced && tr->nprobes &&
 		  (status == EXIT_OK || status == EXIT_INPUT), err;
 	int failed = ferror(tr->out);
@@ -493,7 +493,7 @@ static int finish_output(struct tracer *tr, int traced, int status)
 		error_plain("cannot write '%s': %s", name, strerror(err));
 		status = EXIT_SYSTEM;
 	}
-	if (!tr->plan.output)
+	if (!tr->plan.request->output)
 		return status;
 	if (failed || !ran)
 		output_abort(&tr->out_file);
@@ -524,7 +524,7 @@ int trace_run(const struct trace_options *opt)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (prepare(&tr, &child, &go) != 0 || trace_stopping ||
 	    !(s = session_start(&tr, child > 0	? child
-				     : tr.plan.pid ? tr.plan.pid
+				     : tr.plan.request->pid ? tr.plan.request->pid
 						: -1)))
 		status = stopped_by ? 128 + stopped_by : failure_status(errors);
 	tr.session = s;
@@ -534,7 +534,7 @@ int trace_run(const struct trace_options *opt)
 	if (s)
 		follow_start(&tr, s);
 	if (s && tr.plan.metrics &&
-	    drop_privileges(tr.plan.user, child > 0 || tr.plan.pid) != 0) {
+	    drop_privileges(tr.plan.request->user, child > 0 || tr.plan.request->pid) != 0) {
 		status = EXIT_SYSTEM;
 		session_end(s);
 		tr.session = s = NULL;

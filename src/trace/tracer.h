@@ -110,8 +110,11 @@ struct traced_pair {
 
 /* ---- plan.c ---- */
 
-/* What a trace does, decided once from its options (plan_make). */
+/* What a trace does, decided once from what the user asked (plan_make):
+ * the decisions alone; what was asked as it was (the files, the
+ * patterns, --limit, --json) is read from the request. */
 struct trace_plan {
+	const struct trace_options *request; /* the options, as given */
 	int following; /* -c's command or -p's process, and what it starts */
 	/* Where each firing goes in probegen (the sinks). */
 	int print;    /* a line (or a JSON object) each, to tr->out */
@@ -119,41 +122,27 @@ struct trace_plan {
 	int profile;  /* --summary or --folded: nested pairs timed by name */
 	int folded;   /* --folded */
 	int metrics;  /* --metrics: --by's values counted, served */
-	int json;     /* printed and summarised as JSON */
-	int stack;    /* --stack: each firing's native stack walked */
-	int stack_counts; /* ... and counted (--summary, --folded) */
+	int stack_counts; /* --stack's walks counted (--summary, --folded) */
 	/* What the kernel keeps. */
 	int kernel_counts;   /* counts and pair times; only what a sink
 				needs streams */
 	int tally;	     /* counts read at the end or at a scrape */
 	int count_processes; /* per probe, the processes it fired in */
 	/* What is said at the end. */
-	int summary, expect_all;
 	int expect; /* --expect: firings judged, said at the end */
 	int top;	 /* the names a pair's breakdown prints */
-	long long limit; /* events until the trace stops, or 0 */
-	double duration; /* seconds until it stops, or 0 */
 	unsigned stack_bytes; /* of each firing's stack: --stack's, or 0 */
 	int stack_frames; /* the most a walk keeps (--stack-frames) */
 	unsigned string_bytes; /* of each string and byte value: a slot's */
-	/* What it traces, as the options name it. */
-	const char *const *binaries; /* the BINARY operands */
-	int nbinaries, pid;	     /* pid: -p's, or 0 */
-	char **command;		     /* -c's argv, or NULL */
-	const struct program *program; /* -s FILE.d's declarations, or NULL */
-	struct string_list filters;    /* -n's patterns */
-	struct string_list pairs, bys, shows, wheres; /* --pair ... --where */
-	struct string_list expects;		      /* --expect */
-	/* The files it writes and the address it serves, or NULL. */
-	const char *output, *timeline_path, *folded_path, *pprof_path;
 	/* --folded's file, of the pairs' calls (the profile's) or of the
 	   firings by stack (--stack's); NULL when not that one's. */
 	const char *folded_calls_path, *folded_stacks_path;
 	int pprof_calls; /* --pprof weighs the pairs' calls, not stacks */
-	const char *metrics_address, *user;
 };
-/* The plan of opt (whose options go together: options.c checked): the
- * one reader of the options; every other room reads the plan. */
+/* The plan of opt (whose options go together: options.c checked), which
+ * keeps opt as its request: opt must outlive the trace.  The decisions
+ * are made here alone; a room reads them from the plan, and what the
+ * user asked, as asked, from plan->request. */
 void plan_make(const struct trace_options *opt, struct trace_plan *plan);
 
 struct session;

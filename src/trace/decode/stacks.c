@@ -671,7 +671,7 @@ struct stacks {
  * shown as addresses. */
 struct stacks *stacks_new(const struct tracer *tr)
 {
-	if (!tr->plan.stack)
+	if (!tr->plan.request->stack)
 		return xcalloc(1, sizeof(struct stacks));
 	error_plain(
 		"--stack needs libdw: apt-get install libdw-dev, then make again");

@@ -18,11 +18,11 @@ void *expects_parse(struct tracer *tr)
 	struct expectations *xs = xcalloc(1, sizeof(*xs));
 	int i;
 
-	xs->all = xcalloc((size_t)tr->plan.expects.n + 1, sizeof(*xs->all));
-	for (i = 0; i < tr->plan.expects.n; i++) {
+	xs->all = xcalloc((size_t)tr->plan.request->expect_requests.n + 1, sizeof(*xs->all));
+	for (i = 0; i < tr->plan.request->expect_requests.n; i++) {
 		struct where_request *r = xcalloc(1, sizeof(*r));
 
-		if (where_parse_as("--expect", tr->plan.expects.items[i], r) != 0) {
+		if (where_parse_as("--expect", tr->plan.request->expect_requests.items[i], r) != 0) {
 			free(r);
 			expects_free(xs);
 			return FEATURE_FAILED;

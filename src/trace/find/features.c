@@ -77,7 +77,7 @@ static void *start_labels(struct tracer *tr)
 {
 	struct labels *l = xcalloc(1, sizeof(*l));
 
-	l->used = xcalloc((size_t)tr->plan.bys.n + 1, 1);
+	l->used = xcalloc((size_t)tr->plan.request->by_requests.n + 1, 1);
 	return l;
 }
 
@@ -109,13 +109,13 @@ static void report_labels(struct tracer *tr, const struct tally *t)
 	(void)t;
 	const struct labels *l = feature_state(tr, FEATURE_LABELS);
 
-	for (i = 0; i < tr->plan.bys.n; i++)
+	for (i = 0; i < tr->plan.request->by_requests.n; i++)
 		if (!l->used[i])
 			warning_plain(
 				tr->plan.metrics
 					? "--by %s: no probe traced is that probe"
 					: "--by %s: no pair traced starts with that probe",
-				tr->plan.bys.items[i]);
+				tr->plan.request->by_requests.items[i]);
 }
 
 static void free_labels(void *labels)

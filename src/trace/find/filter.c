@@ -552,9 +552,9 @@ struct wheres *filters_parse(struct tracer *tr)
 	struct wheres *w = xcalloc(1, sizeof(*w));
 	int i;
 
-	w->all = xcalloc((size_t)plan->wheres.n + 1, sizeof(*w->all));
-	for (i = 0; i < plan->wheres.n; i++) {
-		if (where_parse(plan->wheres.items[i], &w->all[i]) != 0) {
+	w->all = xcalloc((size_t)plan->request->where_requests.n + 1, sizeof(*w->all));
+	for (i = 0; i < plan->request->where_requests.n; i++) {
+		if (where_parse(plan->request->where_requests.items[i], &w->all[i]) != 0) {
 			filters_free(w);
 			return NULL;
 		}
@@ -571,8 +571,8 @@ static int named_apart(const struct tracer *tr, const struct traced *t)
 {
 	int i;
 
-	for (i = 0; i < tr->plan.filters.n; i++)
-		if (strcmp(tr->plan.filters.items[i], t->label) == 0)
+	for (i = 0; i < tr->plan.request->filters.n; i++)
+		if (strcmp(tr->plan.request->filters.items[i], t->label) == 0)
 			return 1;
 	return 0;
 }

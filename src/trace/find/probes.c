@@ -22,8 +22,8 @@ static int matches(const struct trace_plan *plan, char *used,
 {
 	int i, choosers = 0, chosen = 0, out = 0;
 
-	for (i = 0; i < plan->filters.n; i++) {
-		const char *f = plan->filters.items[i], *colon;
+	for (i = 0; i < plan->request->filters.n; i++) {
+		const char *f = plan->request->filters.items[i], *colon;
 		int leave_out = f[0] == '!';
 		char pv[256];
 
@@ -129,8 +129,8 @@ int probe_shows(struct tracer *tr, struct traced *t, int at_start)
 	const struct trace_plan *plan = &tr->plan;
 	int i, rc = 0;
 
-	for (i = 0; i < plan->shows.n; i++) {
-		const char *req = plan->shows.items[i],
+	for (i = 0; i < plan->request->show_requests.n; i++) {
+		const char *req = plan->request->show_requests.items[i],
 			   *expr = strrchr(req, ':') + 1;
 		char *probe = xstrndup(req, (size_t)(expr - 1 - req));
 		int ok = fnmatch(probe, t->label, 0) == 0;
@@ -190,8 +190,8 @@ int probe_by_args(struct tracer *tr, struct traced *t, int *args)
 	const struct trace_plan *plan = &tr->plan;
 	int i, n;
 
-	for (i = 0; i < plan->bys.n; i++) {
-		const char *req = plan->bys.items[i],
+	for (i = 0; i < plan->request->by_requests.n; i++) {
+		const char *req = plan->request->by_requests.items[i],
 			   *names = strrchr(req, ':');
 		char *probe = xstrndup(req, (size_t)(names - req));
 		const char *part, *end;

@@ -99,7 +99,7 @@ static enum found add_binary(struct tracer *tr, const char *path, char **interp)
 	if (any) {
 		/* -s FILE.d that names a probe otherwise: said, not traced
 		   as arg0..argN in silence. */
-		binary_say_undeclared(b, tr->plan.program);
+		binary_say_undeclared(b, tr->plan.request->d_program);
 		tr->programs[tr->nbinaries] = binary_program(b);
 		tr->binaries[tr->nbinaries++] = b;
 		return FOUND_PROBES;
@@ -288,30 +288,30 @@ static int find_binaries(struct tracer *tr)
 	const struct trace_plan *plan = &tr->plan;
 	int i;
 
-	for (i = 0; i < plan->nbinaries; i++) {
-		enum found f = add_binary(tr, plan->binaries[i], NULL);
+	for (i = 0; i < plan->request->nbinaries; i++) {
+		enum found f = add_binary(tr, plan->request->binaries[i], NULL);
 
 		if (f == FOUND_NONE)
-			error_input("'%s' has no probes", plan->binaries[i]);
+			error_input("'%s' has no probes", plan->request->binaries[i]);
 		else if (f == FOUND_NOT_ELF)
 			error_plain("'%s' is not an ELF file",
-				    plan->binaries[i]);
+				    plan->request->binaries[i]);
 		if (f != FOUND_PROBES && f != FOUND_KNOWN)
 			return -1;
 	}
-	if (plan->pid) {
-		if (kill(plan->pid, 0) != 0 && errno == ESRCH) {
-			error_plain("no process with PID %d", plan->pid);
+	if (plan->request->pid) {
+		if (kill(plan->request->pid, 0) != 0 && errno == ESRCH) {
+			error_plain("no process with PID %d", plan->request->pid);
 			return -1;
 		}
-		if (add_process(tr, plan->pid) != 0)
+		if (add_process(tr, plan->request->pid) != 0)
 			return -1;
 	}
-	if (plan->command) {
-		tr->exe = command_path(plan->command[0]);
+	if (plan->request->command) {
+		tr->exe = command_path(plan->request->command[0]);
 		if (!tr->exe) {
 			error_plain("cannot find the command '%s'",
-				    plan->command[0]);
+				    plan->request->command[0]);
 			return -1;
 		}
 		/* A script's probes are its interpreter's, and the
@@ -349,7 +349,7 @@ static int add_probes(struct tracer *tr, int b, int at_start)
 {
 	int from = tr->nprobes;
 
-	probes_add(tr, b, tr->plan.program);
+	probes_add(tr, b, tr->plan.request->d_program);
 	return features_prepare(tr, b, from, at_start);
 }
 
@@ -358,7 +358,7 @@ int targets_find(struct tracer *tr)
 	const struct trace_plan *plan = &tr->plan;
 	int i;
 
-	tr->filter_used = xcalloc((size_t)plan->filters.n + 1, 1);
+	tr->filter_used = xcalloc((size_t)plan->request->filters.n + 1, 1);
 	if (features_start(tr) != 0 || find_binaries(tr) != 0)
 		return -1;
 	for (i = 0; i < tr->nbinaries; i++)
@@ -367,22 +367,22 @@ int targets_find(struct tracer *tr)
 	/* A command or a process is followed: the programs it starts may
 	   bring the probes, or those -n chooses when it carries none
 	   (trace.c says if none ever did). */
-	if (!tr->nprobes && (!plan->filters.n || !tr->nbinaries) &&
-	    (plan->command || plan->pid))
+	if (!tr->nprobes && (!plan->request->filters.n || !tr->nbinaries) &&
+	    (plan->request->command || plan->request->pid))
 		return 0;
 	/* --where's globs may have left none to trace: said by it. */
-	if (!tr->nprobes && tr->plan.wheres.n && filters_check(tr) != 0)
+	if (!tr->nprobes && tr->plan.request->where_requests.n && filters_check(tr) != 0)
 		return -1;
 	if (!tr->nbinaries) {
 		error_input("no probes in %s",
-			    plan->command ? "the command"
-			    : plan->pid	 ? "the process or its libraries"
+			    plan->request->command ? "the command"
+			    : plan->request->pid	 ? "the process or its libraries"
 					 : "the binaries");
 		return -1;
 	}
 	if (!tr->nprobes) {
-		error_input("no probe matches %s%s", plan->filters.items[0],
-			    plan->filters.n > 1 ? " or the other -n patterns"
+		error_input("no probe matches %s%s", plan->request->filters.items[0],
+			    plan->request->filters.n > 1 ? " or the other -n patterns"
 					      : "");
 		return -1;
 	}

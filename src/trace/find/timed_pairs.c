@@ -213,8 +213,8 @@ int pairs_keep(struct tracer *tr, int b, const struct pair *list)
 		   by value may start on one thread and end on another. */
 		tp->in_user = tp->start_arg < 0 &&
 			      (tr->plan.folded ||
-			       (tr->plan.summary && tp->nname_args));
-		if (tp->in_user && tp->named_unasked && tr->plan.summary)
+			       (tr->plan.request->summary && tp->nname_args));
+		if (tp->in_user && tp->named_unasked && tr->plan.request->summary)
 			say_named(tr, tp);
 	}
 	return traced;
@@ -227,19 +227,19 @@ int pairs_find(struct tracer *tr)
 	const struct trace_plan *plan = &tr->plan;
 	int b, i;
 
-	for (i = 0; i < plan->pairs.n; i++) {
+	for (i = 0; i < plan->request->pair_requests.n; i++) {
 		struct buf searched = { 0 };
 		char *why = NULL;
 		int found = 0;
 
 		for (b = 0; b < tr->nbinaries && !found; b++) {
-			const struct program *prog = plan->program
-							     ? plan->program
+			const struct program *prog = plan->request->d_program
+							     ? plan->request->d_program
 							     : tr->programs[b];
 			struct pair *p;
 
 			free(why);
-			why = pair_parse(prog, plan->pairs.items[i], &p);
+			why = pair_parse(prog, plan->request->pair_requests.items[i], &p);
 			found = pairs_keep(tr, b, p);
 			pairs_free(p);
 			if (found < 0) {

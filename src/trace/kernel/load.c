@@ -50,13 +50,13 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 		bpf_map__set_max_entries(skel->maps.scratch,
 					 (unsigned)libbpf_num_possible_cpus());
 	skel->rodata->stack_bytes =
-		tr->plan.stack ? (tr->plan.stack_bytes)
+		tr->plan.request->stack ? (tr->plan.stack_bytes)
 			       : 0;
 	/* --stack: room for about 7,900 firings of 8 KiB copies, not
 	   1,900.  A process's first walk reads its binaries' DWARF
 	   (170 ms with libc6-dbg's), while the ring fills: at 25,000
 	   firings a second, 16 MiB lost a burst of each process's. */
-	if (tr->plan.stack)
+	if (tr->plan.request->stack)
 		bpf_map__set_max_entries(skel->maps.events,
 					 TRACE_RING_BYTES_STACK);
 	skel->rodata->tally = tally;
@@ -114,7 +114,7 @@ struct trace_bpf *load_program(const struct tracer *tr,
 		progs[1] = skel->progs.on_probe;
 		progs[2] = skel->progs.on_probe_filtering_sleepable;
 		progs[3] = skel->progs.on_probe_filtering;
-		chosen = progs[(tr->plan.wheres.n ? 2 : 0) + tries];
+		chosen = progs[(tr->plan.request->where_requests.n ? 2 : 0) + tries];
 		for (i = 0; i < 4; i++)
 			bpf_program__set_autoload(progs[i], progs[i] == chosen);
 		/* --summary reads strings only for the pairs timed in user

@@ -110,7 +110,7 @@ static void count_processes(const struct tracer *tr, struct trace_bpf *skel,
 {
 	struct trace_fired_key k, *prev = NULL;
 
-	if (!tr->plan.count_processes || !tr->plan.summary)
+	if (!tr->plan.count_processes || !tr->plan.request->summary)
 		return;
 	t->processes = xcalloc((size_t)tr->nprobes + 1, sizeof(*t->processes));
 	while (bpf_map__get_next_key(skel->maps.fired_in, prev, &k,

@@ -40,10 +40,10 @@ static void put_stack(FILE *out, const struct stack_walk *w, int json)
 void printer_event(struct tracer *tr, const struct trace_event *e)
 {
 	const struct traced *t = &tr->probes[e->probe];
-	struct stacks *stacks = tr->plan.stack ? sink_state(tr, SINK_STACKS)
+	struct stacks *stacks = tr->plan.request->stack ? sink_state(tr, SINK_STACKS)
 					       : NULL;
 	unsigned long long ns = e->time_ns - tr->start_ns;
-	int json = tr->plan.json;
+	int json = tr->plan.request->json;
 	char buf[EVENT_LINE_MAX], *p = buf;
 
 #define PUT(s) (memcpy(p, s, sizeof(s) - 1), p += sizeof(s) - 1)

@@ -95,7 +95,7 @@ static void *open_stacks(struct tracer *tr)
 static void to_stacks(void *stacks, struct tracer *tr,
 		      const struct trace_event *e)
 {
-	if (tr->plan.stack)
+	if (tr->plan.request->stack)
 		stacks_event(stacks, e);
 }
 
@@ -148,7 +148,7 @@ static void free_stack_counts(void *counts)
    firings by stack; opened before the trace, written at its end. */
 static int wants_pprof(const struct trace_plan *p)
 {
-	return p->pprof_path != NULL;
+	return p->request->pprof != NULL;
 }
 
 static void *open_pprof(struct tracer *tr)
@@ -156,7 +156,7 @@ static void *open_pprof(struct tracer *tr)
 	struct output *out = xcalloc(1, sizeof(*out));
 
 	/* A probegen without protobuf-c says so before any file is made. */
-	if (pprof_check() != 0 || output_open(out, tr->plan.pprof_path) != 0) {
+	if (pprof_check() != 0 || output_open(out, tr->plan.request->pprof) != 0) {
 		free(out);
 		return SINK_FAILED;
 	}
@@ -171,7 +171,7 @@ static int finish_pprof(void *out, struct tracer *tr, int ran)
 	if (!ran)
 		return 0; /* removed by free_pprof */
 	/* The writer commits the file, or removes it. */
-	rc = tr->plan.stack ? pprof_write_stacks(tr, sink_state(tr, SINK_STACK_COUNTS), o)
+	rc = tr->plan.request->stack ? pprof_write_stacks(tr, sink_state(tr, SINK_STACK_COUNTS), o)
 			    : pprof_write(tr, sink_state(tr, SINK_PROFILE), o);
 	return rc;
 }
@@ -214,7 +214,7 @@ static void *open_metrics(struct tracer *tr)
 	struct metrics_sink *m = xcalloc(1, sizeof(*m));
 
 	m->metrics = metrics_new(tr);
-	if (!(m->server = server_start(tr->plan.metrics_address, scrape_page,
+	if (!(m->server = server_start(tr->plan.request->metrics, scrape_page,
 				       tr))) {
 		metrics_free(m->metrics);
 		free(m);
@@ -243,7 +243,7 @@ static int wants_timeline(const struct trace_plan *p)
 
 static void *open_timeline(struct tracer *tr)
 {
-	struct timeline *tl = timeline_open(tr, tr->plan.timeline_path);
+	struct timeline *tl = timeline_open(tr, tr->plan.request->timeline);
 
 	return tl ? (void *)tl : SINK_FAILED;
 }
@@ -283,7 +283,7 @@ static void to_printer(void *state, struct tracer *tr,
    stacks, said at the end. */
 static int wants_summary(const struct trace_plan *p)
 {
-	return p->summary;
+	return p->request->summary;
 }
 
 static int report_summary(void *state, struct tracer *tr,
@@ -318,7 +318,7 @@ static int report_expect(void *state, struct tracer *tr,
 /* --expect-all: a probe that never fired fails the run. */
 static int wants_expect_all(const struct trace_plan *p)
 {
-	return p->expect_all;
+	return p->request->expect_all;
 }
 
 static int report_expect_all(void *state, struct tracer *tr,
@@ -436,7 +436,7 @@ int sinks_event(void *ctx, void *data, size_t size)
 	   ring holds still is taken (the firings before the stop: up to
 	   256 KiB wait there unwoken, trace.bpf.c). */
 	if (e->probe >= (unsigned)tr->nprobes || !event_whole(tr, e, size) ||
-	    (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit))
+	    (tr->plan.request->limit && tr->events >= (unsigned long long)tr->plan.request->limit))
 		return 0;
 	if (!tr->start_ns)
 		tr->start_ns = e->time_ns;
@@ -446,7 +446,7 @@ int sinks_event(void *ctx, void *data, size_t size)
 	tr->events++;
 	if (tr->received)
 		tr->received[e->probe]++;
-	if (tr->plan.limit && tr->events >= (unsigned long long)tr->plan.limit)
+	if (tr->plan.request->limit && tr->events >= (unsigned long long)tr->plan.request->limit)
 		trace_stopping = 1;
 	return 0;
 }

@@ -24,7 +24,7 @@
  * expect them. */
 static int expected(const struct tracer *tr, int i)
 {
-	return !(tr->probes[i].from_system && !tr->plan.filters.n);
+	return !(tr->probes[i].from_system && !tr->plan.request->filters.n);
 }
 
 /* A pair found by its probes' names whose starts far outnumber its ends,
@@ -389,11 +389,11 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 
 void summary_print(const struct tracer *tr, const struct tally *t)
 {
-	if (tr->plan.json)
+	if (tr->plan.request->json)
 		print_json(tr->out, tr, t);
 	else
 		print_text(tr->out, tr, t);
-	if (!tr->plan.json && sink_state(tr, SINK_STACK_COUNTS))
+	if (!tr->plan.request->json && sink_state(tr, SINK_STACK_COUNTS))
 		stack_counts_print(sink_state(tr, SINK_STACK_COUNTS), tr, tr->out, tr->plan.top,
 				   0);
 	fflush(tr->out);
