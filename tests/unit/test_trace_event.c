@@ -229,8 +229,75 @@ static void fields_as_objects(void)
 	CHECK(cut, "peer cut with its text");
 }
 
+/* A symbolizer standing for the stacks' (stacks_symbol): one function
+ * at 0x401000 to 0x401100, "on_ready". */
+static long one_function(void *ctx, unsigned pid, unsigned long long addr,
+			 char *out)
+{
+	(void)ctx;
+	(void)pid;
+	if (addr < 0x401000 || addr >= 0x401100)
+		return MEANT_NOTHING;
+	return addr == 0x401000 ? sprintf(out, "on_ready")
+				: sprintf(out, "on_ready+0x%llx", addr - 0x401000);
+}
+
+/* A code pointer (@function, or a function pointer's type) prints as
+ * its function; an untagged pointer as its number, with the function
+ * it points into beside it in text and apart in JSON ("functions"), so
+ * that the number stays the value; a pointer into no function, or
+ * NULL, as its number alone. */
+static void pointers_and_their_functions(void)
+{
+	static const enum arg_kind hows[] = { ARG_CODE, ARG_POINTER, ARG_POINTER,
+					      ARG_POINTER };
+	char line[EVENT_LINE_MAX];
+	struct buf b = { 0 };
+
+	probe(4, hows);
+	e.args[0] = 0x401000;
+	e.args[1] = 0x401010;
+	e.args[2] = 0x7f0000002000ull; /* data */
+	e.args[3] = 0;
+	meant_set_symbolizer(one_function, NULL);
+	CHECK_STR(printed(0), " a0=on_ready a1=0x401010 (on_ready+0x10) a2=0x7f0000002000 a3=0x0");
+	CHECK_STR(printed(1), "\"a0\": \"on_ready\", \"a1\": \"0x401010\", \"a2\": \"0x7f0000002000\", \"a3\": \"0x0\"");
+	*event_put_functions(line, &t, &e) = '\0';
+	CHECK_STR(line, ", \"functions\": {\"a1\": \"on_ready+0x10\"}");
+	/* --by's label: as streaming shows it (it was in decimal). */
+	CHECK_INT(event_arg_text(&t, &e, 1, &b), 0);
+	CHECK_STR(b.data, "0x401010 (on_ready+0x10)");
+	b.len = 0;
+	CHECK_INT(event_arg_text(&t, &e, 2, &b), 0);
+	CHECK_STR(b.data, "0x7f0000002000");
+	buf_free(&b);
+	meant_set_symbolizer(NULL, NULL);
+	CHECK_STR(printed(0), " a0=0x401000 a1=0x401010 a2=0x7f0000002000 a3=0x0");
+	*event_put_functions(line, &t, &e) = '\0';
+	CHECK_STR(line, "");
+}
+
+/* --expect judges what the event carries, whole: a string's end past
+ * the first 128 bytes of a 512-byte slot (it compared the first 128). */
+static void verdicts_read_the_whole_slot(void)
+{
+	static const enum arg_kind hows[] = { ARG_STRING };
+	struct filter_operand ops[TRACE_MAX_SLOTS];
+
+	probe(1, hows);
+	e.slot_bytes = 512;
+	memset(TRACE_SLOT(&e, 0), 'a', 300);
+	memcpy(TRACE_SLOT(&e, 0) + 290, "the-end-xy", 10);
+	TRACE_SLOT(&e, 0)[300] = '\0';
+	event_operands(&t, &e, ops);
+	CHECK_INT((int)ops[0].len, 300);
+	CHECK(memcmp(ops[0].text + 290, "the-end-xy", 10) == 0, "the operand's end");
+}
+
 UNIT_CASES(UNIT(integers_at_their_limits),
 	   UNIT(strings_with_and_without_lengths),
 	   UNIT(bytes_forward_and_reversed),
 	   UNIT(socket_addresses_of_each_family), UNIT(enums_by_name),
-	   UNIT(cuts_said_apart_from_values), UNIT(fields_as_objects))
+	   UNIT(cuts_said_apart_from_values), UNIT(fields_as_objects),
+	   UNIT(pointers_and_their_functions),
+	   UNIT(verdicts_read_the_whole_slot))

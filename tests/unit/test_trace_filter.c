@@ -425,10 +425,68 @@ static void printed_escapes_read_back(void)
 	buf_free(&b);
 }
 
+/* --expect's counts, said before anything runs: {all}; a count past 64
+ * bits (it was clamped); an unclosed { or text after the } (it went
+ * into the probe's name); 0x with no digits, said for what it is. */
+static void expect_counts_and_their_errors(void)
+{
+	static const struct {
+		const char *spec, *said;
+	} bad[] = {
+		{ "t:p{99999999999999999999}", "a count larger than a trace can count" },
+		{ "t:p{3,99999999999999999999}", "a count larger than a trace can count" },
+		{ "t:p{3,", "{all} every firing, just before ':' or the end" },
+		{ "t:p{3}x: s == \"a\"", "{all} every firing, just before ':' or the end" },
+		{ "t:p{al}", "{N} exactly, {N,} at least" },
+		{ "t:p: big ~ 0x*", "0x with no hex digits after it" },
+	};
+	struct where_request r;
+	size_t i;
+
+	unit_listen();
+	CHECK_INT(where_parse_as("--expect", "t:p{all}: s == \"a\"", &r), 0);
+	CHECK(r.every && r.root && !strcmp(r.probes, "t:p"), "{all}: every %d, probes %s", r.every, r.probes);
+	where_free(&r);
+	CHECK_INT(where_parse_as("--expect", "t:p{2,5}", &r), 0);
+	CHECK(!r.every && r.min == 2 && r.max == 5, "{2,5}: %lld %lld", r.min, r.max);
+	where_free(&r);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		unit_listen();
+		CHECK_INT(where_parse_as("--expect", bad[i].spec, &r), -1);
+		CHECK(strstr(unit_said(), bad[i].said) && strchr(unit_said(), '^'),
+		      "%s said: %s", bad[i].spec, unit_said());
+		CHECK(!r.probes && !r.root, "%s left something", bad[i].spec);
+	}
+}
+
+/* A constant may come first, a value's name too (PERIODIC == mode):
+ * a word on each side, the probe says which is its argument; 5 < x is
+ * x > 5. */
+static void a_constant_first_is_read_as_written(void)
+{
+	struct where_request r;
+	struct trace_filter f;
+	struct traced t;
+	char *why;
+
+	oracle_probe(&t);
+	CHECK_INT(parse(&r, "NAME == small"), 0);
+	CHECK_INT(filter_compile(&t, &r, &f, &why), -1);
+	CHECK(strstr(unit_said(), "'small' has no named values"), "said: %s", unit_said());
+	where_free(&r);
+	CHECK_INT(parse(&r, "200 > small"), 0);
+	CHECK(r.root->op == TRACE_LT && !strcmp(r.root->operand, "small"),
+	      "200 > small: op %d on %s", r.root->op, r.root->operand);
+	CHECK_INT(filter_compile(&t, &r, &f, &why), 0);
+	where_free(&r);
+}
+
 UNIT_CASES(UNIT(compiled_steps_agree_with_the_expression),
 	   UNIT(too_many_steps_are_refused),
 	   UNIT(the_compiler_checks_every_step), UNIT(deep_nesting_is_refused),
 	   UNIT(a_leading_zero_is_refused), UNIT(a_failed_parse_leaves_nothing),
 	   UNIT(globs_match_texts_with_stars), UNIT(what_an_operand_is_is_said),
 	   UNIT(socket_addresses_compare_as_printed),
-	   UNIT(printed_escapes_read_back))
+	   UNIT(printed_escapes_read_back),
+	   UNIT(expect_counts_and_their_errors),
+	   UNIT(a_constant_first_is_read_as_written))
