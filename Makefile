@@ -154,7 +154,9 @@ ifeq ($(LIBDW),yes)
 ALL_CFLAGS += -DHAVE_LIBDW
 LIBS += -ldw
 endif
-BPF_ARCH = $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/')
+# The kernel's name of the host's architecture: its row's .kernel_arch
+# in src/target.c (on the line of its .name, as uname -m names it).
+BPF_ARCH = $(shell sed -n 's/.*\.name = "$(shell uname -m)", \.kernel_arch = "\([a-z0-9]*\)".*/\1/p' src/target.c)
 
 # The version, from one place: a release tarball's .version (make dist
 # writes it), else `git describe` of the v* tags in a checkout (0.1.0, or

@@ -217,6 +217,7 @@ int failure_status(int errors_before);
 
 struct target {
 	const char *name; /* canonical: x86_64, aarch64, ... */
+	const char *kernel_arch; /* the kernel's: x86, arm64, powerpc, ... */
 	int elfclass;	  /* ELFCLASS32 / ELFCLASS64 */
 	int data;	  /* ELFDATA2LSB / ELFDATA2MSB */
 	int machine;	  /* EM_* */

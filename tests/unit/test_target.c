@@ -226,5 +226,32 @@ static void registers_are_the_kernels(void)
 #endif
 }
 
+/* Every row names its architecture as the kernel does (the BPF side's
+ * __TARGET_ARCH_, which the Makefile reads from the row of the host);
+ * a row whose registers --trace reads has the BPF side's facts for it,
+ * bpf/arch_KERNEL_ARCH.h. */
+static void kernel_arch_names_the_bpf_facts(void)
+{
+	static const char *const names[] = { "x86_64", "i386", "aarch64", "arm",
+					     "riscv64", "ppc64le", "ppc64", "ppc",
+					     "s390x", "s390", "x32" };
+	char path[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct target *tg = target_by_name(names[i]);
+
+		CHECK(tg && tg->kernel_arch && *tg->kernel_arch, "%s: no kernel_arch", names[i]);
+		if (!tg || !tg->regs)
+			continue;
+		snprintf(path, sizeof(path), "%s/src/trace/kernel/bpf/arch_%s.h",
+			 getenv("ROOT") ? getenv("ROOT") : ".", tg->kernel_arch);
+		CHECK(access(path, R_OK) == 0, "%s reads registers, but %s is missing", names[i], path);
+	}
+	CHECK_STR(target_by_name("x86_64")->kernel_arch, "x86");
+	CHECK_STR(target_by_name("aarch64")->kernel_arch, "arm64");
+}
+
 UNIT_CASES(UNIT(registers_are_the_kernels), UNIT(targets_by_name), UNIT(targets_from_objects_are_whole_rows),
-	   UNIT(mixed_objects_are_refused), UNIT(property_notes_by_target))
+	   UNIT(mixed_objects_are_refused), UNIT(property_notes_by_target),
+	   UNIT(kernel_arch_names_the_bpf_facts))
