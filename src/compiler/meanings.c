@@ -489,14 +489,6 @@ void meanings_assign(struct program *prog, int quiet)
 
 /* char, signed char or D's string: shown as text when it has a length
  * (unsigned char and the rest as bytes). */
-static int is_char_pointer(const struct type *t)
-{
-	return t->kind == T_STRING ||
-	       ((t->kind == T_POINTER || t->kind == T_ARRAY) &&
-		t->inner->kind == T_BASE &&
-		(t->inner->base == B_CHAR || t->inner->base == B_SCHAR));
-}
-
 struct arg_read decl_arg_read(const struct program *prog,
 				   const struct probe *pr, int i,
 				   const struct target *tg)
@@ -514,8 +506,9 @@ struct arg_read decl_arg_read(const struct program *prog,
 	} else if (m->fields) {
 		r.key_values = r.kind == ARG_STRING;
 	} else if (!m->no_length && (m->length_arg >= 0 || m->length)) {
-		r.kind = is_char_pointer(p->type) && !m->reversed ? ARG_TEXT
-								 : ARG_BYTES;
+		r.kind = type_char_kind(p->type) == CHARS_TEXT && !m->reversed
+				 ? ARG_TEXT
+				 : ARG_BYTES;
 		if (m->length_arg >= 0)
 			r.length_from = LENGTH_ARG, r.length_arg = m->length_arg;
 		else

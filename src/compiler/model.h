@@ -268,7 +268,14 @@ struct type_info type_info(const struct program *prog, const struct type *t,
 int type_depth(const struct program *prog, const struct type *t);
 /* Can the header spell t without the user's own headers? */
 int type_spellable(const struct program *prog, const struct type *t);
-/* char * of any sign or constness, or D's string: a C string. */
+/* What the chars t points to are, the one rule: char and signed char
+ * (and D's string) are text; unsigned char (uint8_t) holds bytes, shown
+ * in hex when a length is given (a token, a hash), though without one
+ * it is still read to its NUL, as a C string. */
+enum char_kind { CHARS_NONE, CHARS_TEXT, CHARS_BYTES };
+enum char_kind type_char_kind(const struct type *t);
+/* char * of any sign or constness, or D's string: a C string
+ * (type_char_kind's text or bytes). */
 int type_is_string(const struct type *t);
 
 /* ---- check.c: judge the program; prints diagnostics, writes nothing ---- */

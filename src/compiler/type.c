@@ -248,14 +248,21 @@ struct type_info type_info(const struct program *prog, const struct type *t,
 }
 
 /* As written: a typedef of char * is not followed (it may be a buffer). */
-int type_is_string(const struct type *t)
+enum char_kind type_char_kind(const struct type *t)
 {
 	if (t->kind == T_STRING)
-		return 1;
-	return (t->kind == T_POINTER || t->kind == T_ARRAY) &&
-	       t->inner->kind == T_BASE &&
-	       (t->inner->base == B_CHAR || t->inner->base == B_SCHAR ||
-		t->inner->base == B_UCHAR);
+		return CHARS_TEXT;
+	if ((t->kind != T_POINTER && t->kind != T_ARRAY) ||
+	    t->inner->kind != T_BASE)
+		return CHARS_NONE;
+	return t->inner->base == B_CHAR || t->inner->base == B_SCHAR ? CHARS_TEXT
+	       : t->inner->base == B_UCHAR			     ? CHARS_BYTES
+								     : CHARS_NONE;
+}
+
+int type_is_string(const struct type *t)
+{
+	return type_char_kind(t) != CHARS_NONE;
 }
 
 /* A pointer to a function: void (*)(void *). */
