@@ -200,8 +200,12 @@ t_trace_command_tree_ended() {
 	! left || { pgrep -af "sleep $mark"; fail "--duration left an orphan or a process that ignores SIGTERM"; }
 	for sig in TERM INT; do
 		for d in 0.01 0.05 0.1 0.3 0.6 1.5; do
-			# A background job of a script starts with SIGINT ignored.
-			env --default-signal=INT "$PROBEGEN" --trace -- sh -c "./values; sleep $mark" > out 2> err &
+			# A script's background job starts with SIGINT ignored,
+			# from the fork on, unless job control is on (set -m:
+			# its own process group instead, SIGINT at its default).
+			set -m
+			"$PROBEGEN" --trace -- sh -c "./values; sleep $mark" > out 2> err &
+			set +m
 			sleep $d
 			kill -$sig $! 2> /dev/null
 			timeout 15 tail --pid=$! -f /dev/null
