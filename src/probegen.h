@@ -46,6 +46,8 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Seconds on the monotonic clock: for deadlines and durations. */
+double now_seconds(void);
 
 /* Strings an option gives one at a time (-n, --where), as given. */
 struct string_list {

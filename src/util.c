@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "probegen.h"
 
@@ -261,4 +262,12 @@ int likely_typo(const char *s, const char *word)
 	int max = strlen(word) <= 4 ? 1 : 2, d = edit_distance(s, word, max);
 
 	return d > 0 && d <= max;
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

@@ -170,6 +170,13 @@ cargo_debian_registry() { # CRATE... that must be there
 # ---- the tracer's tests' helpers, used by more than one file ----
 
 # Root and a probegen built with --trace, or skip with the reason.
+# Whether --trace can run here (root, a build with it, a kernel with
+# BTF): for a test that traces in one of its parts, skip_part otherwise.
+can_trace() {
+	[ "$(id -u)" = 0 ] && [ -e /sys/kernel/btf/vmlinux ] &&
+		! "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without --trace'
+}
+
 need_trace() {
 	[ "$(id -u)" = 0 ] || skip "--trace needs root"
 	"$PROBEGEN" --trace -c /bin/true 2>&1 | grep -q 'built without --trace' &&

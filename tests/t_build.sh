@@ -50,20 +50,14 @@ t_build_rooms_downward() {
 	local b=$ROOT/build
 	[ -z "${PROBEGEN_SANITIZED:-}" ] || b=$ROOT/build-san
 	ls "$b"/trace/kernel/session.o > /dev/null 2>&1 || skip "probegen was built without --trace"
-	python3 - "$b" > out 2>&1 <<-'PY'
-	import glob, os, subprocess, sys
+	python3 - "$b" "$ROOT/tests" > out 2>&1 <<-'PY'
+	import glob, os, sys
+	sys.path.insert(0, sys.argv[2])
+	from object_symbols import symbols
 	objs = [o for o in sorted(glob.glob(sys.argv[1] + "/**/*.o", recursive=True))
 	        if not o.endswith(".bpf.o") and os.path.basename(o) not in ("parser.o", "lexer.o")]
-	defs, uses, bad = {}, {}, []
-	for o in objs:
-	    room = os.path.relpath(o, sys.argv[1])[:-2]
-	    uses[room] = set()
-	    for line in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
-	        w = line.split()
-	        if len(w) == 3 and w[1] in "TDBR":
-	            defs[w[2]] = room
-	        elif len(w) == 2 and w[0] == "U":
-	            uses[room].add(w[1])
+	defs, uses = symbols(objs, sys.argv[1])
+	bad = []
 	calls = {r: {defs[s] for s in u if defs.get(s, r) != r} for r, u in uses.items()}
 	def reaches(a, b, seen=()):
 	    return b in calls[a] or any(reaches(c, b, seen + (a,)) for c in calls[a] if c not in seen)
@@ -137,27 +131,20 @@ t_build_stages_by_symbols() {
 	local b=$ROOT/build
 	[ -z "${PROBEGEN_SANITIZED:-}" ] || b=$ROOT/build-san
 	ls "$b"/trace/kernel/session.o > /dev/null 2>&1 || skip "probegen was built without --trace"
-	python3 - "$b" > out 2>&1 <<-'PY'
-	import glob, os, subprocess, sys
+	python3 - "$b" "$ROOT/tests" > out 2>&1 <<-'PY'
+	import glob, os, sys
+	sys.path.insert(0, sys.argv[2])
+	from object_symbols import symbols
 	b = sys.argv[1]
 	reads = {"find": {"find"}, "kernel": {"kernel"}, "decode": {"decode"},
 	         "sinks": {"sinks", "decode"}}
-	defs, uses = {}, {}
-	for o in sorted(glob.glob(os.path.join(b, "trace", "*", "*.o"))):
-	    stage = os.path.basename(os.path.dirname(o))
-	    room = os.path.relpath(o, b)[:-2]
-	    uses[room] = (stage, set())
-	    for line in subprocess.run(["nm", o], capture_output=True, text=True).stdout.splitlines():
-	        w = line.split()
-	        if len(w) == 3 and w[1] in "TDBR":
-	            defs[w[2]] = (stage, room)
-	        elif len(w) == 2 and w[0] == "U":
-	            uses[room][1].add(w[1])
-	bad = ["%s (%s) calls %s of %s" % (room, stage, sym, defs[sym][1])
-	       for room, (stage, used) in sorted(uses.items())
-	       for sym in sorted(used) if sym in defs and defs[sym][0] not in reads[stage]]
+	defs, uses = symbols(sorted(glob.glob(os.path.join(b, "trace", "*", "*.o"))), b)
+	stage = lambda room: room.split("/")[1]  # trace/STAGE/ROOM
+	bad = ["%s (%s) calls %s of %s" % (room, stage(room), sym, defs[sym])
+	       for room, used in sorted(uses.items())
+	       for sym in sorted(used) if sym in defs and stage(defs[sym]) not in reads[stage(room)]]
 	print("%d rooms in %d stages, %d calls across stages the rule forbids" % (
-	    len(uses), len({s for s, _ in uses.values()}), len(bad)))
+	    len(uses), len({stage(r) for r in uses}), len(bad)))
 	print("\n".join(bad))
 	sys.exit(1 if bad or len(uses) < 20 else 0)
 	PY

@@ -498,13 +498,13 @@ sys.stdout.buffer.write(n + struct.pack("<I", 1234))' "$2" > link.bin
 	else
 		skip_part "strace is not installed"
 	fi
-	if [ "$(id -u)" = 0 ] && "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -qv 'built without --trace'; then
+	if can_trace; then
 		timeout -s KILL 60 "$PROBEGEN" --trace --stack -c ./zero > out 2> err
 		st=$?
 		[ $st = 0 ] || { cat err; fail "--trace --stack of zero: exit status $st (137: it hung)"; }
 		grep -q 'vals:ints' out || fail "--trace --stack of zero traced nothing"
 	else
-		skip_part "--trace needs root and a build with --trace"
+		skip_part "--trace needs root, a build with --trace and a kernel with BTF"
 	fi
 	ok
 }
@@ -550,13 +550,13 @@ sys.stdout.buffer.write(n + struct.pack("<I", 1234))' $b > link.bin
 	else
 		skip_part "strace is not installed"
 	fi
-	if [ "$(id -u)" = 0 ] && "$PROBEGEN" --trace -c /bin/true 2>&1 | grep -qv 'built without --trace'; then
+	if can_trace; then
 		timeout -s KILL 60 "$PROBEGEN" --trace --stack -c ./kmsg > out 2> err
 		st=$?
 		[ $st = 0 ] || { cat err; fail "--trace --stack of kmsg: exit status $st (137: it hung)"; }
 		grep -q 'vals:ints' out || fail "--trace --stack of kmsg traced nothing"
 	else
-		skip_part "--trace needs root and a build with --trace"
+		skip_part "--trace needs root, a build with --trace and a kernel with BTF"
 	fi
 	ok
 }

@@ -92,6 +92,14 @@ static struct provider *provider_node(struct program *prog,
 	return pv;
 }
 
+/* "provider:name" of p, escaped: the binary's names, for a message. */
+static void probe_label(struct buf *b, const struct bin_probe *p)
+{
+	buf_escaped(b, p->provider, strlen(p->provider), 0);
+	buf_lit(b, ":");
+	buf_escaped(b, p->name, strlen(p->name), 0);
+}
+
 struct program *binary_program(struct binary *b)
 {
 	struct program *prog = xcalloc(1, sizeof(*prog));
@@ -120,9 +128,7 @@ struct program *binary_program(struct binary *b)
 		if (p->declaration && !p->args_recorded) {
 			struct buf what = { 0 };
 
-			buf_escaped(&what, p->provider, strlen(p->provider), 0);
-			buf_lit(&what, ":");
-			buf_escaped(&what, p->name, strlen(p->name), 0);
+			probe_label(&what, p);
 			warning_plain(
 				"'%s': the recorded declaration of probe '%s' cannot be read; its argument sizes are used",
 				b->path, what.data);
@@ -204,9 +210,7 @@ int binary_say_undeclared(const struct binary *b,
 		    program_probe(from_file, p->provider, p->name))
 			continue;
 		what.len = 0;
-		buf_escaped(&what, p->provider, strlen(p->provider), 0);
-		buf_lit(&what, ":");
-		buf_escaped(&what, p->name, strlen(p->name), 0);
+		probe_label(&what, p);
 		near = near_name(pv, p->name);
 		warning_plain("'%s': probe '%s' is not declared in %s: its arguments are shown as arg0, arg1, ...%s%s%s%s%s",
 			      path.data, what.data, file.data,

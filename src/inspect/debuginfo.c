@@ -25,7 +25,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "compiler/naming.h"
@@ -108,14 +107,6 @@ static int open_candidate(const char *path)
 	return fd;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The CRC-32 .gnu_debuglink records (the common reflected 0xedb88320
  * one) of the regular file fd, from its start: 0, or -1 when it cannot
  * be read within DEBUGINFO_CRC_SECONDS (said). */
@@ -124,7 +115,7 @@ static int file_crc(int fd, const char *path, GElf_Word *crc)
 	static unsigned table[256];
 	unsigned char buf[65536];
 	unsigned c = 0xffffffffu, k;
-	double end = seconds_now() + DEBUGINFO_CRC_SECONDS;
+	double end = now_seconds() + DEBUGINFO_CRC_SECONDS;
 	off_t at = 0;
 	ssize_t n, i;
 
@@ -141,7 +132,7 @@ static int file_crc(int fd, const char *path, GElf_Word *crc)
 		for (i = 0; i < n; i++)
 			c = table[(c ^ buf[i]) & 0xff] ^ (c >> 8);
 		at += n;
-		if (!(at & ((64 << 20) - 1)) && seconds_now() > end) {
+		if (!(at & ((64 << 20) - 1)) && now_seconds() > end) {
 			passed_over(path, "its CRC takes more than a second to check");
 			return -1;
 		}

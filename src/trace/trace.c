@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -103,14 +102,6 @@ static int command_failure(int st)
 	return 0;
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The processes below probegen's own, from /proc (a process whose
  * parent ended is probegen's again: it is their subreaper) into pids:
  * how many, at most max. */
@@ -119,7 +110,7 @@ static int descendants(pid_t *pids, int max)
 	struct {
 		pid_t pid, parent;
 	} *all = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, i;
 	int found = 0, grew = 1;
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -138,8 +129,7 @@ static int descendants(pid_t *pids, int max)
 		fclose(f);
 		if (!p || sscanf(p, ") %*c %d", &parent) != 1)
 			continue;
-		if (n == cap)
-			all = xrealloc(all, (cap = cap ? 2 * cap : 256) * sizeof(*all));
+		all = xgrow(all, n, sizeof(*all));
 		all[n].pid = atoi(e->d_name);
 		all[n++].parent = parent;
 	}
@@ -241,11 +231,11 @@ static void say_rates(struct tracer *tr, double seconds)
 static int follow(struct tracer *tr, struct session *s, pid_t *child,
 		  struct server *server, int *command_status)
 {
-	const struct trace_plan *plan = &tr->plan;
+	const struct trace_options *asked = tr->plan.request;
 	double start = now_seconds(),
-	       end = plan->request->duration > 0 ? start + plan->request->duration : 0;
+	       end = asked->duration > 0 ? start + asked->duration : 0;
 	int st, ready = 0, rates_said = 0,
-		fds[2] = { pid_ended_fd(*child > 0 ? *child : plan->request->pid),
+		fds[2] = { pid_ended_fd(*child > 0 ? *child : asked->pid),
 			   server ? server_fd(server) : -1 };
 
 	while (!trace_stopping && !tr->stop && !(ready & 1)) {
@@ -270,7 +260,7 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 			*command_status = st;
 			break;
 		}
-		if (plan->request->pid && kill(plan->request->pid, 0) != 0 && errno == ESRCH)
+		if (asked->pid && kill(asked->pid, 0) != 0 && errno == ESRCH)
 			break;
 	}
 	if (fds[0] >= 0)
@@ -386,19 +376,19 @@ static int out_open(struct tracer *tr, int fd)
  * 0, or -1 after saying why. */
 static int prepare(struct tracer *tr, pid_t *child, int *go)
 {
-	const struct trace_plan *plan = &tr->plan;
+	const struct trace_options *asked = tr->plan.request;
 
 	if (targets_find(tr) != 0)
 		return -1;
 	/* --pprof weighs the pairs' calls, or with --stack the firings:
 	   probes with no pair among them give an empty profile. */
-	if (plan->request->pprof && !tr->plan.request->stack && tr->nprobes && !tr->npairs) {
+	if (asked->pprof && !asked->stack && tr->nprobes && !tr->npairs) {
 		error_plain("--pprof has nothing to weigh: none of the %d probe%s traced is a pair of a start and an end (--stack weighs each firing by its stack; --pair START,END names a pair)",
 			    tr->nprobes, tr->nprobes == 1 ? "" : "s");
 		return -1;
 	}
-	if (plan->request->command && (*child = start_command(plan->request->command, go)) < 0) {
-		error_plain("cannot start '%s': %s", plan->request->command[0],
+	if (asked->command && (*child = start_command(asked->command, go)) < 0) {
+		error_plain("cannot start '%s': %s", asked->command[0],
 			    strerror(errno));
 		return -1;
 	}
@@ -408,46 +398,46 @@ static int prepare(struct tracer *tr, pid_t *child, int *go)
 		return -1;
 	/* -o FILE: probegen's own output apart from the command's, written
 	   beside FILE: a trace that fails leaves the old FILE as it was. */
-	if (plan->request->output && output_open(&tr->out_file, plan->request->output) != 0)
+	if (asked->output && output_open(&tr->out_file, asked->output) != 0)
 		return -1;
-	return out_open(tr, plan->request->output ? tr->out_file.fd : STDOUT_FILENO);
+	return out_open(tr, asked->output ? tr->out_file.fd : STDOUT_FILENO);
 }
 
 /* Once the trace has ended: what was asked of it, read and said. */
 static int report(struct tracer *tr, int status)
 {
-	const struct trace_plan *plan = &tr->plan;
+	const struct trace_options *asked = tr->plan.request;
 
 	/* The events first, then what is said of them (a pipe to both). */
 	fflush(tr->out);
 	if (!tr->nprobes && status == EXIT_OK) {
-		if (plan->request->filters.n)
+		if (asked->filters.n)
 			error_input("no probe matches %s%s in %s or the programs it started",
-				    plan->request->filters.items[0],
-				    plan->request->filters.n > 1
+				    asked->filters.items[0],
+				    asked->filters.n > 1
 					    ? " or the other -n patterns"
 					    : "",
-				    plan->request->command ? "the command"
+				    asked->command ? "the command"
 						 : "the process");
 		else
 			error_input("no probes in %s or the programs it started",
-				    plan->request->command ? "the command"
+				    asked->command ? "the command"
 						 : "the process");
 		status = EXIT_INPUT;
 	}
 	/* With probes traced, a pattern that chose none is a typo or a
 	   probe the build left out: said, as --expect-all says a probe
 	   that never fired, and the status stays. */
-	for (int i = 0; tr->nprobes && i < plan->request->filters.n; i++)
+	for (int i = 0; tr->nprobes && i < asked->filters.n; i++)
 		if (!tr->filter_used[i])
 			warning_plain("-n %s: no probe in %s matches it",
-				      plan->request->filters.items[i],
-				      plan->request->command ? "the command or the programs it started"
-				      : plan->request->pid   ? "the process or the programs it started"
+				      asked->filters.items[i],
+				      asked->command ? "the command or the programs it started"
+				      : asked->pid   ? "the process or the programs it started"
 						   : "the binaries");
 	/* A pair timed near a uprobe's trap is mostly the tracer's time:
 	   the summary says so (measured here once, a few milliseconds). */
-	if (tr->plan.request->summary && tr->npairs && !tr->trap_ns)
+	if (asked->summary && tr->npairs && !tr->trap_ns)
 		tr->trap_ns = trap_cost_ns();
 	/* The kernel's counts, read when a row says something of them. */
 	if (tr->plan.tally || tr->nfiltered) {
@@ -480,7 +470,8 @@ static int finish_files(struct tracer *tr, int traced, int status)
  * replaces the old one only when the trace ran (as finish_files). */
 static int finish_output(struct tracer *tr, int traced, int status)
 {
-	const char *name = tr->plan.request->output ? tr->plan.request->output : "standard output";
+	const struct trace_options *asked = tr->plan.request;
+	const char *name = asked->output ? asked->output : "standard output";
 	int ran = traced && tr->nprobes &&
 		  (status == EXIT_OK || status == EXIT_INPUT), err;
 	int failed = ferror(tr->out);
@@ -493,7 +484,7 @@ static int finish_output(struct tracer *tr, int traced, int status)
 		error_plain("cannot write '%s': %s", name, strerror(err));
 		status = EXIT_SYSTEM;
 	}
-	if (!tr->plan.request->output)
+	if (!asked->output)
 		return status;
 	if (failed || !ran)
 		output_abort(&tr->out_file);
@@ -524,7 +515,7 @@ int trace_run(const struct trace_options *opt)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (prepare(&tr, &child, &go) != 0 || trace_stopping ||
 	    !(s = session_start(&tr, child > 0	? child
-				     : tr.plan.request->pid ? tr.plan.request->pid
+				     : opt->pid ? opt->pid
 						: -1)))
 		status = stopped_by ? 128 + stopped_by : failure_status(errors);
 	tr.session = s;
@@ -534,7 +525,7 @@ int trace_run(const struct trace_options *opt)
 	if (s)
 		follow_start(&tr, s);
 	if (s && tr.plan.metrics &&
-	    drop_privileges(tr.plan.request->user, child > 0 || tr.plan.request->pid) != 0) {
+	    drop_privileges(opt->user, child > 0 || opt->pid) != 0) {
 		status = EXIT_SYSTEM;
 		session_end(s);
 		tr.session = s = NULL;

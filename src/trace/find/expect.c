@@ -67,19 +67,27 @@ static int expect_probe(struct expectation *x, struct traced *t, int i,
 	return 0;
 }
 
-/* An expectation that names one probe, no glob, which came with a
- * followed process and which it cannot judge (an argument's name
- * mistyped): said with its caret, and the trace stopped, rather than
- * the whole command run first. */
-static void refuse_now(struct expectation *x, int *stop)
+/* Whether x matched probes and can judge none of them (an argument's
+ * name mistyped): said, with its caret at the first one's reason. */
+static int judges_none(const struct expectation *x)
 {
-	struct where_request *r = x->request;
+	const struct where_request *r = x->request;
 
-	if (x->ntargets || x->refused || !r->left_out_why ||
-	    strpbrk(r->probes, "*?["))
-		return;
+	if (x->ntargets || !r->left_out_why)
+		return 0;
 	where_error("--expect", r->spec, r->left_out_col, r->left_out_len,
 		    "it can judge no probe it matches: %s", r->left_out_why);
+	return 1;
+}
+
+/* An expectation that names one probe, no glob, which came with a
+ * followed process and which it cannot judge: said, and the trace
+ * stopped, rather than the whole command run first. */
+static void refuse_now(struct expectation *x, int *stop)
+{
+	if (x->refused || strpbrk(x->request->probes, "*?[") ||
+	    !judges_none(x))
+		return;
 	x->refused = 1;
 	*stop = 1;
 }
@@ -106,17 +114,9 @@ int expects_check(struct tracer *tr)
 
 	/* Probes it matched, none of which it can judge (an argument's
 	   name mistyped): said now, not after the whole command ran. */
-	for (k = 0; k < xs->n; k++) {
-		struct where_request *r = xs->all[k].request;
-
-		if (!xs->all[k].ntargets && r->left_out_why) {
-			where_error("--expect", r->spec, r->left_out_col,
-				    r->left_out_len,
-				    "it can judge no probe it matches: %s",
-				    r->left_out_why);
+	for (k = 0; k < xs->n; k++)
+		if (judges_none(&xs->all[k]))
 			return -1;
-		}
-	}
 	/* A followed command may yet exec the program that has it. */
 	if (tr->plan.following)
 		return 0;

@@ -142,11 +142,6 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 	return 0;
 }
 
-static int hex_digit(char c)
-{
-	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
 /* A comparison of bytes (an argument with its length) with 0x hex, as
  * --trace prints them (last byte first when reversed), into cond: 0, 1
  * (left out), or -1 (said). */
@@ -168,8 +163,8 @@ static int bytes_cond(struct compiling *c, const struct where_node *n,
 		return constant_error(c, n, "bytes to compare are 1 to 63 (2 to 126 hex digits)");
 	for (k = 0; k < nbytes; k++)
 		cond->pattern[r->reversed ? nbytes - 1 - k : k] =
-			(char)(hex_digit(n->text[2 * k]) << 4 |
-			       hex_digit(n->text[2 * k + 1]));
+			(char)(where_hex_digit(n->text[2 * k]) << 4 |
+			       where_hex_digit(n->text[2 * k + 1]));
 	cond->pattern_len = (unsigned)nbytes;
 	cond->kind = ARG_BYTES;
 	/* What --trace prints first is, reversed, the bytes' end. */
@@ -495,6 +490,18 @@ static int has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* The first probe r left out, and where in r: kept for the error that
+ * r can judge none of those it matches (filters_check, expects_check). */
+static void keep_first_left_out(struct where_request *r,
+				const struct compiling *c)
+{
+	if (r->left_out_why)
+		return;
+	r->left_out_why = xstrdup(c->why.data);
+	r->left_out_col = c->why_col;
+	r->left_out_len = c->why_len;
+}
+
 static int compile_request(struct tracer *tr, struct traced *t,
 			   struct where_request *r, struct trace_filter *f,
 			   int at_start)
@@ -514,14 +521,8 @@ static int compile_request(struct tracer *tr, struct traced *t,
 			   has_glob(r->probes) ? " (not traced)" : "", c.why.data);
 	if (rc == 1 && at_start)
 		buf_cat(&r->left_out, "\n  ", c.why.data, NULL);
-	if (rc == 1) {
-		if (!r->left_out_why) {
-			r->left_out_why = c.why.data;
-			r->left_out_col = c.why_col;
-			r->left_out_len = c.why_len;
-			c.why = (struct buf){ 0 };
-		}
-	}
+	if (rc == 1)
+		keep_first_left_out(r, &c);
 	buf_free(&c.why);
 	return rc;
 }
@@ -535,12 +536,8 @@ int filter_compile(struct traced *t, struct where_request *r,
 	memset(f, 0, sizeof(*f));
 	rc = compile_node(&c, r->root);
 	*why = rc == 1 ? c.why.data : NULL;
-	if (rc == 1 && !r->left_out_why) {
-		/* Where, for an error that no probe could be judged. */
-		r->left_out_why = xstrdup(c.why.data);
-		r->left_out_col = c.why_col;
-		r->left_out_len = c.why_len;
-	}
+	if (rc == 1)
+		keep_first_left_out(r, &c);
 	if (rc != 1)
 		buf_free(&c.why);
 	return rc;

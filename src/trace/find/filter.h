@@ -39,6 +39,12 @@ struct where_node {
 	int const_col, const_len; /* and, or, not: the operator's */
 };
 
+/* The value of hex digit c, which isxdigit() has passed. */
+static inline int where_hex_digit(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
 /* The same comparison read from the other side: 5 < x is x > 5. */
 static inline int where_flipped(int op)
 {

@@ -148,7 +148,6 @@ static int read_op(struct parser *ps)
  * a filter copied from --json. */
 static int read_escape(const char *p, char *c)
 {
-	static const char hex[] = "0123456789abcdef";
 	const char *h;
 	int i, v = 0, digits;
 
@@ -166,12 +165,9 @@ static int read_escape(const char *p, char *c)
 		return 0;
 	}
 	for (i = 0; i < digits; i++) {
-		const char *d = h[i] ? strchr(hex, tolower((unsigned char)h[i]))
-				     : NULL;
-
-		if (!d)
+		if (!isxdigit((unsigned char)h[i]))
 			return 0;
-		v = v * 16 + (int)(d - hex);
+		v = v * 16 + where_hex_digit(h[i]);
 	}
 	/* JSON writes \u00NN for a control byte alone: above 0x7f it is
 	   a character, not a byte. */
@@ -435,6 +431,10 @@ static struct where_node *parse_or(struct parser *ps)
 	return parse_chain(ps, WHERE_OR, "||", parse_and);
 }
 
+/* What a count may be, as its errors say it. */
+#define COUNT_FORMS \
+	"a count: {N} exactly, {N,} at least, {N,M} from N to M, {all} every firing"
+
 /* An --expect's count after its probe, {N}, {N,} or {N,M}, into r
  * (min, max; -1: no most): 0, or -1 (said). */
 static int parse_count(struct parser *ps, const char *open, const char *end,
@@ -472,7 +472,7 @@ static int parse_count(struct parser *ps, const char *open, const char *end,
 	return 0;
 bad:
 	fail_at(ps, open, (int)(end - open),
-		"a count: {N} exactly, {N,} at least, {N,M} from N to M, {all} every firing");
+		COUNT_FORMS);
 	return -1;
 too_large:
 	fail_at(ps, open, (int)(end - open),
@@ -512,7 +512,7 @@ int where_parse_as(const char *option, const char *spec,
 		const char *brace = spec + strcspn(spec, "{}");
 
 		fail_at(&ps, brace, (int)(end - brace),
-			expect ? "a count: {N} exactly, {N,} at least, {N,M} from N to M, {all} every firing, just before ':' or the end"
+			expect ? COUNT_FORMS ", just before ':' or the end"
 			       : "a brace in a probe's name: a count is --expect's");
 		free(r->probes);
 		r->probes = NULL;

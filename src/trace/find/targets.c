@@ -285,33 +285,33 @@ static char *command_path(const char *cmd)
 /* What opt names, in order: binaries, the process, the command. */
 static int find_binaries(struct tracer *tr)
 {
-	const struct trace_plan *plan = &tr->plan;
+	const struct trace_options *asked = tr->plan.request;
 	int i;
 
-	for (i = 0; i < plan->request->nbinaries; i++) {
-		enum found f = add_binary(tr, plan->request->binaries[i], NULL);
+	for (i = 0; i < asked->nbinaries; i++) {
+		enum found f = add_binary(tr, asked->binaries[i], NULL);
 
 		if (f == FOUND_NONE)
-			error_input("'%s' has no probes", plan->request->binaries[i]);
+			error_input("'%s' has no probes", asked->binaries[i]);
 		else if (f == FOUND_NOT_ELF)
 			error_plain("'%s' is not an ELF file",
-				    plan->request->binaries[i]);
+				    asked->binaries[i]);
 		if (f != FOUND_PROBES && f != FOUND_KNOWN)
 			return -1;
 	}
-	if (plan->request->pid) {
-		if (kill(plan->request->pid, 0) != 0 && errno == ESRCH) {
-			error_plain("no process with PID %d", plan->request->pid);
+	if (asked->pid) {
+		if (kill(asked->pid, 0) != 0 && errno == ESRCH) {
+			error_plain("no process with PID %d", asked->pid);
 			return -1;
 		}
-		if (add_process(tr, plan->request->pid) != 0)
+		if (add_process(tr, asked->pid) != 0)
 			return -1;
 	}
-	if (plan->request->command) {
-		tr->exe = command_path(plan->request->command[0]);
+	if (asked->command) {
+		tr->exe = command_path(asked->command[0]);
 		if (!tr->exe) {
 			error_plain("cannot find the command '%s'",
-				    plan->request->command[0]);
+				    asked->command[0]);
 			return -1;
 		}
 		/* A script's probes are its interpreter's, and the
@@ -355,10 +355,10 @@ static int add_probes(struct tracer *tr, int b, int at_start)
 
 int targets_find(struct tracer *tr)
 {
-	const struct trace_plan *plan = &tr->plan;
+	const struct trace_options *asked = tr->plan.request;
 	int i;
 
-	tr->filter_used = xcalloc((size_t)plan->request->filters.n + 1, 1);
+	tr->filter_used = xcalloc((size_t)asked->filters.n + 1, 1);
 	if (features_start(tr) != 0 || find_binaries(tr) != 0)
 		return -1;
 	for (i = 0; i < tr->nbinaries; i++)
@@ -367,22 +367,22 @@ int targets_find(struct tracer *tr)
 	/* A command or a process is followed: the programs it starts may
 	   bring the probes, or those -n chooses when it carries none
 	   (trace.c says if none ever did). */
-	if (!tr->nprobes && (!plan->request->filters.n || !tr->nbinaries) &&
-	    (plan->request->command || plan->request->pid))
+	if (!tr->nprobes && (!asked->filters.n || !tr->nbinaries) &&
+	    (asked->command || asked->pid))
 		return 0;
 	/* --where's globs may have left none to trace: said by it. */
-	if (!tr->nprobes && tr->plan.request->where_requests.n && filters_check(tr) != 0)
+	if (!tr->nprobes && asked->where_requests.n && filters_check(tr) != 0)
 		return -1;
 	if (!tr->nbinaries) {
 		error_input("no probes in %s",
-			    plan->request->command ? "the command"
-			    : plan->request->pid	 ? "the process or its libraries"
+			    asked->command ? "the command"
+			    : asked->pid	 ? "the process or its libraries"
 					 : "the binaries");
 		return -1;
 	}
 	if (!tr->nprobes) {
-		error_input("no probe matches %s%s", plan->request->filters.items[0],
-			    plan->request->filters.n > 1 ? " or the other -n patterns"
+		error_input("no probe matches %s%s", asked->filters.items[0],
+			    asked->filters.n > 1 ? " or the other -n patterns"
 					      : "");
 		return -1;
 	}
