@@ -61,7 +61,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 # to outputs); the inspector (binaries to reports).  The tracer's rooms
 # are TRACE_OBJ, below.
 SRCS = main.c options.c options_trace.c option_table.c help.c completion.c \
-       util.c name_set.c escape.c diag.c target.c output.c \
+       util.c name_set.c escape.c diag.c target.c output.c arg_read.c \
        compiler/input.c compiler/defines.c \
        compiler/parse.c compiler/ast.c compiler/ast_types.c \
        compiler/program.c compiler/pairs.c compiler/check.c compiler/type.c \

@@ -1,11 +1,13 @@
 /*
  * src/arg_read.h - how a tracer reads one argument of a probe, or one
- * member a pointer argument leads to: one description, struct arg_read.
- * The compiler fills it from a .d's types and tags (compiler/type.c,
- * meanings.c), the inspector from a binary's DWARF (inspect/members.c)
- * and answers which of them describes a binary's probe
- * (inspect/binary_program.c, binary_probe_args); the BPF copier, the decoder and printers, the
- * filter compiler and the emitters all switch on its kind.
+ * member a pointer argument leads to: one description, struct arg_read,
+ * and what each kind of value means, one row a kind (arg_kinds, in
+ * arg_read.c).  The compiler fills a read from a .d's types and tags
+ * (compiler/type.c, meanings.c), the inspector from a binary's DWARF
+ * (inspect/members.c) and answers which of them describes a binary's
+ * probe (inspect/binary_program.c, binary_probe_args); the decoder and
+ * printers, the filter compiler and the emitters ask the kind's row.
+ * Only the BPF copier (bpf/slots.bpf.h) switches on the kind itself.
  *
  * Plain C with no other header, for both compilers: every wing includes
  * it, and the BPF side (bpf/trace_abi.h) takes enum arg_kind from it.
@@ -17,8 +19,9 @@
  * integers and pointers of 1 to 8 bytes, a C string through its
  * pointer, the bytes a length says through a pointer, a socket address.
  * The kinds from ARG_AS_NOTED on are decided but not read.  A new
- * meaning is a kind here, its decider, its copier (bpf/slots.bpf.h), its
- * printer (trace/decode/meant.c) and its bpftrace spelling. */
+ * kind is a name here, its row in arg_read.c, its decider (a tag's
+ * parser, compiler/meanings.c) and, when its bytes are copied, its
+ * copier (bpf/slots.bpf.h) and its text (trace/decode/meant.c). */
 enum arg_kind {
 	ARG_INTEGER,  /* size bytes, is_signed */
 	ARG_POINTER,  /* an address */
@@ -34,9 +37,12 @@ enum arg_kind {
 	ARG_FLOAT,
 	ARG_BY_VALUE,
 	ARG_TOO_WIDE,
+	ARG_KINDS /* how many: arg_kinds has a row each */
 };
 /* The kinds whose bytes are copied at the firing into a slot of the
- * event (bpf/trace_abi.h), not read from the argument's value alone. */
+ * event (bpf/trace_abi.h), not read from the argument's value alone:
+ * for the BPF side, which has no table; each row's .slot says the same
+ * (unit kind_rows_agree_with_the_bpf_side). */
 #define ARG_KIND_HAS_SLOT(k) ((k) >= ARG_STRING && (k) <= ARG_SOCKADDR)
 
 /* Where ARG_TEXT's and ARG_BYTES's length comes from. */
@@ -84,8 +90,53 @@ struct arg_read {
 	int nvalues;
 };
 
+#ifndef __bpf__
+/* How --where compares a kind's value (trace/find/filter.c). */
+enum arg_compare {
+	COMPARE_NONE,	  /* it cannot */
+	COMPARE_NUMBER,	  /* with a number or an @enum name: == != < ... */
+	COMPARE_STRING,	  /* with a "string": == != ~ */
+	COMPARE_BYTES,	  /* with 0x hex as printed: == != 0xHEX, ~ 0xHEX* */
+	COMPARE_SOCKADDR, /* with a "string" as printed: == != ~ */
+	COMPARE_FIELD,	  /* a field's text, found in its argument's */
+};
+
+/* What a kind means, for every part that is not the BPF copier. */
+struct arg_kind_row {
+	const char *name;   /* in messages and the unit tests */
+	unsigned slot : 1;  /* its bytes are copied into a slot */
+	unsigned counted : 1;  /* the bytes a length says (@length) */
+	unsigned quoted : 1;   /* text shows it in quotes */
+	unsigned hex : 1;      /* a value shown as an address, in hex */
+	unsigned symbols : 1;  /* may point into code: needs its symbols */
+	unsigned integer : 1;  /* an integer, or one a note sizes */
+	enum arg_compare compare;
+	const char *compares;	/* what --where says it is */
+	const char *unreadable; /* why no tracer reads it, or NULL */
+	/* bpftrace (compiler/emit_bpftrace.c): the format and the function
+	   that reads it (str, buf, usym), NULL when printed as a number;
+	   a counted kind without a length bpftrace can read prints its
+	   pointer. */
+	const char *bpftrace_format, *bpftrace_read;
+	const char *bpftrace_short; /* what bpftrace shows less, or NULL */
+	/* --docs and --list: what it means, %s its length (counted
+	   kinds); NULL when its type alone says. */
+	const char *meaning;
+};
+
+extern const struct arg_kind_row arg_kinds[ARG_KINDS];
+
+static inline const struct arg_kind_row *arg_kind_of(const struct arg_read *r)
+{
+	return &arg_kinds[r->kind];
+}
+
 /* Why a tracer cannot read r ("floating", "passed by value", "wider
- * than 8 bytes"), or NULL when it can (compiler/type.c). */
-const char *arg_read_unreadable(const struct arg_read *r);
+ * than 8 bytes"), or NULL when it can. */
+static inline const char *arg_read_unreadable(const struct arg_read *r)
+{
+	return arg_kind_of(r)->unreadable;
+}
+#endif
 
 #endif

@@ -29,8 +29,8 @@ static const char *bpftrace_falls_short(const struct arg_read *r)
 {
 	if (r->reversed)
 		return "bpftrace cannot reverse bytes: they print first byte first";
-	if (r->kind == ARG_SOCKADDR)
-		return "a socket address: bpftrace prints its pointer";
+	if (arg_kind_of(r)->bpftrace_short)
+		return arg_kind_of(r)->bpftrace_short;
 	if (r->nvalues > BPFTRACE_MAX_ENUM)
 		return "its @enum has more names than bpftrace compiles quickly: it prints the number";
 	if (r->nvalues)
@@ -80,7 +80,8 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 {
 	struct arg_read read = decl_arg_read(prog, pr, i, tg);
 	const struct arg_read *r = &read;
-	const char *why = arg_read_unreadable(r);
+	const struct arg_kind_row *row = arg_kind_of(r);
+	const char *why = row->unreadable;
 	int k, length = r->length_from == LENGTH_ARG &&
 			r->length_arg < BPFTRACE_MAX_ARGS;
 
@@ -95,18 +96,9 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 			buf_printf(expr, "arg%d == %lld ? \"%s\" : ", i,
 				   r->values[k].value, r->values[k].name);
 		buf_lit(expr, "\"(unnamed)\"");
-	} else if (r->kind == ARG_STRING) {
-		buf_lit(fmt, "\\\"%s\\\"");
-		buf_printf(expr, "str(arg%d)", i);
-	} else if (r->kind == ARG_CODE) {
-		/* The function it points to, by the process's symbols. */
-		buf_lit(fmt, "%s");
-		buf_printf(expr, "usym(arg%d)", i);
-	} else if ((r->kind == ARG_TEXT || r->kind == ARG_BYTES) &&
-		   (length || r->length_from == LENGTH_FIXED)) {
-		buf_puts(fmt, r->kind == ARG_TEXT ? "\\\"%s\\\"" : "%r");
-		buf_printf(expr, "%s(arg%d, ", r->kind == ARG_TEXT ? "str" : "buf",
-			   i);
+	} else if (row->counted && (length || r->length_from == LENGTH_FIXED)) {
+		buf_puts(fmt, row->bpftrace_format);
+		buf_printf(expr, "%s(arg%d, ", row->bpftrace_read, i);
 		/* A negative length reads nothing (bpftrace would read
 		   to its limit). */
 		if (length &&
@@ -122,10 +114,16 @@ void bpftrace_arg(struct buf *fmt, struct buf *expr,
 					   : bpftrace_buf_share(prog, pr, tg));
 		else
 			buf_printf(expr, "%u)", r->length);
-	} else if (r->kind == ARG_POINTER || r->kind == ARG_SOCKADDR ||
-		   r->kind == ARG_TEXT || r->kind == ARG_BYTES) {
+	} else if (row->counted) {
+		/* No length bpftrace can read: its pointer. */
 		buf_lit(fmt, "0x%lx");
 		buf_printf(expr, "arg%d", i);
+	} else if (row->bpftrace_format) {
+		/* A string, a function by the process's symbols, a
+		   pointer. */
+		buf_puts(fmt, row->bpftrace_format);
+		buf_printf(expr, row->bpftrace_read ? "%s(arg%d)" : "%sarg%d",
+			   row->bpftrace_read ? row->bpftrace_read : "", i);
 	} else {
 		if (r->size == 8 || r->kind == ARG_AS_NOTED)
 			buf_puts(fmt, r->is_signed || r->kind == ARG_AS_NOTED

@@ -43,7 +43,7 @@ static int is_integer(const struct program *prog, const struct type *t)
 {
 	struct arg_read r = type_arg_read(prog, t, target_host());
 
-	return r.kind == ARG_INTEGER || r.kind == ARG_AS_NOTED;
+	return arg_kind_of(&r)->integer;
 }
 
 static int is_sockaddr(const struct program *prog, const struct type *t)
@@ -569,21 +569,22 @@ int meaning_text(struct buf *b, const struct program *prog,
 {
 	struct arg_read r = decl_arg_read(prog, pr, i, target_host());
 	const struct arg_meaning *m = &pr->meanings[i];
+	const char *meaning = arg_kind_of(&r)->meaning;
+	const char *length = meaning ? strstr(meaning, "%s") : NULL;
 	size_t before = b->len;
 	int k;
 
-	if (r.kind == ARG_TEXT || r.kind == ARG_BYTES) {
-		buf_puts(b, r.kind == ARG_TEXT ? "a string of " : "");
+	if (length) {
+		/* A counted kind's: its length, an argument or bytes. */
+		buf_add(b, meaning, (size_t)(length - meaning));
 		if (r.length_from == LENGTH_ARG)
 			arg_display_name(b, pr, r.length_arg);
 		else
 			buf_printf(b, "%u", r.length);
-		buf_puts(b, r.kind == ARG_TEXT ? " bytes" : " bytes in hex");
+		buf_puts(b, length + 2);
 		buf_puts(b, r.reversed ? ", last byte first" : "");
-	} else if (r.kind == ARG_SOCKADDR) {
-		buf_lit(b, "a socket address");
-	} else if (r.kind == ARG_CODE) {
-		buf_lit(b, "a function, shown by its name");
+	} else if (meaning) {
+		buf_puts(b, meaning);
 	} else if (r.key_values) {
 		buf_lit(b, "key=value fields, an object of them in JSON");
 	}

@@ -300,20 +300,6 @@ struct arg_read type_arg_read(const struct program *prog,
 	return r;
 }
 
-const char *arg_read_unreadable(const struct arg_read *r)
-{
-	switch (r->kind) {
-	case ARG_FLOAT:
-		return "floating";
-	case ARG_BY_VALUE:
-		return "passed by value";
-	case ARG_TOO_WIDE:
-		return "wider than 8 bytes";
-	default:
-		return NULL;
-	}
-}
-
 /* Does t, as the header spells it (the file's typedefs expanded), hold
  * a type C90 lacks: long long or _Bool?  A cast to it then needs
  * __extension__. */

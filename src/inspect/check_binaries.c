@@ -248,7 +248,7 @@ static void check_site(struct checker *c, const struct binary *b,
 		if (r.kind == ARG_AS_NOTED || arg_read_unreadable(&r))
 			continue;
 		if (r.size == a.size &&
-		    (r.kind != ARG_INTEGER || r.is_signed == a.is_signed))
+		    (!arg_kind_of(&r)->integer || r.is_signed == a.is_signed))
 			continue;
 		problem_at(c, c->strict, b->path, p, where,
 			   "argument %d is recorded as %d bytes %s, declared %d bytes %s",

@@ -39,8 +39,7 @@ static int names_code(const struct tracer *tr)
 		return 1;
 	for (i = 0; i < tr->nprobes; i++)
 		for (a = 0; a < tr->probes[i].nargs; a++)
-			if (tr->probes[i].read[a].kind == ARG_CODE ||
-			    tr->probes[i].read[a].kind == ARG_POINTER)
+			if (arg_kind_of(&tr->probes[i].read[a])->symbols)
 				return 1;
 	return 0;
 }

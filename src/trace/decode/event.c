@@ -94,8 +94,7 @@ static void put_value(struct line *l, const struct traced *t,
 		put_str(l, json ? "\"(not readable: " : "(not readable: ");
 		put_str(l, why);
 		put_str(l, json ? ")\"" : ")");
-	} else if (r->kind == ARG_POINTER || r->kind == ARG_STRING ||
-		   r->kind == ARG_CODE) {
+	} else if (arg_kind_of(r)->hex) {
 		if (json)
 			*l->p++ = '"';
 		put_hex(l, v);
@@ -130,7 +129,7 @@ static void put_meant(struct line *l, const struct traced *t,
 		      long n, long long total, int json)
 {
 	const struct arg_read *r = &t->read[a];
-	int quote = json || r->kind == ARG_TEXT;
+	int quote = json || arg_kind_of(r)->quoted;
 
 	if (n == MEANT_UNREADABLE) {
 		/* As a string that could not be read: its address, in a
@@ -232,9 +231,7 @@ static void put_shows(struct line *l, const struct traced *t,
 		} else if (n == MEANT_NOTHING) {
 			put_value(l, t, e, a, v, json);
 		} else {
-			int quote = json || t->read[a].kind == ARG_STRING ||
-				    t->read[a].kind == ARG_TEXT ||
-				    t->read[a].kind == ARG_FIELD;
+			int quote = json || arg_kind_of(&t->read[a])->quoted;
 
 			if (quote)
 				*l->p++ = '"';
@@ -266,7 +263,7 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 			return -1;
 		if (n >= 0)
 			buf_add(b, text, (size_t)n);
-		else if (r->kind == ARG_POINTER)
+		else if (arg_kind_of(r)->hex)
 			buf_printf(b, "0x%llx", v);
 		else if (r->is_signed)
 			buf_printf(b, "%lld", meant_signed(r, v));

@@ -142,7 +142,7 @@ unsigned long long meant_value(const struct traced *t,
 static inline int meant_counted(const struct arg_read *r)
 {
 	return r->length_from == LENGTH_SIBLING &&
-	       (r->kind == ARG_TEXT || r->kind == ARG_BYTES);
+	       arg_kind_of(r)->counted;
 }
 /* Show k of e: text into out as meant_text (*total too), or its number
  * into *v (MEANT_NOTHING); *cut when its string was cut. */

@@ -21,7 +21,7 @@
 /* Does argument i come with a slot of bytes (event.h's strings)? */
 int meant_has_slot(const struct arg_read *r)
 {
-	return ARG_KIND_HAS_SLOT(r->kind);
+	return arg_kind_of(r)->slot;
 }
 
 /* The slot of argument a, or -1 when it has none. */
@@ -209,8 +209,7 @@ long meant_text(char *out, const struct traced *t, const struct trace_event *e,
 		return symbolize && e->args[a]
 			       ? symbolize(symbolize_ctx, e->pid, e->args[a], out)
 			       : MEANT_NOTHING;
-	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES &&
-	    r->kind != ARG_SOCKADDR)
+	if (!arg_kind_of(r)->counted && r->kind != ARG_SOCKADDR)
 		return MEANT_NOTHING;
 	if (r->kind == ARG_SOCKADDR && e->args[a] == 0)
 		return (long)(stpcpy(out, "(null)") - out);

@@ -101,7 +101,7 @@ static void arg_operand(const struct traced *t, const struct trace_event *e,
 		o->len = trace_sockaddr_bytes(family);
 		return;
 	}
-	if (r->kind != ARG_TEXT && r->kind != ARG_BYTES) {
+	if (!arg_kind_of(r)->counted) {
 		o->len = (unsigned)strnlen(o->text, slot_size(e) - 1);
 		return;
 	}

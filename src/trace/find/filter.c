@@ -71,41 +71,12 @@ static int constant_error(struct compiling *c, const struct where_node *n,
 	return -1;
 }
 
-/* What an operand read as r is, and what it compares with: for the
- * message that leaves a probe out. */
-static const char *operand_kind(const struct arg_read *r)
-{
-	switch (r->kind) {
-	case ARG_INTEGER:
-	case ARG_POINTER:
-	case ARG_CODE:
-	case ARG_AS_NOTED:
-		return "a number: compare it with a number (== != < <= > >=)";
-	case ARG_STRING:
-	case ARG_TEXT:
-		return "a string: compare it with a \"string\" (== != ~)";
-	case ARG_BYTES:
-		return "bytes (a pointer with its length): compare them with 0x hex as --trace prints them (== != 0xHEX, ~ 0xHEX*)";
-	case ARG_SOCKADDR:
-		return "a socket address: compare it with a \"string\" as --trace prints it (== != ~)";
-	case ARG_FIELD:
-		return "a field of key=value text, whose values are text: compare it with a \"string\" (== != ~)";
-	case ARG_FLOAT:
-		return "a floating-point number, which the tracers cannot read";
-	case ARG_BY_VALUE:
-		return "an object passed by value, which --where cannot compare";
-	case ARG_TOO_WIDE:
-		break;
-	}
-	return "wider than 8 bytes, which the tracers cannot read";
-}
-
 /* The probe left out: n's operand is not of the kind its constant is. */
 static int wrong_kind(struct compiling *c, const struct where_node *n,
 		      const struct arg_read *r)
 {
 	buf_printf(&c->why, "%s's '%s' is %s", c->t->label_text, n->operand,
-		   operand_kind(r));
+		   arg_kind_of(r)->compares);
 	return left_out(c, n);
 }
 
@@ -115,7 +86,7 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 {
 	const struct arg_read *r = &c->t->read[idx];
 
-	if (r->kind == ARG_FIELD) {
+	if (arg_kind_of(r)->compare == COMPARE_FIELD) {
 		/* fields.KEY: the argument's text, searched in the kernel
 		   for the key's value (bpf/fields.h). */
 		if (strlen(r->field) >= TRACE_FIELD_LEN)
@@ -125,8 +96,9 @@ static int string_cond(struct compiling *c, const struct where_node *n,
 		cond->arg = (unsigned)idx;
 		r = &c->t->read[idx];
 	}
-	if (r->kind != ARG_STRING &&
-	    !(r->kind == ARG_TEXT && idx < TRACE_MAX_ARGS))
+	/* A --show member's text is read with its length: not compared. */
+	if (arg_kind_of(r)->compare != COMPARE_STRING ||
+	    (arg_kind_of(r)->counted && idx >= TRACE_MAX_ARGS))
 		return wrong_kind(c, n, r);
 	if (n->op != TRACE_EQ && n->op != TRACE_NE && n->op != WHERE_GLOB)
 		return constant_error(c, n, "a string compares with ==, != or ~");
@@ -208,15 +180,14 @@ static int integer_cond(struct compiling *c, const struct where_node *n,
 			int idx, struct trace_cond *cond)
 {
 	const struct arg_read *r = &c->t->read[idx];
-	int bits, is_signed = r->is_signed && r->kind == ARG_INTEGER;
+	int bits, is_signed = r->is_signed && arg_kind_of(r)->integer;
 	unsigned long long max, magnitude = n->magnitude;
 	int negative = n->negative;
 	struct buf msg = { 0 };
 	long long named = 0;
 	int rc;
 
-	if (r->kind != ARG_INTEGER && r->kind != ARG_POINTER &&
-	    r->kind != ARG_CODE)
+	if (arg_kind_of(r)->compare != COMPARE_NUMBER)
 		return wrong_kind(c, n, r);
 	if (n->op == WHERE_GLOB)
 		return constant_error(c, n, "~ matches strings: compare a number with == != < <= > >=");
@@ -430,6 +401,7 @@ static int compile_comparison(struct compiling *c, const struct where_node *n)
 	struct trace_filter *f = c->f;
 	struct trace_cond *cond;
 	struct where_node swapped;
+	enum arg_compare compare;
 	int idx = -1, rc;
 
 	/* A constant may come first: a value's name first (PERIODIC ==
@@ -451,7 +423,8 @@ static int compile_comparison(struct compiling *c, const struct where_node *n)
 	}
 	if ((rc = operand_index(c, n, &idx)) != 0)
 		return rc;
-	if (c->t->read[idx].kind == ARG_SOCKADDR)
+	compare = arg_kind_of(&c->t->read[idx])->compare;
+	if (compare == COMPARE_SOCKADDR)
 		return sockaddr_conds(c, n, idx);
 	if (f->nconds >= TRACE_MAX_CONDS)
 		return constant_error(c, n, TOO_LONG);
@@ -459,7 +432,7 @@ static int compile_comparison(struct compiling *c, const struct where_node *n)
 	memset(cond, 0, sizeof(*cond));
 	cond->arg = (unsigned)idx;
 	rc = n->is_string ? string_cond(c, n, idx, cond)
-	     : n->is_hex && c->t->read[idx].kind == ARG_BYTES
+	     : n->is_hex && compare == COMPARE_BYTES
 		     ? bytes_cond(c, n, idx, cond)
 		     : integer_cond(c, n, idx, cond);
 	if (rc == 0 && (rc = append_step(c, n, (unsigned char)f->nconds)) == 0)

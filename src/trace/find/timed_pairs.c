@@ -62,8 +62,7 @@ static int number_arg(const struct traced *t, const char *name)
 	int a;
 
 	for (a = 0; a < t->nargs; a++)
-		if ((t->read[a].kind == ARG_INTEGER ||
-		     t->read[a].kind == ARG_AS_NOTED) &&
+		if (arg_kind_of(&t->read[a])->integer &&
 		    strcmp(t->arg_names[a], name) == 0)
 			return a;
 	return -1;

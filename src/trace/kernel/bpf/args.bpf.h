@@ -61,7 +61,9 @@ static __always_inline int register_at(const struct firing_regs *r,
  * sees bounded: clang may keep a copy of an index from before its
  * check (spilled to the stack) and index with it, which Linux 6.1's
  * verifier (Debian 12's) refuses ("unbounded memory access") where
- * later ones link the copy to the check.  Out of range, 0. */
+ * later ones link the copy to the check.  Out of range, 0.  (The unit
+ * tests, which compile this in user space, bring their own.) */
+#ifndef BOUNDED_INDEX
 #define BOUNDED_INDEX(i, n)                                                  \
 	({                                                                   \
 		__u64 index_ = (i);                                          \
@@ -70,6 +72,7 @@ static __always_inline int register_at(const struct firing_regs *r,
 			     : "i"(n));                                      \
 		index_;                                                      \
 	})
+#endif
 
 /* Argument i as usdt.bpf.h's bpf_usdt_arg() reads it: 0 when it cannot
  * be read. */

@@ -10,19 +10,26 @@
  * multiple of 8), known to the verifier: slot n is at n * slot_bytes. */
 const volatile __u32 slot_bytes = TRACE_STR_LEN;
 
+/* off *= bytes, with bytes as the source: 6.1's verifier bounds a
+ * product only then, and clang puts it either way.  (The unit tests,
+ * which compile this in user space, bring their own.) */
+#ifndef MULTIPLY_BY_SOURCE
+#define MULTIPLY_BY_SOURCE(off, bytes)                                       \
+	__asm__ __volatile__("%[off] *= %[bytes]"                            \
+			     : [off] "+r"(off)                                \
+			     : [bytes] "r"(bytes))
+#endif
+
 /* Slot n of e (n at most TRACE_MAX_SLOTS, the callers' bound: the
  * stack part's place).  For 6.1's verifier: masked, not compared (it
  * follows a compare's way that its bounds rule out, and refuses the
- * pointer made there), and multiplied with the constant as the source
- * (it bounds a product only then; clang puts it either way). */
+ * pointer made there), and multiplied as MULTIPLY_BY_SOURCE says. */
 static __always_inline char *slot_of(struct trace_event *e, __u64 n)
 {
 	__u64 bytes = slot_bytes <= TRACE_STR_MAX ? slot_bytes : TRACE_STR_MAX,
 	      off = n & (2 * TRACE_MAX_SLOTS - 1);
 
-	__asm__ __volatile__("%[off] *= %[bytes]"
-			     : [off] "+r"(off)
-			     : [bytes] "r"(bytes));
+	MULTIPLY_BY_SOURCE(off, bytes);
 	return e->slots + off;
 }
 
