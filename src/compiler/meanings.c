@@ -14,7 +14,9 @@
  *   - key=value text: `@fields ARG` for a string of fields as
  *     probegen-tracing writes a span's or an event's.
  * A tag is a line of the doc comment that starts with @length, @enum,
- * @function or @fields; other @ words stay documentation.
+ * @function or @fields; other @ words stay documentation.  Each tag is a
+ * row of `tags`: its reader, what it makes of an argument's read, how
+ * the declaration note says it back, and what --docs says of it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -342,16 +344,150 @@ static void tag_fields(struct tag_reader *r, const char *p, const char *end)
 	r->pr->meanings[i].fields = 1;
 }
 
-/* The tags, each by its word. */
+/* ---- each tag's row ---- */
+
+/* A read with no length: a tag that decides the kind otherwise. */
+static void no_length(struct arg_read *r)
+{
+	r->length_from = LENGTH_NONE;
+	r->length_arg = -1;
+	r->length = 0;
+	r->reversed = 0;
+}
+
+/* A pointer with its length, said or inferred: char, signed char or
+ * D's string as text, unsigned char and the rest as bytes. */
+static void length_apply(struct arg_read *r, const struct arg_meaning *m,
+			 const struct type *t)
+{
+	if (m->no_length || (m->length_arg < 0 && !m->length))
+		return;
+	r->kind = type_char_kind(t) == CHARS_TEXT && !m->reversed ? ARG_TEXT
+								  : ARG_BYTES;
+	if (m->length_arg >= 0)
+		r->length_from = LENGTH_ARG, r->length_arg = m->length_arg;
+	else
+		r->length_from = LENGTH_FIXED, r->length = m->length;
+	r->reversed = m->reversed;
+}
+
+static void function_apply(struct arg_read *r, const struct arg_meaning *m,
+			   const struct type *t)
+{
+	(void)t;
+	if (!m->code)
+		return;
+	r->kind = ARG_CODE;
+	no_length(r);
+}
+
+static void fields_apply(struct arg_read *r, const struct arg_meaning *m,
+			 const struct type *t)
+{
+	if (!m->fields)
+		return;
+	r->kind = type_is_string(t) ? ARG_STRING : r->kind;
+	r->key_values = r->kind == ARG_STRING;
+	no_length(r);
+}
+
+static void enum_apply(struct arg_read *r, const struct arg_meaning *m,
+		       const struct type *t)
+{
+	(void)t;
+	r->values = m->values;
+	r->nvalues = m->nvalues;
+}
+
+/* "@TAG NAME" on a line of its own into b: the argument by its name,
+ * or argN when it has none (tags read it back so: probe_param_index). */
+static void tag_line(struct buf *b, const char *tag, const struct probe *pr,
+		     int i)
+{
+	buf_cat(b, b->len ? "\n" : "", tag, " ", NULL);
+	arg_display_name(b, pr, i);
+}
+
+static void length_say(struct buf *b, const struct probe *pr, int i)
+{
+	const struct arg_meaning *m = &pr->meanings[i];
+
+	if (!m->length_said)
+		return;
+	tag_line(b, "@length", pr, i);
+	if (m->no_length) {
+		buf_lit(b, " none");
+	} else if (m->length_arg >= 0) {
+		buf_lit(b, " ");
+		arg_display_name(b, pr, m->length_arg);
+	} else {
+		buf_printf(b, " %u%s", m->length, m->reversed ? " reversed" : "");
+	}
+}
+
+static void function_say(struct buf *b, const struct probe *pr, int i)
+{
+	if (pr->meanings[i].code)
+		tag_line(b, "@function", pr, i);
+}
+
+static void fields_say(struct buf *b, const struct probe *pr, int i)
+{
+	if (pr->meanings[i].fields)
+		tag_line(b, "@fields", pr, i);
+}
+
+static void enum_say(struct buf *b, const struct probe *pr, int i)
+{
+	const struct arg_meaning *m = &pr->meanings[i];
+	int k;
+
+	if (!m->nvalues)
+		return;
+	tag_line(b, "@enum", pr, i);
+	for (k = 0; k < m->nvalues; k++)
+		buf_printf(b, " %s=%lld", m->values[k].name, m->values[k].value);
+}
+
+static void fields_describe(struct buf *b, const struct arg_read *r)
+{
+	if (r->key_values)
+		buf_lit(b, "key=value fields, an object of them in JSON");
+}
+
+static void enum_describe(struct buf *b, const struct arg_read *r)
+{
+	int k;
+
+	for (k = 0; k < r->nvalues; k++)
+		buf_printf(b, "%s%s=%lld", k ? ", " : "named values ",
+			   r->values[k].name, r->values[k].value);
+}
+
+/* The tags, one row each: its word, its reader (of the words after it,
+ * into the probe's meanings), what it makes of an argument's read, how
+ * the declaration note says it back (in this order: the note's bytes),
+ * and what --docs says of it where its kind's row (arg_read.c) does
+ * not.  A read's kind is decided by the last row that decides it. */
 static const struct tag {
 	const char *word;
 	void (*read)(struct tag_reader *r, const char *p, const char *end);
+	void (*apply)(struct arg_read *r, const struct arg_meaning *m,
+		      const struct type *t);
+	void (*say)(struct buf *b, const struct probe *pr, int i);
+	void (*describe)(struct buf *b, const struct arg_read *r);
 } tags[] = {
-	{ "@length", tag_length },
-	{ "@enum", tag_enum },
-	{ "@function", tag_function },
-	{ "@fields", tag_fields },
+	{ "@length", tag_length, length_apply, length_say, NULL },
+	{ "@function", tag_function, function_apply, function_say, NULL },
+	{ "@fields", tag_fields, fields_apply, fields_say, fields_describe },
+	{ "@enum", tag_enum, enum_apply, enum_say, enum_describe },
 };
+static const size_t ntags = ARRAY_SIZE(tags);
+
+const char *meaning_tag_word(size_t k)
+{
+	return k < ntags ? tags[k].word : NULL;
+}
 
 /* The tag line starts with, or NULL. */
 static const struct tag *tag_of(const char *line, size_t len)
@@ -487,81 +623,31 @@ void meanings_assign(struct program *prog, int quiet)
 
 /* ---- what the consumers read ---- */
 
-/* char, signed char or D's string: shown as text when it has a length
- * (unsigned char and the rest as bytes). */
 struct arg_read decl_arg_read(const struct program *prog,
-				   const struct probe *pr, int i,
-				   const struct target *tg)
+			      const struct probe *pr, int i,
+			      const struct target *tg)
 {
 	const struct param *p = param_at(pr, i);
 	struct arg_read r = type_arg_read(prog, p->type, tg);
 	const struct arg_meaning *m = pr->meanings ? &pr->meanings[i] : NULL;
+	size_t k;
 
-	if (!m)
-		return r;
-	if (m->sockaddr) {
+	if (m && m->sockaddr) /* by its type, whatever a tag says */
 		r.kind = ARG_SOCKADDR;
-	} else if (m->code) {
-		r.kind = ARG_CODE;
-	} else if (m->fields) {
-		r.key_values = r.kind == ARG_STRING;
-	} else if (!m->no_length && (m->length_arg >= 0 || m->length)) {
-		r.kind = type_char_kind(p->type) == CHARS_TEXT && !m->reversed
-				 ? ARG_TEXT
-				 : ARG_BYTES;
-		if (m->length_arg >= 0)
-			r.length_from = LENGTH_ARG, r.length_arg = m->length_arg;
-		else
-			r.length_from = LENGTH_FIXED, r.length = m->length;
-		r.reversed = m->reversed;
-	}
-	r.values = m->values;
-	r.nvalues = m->nvalues;
+	else
+		for (k = 0; m && k < ntags; k++)
+			tags[k].apply(&r, m, p->type);
 	return r;
-}
-
-/* "@TAG NAME" on a line of its own into b: the argument by its name,
- * or argN when it has none (tags read it back so: probe_param_index). */
-static void tag_line(struct buf *b, const char *tag, const struct probe *pr,
-		     int i)
-{
-	buf_cat(b, b->len ? "\n" : "", tag, " ", NULL);
-	arg_display_name(b, pr, i);
 }
 
 void meanings_tags(struct buf *b, const struct probe *pr)
 {
-	const struct param *p;
-	int i = 0, k;
+	size_t k;
+	int i;
 
-	for_each_param(pr->native, p) {
-		const struct arg_meaning *m = pr->meanings ? &pr->meanings[i]
-							   : NULL;
-
-		if (m && m->length_said) {
-			tag_line(b, "@length", pr, i);
-			if (m->no_length) {
-				buf_lit(b, " none");
-			} else if (m->length_arg >= 0) {
-				buf_lit(b, " ");
-				arg_display_name(b, pr, m->length_arg);
-			} else {
-				buf_printf(b, " %u%s", m->length,
-					   m->reversed ? " reversed" : "");
-			}
-		}
-		if (m && m->code)
-			tag_line(b, "@function", pr, i);
-		if (m && m->fields)
-			tag_line(b, "@fields", pr, i);
-		if (m && m->nvalues) {
-			tag_line(b, "@enum", pr, i);
-			for (k = 0; k < m->nvalues; k++)
-				buf_printf(b, " %s=%lld", m->values[k].name,
-					   m->values[k].value);
-		}
-		i++;
-	}
+	for (i = 0; pr->meanings && i < pr->nnative; i++)
+		for (k = 0; k < ntags; k++)
+			tags[k].say(b, pr, i);
 }
 
 int meaning_text(struct buf *b, const struct program *prog,
@@ -571,8 +657,7 @@ int meaning_text(struct buf *b, const struct program *prog,
 	const struct arg_meaning *m = &pr->meanings[i];
 	const char *meaning = arg_kind_of(&r)->meaning;
 	const char *length = meaning ? strstr(meaning, "%s") : NULL;
-	size_t before = b->len;
-	int k;
+	size_t before = b->len, k;
 
 	if (length) {
 		/* A counted kind's: its length, an argument or bytes. */
@@ -585,12 +670,10 @@ int meaning_text(struct buf *b, const struct program *prog,
 		buf_puts(b, r.reversed ? ", last byte first" : "");
 	} else if (meaning) {
 		buf_puts(b, meaning);
-	} else if (r.key_values) {
-		buf_lit(b, "key=value fields, an object of them in JSON");
 	}
-	for (k = 0; k < r.nvalues; k++)
-		buf_printf(b, "%s%s=%lld", k ? ", " : "named values ",
-			   r.values[k].name, r.values[k].value);
+	for (k = 0; k < ntags; k++)
+		if (tags[k].describe)
+			tags[k].describe(b, &r);
 	if (b->len == before)
 		return 0;
 	if (m->sockaddr || (r.kind == ARG_CODE && !m->code))

@@ -50,6 +50,8 @@ int names_length_of(const char *x, const char *name);
  * infer the rest: errors at their file, line and column (none when
  * quiet: a binary's recorded tags, which its reader warns of). */
 void meanings_assign(struct program *prog, int quiet);
+/* The word of tag row k (@length, ...), or NULL past the last. */
+const char *meaning_tag_word(size_t k);
 /* Is this line of a doc comment (its decoration taken off) a tag of
  * probegen's, which --docs and --rust show by its meaning? */
 int meaning_tag_line(const char *line, size_t len);

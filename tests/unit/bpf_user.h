@@ -15,7 +15,9 @@
 
 #include "trace/kernel/bpf/trace_abi.h"
 
+#ifndef __always_inline /* glibc's sys/cdefs.h has it */
 #define __always_inline inline __attribute__((always_inline))
+#endif
 
 /* A read of memory this test owns, or NULL: what the kernel's helper
  * answers for an address that is not mapped.  Addresses below 4096

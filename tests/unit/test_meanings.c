@@ -4,6 +4,7 @@
  * and the tags' errors at their file, line and column.
  */
 #include "compile.h"
+#include "compiler/emit.h"
 #include "unit.h"
 
 static void lengths_inferred_from_names(void)
@@ -123,6 +124,143 @@ static void tags_name_unnamed_arguments_argN(void)
 	program_free(prog);
 }
 
-UNIT_CASES(UNIT(lengths_inferred_from_names), UNIT(tags_say_what_names_cannot),
+
+/* Probe name of prog. */
+static const struct probe *probe_of(const struct program *prog,
+				    const char *name)
+{
+	const struct provider *pv;
+	const struct probe *pr;
+
+	for_each_provider(prog, pv)
+		for_each_probe(pv, pr)
+			if (strcmp(pr->name, name) == 0)
+				return pr;
+	abort();
+}
+
+/* One use of each tag: its doc line, the probe's arguments, and what
+ * --docs says of the tagged one (its first).  A tag row without a use
+ * here fails tag_rows_round_trip. */
+static const struct {
+	const char *line, *params, *said;
+} tag_uses[] = {
+	{ "@length key 16 reversed", "const void *key",
+	  "16 bytes in hex, last byte first (said)" },
+	{ "@function cb", "void *cb, size_t cb_len",
+	  "a function, shown by its name (said)" },
+	{ "@fields attrs", "const char *attrs",
+	  "key=value fields, an object of them in JSON (said)" },
+	{ "@enum state IDLE=0 BUSY=1", "int state",
+	  "named values IDLE=0, BUSY=1 (said)" },
+};
+
+/* Every tag row: read from a doc comment, said back by the declaration
+ * note as written, and described by --docs. */
+static void tag_rows_round_trip(void)
+{
+	size_t k, u;
+
+	for (k = 0; meaning_tag_word(k); k++) {
+		const char *word = meaning_tag_word(k);
+		char text[512];
+		struct program *prog;
+		struct buf b = { 0 };
+
+		for (u = 0; u < ARRAY_SIZE(tag_uses); u++)
+			if (strncmp(tag_uses[u].line, word, strlen(word)) == 0 &&
+			    tag_uses[u].line[strlen(word)] == ' ')
+				break;
+		CHECK(u < ARRAY_SIZE(tag_uses), "no use of tag %s here", word);
+		snprintf(text, sizeof(text),
+			 "provider p {\n\t/** %s */\n\tprobe a(%s);\n};\n",
+			 tag_uses[u].line, tag_uses[u].params);
+		prog = compile(text);
+		CHECK(diag.errors == 0, "%s: %s", word, unit_said());
+		meanings_tags(&b, probe_of(prog, "a"));
+		CHECK_STR(b.data, tag_uses[u].line);
+		b.len = 0;
+		CHECK(meaning_text(&b, prog, probe_of(prog, "a"), 0), "%s: not described", word);
+		CHECK_STR(b.data, tag_uses[u].said);
+		buf_free(&b);
+		program_free(prog);
+	}
+	CHECK_INT(k, ARRAY_SIZE(tag_uses));
+}
+
+/* Which tag decides the kind: @function over a length its names give,
+ * @fields over one too; a socket address by its type over any tag. */
+static void tags_decide_the_kind_in_order(void)
+{
+	struct program *prog = compile(
+		"provider p {\n"
+		"\t/** @function cb\n"
+		"\t * @fields msg */\n"
+		"\tprobe a(void *cb, size_t cb_len, const char *msg, int msg_len);\n"
+		"\t/** @length peer 16 */\n"
+		"\tprobe b(struct sockaddr *peer);\n"
+		"};\n");
+	struct arg_read r;
+
+	CHECK(diag.errors == 0, "errors: %s", unit_said());
+	r = read_of(prog, "a", 0);
+	CHECK(r.kind == ARG_CODE && r.length_from == LENGTH_NONE,
+	      "cb: kind %d, length from %d", r.kind, r.length_from);
+	r = read_of(prog, "a", 2);
+	CHECK(r.kind == ARG_STRING && r.key_values && r.length_from == LENGTH_NONE,
+	      "msg: kind %d, key_values %d", r.kind, r.key_values);
+	r = read_of(prog, "b", 0);
+	CHECK(r.kind == ARG_SOCKADDR && r.length_from == LENGTH_NONE,
+	      "peer: kind %d", r.kind);
+	program_free(prog);
+}
+
+/* bpftrace's spelling of each kind, from its row: the format and the
+ * expression that reads it. */
+static void bpftrace_spells_each_kind(void)
+{
+	static const struct {
+		int arg;
+		const char *fmt, *expr;
+	} want[] = {
+		{ 0, "%d", "arg0" },
+		{ 1, "%lu", "arg1" },
+		{ 2, "0x%lx", "arg2" },
+		{ 3, "\\\"%s\\\"", "str(arg3)" },
+		{ 4, "\\\"%s\\\"", "str(arg4, (int64)arg5 < 0 ? 0 : arg5)" },
+		{ 6, "%r", "buf(arg6, 8)" },
+		{ 7, "0x%lx", "arg7" },
+		{ 8, "%s", "usym(arg8)" },
+		{ 9, "(not readable: floating)", "" },
+	};
+	struct program *prog = compile(
+		"provider p {\n"
+		"\t/** @length key 8\n"
+		"\t * @function cb */\n"
+		"\tprobe a(int i, unsigned long u, void *p, const char *s,\n"
+		"\t        const char *t, int t_len, const void *key,\n"
+		"\t        struct sockaddr *peer, void *cb, double d);\n"
+		"};\n");
+	const struct probe *pr = probe_of(prog, "a");
+	struct buf fmt = { 0 }, expr = { 0 };
+	size_t k;
+
+	CHECK(diag.errors == 0, "errors: %s", unit_said());
+	for (k = 0; k < ARRAY_SIZE(want); k++) {
+		fmt.len = expr.len = 0;
+		buf_add(&fmt, "", 1), fmt.len = 0;
+		buf_add(&expr, "", 1), expr.len = 0;
+		bpftrace_arg(&fmt, &expr, prog, pr, want[k].arg, target_host());
+		CHECK_STR(fmt.data, want[k].fmt);
+		CHECK_STR(expr.data, want[k].expr);
+	}
+	buf_free(&fmt);
+	buf_free(&expr);
+	program_free(prog);
+}
+
+UNIT_CASES(UNIT(lengths_inferred_from_names),
+	   UNIT(bpftrace_spells_each_kind),
+	   UNIT(tag_rows_round_trip), UNIT(tags_decide_the_kind_in_order), UNIT(tags_say_what_names_cannot),
 	   UNIT(wrong_tags_are_errors_where_written),
 	   UNIT(tags_name_unnamed_arguments_argN))

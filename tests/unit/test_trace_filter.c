@@ -481,7 +481,58 @@ static void a_constant_first_is_read_as_written(void)
 	where_free(&r);
 }
 
-UNIT_CASES(UNIT(compiled_steps_agree_with_the_expression),
+/* Each kind compares as its row says (arg_read.c): the constants its
+ * row takes are compiled, the others leave the probe out, saying what
+ * the row says the operand is. */
+static void each_kind_compares_by_its_row(void)
+{
+	static const char *const constants[] = { "x == 7", "x == \"127.0.0.1:80\"",
+						  "x == 0xab" };
+	/* Which constant each way of comparing takes. */
+	static const int takes[][3] = {
+		[COMPARE_NONE] = { 0, 0, 0 },	  [COMPARE_NUMBER] = { 1, 0, 1 },
+		[COMPARE_STRING] = { 0, 1, 0 },	  [COMPARE_BYTES] = { 0, 0, 1 },
+		[COMPARE_SOCKADDR] = { 0, 1, 0 },
+	};
+	struct where_request r;
+	struct trace_filter f;
+	struct traced t;
+	char *why;
+	int k, c, rc;
+
+	for (k = 0; k < ARG_KINDS; k++) {
+		const struct arg_kind_row *row = &arg_kinds[k];
+
+		if (row->compare == COMPARE_FIELD)
+			continue; /* a field of an argument (t_trace_compare_the_whole_slot) */
+		for (c = 0; c < 3; c++) {
+			memset(&t, 0, sizeof(t));
+			t.label = t.label_text = (char *)"t:p";
+			t.nargs = 1;
+			t.arg_names[0] = (char *)"x";
+			t.read[0] = (struct arg_read){ .kind = (enum arg_kind)k,
+						       .size = 8, .length_arg = -1 };
+			if (row->counted)
+				t.read[0].length_from = LENGTH_FIXED,
+				t.read[0].length = 4;
+			CHECK_INT(parse(&r, constants[c]), 0);
+			why = NULL;
+			rc = filter_compile(&t, &r, &f, &why);
+			if (takes[row->compare][c])
+				CHECK(rc == 0, "%s: '%s' refused: %s", row->name,
+				      constants[c], why ? why : "");
+			else
+				CHECK(rc == 1 && why && strstr(why, row->compares),
+				      "%s: '%s' gave %d, said '%s'", row->name,
+				      constants[c], rc, why ? why : "");
+			free(why);
+			where_free(&r);
+		}
+	}
+}
+
+UNIT_CASES(UNIT(each_kind_compares_by_its_row),
+	   UNIT(compiled_steps_agree_with_the_expression),
 	   UNIT(too_many_steps_are_refused),
 	   UNIT(the_compiler_checks_every_step), UNIT(deep_nesting_is_refused),
 	   UNIT(a_leading_zero_is_refused), UNIT(a_failed_parse_leaves_nothing),

@@ -326,7 +326,25 @@ static void members_read_to_print(void)
 	CHECK_STR(printed(0), want);
 }
 
-UNIT_CASES(UNIT(kind_rows_are_whole), UNIT(kind_rows_agree_with_the_bpf_side),
+/* A length below 0 (a signed length the program got wrong): the BPF
+ * side reads at most a slot, and the print says the length, not the
+ * bytes. */
+static void a_negative_length_is_said(void)
+{
+	static const enum arg_kind kinds[] = { ARG_TEXT, ARG_INTEGER };
+	unsigned long long values[2] = { (unsigned long long)"abc",
+					 (unsigned long long)-1ll };
+
+	probe(2, kinds, values);
+	info.length_arg[0] = 1;
+	t.read[0].length_from = LENGTH_ARG, t.read[0].length_arg = 1;
+	t.read[1].is_signed = 1;
+	fire();
+	CHECK_STR(printed(0), " a0=(not readable: length -1) a1=-1");
+}
+
+UNIT_CASES(UNIT(a_negative_length_is_said),
+	   UNIT(kind_rows_are_whole), UNIT(kind_rows_agree_with_the_bpf_side),
 	   UNIT(integers_read_by_their_specs), UNIT(strings_read_to_print),
 	   UNIT(text_read_to_print), UNIT(bytes_read_to_print),
 	   UNIT(socket_address_read_to_print), UNIT(code_read_to_print),
