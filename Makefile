@@ -58,20 +58,10 @@ endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B) $(CFLAGS) -MMD -MP
 
 # The command line and what every wing shares; the compiler (.d files
-# to outputs); the inspector (binaries to reports).  The tracer's rooms
-# are TRACE_OBJ, below.
-SRCS = main.c options.c options_trace.c option_table.c help.c completion.c \
-       util.c name_set.c escape.c diag.c target.c output.c arg_read.c \
-       compiler/input.c compiler/defines.c \
-       compiler/parse.c compiler/ast.c compiler/ast_types.c \
-       compiler/program.c compiler/pairs.c compiler/check.c compiler/type.c \
-       compiler/spell.c compiler/names.c compiler/meanings.c \
-       compiler/emit_header.c \
-       compiler/emit_object.c compiler/emit_rust.c compiler/emit_bpftrace.c \
-       compiler/emit_docs.c \
-       inspect/notes.c inspect/specs.c inspect/binary_program.c \
-       inspect/srclines.c inspect/members.c inspect/list.c inspect/check_binaries.c \
-       inspect/loader.c inspect/fit.c inspect/semaphores.c inspect/debuginfo.c
+# to outputs); the inspector (binaries to reports): every .c of src/,
+# src/compiler/ and src/inspect/, so a new room needs no line here.
+# The tracer's rooms are TRACE_OBJ, below.
+SRCS = $(patsubst src/%,%,$(sort $(wildcard src/*.c src/compiler/*.c src/inspect/*.c)))
 # Optional parts, each found by compiling and linking a one-line program
 # that includes the part's header: have = $(call have,HEADER,LIBS) is yes
 # or empty.  No `#` may appear here: GNU make 4.3 passes `\#` through to
