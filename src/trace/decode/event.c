@@ -286,13 +286,13 @@ int event_arg_text(const struct traced *t, const struct trace_event *e, int a,
 			return -1;
 		buf_add(b, TRACE_SLOT(e, s),
 			strnlen(TRACE_SLOT(e, s), e->slot_bytes - 1));
-	} else if (r->kind == ARG_CODE) {
-		/* No function holds it: the address, as --stack says one. */
+	} else if (arg_kind_of(r)->hex) {
+		/* As streaming shows it: in hex, a pointer with its function
+		   (a code pointer no function holds: the address, as --stack
+		   says one). */
 		buf_printf(b, "0x%llx", e->args[a]);
-	} else if (r->kind == ARG_POINTER) {
-		/* As streaming shows it: in hex, with its function. */
-		buf_printf(b, "0x%llx", e->args[a]);
-		if ((n = meant_pointer_function(e, e->args[a], text)) >= 0) {
+		if (r->kind == ARG_POINTER &&
+		    (n = meant_pointer_function(e, e->args[a], text)) >= 0) {
 			buf_lit(b, " (");
 			buf_add(b, text, (size_t)n);
 			buf_lit(b, ")");
