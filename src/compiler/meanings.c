@@ -302,49 +302,79 @@ static void tag_enum(struct tag_reader *r, const char *p, const char *end)
 		tag_error(r, r->line, "'@enum' takes ARG NAME=VALUE...");
 }
 
+/* ---- each tag's row ---- */
+
+/* The rows of tags[], by their order. */
+enum tag_id { TAG_LENGTH, TAG_FUNCTION, TAG_FIELDS, TAG_ENUM, TAG_COUNT };
+/* Was tag k, a tag of one argument alone, said of m? */
+#define SAID(m, k) ((m)->said_alone >> (k) & 1u)
+/* The tags, one row each: its word, its reader (of the words after it,
+ * into the probe's meanings), what it makes of an argument's read, how
+ * the declaration note says it back (in this order: the note's bytes),
+ * and what --docs says of it where its kind's row (arg_read.c) does
+ * not.  A read's kind is decided by the last row that decides it. */
+struct tag {
+	const char *word;
+	void (*read)(struct tag_reader *r, const char *p, const char *end);
+	void (*apply)(struct arg_read *r, const struct arg_meaning *m,
+		      const struct type *t);
+	void (*say)(struct buf *b, const struct probe *pr, int i);
+	void (*describe)(struct buf *b, const struct arg_read *r);
+	/* A tag of one argument alone (tag_alone): why argument i cannot
+	   take it (after its name: "is not a pointer"), or NULL. */
+	const char *(*fits)(const struct tag_reader *r, int i);
+};
+static const struct tag tags[TAG_COUNT];
+
+/* @TAG ARG, a tag of one argument alone (@function, @fields): the
+ * argument, which the row's fits accepts, marked in its said_alone. */
+static void tag_alone(struct tag_reader *r, const char *p, const char *end,
+		      enum tag_id k)
+{
+	const char *word_ = tags[k].word;
+	size_t n = 0;
+	const char *w = word(&p, end, &n), *more, *why;
+	int i;
+
+	if ((i = tag_arg(r, word_, w, n)) < 0)
+		return;
+	if (SAID(&r->pr->meanings[i], k))
+		return tag_error(r, w, "'%s' said twice of '%.*s'", word_,
+				 (int)n, w);
+	if ((why = tags[k].fits(r, i)))
+		return tag_error(r, w, "'%s': '%.*s' %s", word_, (int)n, w, why);
+	if ((more = word(&p, end, &n)))
+		return tag_error(r, more, "'%s' takes one argument", word_);
+	r->pr->meanings[i].said_alone |= 1u << k;
+}
+
 /* @function ARG: a pointer to code (a callback passed as void *). */
 static void tag_function(struct tag_reader *r, const char *p, const char *end)
 {
-	size_t n = 0;
-	const char *w = word(&p, end, &n), *more;
-	int i;
+	tag_alone(r, p, end, TAG_FUNCTION);
+}
 
-	if ((i = tag_arg(r, "@function", w, n)) < 0)
-		return;
-	if (r->pr->meanings[i].code)
-		return tag_error(r, w, "'@function' said twice of '%.*s'",
-				 (int)n, w);
-	if (!is_pointer(r->prog, param_at(r->pr, i)->type) ||
-	    type_is_string(param_at(r->pr, i)->type))
-		return tag_error(r, w, "'@function': '%.*s' is not a pointer",
-				 (int)n, w);
-	if ((more = word(&p, end, &n)))
-		return tag_error(r, more, "'@function' takes one argument");
-	r->pr->meanings[i].code = 1;
+static const char *function_fits(const struct tag_reader *r, int i)
+{
+	const struct type *t = param_at(r->pr, i)->type;
+
+	return !is_pointer(r->prog, t) || type_is_string(t) ? "is not a pointer"
+							     : NULL;
 }
 
 /* @fields ARG: a string of key=value fields. */
 static void tag_fields(struct tag_reader *r, const char *p, const char *end)
 {
-	size_t n = 0;
-	const char *w = word(&p, end, &n), *more;
-	int i;
-
-	if ((i = tag_arg(r, "@fields", w, n)) < 0)
-		return;
-	if (r->pr->meanings[i].fields)
-		return tag_error(r, w, "'@fields' said twice of '%.*s'",
-				 (int)n, w);
-	if (!type_is_string(param_at(r->pr, i)->type) ||
-	    r->pr->meanings[i].length_said)
-		return tag_error(r, w, "'@fields': '%.*s' is not a string (a char pointer without a length)",
-				 (int)n, w);
-	if ((more = word(&p, end, &n)))
-		return tag_error(r, more, "'@fields' takes one argument");
-	r->pr->meanings[i].fields = 1;
+	tag_alone(r, p, end, TAG_FIELDS);
 }
 
-/* ---- each tag's row ---- */
+static const char *fields_fits(const struct tag_reader *r, int i)
+{
+	return !type_is_string(param_at(r->pr, i)->type) ||
+			       r->pr->meanings[i].length_said
+		       ? "is not a string (a char pointer without a length)"
+		       : NULL;
+}
 
 /* A read with no length: a tag that decides the kind otherwise. */
 static void no_length(struct arg_read *r)
@@ -375,7 +405,7 @@ static void function_apply(struct arg_read *r, const struct arg_meaning *m,
 			   const struct type *t)
 {
 	(void)t;
-	if (!m->code)
+	if (!SAID(m, TAG_FUNCTION))
 		return;
 	r->kind = ARG_CODE;
 	no_length(r);
@@ -384,7 +414,7 @@ static void function_apply(struct arg_read *r, const struct arg_meaning *m,
 static void fields_apply(struct arg_read *r, const struct arg_meaning *m,
 			 const struct type *t)
 {
-	if (!m->fields)
+	if (!SAID(m, TAG_FIELDS))
 		return;
 	r->kind = type_is_string(t) ? ARG_STRING : r->kind;
 	r->key_values = r->kind == ARG_STRING;
@@ -427,13 +457,13 @@ static void length_say(struct buf *b, const struct probe *pr, int i)
 
 static void function_say(struct buf *b, const struct probe *pr, int i)
 {
-	if (pr->meanings[i].code)
+	if (SAID(&pr->meanings[i], TAG_FUNCTION))
 		tag_line(b, "@function", pr, i);
 }
 
 static void fields_say(struct buf *b, const struct probe *pr, int i)
 {
-	if (pr->meanings[i].fields)
+	if (SAID(&pr->meanings[i], TAG_FIELDS))
 		tag_line(b, "@fields", pr, i);
 }
 
@@ -464,25 +494,15 @@ static void enum_describe(struct buf *b, const struct arg_read *r)
 			   r->values[k].name, r->values[k].value);
 }
 
-/* The tags, one row each: its word, its reader (of the words after it,
- * into the probe's meanings), what it makes of an argument's read, how
- * the declaration note says it back (in this order: the note's bytes),
- * and what --docs says of it where its kind's row (arg_read.c) does
- * not.  A read's kind is decided by the last row that decides it. */
-static const struct tag {
-	const char *word;
-	void (*read)(struct tag_reader *r, const char *p, const char *end);
-	void (*apply)(struct arg_read *r, const struct arg_meaning *m,
-		      const struct type *t);
-	void (*say)(struct buf *b, const struct probe *pr, int i);
-	void (*describe)(struct buf *b, const struct arg_read *r);
-} tags[] = {
-	{ "@length", tag_length, length_apply, length_say, NULL },
-	{ "@function", tag_function, function_apply, function_say, NULL },
-	{ "@fields", tag_fields, fields_apply, fields_say, fields_describe },
-	{ "@enum", tag_enum, enum_apply, enum_say, enum_describe },
+static const struct tag tags[TAG_COUNT] = {
+	[TAG_LENGTH] = { "@length", tag_length, length_apply, length_say },
+	[TAG_FUNCTION] = { "@function", tag_function, function_apply,
+			   function_say, .fits = function_fits },
+	[TAG_FIELDS] = { "@fields", tag_fields, fields_apply, fields_say,
+			 fields_describe, fields_fits },
+	[TAG_ENUM] = { "@enum", tag_enum, enum_apply, enum_say, enum_describe },
 };
-static const size_t ntags = ARRAY_SIZE(tags);
+static const size_t ntags = TAG_COUNT;
 
 const char *meaning_tag_word(size_t k)
 {
@@ -676,7 +696,7 @@ int meaning_text(struct buf *b, const struct program *prog,
 			tags[k].describe(b, &r);
 	if (b->len == before)
 		return 0;
-	if (m->sockaddr || (r.kind == ARG_CODE && !m->code))
+	if (m->sockaddr || (r.kind == ARG_CODE && !SAID(m, TAG_FUNCTION)))
 		buf_lit(b, " (by its type)");
 	else if (r.length_from == LENGTH_ARG && !m->length_said)
 		buf_lit(b, " (by its name)");

@@ -38,8 +38,10 @@ struct arg_meaning {
 	int no_length;		   /* @length ARG none */
 	int length_said;	   /* by @length, not inferred from the names */
 	int sockaddr;		   /* a socket address, by its type */
-	int code;		   /* @function: a pointer to code */
-	int fields;		   /* @fields: key=value text */
+	/* Bit k: tag row k of meanings.c, a tag of one argument alone,
+	   said of it (@function: a pointer to code; @fields: key=value
+	   text) */
+	unsigned said_alone;
 	struct enum_value *values; /* @enum */
 	int nvalues;
 };
