@@ -151,6 +151,7 @@ struct session;
 
 /* The rows, in their order: a row reads the state of those above it. */
 enum sink_id {
+	SINK_NO_ID = -1, /* a row no other row reads (sinks.h) */
 	SINK_STACKS,	   /* code pointers named; --stack's walks (stacks.c) */
 	SINK_CALLS,	   /* starts matched to ends (calls.c) */
 	SINK_PROFILE,	   /* the pairs' calls by name (profile.c) */
@@ -164,6 +165,7 @@ enum sink_id {
 	SINK_EXPECT_ALL,   /* --expect-all's probes that never fired */
 	SINK_COUNT
 };
+#define SINK_MAX 32 /* the rows sinks.c's table may hold */
 /* What a row's open returns when it failed (said). */
 #define SINK_FAILED ((void *)-1)
 struct tracer;
@@ -204,8 +206,8 @@ struct tracer {
 	char *loader;		   /* -p's program's loader, or NULL */
 	/* Each sink's state (sinks.c's rows, by sink_id): read through
 	   sink_state(); sinks_open[i], once row i is open. */
-	void *sinks[SINK_COUNT];
-	char sinks_open[SINK_COUNT];
+	void *sinks[SINK_MAX];
+	char sinks_open[SINK_MAX];
 	void *features[FEATURE_COUNT]; /* each feature's own state, or NULL */
 	struct session *session; /* the BPF side, while it runs */
 	/* One uprobe's trap here, in ns (trap_cost.c): 0 until measured,

@@ -4,10 +4,12 @@
  * opening it before anything is attached, each firing (the ring
  * buffer's callback), what it says once the kernel's counts are read,
  * its files kept or removed when the trace has ended, and freeing it.
- * trace.c only loops over the rows, so a new output is one room, one
- * row here and its id in tracer.h's enum sink_id (the Makefile builds
- * every file of the folder).  A row reads another's state by its id (sink_state),
- * only of a row above it; --limit counts the events taken here.
+ * trace.c only loops over the rows, so a new output is one room that
+ * holds its row (struct sink, sinks.h) and its line in the table below
+ * (the Makefile builds every file of the folder); it needs an id in
+ * tracer.h's enum sink_id only when another row reads its state by it
+ * (sink_state), which a row does only of a row above it.  --limit
+ * counts the events taken here.
  */
 #include <stdlib.h>
 
@@ -328,50 +330,72 @@ static int report_expect_all(void *state, struct tracer *tr,
 	return summary_unfired(tr, t) ? EXIT_INPUT : status;
 }
 
-/* In order, each row after those whose state it reads (sink_id's
- * order).  wanted is every row's; each other step may be NULL. */
-static const struct sink {
-	enum sink_id id;
-	int (*wanted)(const struct trace_plan *p);
-	/* Before anything is attached: its state (NULL: it keeps none),
-	   or SINK_FAILED after saying why. */
-	void *(*open)(struct tracer *tr);
-	void (*event)(void *state, struct tracer *tr,
-		      const struct trace_event *e);
-	/* Once the trace has ended, with the kernel's counts (NULL when
-	   the plan reads none: plan.tally): what it says, and the run's
-	   status (given status). */
-	int (*report)(void *state, struct tracer *tr, const struct tally *t,
-		      int status);
-	/* Its files kept when the trace ran (ran: it traced, and did not
-	   fail), else removed: 0, or -1 after saying why. */
-	int (*finish)(void *state, struct tracer *tr, int ran);
-	void (*free)(void *state);
-} sinks[] = {
-	{ SINK_STACKS, wants_stacks, open_stacks, to_stacks, NULL, NULL,
-	  free_stacks },
-	{ SINK_CALLS, wants_calls, open_calls, to_calls, NULL, NULL,
-	  free_calls },
-	{ SINK_PROFILE, wants_profile, open_profile, to_profile, NULL,
-	  finish_profile, free_profile },
-	{ SINK_STACK_COUNTS, wants_stack_counts, open_stack_counts,
-	  to_stack_counts, report_stack_counts, finish_stack_counts,
-	  free_stack_counts },
-	{ SINK_PPROF, wants_pprof, open_pprof, NULL, NULL, finish_pprof,
-	  free_pprof },
-	{ SINK_METRICS, wants_metrics, open_metrics, to_metrics, NULL, NULL,
-	  free_metrics },
-	{ SINK_TIMELINE, wants_timeline, open_timeline, to_timeline, NULL,
-	  finish_timeline, NULL },
-	{ SINK_PRINTER, wants_printer, NULL, to_printer, NULL, NULL, NULL },
-	{ SINK_SUMMARY, wants_summary, NULL, NULL, report_summary, NULL,
-	  NULL },
-	{ SINK_EXPECT, wants_expect, NULL, to_expect, report_expect, NULL,
-	  NULL },
-	{ SINK_EXPECT_ALL, wants_expect_all, NULL, NULL, report_expect_all,
-	  NULL, NULL },
+/* The rows that live here; a room may hold its own (the table names
+ * it below). */
+static const struct sink stacks_sink = {
+	SINK_STACKS, wants_stacks, open_stacks, to_stacks, NULL, NULL,
+	free_stacks
 };
-_Static_assert(ARRAY_SIZE(sinks) == SINK_COUNT, "a row for each sink_id");
+static const struct sink calls_sink = {
+	SINK_CALLS, wants_calls, open_calls, to_calls, NULL, NULL,
+	free_calls
+};
+static const struct sink profile_sink = {
+	SINK_PROFILE, wants_profile, open_profile, to_profile, NULL,
+	finish_profile, free_profile
+};
+static const struct sink stack_counts_sink = {
+	SINK_STACK_COUNTS, wants_stack_counts, open_stack_counts,
+	to_stack_counts, report_stack_counts, finish_stack_counts,
+	free_stack_counts
+};
+static const struct sink pprof_sink = {
+	SINK_PPROF, wants_pprof, open_pprof, NULL, NULL, finish_pprof,
+	free_pprof
+};
+static const struct sink metrics_sink = {
+	SINK_METRICS, wants_metrics, open_metrics, to_metrics, NULL,
+	NULL, free_metrics
+};
+static const struct sink timeline_sink = {
+	SINK_TIMELINE, wants_timeline, open_timeline, to_timeline, NULL,
+	finish_timeline, NULL
+};
+static const struct sink printer_sink = {
+	SINK_PRINTER, wants_printer, NULL, to_printer, NULL, NULL, NULL
+};
+static const struct sink summary_sink = {
+	SINK_SUMMARY, wants_summary, NULL, NULL, report_summary, NULL,
+	NULL
+};
+static const struct sink expect_sink = {
+	SINK_EXPECT, wants_expect, NULL, to_expect, report_expect, NULL,
+	NULL
+};
+static const struct sink expect_all_sink = {
+	SINK_EXPECT_ALL, wants_expect_all, NULL, NULL,
+	report_expect_all, NULL, NULL
+};
+
+/* In order, each row after those whose state it reads: first the rows
+ * others read, in sink_id's order, then the rest (SINK_NO_ID). */
+static const struct sink *const sinks[] = {
+	/* A row a line, so that a new row is a line. */
+	/* clang-format off */
+	&stacks_sink,
+	&calls_sink,
+	&profile_sink,
+	&stack_counts_sink,
+	&pprof_sink,
+	&metrics_sink,
+	&timeline_sink,
+	&printer_sink,
+	&summary_sink,
+	&expect_sink,
+	&expect_all_sink,
+	/* clang-format on */
+};
+_Static_assert(ARRAY_SIZE(sinks) <= SINK_MAX, "SINK_MAX holds every row");
 
 struct server *sinks_server(const struct tracer *tr)
 {
@@ -390,11 +414,12 @@ int sinks_open(struct tracer *tr)
 	for (i = 0; i < ARRAY_SIZE(sinks); i++) {
 		void *state;
 
-		if (sinks[i].id != (enum sink_id)i)
+		if (i < SINK_COUNT ? sinks[i]->id != (enum sink_id)i
+				   : sinks[i]->id != SINK_NO_ID)
 			die("internal error: sinks[%zu] is not its id's row", i);
-		if (!sinks[i].wanted(&tr->plan) || !sinks[i].open)
+		if (!sinks[i]->wanted(&tr->plan) || !sinks[i]->open)
 			continue;
-		if ((state = sinks[i].open(tr)) == SINK_FAILED)
+		if ((state = sinks[i]->open(tr)) == SINK_FAILED)
 			return -1;
 		tr->sinks[i] = state;
 		tr->sinks_open[i] = 1;
@@ -441,8 +466,8 @@ int sinks_event(void *ctx, void *data, size_t size)
 	if (!tr->start_ns)
 		tr->start_ns = e->time_ns;
 	for (i = 0; i < ARRAY_SIZE(sinks); i++)
-		if (sinks[i].event && sinks[i].wanted(&tr->plan))
-			sinks[i].event(tr->sinks[i], tr, e);
+		if (sinks[i]->event && sinks[i]->wanted(&tr->plan))
+			sinks[i]->event(tr->sinks[i], tr, e);
 	tr->events++;
 	if (tr->received)
 		tr->received[e->probe]++;
@@ -456,8 +481,8 @@ int sinks_report(struct tracer *tr, const struct tally *t, int status)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(sinks); i++)
-		if (sinks[i].report && sinks[i].wanted(&tr->plan))
-			status = sinks[i].report(tr->sinks[i], tr, t, status);
+		if (sinks[i]->report && sinks[i]->wanted(&tr->plan))
+			status = sinks[i]->report(tr->sinks[i], tr, t, status);
 	return status;
 }
 
@@ -468,9 +493,9 @@ int sinks_finish(struct tracer *tr, int ran)
 
 	/* A row never opened (the trace failed before it) has no file. */
 	for (i = 0; i < ARRAY_SIZE(sinks); i++)
-		if (sinks[i].finish && (tr->sinks_open[i] || !sinks[i].open) &&
-		    sinks[i].wanted(&tr->plan) &&
-		    sinks[i].finish(tr->sinks[i], tr, ran) != 0)
+		if (sinks[i]->finish && (tr->sinks_open[i] || !sinks[i]->open) &&
+		    sinks[i]->wanted(&tr->plan) &&
+		    sinks[i]->finish(tr->sinks[i], tr, ran) != 0)
 			rc = -1;
 	return rc;
 }
@@ -480,8 +505,8 @@ void sinks_free(struct tracer *tr)
 	size_t i;
 
 	for (i = ARRAY_SIZE(sinks); i-- > 0;) {
-		if (sinks[i].free && tr->sinks_open[i])
-			sinks[i].free(tr->sinks[i]);
+		if (sinks[i]->free && tr->sinks_open[i])
+			sinks[i]->free(tr->sinks[i]);
 		tr->sinks[i] = NULL;
 		tr->sinks_open[i] = 0;
 	}

@@ -11,6 +11,28 @@
 
 #include "trace/tracer.h"
 
+/* A row of sinks.c's table: what the plan wants, and each step of its
+ * life.  wanted is every row's; each other step may be NULL.  A room
+ * may hold its own row (sinks.c's table names it). */
+struct sink {
+	enum sink_id id; /* SINK_NO_ID: a row no other row reads */
+	int (*wanted)(const struct trace_plan *p);
+	/* Before anything is attached: its state (NULL: it keeps none),
+	   or SINK_FAILED after saying why. */
+	void *(*open)(struct tracer *tr);
+	void (*event)(void *state, struct tracer *tr,
+		      const struct trace_event *e);
+	/* Once the trace has ended, with the kernel's counts (NULL when
+	   the plan reads none: plan.tally): what it says, and the run's
+	   status (given status). */
+	int (*report)(void *state, struct tracer *tr, const struct tally *t,
+		      int status);
+	/* Its files kept when the trace ran (ran: it traced, and did not
+	   fail), else removed: 0, or -1 after saying why. */
+	int (*finish)(void *state, struct tracer *tr, int ran);
+	void (*free)(void *state);
+};
+
 /* ---- printer.c ---- */
 
 /* A sink: the event as one line of text or JSON, to tr->out. */
