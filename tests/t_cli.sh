@@ -347,7 +347,12 @@ t_cli_bash_completion() {
 	# Once a mode is given, only its options (and -w, -Werror).
 	local after
 	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen --trace -c ./x --); COMP_CWORD=4; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
-	expect_eq "$after" "--by --duration --expect --expect-all --folded --json --limit --metrics --pair --pprof --show --stack --stack-bytes --stack-frames --string-bytes --summary --timeline --top --user --where " "--trace ... --<TAB>"
+	# --trace's long options: those of its synopsis in --help.
+	local synopsis
+	synopsis=$("$PROBEGEN" --help | sed -n '/probegen --trace/,/probegen --list-targets/p' |
+		grep -oE -- '--[a-z][-a-z]*' | grep -vx -- '--trace\|--list-targets' | LC_ALL=C sort -u | tr '\n' ' ')
+	case $synopsis in *"--by "*"--where "*) ;; *) fail "--trace's synopsis: '$synopsis'" ;; esac
+	expect_eq "$after" "$synopsis" "--trace ... --<TAB>"
 	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen -h -s a.d -); COMP_CWORD=4; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
 	expect_eq "$after" "--header-only --self-contained -C -D -I -U -Werror -o -s -w " "-h -s a.d -<TAB>"
 	after=$(bash -c ". '$comp'; COMP_WORDS=(probegen --list -); COMP_CWORD=2; _probegen; printf '%s\n' \"\${COMPREPLY[@]}\"" | LC_ALL=C sort | tr '\n' ' ')
