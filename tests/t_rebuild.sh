@@ -64,6 +64,42 @@ t_rebuild_dist_configured() {
 	ok
 }
 
+# HACKING.md's recipes, as the patches that make them
+# (tests/recipes/*.patch, each headed by what it shows and a "Test:"
+# line): each applies to the tree as committed, builds, and passes the
+# tests it adds ("unit": make check-unit), one after another in one
+# build tree; each says how many files of src/ and the Makefile it
+# touches (tests, man pages and docs apart).  A change that breaks a
+# recipe breaks this test, so HACKING.md cannot go stale.
+t_rebuild_recipes() {
+	local p name files tests
+	git -C "$ROOT" archive --format=tar HEAD | tar -xf - || fail "git archive"
+	# A repository of its own: git apply inside $ROOT's would take the
+	# patches' paths from $ROOT's top.
+	git init -q . || fail "git init"
+	MAKEFLAGS= MAKELEVEL= make -j"$(nproc)" SANITIZE= > build.log 2>&1 || { tail -20 build.log; fail "make"; }
+	for p in "$ROOT"/tests/recipes/*.patch; do
+		name=$(basename "$p" .patch)
+		tests=$(sed -n 's/^Test: *//p' "$p")
+		[ -n "$tests" ] || fail "$name.patch: no Test: line"
+		git apply "$p" || fail "$name.patch does not apply"
+		files=$(git apply --numstat "$p" | awk '$3 ~ /^src\// || $3 == "Makefile" { print $3 }' | tr '\n' ' ')
+		MAKEFLAGS= MAKELEVEL= make -j"$(nproc)" SANITIZE= > "$name.log" 2>&1 || { tail -20 "$name.log"; fail "$name.patch: make"; }
+		if [ "$tests" = unit ]; then
+			MAKEFLAGS= MAKELEVEL= make check-unit SANITIZE= > "$name.test" 2>&1 ||
+				{ grep -v '^ok' "$name.test" | tail -20; fail "$name.patch: make check-unit"; }
+		else
+			# shellcheck disable=SC2086 # the test names, split
+			PROBEGEN=$PWD/probegen TEST_OUT=$PWD/out-$name tests/run.sh -j 1 $tests > "$name.test" 2>&1 ||
+				{ grep -A8 '^FAIL' "$name.test" | head -30; fail "$name.patch: $tests"; }
+			grep -q " 0 skipped$" "$name.test" || skip_part "$name.patch: a test skipped: $(grep '^SKIP' "$name.test" | head -1)"
+		fi
+		note "$name.patch: $(echo $files | wc -w) files: $files"
+		git apply -R "$p" || fail "$name.patch does not come off"
+	done
+	ok
+}
+
 # The fuzzing harness (make fuzz) calls the stages' interfaces directly:
 # build it and run it over the good, bad and fuzz-found inputs, so that
 # it cannot drift from them unseen.
