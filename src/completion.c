@@ -83,7 +83,7 @@ static void print_opts(FILE *f, const char *prefix, const char *indent,
 	fprintf(f, "'");
 }
 
-void completion_bash(FILE *f, const struct mode *modes)
+void completion_bash(FILE *f)
 {
 	size_t i;
 
@@ -103,10 +103,10 @@ void completion_bash(FILE *f, const struct mode *modes)
 	for (i = 0; i < noption_rows; i++) {
 		const struct option_row *r = &option_rows[i];
 
-		if (r->action != ACT_MODE || !modes[r->mode].command)
+		if (r->action != ACT_MODE || r->mode->command == COMMAND_NONE)
 			continue;
 		fprintf(f, "\t\t%s)\n", r->name);
-		print_opts(f, "\t\t\t", "\t\t\t", &modes[r->mode]);
+		print_opts(f, "\t\t\t", "\t\t\t", r->mode);
 		fprintf(f, " ;;\n");
 	}
 	fprintf(f, "\t\t--)\n"

@@ -1,9 +1,8 @@
 /*
- * main.c - what probegen does: the table of modes, each a row that says
- * what the mode reads, which options it takes (options.c checks the
- * command line against it) and what it runs: an emitter (.d files in,
- * one file out) or a command of its own.  Nothing is written unless
- * every stage succeeded.
+ * main.c - what probegen does: the commands the modes run (each mode
+ * is its option's row in option_table.c): .d files compiled into one
+ * file by the mode's emitter, --list-targets, --list, --check and
+ * --trace.  Nothing is written unless every stage succeeded.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,37 +14,6 @@
 #include "compiler/input.h"
 #include "options.h"
 #include "trace/trace_run.h"
-
-static int compile(const struct options *o);
-static int list_targets(const struct options *o);
-static int list_probes(const struct options *o);
-static int check_binaries(const struct options *o);
-static int trace(const struct options *o);
-
-/* Indexed by option_table.c's rows' .mode; a mode left out here is
- * one this probegen lacks. */
-static const struct mode modes[MODE_COUNT] = {
-	[MODE_HEADER] = { READS_D, O_OUTPUT | O_CPP | O_HEADER, "h",
-			  emit_header, compile, M_TYPES },
-	[MODE_OBJECT] = { READS_D_OBJECTS, O_OUTPUT | O_CPP | O_TARGET, "o",
-			  emit_object, compile, M_NO_TYPES | M_SDT_DEFINES },
-	[MODE_RUST] = { READS_D, O_OUTPUT | O_CPP, "rs", emit_rust, compile,
-			M_TYPES },
-	[MODE_BPFTRACE] = { READS_D_OR_BINARY,
-			    O_OUTPUT | O_CPP | O_FILES | O_SUMMARY | O_TARGET,
-			    "bt", emit_bpftrace, compile, M_TYPES },
-	[MODE_DOCS] = { READS_D, O_OUTPUT | O_CPP | O_FILES | O_TARGET, "md",
-			emit_docs, compile, M_TYPES },
-	[MODE_LIST_TARGETS] = { READS_NOTHING, 0, NULL, NULL, list_targets,
-				0 },
-	[MODE_LIST] = { READS_BINARIES, O_JSON, NULL, NULL, list_probes, 0 },
-	[MODE_CHECK] = { READS_D_BINARIES, O_CPP | O_CHECK | O_FILES | O_JSON,
-			 NULL, NULL, check_binaries, 0 },
-	[MODE_TRACE] = { READS_TRACEES,
-			 O_OUTPUT | O_CPP | O_JSON | O_TRACE | O_FILES |
-				 O_SUMMARY,
-			 NULL, NULL, trace, 0 },
-};
 
 /* FILE.d -> FILE.h in the current directory, as both dtraces do. */
 static char *default_output(const char *input, const char *extension)
@@ -295,13 +263,22 @@ static int check_binaries(const struct options *o)
 	return status;
 }
 
+/* What each mode runs (option_table.c's modes name it). */
+static int (*const commands[COMMAND_COUNT])(const struct options *o) = {
+	[COMMAND_COMPILE] = compile,
+	[COMMAND_LIST_TARGETS] = list_targets,
+	[COMMAND_LIST] = list_probes,
+	[COMMAND_CHECK] = check_binaries,
+	[COMMAND_TRACE] = trace,
+};
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	int status;
-	status = options_parse(argc, argv, modes, &o);
+	status = options_parse(argc, argv, &o);
 	status = status < 0   ? EXIT_SYSTEM
-		 : status > 0 ? o.mode->command(&o)
+		 : status > 0 ? commands[o.mode->command](&o)
 			      : EXIT_OK;
 	options_free(&o);
 	diag_free();

@@ -9,29 +9,64 @@
  */
 #include <stddef.h>
 
+#include "compiler/emit.h"
 #include "options.h"
 
 #define AT(field) offsetof(struct options, field)
 
+/* The modes, each chosen by its row below: what it reads, the groups
+ * of options it takes (options.c checks the command line against
+ * them), its output's default extension, and what it runs: an emitter
+ * (.d files in, one file out, by main.c's COMMAND_COMPILE) or a command
+ * of main.c's. */
+static const struct mode header_mode = { READS_D, O_OUTPUT | O_CPP | O_HEADER,
+					 "h", emit_header, COMMAND_COMPILE,
+					 M_TYPES };
+static const struct mode object_mode = { READS_D_OBJECTS,
+					 O_OUTPUT | O_CPP | O_TARGET, "o",
+					 emit_object, COMMAND_COMPILE,
+					 M_NO_TYPES | M_SDT_DEFINES };
+static const struct mode rust_mode = { READS_D, O_OUTPUT | O_CPP, "rs",
+				       emit_rust, COMMAND_COMPILE, M_TYPES };
+static const struct mode bpftrace_mode = {
+	READS_D_OR_BINARY, O_OUTPUT | O_CPP | O_FILES | O_SUMMARY | O_TARGET,
+	"bt", emit_bpftrace, COMMAND_COMPILE, M_TYPES
+};
+static const struct mode docs_mode = { READS_D,
+				       O_OUTPUT | O_CPP | O_FILES | O_TARGET,
+				       "md", emit_docs, COMMAND_COMPILE,
+				       M_TYPES };
+static const struct mode list_targets_mode = { READS_NOTHING, 0, NULL, NULL,
+					       COMMAND_LIST_TARGETS, 0 };
+static const struct mode list_mode = { READS_BINARIES, O_JSON, NULL, NULL,
+				       COMMAND_LIST, 0 };
+static const struct mode check_mode = { READS_D_BINARIES,
+					O_CPP | O_CHECK | O_FILES | O_JSON,
+					NULL, NULL, COMMAND_CHECK, 0 };
+static const struct mode trace_mode = {
+	READS_TRACEES, O_OUTPUT | O_CPP | O_JSON | O_TRACE | O_FILES | O_SUMMARY,
+	NULL, NULL, COMMAND_TRACE, 0
+};
+
 const struct option_row option_rows[] = {
-	{ .name = "-h", .action = ACT_MODE, .mode = MODE_HEADER,
+	{ .name = "-h", .action = ACT_MODE, .mode = &header_mode,
 	  .help = "write a C header (default name: FILE.h)" },
-	{ .name = "-G", .action = ACT_MODE, .mode = MODE_OBJECT,
+	{ .name = "-G", .action = ACT_MODE, .mode = &object_mode,
 	  .help = "write an ELF object (default name: FILE.o)" },
-	{ .name = "--rust", .action = ACT_MODE, .mode = MODE_RUST,
+	{ .name = "--rust", .action = ACT_MODE, .mode = &rust_mode,
 	  .help = "write a Rust module for build.rs (FILE.rs)" },
-	{ .name = "--bpftrace", .action = ACT_MODE, .mode = MODE_BPFTRACE,
+	{ .name = "--bpftrace", .action = ACT_MODE, .mode = &bpftrace_mode,
 	  .help = "write a bpftrace script printing every probe's\n"
 		  "arguments by name (FILE.bt); from .d files or\n"
 		  "from the declarations a binary records" },
-	{ .name = "--docs", .action = ACT_MODE, .mode = MODE_DOCS,
+	{ .name = "--docs", .action = ACT_MODE, .mode = &docs_mode,
 	  .help = "write a Markdown reference of the probes (FILE.md)" },
-	{ .name = "--list", .action = ACT_MODE, .mode = MODE_LIST,
+	{ .name = "--list", .action = ACT_MODE, .mode = &list_mode,
 	  .help = "list the probes binaries carry" },
-	{ .name = "--check", .action = ACT_MODE, .mode = MODE_CHECK,
+	{ .name = "--check", .action = ACT_MODE, .mode = &check_mode,
 	  .help = "check binaries' probes against the .d files: exit 1\n"
 		  "and a line per problem when they differ" },
-	{ .name = "--trace", .action = ACT_MODE, .mode = MODE_TRACE,
+	{ .name = "--trace", .action = ACT_MODE, .mode = &trace_mode,
 	  .help = "print every firing of USDT probes, arguments by name\n"
 		  "and type, of a command, a process or binaries" },
 	{ .name = "-c", .value = "CMD", .group = O_TRACE, .action = ACT_TRACE,
@@ -212,7 +247,7 @@ const struct option_row option_rows[] = {
 	  .label = "-32, -64",
 	  .help = "with -G: the 32- or 64-bit member of the family" },
 	{ .name = "-64", .group = O_TARGET, .action = ACT_BITS },
-	{ .name = "--list-targets", .action = ACT_MODE, .mode = MODE_LIST_TARGETS,
+	{ .name = "--list-targets", .action = ACT_MODE, .mode = &list_targets_mode,
 	  .help = "print the targets -G supports" },
 	/* gcc's names: no warnings, or warnings as errors (for CI). */
 	{ .name = "-w", .action = ACT_NO_WARNINGS, .help = "print no warning" },

@@ -130,7 +130,7 @@ static int rest_is_command(struct options *o, int argc, char **argv, int *i)
 /* One argument (and its value): 1 to go on, 0 when the run is done
  * (--help, --version, --bash-completion printed), -1 after a usage
  * error. */
-static int parse_one(struct options *o, const struct mode *modes,
+static int parse_one(struct options *o,
 		     int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *v = NULL;
@@ -164,15 +164,15 @@ static int parse_one(struct options *o, const struct mode *modes,
 		printf("probegen %s\n", PROBEGEN_VERSION);
 		return 0;
 	case ACT_COMPLETION:
-		completion_bash(stdout, modes);
+		completion_bash(stdout);
 		return 0;
 	case ACT_COMMAND:
 		return rest_is_command(o, argc, argv, i);
 	case ACT_MODE:
-		m = &modes[r->mode];
-		if (!m->command) {
-			/* A row of option_table.c that main.c has no mode
-			 * for: t_cli runs every mode. */
+		m = r->mode;
+		if (m->command == COMMAND_NONE) {
+			/* A mode with nothing to run: t_cli runs every
+			 * mode. */
 			usage_error("'%s' is not built into this probegen", a);
 			return -1;
 		}
@@ -350,7 +350,7 @@ static int check_together(const struct options *o)
 
 /* 1 to go on with o->mode, 0 when the run is done, -1 after a usage
  * error (options.h). */
-int options_parse(int argc, char **argv, const struct mode *modes,
+int options_parse(int argc, char **argv,
 		  struct options *o)
 {
 	unsigned extra;
@@ -360,7 +360,7 @@ int options_parse(int argc, char **argv, const struct mode *modes,
 	o->operands = xcalloc((size_t)argc, sizeof(char *));
 	o->row_given = xcalloc(noption_rows, 1);
 	for (i = 1; i < argc; i++)
-		if ((r = parse_one(o, modes, argc, argv, &i)) != 1)
+		if ((r = parse_one(o, argc, argv, &i)) != 1)
 			return r;
 	if (!o->mode) {
 		char *modes_list = mode_list();

@@ -68,20 +68,16 @@ enum {
 				   to the compiler of -G */
 };
 
-/* What probegen can do, one mode each: the option that chooses it is
- * its row's in option_table.c (.mode), what it does main.c's modes[]. */
-enum mode_id {
-	MODE_NONE, /* a row that is no mode */
-	MODE_HEADER,
-	MODE_OBJECT,
-	MODE_RUST,
-	MODE_BPFTRACE,
-	MODE_DOCS,
-	MODE_LIST_TARGETS,
-	MODE_LIST,
-	MODE_CHECK,
-	MODE_TRACE,
-	MODE_COUNT
+/* What main.c runs for a mode: .d files compiled into one file (by
+ * the mode's emit), or a command of its own. */
+enum command {
+	COMMAND_NONE, /* none: this probegen lacks the mode */
+	COMMAND_COMPILE,
+	COMMAND_LIST_TARGETS,
+	COMMAND_LIST,
+	COMMAND_CHECK,
+	COMMAND_TRACE,
+	COMMAND_COUNT
 };
 
 /* One thing probegen can do. */
@@ -90,8 +86,8 @@ struct mode {
 	unsigned takes;	       /* O_* groups it accepts */
 	const char *extension; /* of the default output name */
 	emit_fn *emit;	       /* compile .d files into one output */
-	int (*command)(const struct options *o); /* or run this instead */
-	unsigned depends;			 /* M_* */
+	enum command command;  /* what main.c runs */
+	unsigned depends;      /* M_* */
 };
 
 struct options {
@@ -117,7 +113,7 @@ struct options {
 
 /* What reading an option does. */
 enum option_action {
-	ACT_MODE,	 /* choose the mode of that name (main.c's table) */
+	ACT_MODE,	 /* choose the row's mode */
 	ACT_FLAG,	 /* set the int at offset */
 	ACT_STRING,	 /* keep the value as given, at offset */
 	ACT_LIST,	 /* one more value, as given, to the string_list at
@@ -167,19 +163,18 @@ struct option_row {
 	/* Options, blank-separated: given with it, one of needs must be,
 	   and none of excludes (the usage errors are made from these). */
 	const char *needs, *excludes;
-	enum mode_id mode; /* ACT_MODE: the mode it chooses */
+	const struct mode *mode; /* ACT_MODE: the mode it chooses */
 };
 extern const struct option_row option_rows[];
 extern const size_t noption_rows;
 /* The bash completion of option_rows (completion.c). */
-void completion_bash(FILE *f, const struct mode *modes);
+void completion_bash(FILE *f);
 
-/* Parse argv against modes[MODE_COUNT]: 1 to go on with o->mode, 0 when
+/* Parse argv against option_table.c's rows: 1 to go on with o->mode, 0 when
  * the run is done (--help, --version, --bash-completion printed), -1
  * after a usage error it said (exit 2).  Free o with options_free()
  * either way. */
-int options_parse(int argc, char **argv, const struct mode *modes,
-		  struct options *o);
+int options_parse(int argc, char **argv, struct options *o);
 void options_free(struct options *o);
 /* The text of --help (help.c). */
 void options_usage(FILE *f);
