@@ -35,9 +35,9 @@ static inline struct program *compile(const char *text)
 	return prog;
 }
 
-/* Probe name's argument i, read as the tracers read it. */
-static inline struct arg_read read_of(const struct program *prog,
-					 const char *name, int i)
+/* Probe name of prog (it must have it). */
+static inline const struct probe *probe_of(const struct program *prog,
+					   const char *name)
 {
 	const struct provider *pv;
 	const struct probe *pr;
@@ -45,8 +45,15 @@ static inline struct arg_read read_of(const struct program *prog,
 	for_each_provider(prog, pv)
 		for_each_probe(pv, pr)
 			if (strcmp(pr->name, name) == 0)
-				return decl_arg_read(prog, pr, i, target_host());
+				return pr;
 	abort();
+}
+
+/* Probe name's argument i, read as the tracers read it. */
+static inline struct arg_read read_of(const struct program *prog,
+				      const char *name, int i)
+{
+	return decl_arg_read(prog, probe_of(prog, name), i, target_host());
 }
 
 #endif

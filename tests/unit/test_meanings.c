@@ -125,20 +125,6 @@ static void tags_name_unnamed_arguments_argN(void)
 }
 
 
-/* Probe name of prog. */
-static const struct probe *probe_of(const struct program *prog,
-				    const char *name)
-{
-	const struct provider *pv;
-	const struct probe *pr;
-
-	for_each_provider(prog, pv)
-		for_each_probe(pv, pr)
-			if (strcmp(pr->name, name) == 0)
-				return pr;
-	abort();
-}
-
 /* One use of each tag: its doc line, the probe's arguments, and what
  * --docs says of the tagged one (its first).  A tag row without a use
  * here fails tag_rows_round_trip. */
