@@ -332,7 +332,10 @@ static void members_read_to_print(void)
 static void a_negative_length_is_said(void)
 {
 	static const enum arg_kind kinds[] = { ARG_TEXT, ARG_INTEGER };
-	unsigned long long values[2] = { (unsigned long long)"abc",
+	/* A slot's bytes: what the BPF side reads for a length it cannot
+	   use (the kernel's read would stop at an unmapped page). */
+	static const char text[TRACE_STR_LEN] = "abc";
+	unsigned long long values[2] = { (unsigned long long)text,
 					 (unsigned long long)-1ll };
 
 	probe(2, kinds, values);
