@@ -320,18 +320,21 @@ struct tag {
 		      const struct type *t);
 	void (*say)(struct buf *b, const struct probe *pr, int i);
 	void (*describe)(struct buf *b, const struct arg_read *r);
-	/* A tag of one argument alone (tag_alone): why argument i cannot
-	   take it (after its name: "is not a pointer"), or NULL. */
+	/* A tag of one argument alone (@TAG ARG), which has no read or
+	   say of its own (tag_alone reads it, tag_alone_say says it): why
+	   argument i cannot take it (after its name: "is not a
+	   pointer"), or NULL. */
 	const char *(*fits)(const struct tag_reader *r, int i);
 };
 static const struct tag tags[TAG_COUNT];
 
 /* @TAG ARG, a tag of one argument alone (@function, @fields): the
  * argument, which the row's fits accepts, marked in its said_alone. */
-static void tag_alone(struct tag_reader *r, const char *p, const char *end,
-		      enum tag_id k)
+static void tag_alone(struct tag_reader *r, const struct tag *tag,
+		      const char *p, const char *end)
 {
-	const char *word_ = tags[k].word;
+	const char *word_ = tag->word;
+	unsigned k = (unsigned)(tag - tags);
 	size_t n = 0;
 	const char *w = word(&p, end, &n), *more, *why;
 	int i;
@@ -341,7 +344,7 @@ static void tag_alone(struct tag_reader *r, const char *p, const char *end,
 	if (SAID(&r->pr->meanings[i], k))
 		return tag_error(r, w, "'%s' said twice of '%.*s'", word_,
 				 (int)n, w);
-	if ((why = tags[k].fits(r, i)))
+	if ((why = tag->fits(r, i)))
 		return tag_error(r, w, "'%s': '%.*s' %s", word_, (int)n, w, why);
 	if ((more = word(&p, end, &n)))
 		return tag_error(r, more, "'%s' takes one argument", word_);
@@ -349,11 +352,6 @@ static void tag_alone(struct tag_reader *r, const char *p, const char *end,
 }
 
 /* @function ARG: a pointer to code (a callback passed as void *). */
-static void tag_function(struct tag_reader *r, const char *p, const char *end)
-{
-	tag_alone(r, p, end, TAG_FUNCTION);
-}
-
 static const char *function_fits(const struct tag_reader *r, int i)
 {
 	const struct type *t = param_at(r->pr, i)->type;
@@ -363,11 +361,6 @@ static const char *function_fits(const struct tag_reader *r, int i)
 }
 
 /* @fields ARG: a string of key=value fields. */
-static void tag_fields(struct tag_reader *r, const char *p, const char *end)
-{
-	tag_alone(r, p, end, TAG_FIELDS);
-}
-
 static const char *fields_fits(const struct tag_reader *r, int i)
 {
 	return !type_is_string(param_at(r->pr, i)->type) ||
@@ -438,6 +431,15 @@ static void tag_line(struct buf *b, const char *tag, const struct probe *pr,
 	arg_display_name(b, pr, i);
 }
 
+/* A tag of one argument alone: its line, when it was said of argument
+ * i. */
+static void tag_alone_say(struct buf *b, const struct tag *tag,
+			  const struct probe *pr, int i)
+{
+	if (SAID(&pr->meanings[i], (unsigned)(tag - tags)))
+		tag_line(b, tag->word, pr, i);
+}
+
 static void length_say(struct buf *b, const struct probe *pr, int i)
 {
 	const struct arg_meaning *m = &pr->meanings[i];
@@ -453,18 +455,6 @@ static void length_say(struct buf *b, const struct probe *pr, int i)
 	} else {
 		buf_printf(b, " %u%s", m->length, m->reversed ? " reversed" : "");
 	}
-}
-
-static void function_say(struct buf *b, const struct probe *pr, int i)
-{
-	if (SAID(&pr->meanings[i], TAG_FUNCTION))
-		tag_line(b, "@function", pr, i);
-}
-
-static void fields_say(struct buf *b, const struct probe *pr, int i)
-{
-	if (SAID(&pr->meanings[i], TAG_FIELDS))
-		tag_line(b, "@fields", pr, i);
 }
 
 static void enum_say(struct buf *b, const struct probe *pr, int i)
@@ -496,10 +486,10 @@ static void enum_describe(struct buf *b, const struct arg_read *r)
 
 static const struct tag tags[TAG_COUNT] = {
 	[TAG_LENGTH] = { "@length", tag_length, length_apply, length_say },
-	[TAG_FUNCTION] = { "@function", tag_function, function_apply,
-			   function_say, .fits = function_fits },
-	[TAG_FIELDS] = { "@fields", tag_fields, fields_apply, fields_say,
-			 fields_describe, fields_fits },
+	[TAG_FUNCTION] = { "@function", .apply = function_apply,
+			   .fits = function_fits },
+	[TAG_FIELDS] = { "@fields", .apply = fields_apply,
+			 .describe = fields_describe, .fits = fields_fits },
 	[TAG_ENUM] = { "@enum", tag_enum, enum_apply, enum_say, enum_describe },
 };
 static const size_t ntags = TAG_COUNT;
@@ -572,7 +562,10 @@ static void read_tags(struct tag_reader *r)
 				(int)(p - line);
 			const struct tag *tag = tag_of(p, (size_t)(end - p));
 
-			tag->read(r, p + strlen(tag->word), end);
+			if (tag->fits)
+				tag_alone(r, tag, p + strlen(tag->word), end);
+			else
+				tag->read(r, p + strlen(tag->word), end);
 		}
 		line = *end ? end + 1 : end;
 		k++;
@@ -667,7 +660,10 @@ void meanings_tags(struct buf *b, const struct probe *pr)
 
 	for (i = 0; pr->meanings && i < pr->nnative; i++)
 		for (k = 0; k < ntags; k++)
-			tags[k].say(b, pr, i);
+			if (tags[k].fits)
+				tag_alone_say(b, &tags[k], pr, i);
+			else
+				tags[k].say(b, pr, i);
 }
 
 int meaning_text(struct buf *b, const struct program *prog,
