@@ -94,6 +94,14 @@ const struct option_row option_rows[] = {
 	{ .name = "--duration", .value = "SECONDS", .group = O_TRACE,
 	  .action = ACT_TRACE, .help = "with --trace: stop after SECONDS",
 	  .parse = trace_duration_value },
+	{ .name = "--budget", .value = "PERCENT|none", .group = O_TRACE,
+	  .action = ACT_TRACE,
+	  .help = "with --trace: the most the trace may add to the\n"
+		  "traced processes' CPU time (default with -p: "
+		  PROBEGEN_STR(TRACE_BUDGET_DEFAULT_PID) "%;\n"
+		  "else none); hot probes are then sampled, and\n"
+		  "what was sampled is said and scaled",
+	  .parse = trace_budget_value },
 	{ .name = "--summary", .group = O_SUMMARY, .action = ACT_FLAG,
 	  .offset = AT(summary),
 	  .help = "with --trace: count every probe and time the\n"

@@ -193,6 +193,7 @@ int trace_command_value(struct options *o, const char *v);  /* -c */
 int trace_pid_value(struct options *o, const char *v);	    /* -p */
 int trace_limit_value(struct options *o, const char *v);    /* --limit */
 int trace_duration_value(struct options *o, const char *v); /* --duration */
+int trace_budget_value(struct options *o, const char *v); /* --budget */
 int trace_stack_bytes_value(struct options *o, const char *v); /* --stack-bytes */
 int trace_stack_frames_value(struct options *o, const char *v); /* --stack-frames */
 int trace_string_bytes_value(struct options *o, const char *v); /* --string-bytes */

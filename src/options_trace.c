@@ -165,6 +165,29 @@ int trace_duration_value(struct options *o, const char *v)
 	return -1;
 }
 
+/* --budget PERCENT[%] (0.1 to 100), or none: every firing traced. */
+int trace_budget_value(struct options *o, const char *v)
+{
+	char *end;
+	double d;
+
+	if (strcmp(v, "none") == 0) {
+		o->trace.budget = TRACE_BUDGET_NONE;
+		return 1;
+	}
+	errno = 0;
+	d = strtod(v, &end);
+	if (*end == '%')
+		end++;
+	if (strchr("0123456789.", *v) && !errno && !*end && d >= 0.1 &&
+	    d <= 100) {
+		o->trace.budget = d;
+		return 1;
+	}
+	usage_error("--budget takes a share of the traced processes' CPU time from 0.1%% to 100%%, or none, not '%s'",
+		    v);
+	return -1;
+}
 
 /* ARG->MEMBER, then ->MEMBER or .MEMBER, each a C name. */
 static int member_expr_ok(const char *e)

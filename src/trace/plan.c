@@ -51,4 +51,17 @@ void plan_make(const struct trace_options *opt, struct trace_plan *plan)
 	plan->folded_calls_path = opt->stack ? NULL : opt->folded;
 	plan->folded_stacks_path = opt->stack ? opt->folded : NULL;
 	plan->pprof_calls = opt->pprof && !opt->stack;
+	/* --budget: asked, or -p's default (a running process is the
+	   production case; a command probegen starts, a test suite, is
+	   traced whole).  --expect counts every firing: it runs whole, and
+	   trace.c says so (an asked budget does not go with it: options). */
+	plan->budget = opt->budget > 0 ? opt->budget / 100 : 0;
+	if (opt->budget == 0 && opt->pid) {
+		plan->budget = TRACE_BUDGET_DEFAULT_PID / 100.0;
+		plan->budget_default = 1;
+	}
+	if (plan->budget && (plan->expect || opt->expect_all)) {
+		plan->budget_waived = plan->expect ? "--expect" : "--expect-all";
+		plan->budget = 0;
+	}
 }

@@ -1,6 +1,7 @@
 /*
- * src/trace/rates.c - what tracing costs the traced program, said
- * once after the first second of a trace: each firing of a traced probe
+ * src/trace/rates.c - what tracing costs the traced program, judged
+ * each second of a trace with no budget (--budget none, or -c with
+ * none given) and said once: each firing of a traced probe
  * traps into the kernel (a uprobe; kernel/trap_cost.c measures one
  * here), so a probe that fires hundreds of thousands of times a second
  * costs the program most of a CPU, whichever tracer runs and whatever
@@ -61,8 +62,8 @@ static void leave_out(struct buf *b, const struct tracer *tr,
 		buf_lit(b, "trace fewer with -n");
 }
 
-void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
-		   double seconds)
+int rates_say_hot(struct tracer *tr, const unsigned long long *firings,
+		  double seconds)
 {
 	struct rate *r;
 	struct buf names = { 0 }, option = { 0 };
@@ -70,7 +71,7 @@ void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
 	int i, n = 0;
 
 	if (seconds <= 0 || !tr->nprobes)
-		return;
+		return 0;
 	r = xcalloc((size_t)tr->nprobes, sizeof(*r));
 	for (i = 0; i < tr->nprobes; i++) {
 		r[n].probe = i;
@@ -82,14 +83,14 @@ void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
 	if ((cost >= 0 && cost < RATES_SAY_COST) ||
 	    (cost < 0 && all < RATES_SAY_FIRINGS)) {
 		free(r);
-		return;
+		return 0;
 	}
 	for (i = 0; i < n && i < RATES_NAMED && r[i].per_second >= 1; i++)
 		buf_printf(&names, "%s%s %.0f a second", i ? ", " : "",
 			   tr->probes[r[i].probe].label_text, r[i].per_second);
 	leave_out(&option, tr, r, n, all);
 	if (cost >= 0)
-		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel, about %lld ns here: up to %.2f s of the program's CPU a second, over its threads; %s (--where does not lower a trap's cost)",
+		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel, about %lld ns here: up to %.2f s of the program's CPU a second, over its threads; %s, or trace within a budget: --budget 5%% (--where does not lower a trap's cost)",
 			      all, names.data, tr->trap_ns, cost, option.data);
 	else
 		warning_plain("the probes fire %.0f times a second (%s), each a uprobe's trap into the kernel; %s (--where does not lower a trap's cost)",
@@ -97,4 +98,5 @@ void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
 	buf_free(&names);
 	buf_free(&option);
 	free(r);
+	return 1;
 }

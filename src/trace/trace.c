@@ -103,9 +103,8 @@ static int command_failure(int st)
 }
 
 /* The processes below probegen's own, from /proc (a process whose
- * parent ended is probegen's again: it is their subreaper) into pids:
- * how many, at most max. */
-static int descendants(pid_t *pids, int max)
+ * parent ended is probegen's again: it is their subreaper). */
+int trace_descendants(pid_t *pids, int max)
 {
 	struct {
 		pid_t pid, parent;
@@ -170,7 +169,7 @@ static void end_tree(double now)
 	for (;;) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			; /* the ended, reaped: they are gone from /proc */
-		if ((n = descendants(pids, 4096)) == 0)
+		if ((n = trace_descendants(pids, 4096)) == 0)
 			return;
 		if (sig == SIGTERM && now_seconds() >= kill_at)
 			sig = SIGKILL;
@@ -210,22 +209,40 @@ static int pid_ended_fd(pid_t pid)
  * serving --metrics's scrapes meanwhile: 0, or -1 after saying why the
  * ring cannot be read.  The command's wait status into *command_status
  * when it ended by itself (not when the trace ended it). */
-/* After the first second, once: what the probes cost the program, said
- * when it is a share of a CPU (rates.c), from the kernel's counts
- * or the events taken. */
-static void say_rates(struct tracer *tr, double seconds)
+/* Each second until said once: what the probes cost the program over
+ * that second, said when it is a share of a CPU (rates.c), from the
+ * kernel's counts or the events taken (load that starts late is seen).
+ * prev holds each probe's count a second ago.  Under a budget the
+ * budget acts on it instead, and says so at the end. */
+static int say_rates(struct tracer *tr, unsigned long long **prev,
+		     double seconds)
 {
-	struct tally t;
+	struct tally t = { 0 };
+	const unsigned long long *now = NULL;
+	unsigned long long *delta;
+	int i, said;
 
 	if (!tr->trap_ns)
 		tr->trap_ns = trap_cost_ns();
 	if (tr->plan.tally) {
 		tr->read_tally(tr, &t);
-		rates_say_hot(tr, t.counts, seconds);
-		tally_free(&t);
+		now = t.counts;
 	} else if (tr->received) {
-		rates_say_hot(tr, tr->received, seconds);
+		now = tr->received;
 	}
+	if (!now)
+		return 1;
+	delta = xcalloc((size_t)(tr->nprobes ? tr->nprobes : 1), sizeof(*delta));
+	if (!*prev)
+		*prev = xcalloc((size_t)TRACE_MAX_PROBES, sizeof(**prev));
+	for (i = 0; i < tr->nprobes && i < TRACE_MAX_PROBES; i++) {
+		delta[i] = now[i] - (*prev)[i];
+		(*prev)[i] = now[i];
+	}
+	said = rates_say_hot(tr, delta, seconds);
+	free(delta);
+	tally_free(&t);
+	return said;
 }
 
 static int follow(struct tracer *tr, struct session *s, pid_t *child,
@@ -234,18 +251,25 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 	const struct trace_options *asked = tr->plan.request;
 	double start = now_seconds(),
 	       end = asked->duration > 0 ? start + asked->duration : 0;
-	int st, ready = 0, rates_said = 0,
+	double rates_at = start;
+	unsigned long long *rates_prev = NULL;
+	int st, ready = 0, rates_said = tr->plan.budget > 0,
 		fds[2] = { pid_ended_fd(*child > 0 ? *child : asked->pid),
 			   server ? server_fd(server) : -1 };
 
+	/* A budget's costs count a trap each firing. */
+	if (tr->plan.budget > 0 && !tr->trap_ns)
+		tr->trap_ns = trap_cost_ns();
 	while (!trace_stopping && !tr->stop && !(ready & 1)) {
 		int timeout = 100, t = server ? server_timeout_ms(server) : -1;
+		double now = now_seconds();
 
-		if (end && now_seconds() >= end)
+		if (end && now >= end)
 			break;
-		if (!rates_said && now_seconds() >= start + 1) {
-			rates_said = 1;
-			say_rates(tr, now_seconds() - start);
+		budget_step(tr, now);
+		if (!rates_said && now >= rates_at + 1) {
+			rates_said = say_rates(tr, &rates_prev, now - rates_at);
+			rates_at = now;
 		}
 		if (t >= 0 && t < timeout)
 			timeout = t;
@@ -265,6 +289,8 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 	}
 	if (fds[0] >= 0)
 		close(fds[0]);
+	free(rates_prev);
+	budget_end(tr, now_seconds());
 	tr->traced_seconds = now_seconds() - start;
 	return ready < 0 ? -1 : 0;
 }
@@ -521,6 +547,8 @@ int trace_run(const struct trace_options *opt)
 	tr.session = s;
 	if (s && session_attached(s))
 		probes_say_tracing(&tr, 0, session_attached(s), NULL);
+	if (s)
+		budget_say_start(&tr);
 	server = sinks_server(&tr);
 	if (s)
 		follow_start(&tr, s);

@@ -23,6 +23,12 @@ struct program;
 #define TRACE_STRING_BYTES_DEFAULT 128
 #define TRACE_STRING_BYTES_MAX 4096
 
+/* --budget's share of the traced processes' CPU time, in percent, when
+ * attached to a running process (-p) and none is given: a server's
+ * owner loses at most about 1/21 of its throughput (budget.c). */
+#define TRACE_BUDGET_DEFAULT_PID 5
+#define TRACE_BUDGET_NONE (-1.0) /* --budget none */
+
 /* The names of a pair's breakdown --summary prints without --top. */
 #define TRACE_TOP_DEFAULT 20
 
@@ -37,6 +43,7 @@ struct trace_options {
 	const struct program *d_program; /* what the -s FILE.d declare, or NULL */
 	long long limit;		 /* --limit N, or 0 */
 	double duration;		 /* --duration SECONDS, or 0 */
+	double budget; /* --budget PERCENT, TRACE_BUDGET_NONE, or 0: not given */
 	int json;
 	int summary; /* --summary: counts and pair latencies at the end */
 	const char *output;   /* -o FILE: the events and summary, not stdout */

@@ -138,6 +138,13 @@ struct trace_plan {
 	   firings by stack (--stack's); NULL when not that one's. */
 	const char *folded_calls_path, *folded_stacks_path;
 	int pprof_calls; /* --pprof weighs the pairs' calls, not stacks */
+	/* --budget: the most the trace may add to the traced processes'
+	   CPU time, as a share of it (0.05), or 0: every firing traced. */
+	double budget;
+	int budget_default; /* -p's, not asked: said at the start */
+	/* The option that set aside -p's default budget ("--expect"), or
+	   NULL: said at the start. */
+	const char *budget_waived;
 };
 /* The plan of opt (whose options go together: options.c checked), which
  * keeps opt as its request: opt must outlive the trace.  The decisions
@@ -181,6 +188,7 @@ enum feature_id {
 	FEATURE_PAIRS,
 	FEATURE_EXPECT,
 	FEATURE_STACKS,
+	FEATURE_BUDGET, /* --budget (budget.c) */
 	FEATURE_COUNT
 };
 
@@ -273,14 +281,50 @@ extern volatile sig_atomic_t trace_stopping;
  * uses). */
 int drop_privileges(const char *user, int attaches_later);
 
-/* ---- rates.c: the run's, after its first second ---- */
+/* ---- rates.c: the run's, each second until said ---- */
 
-/* After the first seconds of a trace, with each probe's firings so far:
- * when they cost the program a share of a CPU (tr->trap_ns each, or
- * fire that often when it is not known), name the hottest, with their
- * rates, and say what to do. */
-void rates_say_hot(struct tracer *tr, const unsigned long long *firings,
-		   double seconds);
+/* With each probe's firings over the last seconds: when they cost the
+ * program a share of a CPU (tr->trap_ns each, or fire that often when
+ * it is not known), name the hottest, with their rates, say what to
+ * do, and return 1; else 0. */
+int rates_say_hot(struct tracer *tr, const unsigned long long *firings,
+		  double seconds);
+
+/* ---- budget.c: --budget, a feature (FEATURE_BUDGET) ---- */
+
+/* Its state, when the plan has a budget (NULL: none); its report (what
+ * the budget did, to stderr unless --summary says it) and free. */
+void *budget_start(struct tracer *tr);
+void budget_report(struct tracer *tr, const struct tally *t);
+void budget_free(void *state);
+/* Each turn of the run's loop, at least every 100 ms: the costs read
+ * and the shares decided, now and then; the windows opened and closed. */
+void budget_step(struct tracer *tr, double now);
+/* The trace has ended (now_seconds()): the windows' time counted. */
+void budget_end(struct tracer *tr, double now);
+/* The share of the traced time probe's (or pair's start's) sites were
+ * attached: 1 when traced whole; a count of it is scaled by 1/share
+ * (budget_scaled) and marked. */
+double budget_share(const struct tracer *tr, int probe);
+double budget_pair_share(const struct tracer *tr, int pair);
+/* The seconds probe's sites were attached so far (--metrics). */
+double budget_traced_seconds(const struct tracer *tr, int probe);
+unsigned long long budget_scaled(unsigned long long n, double share);
+/* The policy: each of n groups' cost whole (CPU seconds a second), its
+ * firings a second, and what the budget allows, into each one's share
+ * of the time (1: whole; the rare and the cheapest that fit first; the
+ * rest alike). */
+void budget_shares(const double *cost, const double *rate, int n,
+		   double allowance, double *share);
+/* Said at the start: -p's default budget, or the option that set it
+ * aside. */
+void budget_say_start(const struct tracer *tr);
+/* What the budget did: text (--summary's end) or a JSON object. */
+void budget_say(const struct tracer *tr, FILE *f, int json);
+
+/* The processes below probegen's own (trace.c, from /proc): how many,
+ * at most max, into pids. */
+int trace_descendants(pid_t *pids, int max);
 
 /* ---- find/expect.c, sinks/judge.c: --expect ---- */
 

@@ -287,6 +287,8 @@ static const struct feature {
 	{ FEATURE_EXPECT, start_expect, prepare_expect, settle_expect,
 	  describe_expect, NULL, free_expect },
 	{ FEATURE_STACKS, NULL, NULL, NULL, describe_stacks, NULL, NULL },
+	{ FEATURE_BUDGET, budget_start, NULL, NULL, NULL, budget_report,
+	  budget_free },
 };
 _Static_assert(ARRAY_SIZE(features) == FEATURE_COUNT,
 	       "a row for every feature_id");

@@ -55,9 +55,11 @@ struct usdt_spec {
 	short nargs;
 };
 
-/* The sites of one file, for one multi-uprobe link. */
+/* The sites of one file, for one multi-uprobe link: of one probe when
+ * the link is the probe's own (--budget switches it on and off). */
 struct file_sites {
 	const char *path;
+	int probe; /* -1: every probe's in the file */
 	unsigned long long *offsets, *ref_ctr_offsets, *cookies;
 	int n;
 	int fd; /* the link, once made */
@@ -67,6 +69,7 @@ struct attacher {
 	struct bpf_program *prog;
 	struct bpf_map *specs;
 	int pid, nspecs, multi, native;
+	int per_probe; /* a link each probe: attacher_switch */
 	struct bpf_link **links;
 	int nlinks;
 	struct file_sites *files;
@@ -195,19 +198,52 @@ static void keep_link(struct attacher *a, struct bpf_link *link)
 	a->links[a->nlinks++] = link;
 }
 
-/* The file's sites, gathered for one link. */
-static struct file_sites *file_of(struct attacher *a, const char *path)
+static int multi_link(const struct attacher *a, const struct file_sites *f);
+
+/* The file's sites, gathered for one link (the probe's own, when each
+ * probe has one). */
+static struct file_sites *file_of(struct attacher *a, const char *path,
+				  int probe)
 {
 	int i;
 
+	if (!a->per_probe)
+		probe = -1;
 	for (i = 0; i < a->nfiles; i++)
-		if (a->files[i].path == path)
+		if (a->files[i].path == path && a->files[i].probe == probe)
 			return &a->files[i];
 	a->files = xgrow(a->files, (size_t)a->nfiles, sizeof(*a->files));
 	memset(&a->files[a->nfiles], 0, sizeof(*a->files));
 	a->files[a->nfiles].path = path;
+	a->files[a->nfiles].probe = probe;
 	a->files[a->nfiles].fd = -1;
 	return &a->files[a->nfiles++];
+}
+
+int attacher_per_probe(struct attacher *a)
+{
+	a->per_probe = a->multi;
+	return a->per_probe;
+}
+
+int attacher_switch(struct attacher *a, int probe, int on)
+{
+	int i, rc = 0;
+
+	for (i = 0; a->per_probe && i < a->nfiles; i++) {
+		struct file_sites *f = &a->files[i];
+
+		if (f->probe != probe || !f->n || (f->fd >= 0) == on)
+			continue;
+		if (!on) {
+			/* The kernel waits for the firings in flight. */
+			close(f->fd);
+			f->fd = -1;
+		} else if ((f->fd = multi_link(a, f)) < 0) {
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 static void gather(struct file_sites *f, unsigned long long off,
@@ -273,7 +309,7 @@ static int attach_site(struct attacher *a, const struct traced *t,
 		*last_args = s->args;
 	}
 	if (a->multi) {
-		gather(file_of(a, t->binary), off, sem_off,
+		gather(file_of(a, t->binary, cookie), off, sem_off,
 		       (unsigned long long)*last_spec);
 		return 0;
 	}
@@ -368,7 +404,8 @@ int attacher_add(struct attacher *a, const struct traced *t, int cookie,
 		const struct bin_site *s;
 		const char *last_args = NULL;
 		int last_spec = -1, before = a->nlinks, gathered = -1;
-		struct file_sites *f = a->multi ? file_of(a, t->binary) : NULL;
+		struct file_sites *f = a->multi ? file_of(a, t->binary, cookie)
+						: NULL;
 
 		if (f)
 			gathered = f->n;

@@ -29,6 +29,13 @@ int attacher_add(struct attacher *a, const struct traced *t, int cookie,
 		 char **why);
 /* One link a file for the sites gathered: 0, or -1 and why. */
 int attacher_commit(struct attacher *a, char **why);
+/* From now on, a multi-uprobe link each probe (added after), so that
+ * attacher_switch can detach and attach it alone: 1, or 0 when there
+ * are no such links here (one uprobe a site, or libbpf's USDT). */
+int attacher_per_probe(struct attacher *a);
+/* Attach (on) or detach probe's sites: 0, or -1 (errno) when a link
+ * could not be made. */
+int attacher_switch(struct attacher *a, int probe, int on);
 /* Detach every site (the kernel clears the semaphores). */
 void attacher_free(struct attacher *a);
 /* A multi-uprobe link of program prog_fd at n offsets of file path
@@ -60,4 +67,12 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 		struct tally *t);
 /* The events the ring buffer had no room for. */
 unsigned long long tally_dropped(struct trace_bpf *skel);
+/* --budget: each probe's firings and the BPF program's time at them so
+ * far, summed over CPUs, into out[tr->nprobes]. */
+void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
+		 struct trace_cost *out);
+/* The starts of pair still waiting for their end, forgotten: a window
+ * of --budget closed on them (their end would time the gap). */
+void tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
+			 int pair);
 #endif

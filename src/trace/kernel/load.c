@@ -86,6 +86,10 @@ static struct trace_bpf *open_program(const struct tracer *tr, int summary_only,
 	bpf_map__set_max_entries(skel->maps.rejected,
 				 tr->nfiltered || follow ? nprobes : 1);
 	bpf_map__set_max_entries(skel->maps.counts, tally ? nprobes : 1);
+	/* --budget: each probe's firings and time, whatever it streams. */
+	skel->rodata->measure_cost = tr->plan.budget > 0;
+	bpf_map__set_max_entries(skel->maps.costs,
+				 tr->plan.budget > 0 ? nprobes : 1);
 	bpf_map__set_max_entries(skel->maps.pair_stats, tally ? npairs : 1);
 	if (!tally || (!tr->npairs && !follow)) {
 		bpf_map__set_max_entries(skel->maps.nests, 1);

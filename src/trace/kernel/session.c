@@ -49,6 +49,7 @@ struct session {
 	char **loaders;
 	int nloaders;
 	int ending; /* the trace has ended: a stopped process only goes on */
+	int switchable; /* a link each probe: session_switch */
 };
 
 /* Tell the BPF side what it does at each firing of probes
@@ -189,6 +190,9 @@ static int load_and_attach(struct session *s, int pid)
 		s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs,
 					   pid > 0 ? -1 : pid, multi);
 		s->multi = multi;
+		/* --budget: a link each probe, switched on and off. */
+		s->switchable = s->tr->plan.budget > 0 &&
+				attacher_per_probe(s->attacher);
 		attached = attach_from(s, 0);
 		if (attached == 0 && multi && !multi_links_work(prog))
 			attached = -1;
@@ -377,6 +381,29 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 void session_tally(struct session *s, struct tally *t)
 {
 	tally_read(s->tr, s->skel, t);
+}
+
+int session_switchable(const struct session *s)
+{
+	return s->switchable;
+}
+
+int session_switch(struct session *s, int probe, int on)
+{
+	if (!s->switchable || s->ending)
+		return -1;
+	return attacher_switch(s->attacher, probe, on);
+}
+
+void session_costs(struct session *s, struct trace_cost *out)
+{
+	tally_costs(s->tr, s->skel, out);
+}
+
+void session_forget_starts(struct session *s, int pair)
+{
+	if (s->tr->plan.tally)
+		tally_forget_starts(s->tr, s->skel, pair);
 }
 
 /* Follow no more: from now on no process of the tree stops (a link's

@@ -38,6 +38,15 @@ void session_watch_loader(struct session *s, const char *loader);
 int session_ending(const struct session *s);
 /* Read the counts and pair times into t (tally_read). */
 void session_tally(struct session *s, struct tally *t);
+/* --budget's: whether each probe can be detached and attached alone
+ * (a multi-uprobe link each: Linux 6.6); then session_switch does it
+ * (0, or -1 when the probe's link cannot be made again). */
+int session_switchable(const struct session *s);
+int session_switch(struct session *s, int probe, int on);
+/* Each probe's firings and the BPF program's time at them so far. */
+void session_costs(struct session *s, struct trace_cost *out);
+/* Pair's starts left open when its window closed, forgotten. */
+void session_forget_starts(struct session *s, int pair);
 /* Detach (the kernel clears the semaphores), say what was dropped. */
 void session_end(struct session *s);
 

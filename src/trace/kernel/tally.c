@@ -188,3 +188,50 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 		count_live_processes(skel, t);
 }
 
+
+void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
+		 struct trace_cost *out)
+{
+	int i, ncpus, c;
+
+	for (i = 0; i < tr->nprobes; i++) {
+		struct trace_cost *v = per_cpu_values(skel->maps.costs,
+						      (unsigned)i, sizeof(*v),
+						      &ncpus);
+
+		out[i] = (struct trace_cost){ 0, 0 };
+		for (c = 0; v && c < ncpus; c++) {
+			out[i].firings += v[c].firings;
+			out[i].ns += v[c].ns;
+		}
+		free(v);
+	}
+}
+
+void tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
+			 int pair)
+{
+	struct trace_nest_key nk, next;
+	struct trace_value_key vk, vnext;
+	struct bpf_map *nests = skel->maps.nests,
+		       *opened = skel->maps.opened_by_value;
+	int more;
+
+	(void)tr;
+	/* The next key is taken before the one deleted: a hash map's walk
+	   restarts from the first when its key is gone. */
+	more = bpf_map__get_next_key(nests, NULL, &nk, sizeof(nk)) == 0;
+	while (more) {
+		more = bpf_map__get_next_key(nests, &nk, &next, sizeof(next)) == 0;
+		if ((int)nk.pair == pair)
+			bpf_map__delete_elem(nests, &nk, sizeof(nk), 0);
+		nk = next;
+	}
+	more = bpf_map__get_next_key(opened, NULL, &vk, sizeof(vk)) == 0;
+	while (more) {
+		more = bpf_map__get_next_key(opened, &vk, &vnext, sizeof(vnext)) == 0;
+		if ((int)vk.pair == pair)
+			bpf_map__delete_elem(opened, &vk, sizeof(vk), 0);
+		vk = vnext;
+	}
+}

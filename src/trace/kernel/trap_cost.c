@@ -22,6 +22,7 @@
 
 /* The calls timed, with and without the uprobe: a few milliseconds. */
 #define TRAP_CALLS 4000
+#define TRAP_RUNS 3
 
 /* The function the uprobe traps, at a nop as a USDT site is (a probe
  * on another instruction is stepped out of line: a second trap), kept
@@ -47,21 +48,15 @@ static unsigned long long now_ns(void)
 	       (unsigned long long)ts.tv_nsec;
 }
 
-/* The best of three runs of TRAP_CALLS calls, in ns. */
+/* One run of TRAP_CALLS calls, in ns. */
 static unsigned long long time_calls(void)
 {
-	unsigned long long best = ~0ull, t;
-	int run, i, x = 0;
+	unsigned long long t = now_ns();
+	int i, x = 0;
 
-	for (run = 0; run < 3; run++) {
-		t = now_ns();
-		for (i = 0; i < TRAP_CALLS; i++)
-			x = target(x);
-		t = now_ns() - t;
-		if (t < best)
-			best = t;
-	}
-	return best;
+	for (i = 0; i < TRAP_CALLS; i++)
+		x = target(x);
+	return now_ns() - t;
 }
 
 /* Where trap_target is in probegen's file: its offset, from the
@@ -92,10 +87,10 @@ static unsigned long long file_offset(char *path, size_t size)
 long long trap_cost_ns(void)
 {
 	struct perf_event_attr attr;
-	unsigned long long without, with, off;
+	unsigned long long without = ~0ull, with = ~0ull, off, t;
 	char path[4096];
 	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
-	int type = -1, fd;
+	int type = -1, fd, run;
 
 	if (f && fscanf(f, "%d", &type) != 1)
 		type = -1;
@@ -108,12 +103,20 @@ long long trap_cost_ns(void)
 	attr.type = (unsigned)type;
 	attr.config1 = (unsigned long long)(uintptr_t)path; /* uprobe_path */
 	attr.config2 = off;				    /* probe_offset */
-	without = time_calls();
-	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
-			  PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	with = time_calls();
-	close(fd);
+	/* The best of TRAP_RUNS each, in turns: a machine under load slows
+	   both alike (one after the other, it measured with <= without).
+	   The uprobe is made each turn: one enabled by ioctl does not
+	   trap. */
+	for (run = 0; run < TRAP_RUNS; run++) {
+		if ((t = time_calls()) < without)
+			without = t;
+		fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+				  PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		if ((t = time_calls()) < with)
+			with = t;
+		close(fd);
+	}
 	return with > without ? (long long)((with - without) / TRAP_CALLS) : 0;
 }

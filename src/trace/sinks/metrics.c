@@ -395,10 +395,39 @@ static void pair_histograms(const struct metrics *m, const struct tally *t,
 	family_free(&f);
 }
 
+/* --budget: the seconds each probe was traced.  A sampled probe's
+ * firings are counted while it is traced: its rate is
+ * rate(probegen_probe_firings_total) / rate(this), whatever the shares
+ * were (both counters stay monotonic). */
+static void traced_seconds(const struct metrics *m, struct buf *out,
+			   int openmetrics)
+{
+	const struct tracer *tr = m->tr;
+	struct buf labels = { 0 };
+	int i;
+
+	head(out, "probegen_probe_traced_seconds_total", "counter",
+	     "Seconds the probe was traced (--budget samples hot probes: their firings were counted only then; divide the rates).",
+	     openmetrics);
+	for (i = 0; i < tr->nprobes; i++) {
+		base_labels(&labels, tr->probes[i].provider, "probe",
+			    tr->probes[i].name);
+		buf_printf(out, "probegen_probe_traced_seconds_total{%s} %.3f\n",
+			   labels.data, budget_traced_seconds(tr, i));
+	}
+	head(out, "probegen_budget_ratio", "gauge",
+	     "The most the trace may add to the traced processes' CPU time (--budget), as a ratio.",
+	     0);
+	buf_printf(out, "probegen_budget_ratio %g\n", tr->plan.budget);
+	buf_free(&labels);
+}
+
 void metrics_render(const struct metrics *m, const struct tally *t,
 		    int openmetrics, struct buf *out)
 {
 	probe_counters(m, t, out, openmetrics);
+	if (m->tr->plan.budget > 0)
+		traced_seconds(m, out, openmetrics);
 	pair_histograms(m, t, out);
 	head(out, "probegen_events_lost_total", "counter",
 	     "Events the ring buffer had no room for (--by's counts miss them).",

@@ -94,3 +94,27 @@ void printer_event(struct tracer *tr, const struct trace_event *e)
 		fputs(json ? "}\n" : "\n", tr->out);
 	}
 }
+
+/* A line of its own that no firing's can be: text "# gap: P:N ...", JSON
+ * {"gap": {...}}; its times as a firing's, from the first event. */
+void printer_gap(struct tracer *tr, int probe, double from, double to)
+{
+	const struct traced *t = &tr->probes[probe];
+	double start = (double)tr->start_ns / 1e9;
+	int json = tr->plan.request->json;
+	struct buf name = { 0 };
+
+	if (from < start)
+		from = start;
+	if (to < from)
+		to = from;
+	if (json) {
+		buf_json_string(&name, t->label);
+		fprintf(tr->out, "{\"gap\": {\"probe\": %s, \"from\": %.9f, \"to\": %.9f, \"why\": \"--budget\"}}\n",
+			name.data, from - start, to - start);
+	} else {
+		fprintf(tr->out, "# gap: %s not traced from %.6f to %.6f (--budget)\n",
+			t->label_text, from - start, to - start);
+	}
+	buf_free(&name);
+}

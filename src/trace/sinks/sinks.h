@@ -37,6 +37,9 @@ struct sink {
 
 /* A sink: the event as one line of text or JSON, to tr->out. */
 void printer_event(struct tracer *tr, const struct trace_event *e);
+/* --budget: probe was not traced from from to to (now_seconds()'s
+ * clock, the events' own), said in the stream where the gap is. */
+void printer_gap(struct tracer *tr, int probe, double from, double to);
 
 /* ---- summary.c ---- */
 

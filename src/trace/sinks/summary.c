@@ -208,6 +208,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 {
 	struct buf name = { 0 };
 	int i, unfired = 0;
+	double share;
 
 	/* Nothing fired: said in words, not as an empty list. */
 	for (i = 0; i < tr->nprobes && !t->counts[i]; i++)
@@ -216,12 +217,16 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 	for (i = 0; i < tr->nprobes; i++) {
 		if (!t->counts[i])
 			continue;
-		fprintf(f, "  %-40s %llu", tr->probes[i].label_text,
-			t->counts[i]);
+		share = budget_share(tr, i);
+		fprintf(f, "  %-40s %s%llu", tr->probes[i].label_text,
+			share < 1 ? "~" : "", t->counts[i]);
 		put_rate(f, tr, t->counts[i]);
 		/* One process needs no saying. */
 		if (t->processes && t->processes[i] > 1)
 			fprintf(f, " in %u processes", t->processes[i]);
+		if (share < 1)
+			fprintf(f, "  (sampled: traced %.1f%% of the time, scaled)",
+				100 * share);
 		fputc('\n', f);
 	}
 	paired_by_name(f, tr);
@@ -235,7 +240,12 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		buf_lit(&name, " (");
 		buf_escaped(&name, tr->pairs[i].label,
 			    strlen(tr->pairs[i].label), 0);
-		fprintf(f, "\n%s): %llu timed", name.data, st->count);
+		share = budget_pair_share(tr, i);
+		fprintf(f, "\n%s): %s%llu timed", name.data,
+			share < 1 ? "~" : "", st->count);
+		if (share < 1)
+			fprintf(f, " (sampled: its start traced %.1f%% of the time; counts scaled, latencies as timed)",
+				100 * share);
 		if (st->unmatched)
 			fprintf(f, ", %llu ends without a start",
 				st->unmatched);
@@ -312,7 +322,17 @@ static void names_json(FILE *f, const struct tracer *tr, int pair)
 	free(names);
 }
 
-static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
+/* A count scaled from a sample: what it was scaled from (--budget). */
+static void sampled_json(FILE *f, double share, unsigned long long counted)
+{
+	if (share < 1)
+		fprintf(f, ", \"sampled\": {\"share\": %.4f, \"counted\": %llu}",
+			share, counted);
+}
+
+/* t: scaled where sampled; counted: as counted. */
+static void print_json(FILE *f, const struct tracer *tr, const struct tally *t,
+		       const struct tally *counted)
 {
 	unsigned long long counts[64];
 	int i, k, n = 0;
@@ -329,6 +349,7 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 				(double)t->counts[i] / tr->traced_seconds);
 		if (t->processes)
 			fprintf(f, ", \"processes\": %u", t->processes[i]);
+		sampled_json(f, budget_share(tr, i), counted->counts[i]);
 		fputc('}', f);
 	}
 	fputs("}, \"pairs\": [", f);
@@ -351,6 +372,7 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 		fprintf(f,
 			", \"count\": %llu, \"unmatched_ends\": %llu, \"too_deep_starts\": %llu, \"unended_starts\": %llu",
 			st->count, st->unmatched, st->too_deep, st->unended);
+		sampled_json(f, budget_pair_share(tr, i), counted->pairs[i].count);
 		if (st->count)
 			fprintf(f,
 				", \"min_ns\": %llu, \"p50_ns\": %llu, \"p90_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu",
@@ -384,18 +406,66 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t)
 		fputs(", \"stacks\": ", f);
 		stack_counts_print(sink_state(tr, SINK_STACK_COUNTS), tr, f, tr->plan.top, 1);
 	}
+	if (tr->plan.budget > 0) {
+		fputs(", \"budget\": ", f);
+		budget_say(tr, f, 1);
+	}
 	fputs("}\n", f);
 }
 
-void summary_print(const struct tracer *tr, const struct tally *t)
+/* Under --budget, t's counts as the whole trace's estimate: each
+ * sampled probe's and pair's scaled by the share of the time it was
+ * traced (latencies are as timed: the distribution is the windows'). */
+static void scale_tally(const struct tracer *tr, const struct tally *t,
+			struct tally *out)
 {
+	int i, b;
+
+	*out = *t;
+	out->counts = xcalloc((size_t)(tr->nprobes + 1), sizeof(*out->counts));
+	out->pairs = xcalloc((size_t)(tr->npairs + 1), sizeof(*out->pairs));
+	for (i = 0; i < tr->nprobes; i++)
+		out->counts[i] = budget_scaled(t->counts[i], budget_share(tr, i));
+	for (i = 0; i < tr->npairs; i++) {
+		double share = budget_pair_share(tr, i);
+		struct trace_pair_stats *p = &out->pairs[i];
+
+		*p = t->pairs[i];
+		p->count = budget_scaled(p->count, share);
+		/* A window's end outlives its start by a slot, so that no
+		   call is cut: the ends seen then have no start. */
+		if (share < 1)
+			p->unmatched = 0;
+		p->too_deep = budget_scaled(p->too_deep, share);
+		p->unended = budget_scaled(p->unended, share);
+		p->sum_ns = budget_scaled(p->sum_ns, share);
+		for (b = 0; b < TRACE_LAT_BUCKETS; b++)
+			p->buckets[b] = budget_scaled(p->buckets[b], share);
+	}
+}
+
+void summary_print(const struct tracer *tr, const struct tally *counted)
+{
+	struct tally scaled;
+	const struct tally *t = counted;
+
+	if (tr->plan.budget > 0) {
+		scale_tally(tr, counted, &scaled);
+		t = &scaled;
+	}
 	if (tr->plan.request->json)
-		print_json(tr->out, tr, t);
+		print_json(tr->out, tr, t, counted);
 	else
 		print_text(tr->out, tr, t);
 	if (!tr->plan.request->json && sink_state(tr, SINK_STACK_COUNTS))
 		stack_counts_print(sink_state(tr, SINK_STACK_COUNTS), tr, tr->out, tr->plan.top,
 				   0);
+	if (!tr->plan.request->json)
+		budget_say(tr, tr->out, 0);
+	if (t != counted) {
+		free(scaled.counts);
+		free(scaled.pairs);
+	}
 	fflush(tr->out);
 }
 

@@ -165,15 +165,15 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 
 	/* Attached in every process while following: others leave first. */
 	if (follow_tree && !in_tree((__u32)(id >> 32)))
-		return 0;
+		return -1;
 	spec = spec_of(ctx);
 	e = bpf_map_lookup_elem(&scratch, &cpu);
 	if (!spec || !e)
-		return 0;
+		return -1;
 	probe = (__u32)spec->usdt_cookie;
 	info = bpf_map_lookup_elem(&probes, &probe);
 	if (!info)
-		return 0;
+		return -1;
 	registers_of(ctx, &regs);
 	now = bpf_ktime_get_ns();
 	/* --where: a rejected firing is counted as such, and matched in its
@@ -186,12 +186,12 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 			*r += 1;
 		if (tally && (info->nstarts || info->nends))
 			pair_firing(spec, &regs, info, now & ~1ull);
-		return 0;
+		return (int)probe;
 	}
 	if (tally)
 		count_firing(spec, &regs, info, probe, id, now | 1);
 	if (summary_only && !info->stream)
-		return 0;
+		return (int)probe;
 	nargs = spec->arg_cnt < 0		 ? 0
 		: spec->arg_cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
 						 : (unsigned int)spec->arg_cnt;
@@ -227,6 +227,34 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 		if (d)
 			(*d)++;
 	}
+	return (int)probe;
+}
+
+/* --budget: each probe's firings and the program's time at them, in
+ * ns (budget.c adds a trap's to it), whatever --where decides: what
+ * tracing it costs the program.  Timed only under a budget (two clock
+ * reads a firing). */
+const volatile int measure_cost = 0;
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TRACE_MAX_PROBES);
+	__type(key, __u32);
+	__type(value, struct trace_cost);
+} costs SEC(".maps");
+
+static __always_inline int on_firing_timed(struct pt_regs *ctx,
+					   bool sleepable, bool filtering)
+{
+	__u64 start = measure_cost ? bpf_ktime_get_ns() : 0;
+	int probe = on_firing(ctx, sleepable, filtering);
+	__u32 key = (__u32)probe;
+	struct trace_cost *c;
+
+	if (!measure_cost || probe < 0 ||
+	    !(c = bpf_map_lookup_elem(&costs, &key)))
+		return 0;
+	c->firings++;
+	c->ns += bpf_ktime_get_ns() - start;
 	return 0;
 }
 
@@ -237,25 +265,25 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 SEC("usdt")
 int on_probe_sleepable(struct pt_regs *ctx)
 {
-	return on_firing(ctx, true, false);
+	return on_firing_timed(ctx, true, false);
 }
 
 SEC("usdt")
 int on_probe(struct pt_regs *ctx)
 {
-	return on_firing(ctx, false, false);
+	return on_firing_timed(ctx, false, false);
 }
 
 SEC("usdt")
 int on_probe_filtering_sleepable(struct pt_regs *ctx)
 {
-	return on_firing(ctx, true, true);
+	return on_firing_timed(ctx, true, true);
 }
 
 SEC("usdt")
 int on_probe_filtering(struct pt_regs *ctx)
 {
-	return on_firing(ctx, false, true);
+	return on_firing_timed(ctx, false, true);
 }
 
 /* A process the tree starts (a new thread group, not a thread) joins it

@@ -292,6 +292,12 @@ struct trace_stack {
  * first 8 bytes); with --stack, its part follows all TRACE_MAX_SLOTS
  * slots, filled or not (a place the verifier of 6.1 takes).  The event
  * is only as long as what it fills. */
+/* --budget: a probe's firings and the BPF program's time at them, per
+ * CPU (trace.bpf.c's costs map; budget.c reads it). */
+struct trace_cost {
+	unsigned long long firings, ns;
+};
+
 struct trace_event {
 	unsigned long long time_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	unsigned int pid, tid;

@@ -1,0 +1,593 @@
+/*
+ * src/trace/budget.c - --budget: what the trace may add to the traced
+ * processes' CPU time, kept to through the run.  A feature row
+ * (features.c's FEATURE_BUDGET) whose state is each probe's measured
+ * cost and its windows.
+ *
+ * What is counted: each firing of a traced probe costs the program a
+ * uprobe's trap (kernel/trap_cost.c, measured once at the start) and
+ * the BPF program's run, with --stack's copy and --show's reads (timed
+ * in the program itself: trace.bpf.c's costs map, under a budget
+ * only).  Both are the program's own CPU time, in its threads.  The
+ * budget is that cost as a share of the CPU time the processes spent
+ * on their own work (their utime + stime from /proc, less the trace's
+ * cost), so that a CPU-bound server under --budget 5% keeps at least
+ * 1/1.05 = 95% of its throughput.
+ *
+ * The policy, every BUDGET_DECIDE_SECONDS: the probes (a pair's start
+ * and end together) whose cost fits are traced whole, the cheapest
+ * first, so that a rare probe is always counted exactly; the others
+ * share what is left, each attached for the same fraction of the time
+ * in windows of BUDGET_SLOT_SECONDS (its multi-uprobe link made and
+ * closed: no trap at all while detached, for any USDT program).  A
+ * sampled probe's counts are scaled by the time it was attached
+ * (budget_share); a pair's window opens on its end first and closes on
+ * its start first, its end staying a slot longer, so that no call is
+ * cut in two; the starts still open then are forgotten.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace/kernel/session.h"
+#include "trace/sinks/sinks.h"
+
+/* A window's length: the run's loop turns at least this often. */
+#define BUDGET_SLOT_SECONDS 0.1
+/* How often costs are read and the shares decided, and the first
+ * time (a busy server pays the whole trace until then). */
+#define BUDGET_DECIDE_SECONDS 0.25
+#define BUDGET_FIRST_DECIDE 0.1
+/* The least share a sampled probe is given (its rate stays known):
+ * past it the budget is exceeded, and said. */
+#define BUDGET_MIN_SHARE 0.01
+/* A probe (or pair) that fires less often than this, a second, is
+ * always traced whole: a rare event is counted exactly. */
+#define BUDGET_RARE_RATE 100.0
+
+struct budget_probe {
+	int group;	  /* the probe whose windows it shares (a pair's) */
+	int attached;	  /* its sites, now */
+	double since;	  /* attached at, while attached */
+	double attached_s; /* seconds attached so far */
+	double last_attached_s; /* ... at the last decision */
+	unsigned long long firings, ns; /* the costs map's, then */
+	double rate;	/* firings a second while attached */
+	double ns_each; /* the BPF program's ns a firing */
+	double gap_from; /* detached at (a gap in the stream), or 0 */
+};
+
+struct budget_group { /* the probes that share one window */
+	double share;	/* of the time its windows are open: 1 whole */
+	double credit;	/* toward its next open slot */
+	int open;	/* now */
+	int closing;	/* its starts detached; its ends next slot */
+	double least_share, seconds_sampled;
+};
+
+struct budget {
+	double share; /* plan.budget */
+	struct budget_probe *p;
+	struct budget_group *g;
+	int n;
+	double start, next_slot, next_decide, last_decide, end;
+	double cpu_s, cost_s;	/* the processes' CPU and the trace's, so far */
+	double last_cpu;	/* the processes' CPU seconds at the last decision */
+	struct { int pid; double cpu; } *procs;
+	int nprocs;
+	int unswitchable; /* said: this kernel cannot detach one probe */
+	int exceeded;	  /* the least shares cost more than the budget */
+	unsigned long long forgotten; /* starts a window closed on */
+};
+
+static struct budget *budget_of(const struct tracer *tr)
+{
+	return feature_state(tr, FEATURE_BUDGET);
+}
+
+void *budget_start(struct tracer *tr)
+{
+	struct budget *b;
+
+	if (!tr->plan.budget)
+		return NULL;
+	b = xcalloc(1, sizeof(*b));
+	b->share = tr->plan.budget;
+	return b;
+}
+
+void budget_free(void *state)
+{
+	struct budget *b = state;
+
+	free(b->p);
+	free(b->g);
+	free(b->procs);
+	free(b);
+}
+
+/* ---- the policy ---- */
+
+void budget_shares(const double *cost, const double *rate, int n,
+		   double allowance, double *share)
+{
+	int *order = xcalloc((size_t)(n ? n : 1), sizeof(*order));
+	double used = 0, hot = 0, f;
+	int i, j, k;
+
+	/* Cheapest first: insertion sort (a trace's probes, once a
+	   decision). */
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && cost[order[j - 1]] > cost[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (k = 0; k < n; k++) {
+		i = order[k];
+		if (rate[i] < BUDGET_RARE_RATE || used + cost[i] <= allowance) {
+			share[i] = 1;
+			used += cost[i];
+		} else {
+			hot += cost[i];
+			share[i] = 0; /* decided below */
+		}
+	}
+	/* What is left, shared alike by the hot. */
+	f = hot > 0 && allowance > used ? (allowance - used) / hot : 0;
+	if (f > 1)
+		f = 1;
+	if (f < BUDGET_MIN_SHARE)
+		f = BUDGET_MIN_SHARE;
+	for (i = 0; i < n; i++)
+		if (share[i] == 0)
+			share[i] = f;
+	free(order);
+}
+
+/* ---- the processes' CPU time ---- */
+
+/* Process pid's utime + stime (every thread's), in seconds; -1 when it
+ * is gone. */
+static double process_cpu(int pid)
+{
+	char path[64], line[1024], *p;
+	unsigned long long ut, st;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	ok = p && sscanf(p, ") %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) == 2;
+	return ok ? (double)(ut + st) / (double)sysconf(_SC_CLK_TCK) : -1;
+}
+
+/* The CPU seconds the traced processes spent since the last call:
+ * -p's process, or -c's tree (probegen's descendants); each process
+ * known by its last reading, a new one from its start. */
+static double processes_cpu(struct budget *b, const struct tracer *tr,
+			    int at_start)
+{
+	int pids[4096], n, i, k;
+	double sum = 0, c;
+
+	if (tr->plan.request->pid) {
+		pids[0] = tr->plan.request->pid;
+		n = 1;
+	} else {
+		n = trace_descendants(pids, 4096);
+	}
+	for (i = 0; i < n; i++) {
+		if ((c = process_cpu(pids[i])) < 0)
+			continue;
+		for (k = 0; k < b->nprocs && b->procs[k].pid != pids[i]; k++)
+			;
+		if (k == b->nprocs) {
+			b->procs = xgrow(b->procs, (size_t)b->nprocs,
+					 sizeof(*b->procs));
+			b->procs[b->nprocs].pid = pids[i];
+			/* -p's process ran before the trace: from now. */
+			b->procs[b->nprocs++].cpu = at_start ? c : 0;
+		}
+		if (c > b->procs[k].cpu)
+			sum += c - b->procs[k].cpu;
+		b->procs[k].cpu = c;
+	}
+	return sum;
+}
+
+/* ---- the windows ---- */
+
+static int starts_a_pair(const struct traced *t)
+{
+	return t->nstarts > 0;
+}
+
+static void attach(struct tracer *tr, struct budget *b, int i, double now)
+{
+	struct budget_probe *p = &b->p[i];
+
+	if (p->attached)
+		return;
+	/* The gap ends before the link is made: a firing may follow. */
+	now = now_seconds();
+	if (session_switch(tr->session, i, 1) != 0) {
+		warning_plain("--budget: cannot attach %s again: it is no longer traced",
+			      tr->probes[i].label_text);
+		return;
+	}
+	p->attached = 1;
+	p->since = now;
+	if (p->gap_from && tr->plan.print)
+		printer_gap(tr, i, p->gap_from, now);
+	p->gap_from = 0;
+}
+
+static void detach(struct tracer *tr, struct budget *b, int i, double now)
+{
+	struct budget_probe *p = &b->p[i];
+
+	if (!p->attached)
+		return;
+	session_switch(tr->session, i, 0);
+	/* ... and starts once it is closed (the kernel waited for the
+	   firings in flight). */
+	now = now_seconds();
+	p->attached = 0;
+	p->attached_s += now - p->since;
+	p->gap_from = now;
+}
+
+/* Group g's window: open (ends first), closing (starts first; the ends
+ * a slot later, and the starts left open forgotten) or closed. */
+static void set_window(struct tracer *tr, struct budget *b, int g, int open,
+		       double now)
+{
+	struct budget_group *w = &b->g[g];
+	int i, k;
+
+	if (open) {
+		for (k = 0; k < 2; k++) /* ends, then starts */
+			for (i = 0; i < b->n; i++)
+				if (b->p[i].group == g &&
+				    starts_a_pair(&tr->probes[i]) == k)
+					attach(tr, b, i, now);
+		w->open = 1;
+		w->closing = 0;
+		return;
+	}
+	if (w->open) {
+		for (i = 0; i < b->n; i++)
+			if (b->p[i].group == g && starts_a_pair(&tr->probes[i]))
+				detach(tr, b, i, now);
+		w->open = 0;
+		w->closing = 1;
+		return;
+	}
+	if (w->closing) {
+		for (i = 0; i < b->n; i++)
+			if (b->p[i].group == g)
+				detach(tr, b, i, now);
+		for (i = 0; i < tr->npairs; i++)
+			if (b->p[tr->pairs[i].start].group == g)
+				session_forget_starts(tr->session, i);
+		w->closing = 0;
+	}
+}
+
+/* The probes known so far (a followed process brings more): each its
+ * own group, a pair's two in one. */
+static void grow(struct tracer *tr, struct budget *b, double now)
+{
+	int i, from = b->n;
+
+	if (tr->nprobes <= b->n)
+		return;
+	b->p = realloc(b->p, (size_t)tr->nprobes * sizeof(*b->p));
+	b->g = realloc(b->g, (size_t)tr->nprobes * sizeof(*b->g));
+	if (!b->p || !b->g)
+		die("out of memory");
+	for (i = from; i < tr->nprobes; i++) {
+		b->p[i] = (struct budget_probe){ .group = i, .attached = 1,
+						 .since = now };
+		b->g[i] = (struct budget_group){ .share = 1, .open = 1,
+						 .least_share = 1 };
+	}
+	b->n = tr->nprobes;
+	for (i = 0; i < tr->npairs; i++) {
+		int s = b->p[tr->pairs[i].start].group,
+		    e = b->p[tr->pairs[i].end].group, k;
+
+		if (s == e)
+			continue;
+		for (k = 0; k < b->n; k++)
+			if (b->p[k].group == e)
+				b->p[k].group = s;
+	}
+}
+
+/* ---- each turn ---- */
+
+/* Read the costs, and decide each group's share. */
+static void decide(struct tracer *tr, struct budget *b, double now)
+{
+	struct trace_cost *c = xcalloc((size_t)b->n, sizeof(*c));
+	double *gcost = xcalloc((size_t)b->n, sizeof(double)),
+	       *grate = xcalloc((size_t)b->n, sizeof(double)),
+	       *share = xcalloc((size_t)b->n, sizeof(double));
+	double span = now - b->last_decide, cpu, cost = 0, own;
+	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0;
+	int i;
+
+	session_costs(tr->session, c);
+	for (i = 0; i < b->n; i++) {
+		struct budget_probe *p = &b->p[i];
+		double on = p->attached_s + (p->attached ? now - p->since : 0),
+		       seconds = on - p->last_attached_s;
+		unsigned long long df = c[i].firings - p->firings,
+				   dns = c[i].ns - p->ns;
+
+		if (seconds >= BUDGET_SLOT_SECONDS / 2)
+			p->rate = (double)df / seconds;
+		if (df)
+			p->ns_each = (double)dns / (double)df;
+		/* What the span cost, and what each would cost whole. */
+		cost += (double)df * trap / 1e9 + (double)dns / 1e9;
+		gcost[p->group] += p->rate * (trap + p->ns_each) / 1e9;
+		if (p->rate > grate[p->group])
+			grate[p->group] = p->rate;
+		p->firings = c[i].firings;
+		p->ns = c[i].ns;
+		p->last_attached_s = on;
+	}
+	cpu = processes_cpu(b, tr, 0);
+	b->cpu_s += cpu;
+	b->cost_s += cost;
+	/* Their own work, a second: what the budget is a share of. */
+	own = span > 0 ? (cpu - cost) / span : 0;
+	if (own < 0)
+		own = 0;
+	{
+		/* The groups alone (a probe in another's group costs 0). */
+		double *gc = xcalloc((size_t)b->n, sizeof(double)),
+		       *gr = xcalloc((size_t)b->n, sizeof(double));
+		int *gi = xcalloc((size_t)b->n, sizeof(int)), ng = 0, k;
+
+		for (i = 0; i < b->n; i++)
+			if (b->p[i].group == i) {
+				gi[ng] = i;
+				gr[ng] = grate[i];
+				gc[ng++] = gcost[i];
+			}
+		budget_shares(gc, gr, ng, b->share * own, share);
+		for (k = 0; k < ng; k++) {
+			struct budget_group *g = &b->g[gi[k]];
+
+			g->share = share[k];
+			if (share[k] < g->least_share)
+				g->least_share = share[k];
+		}
+		/* The least shares cost more than it allows. */
+		{
+			double spent = 0;
+
+			for (k = 0; k < ng; k++)
+				spent += gc[k] * share[k];
+			if (spent > 1.5 * b->share * own && own > 0)
+				b->exceeded = 1;
+		}
+		free(gc);
+		free(gr);
+		free(gi);
+	}
+	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
+		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s allow %.4f/s:", now - b->start, cpu, cost, own, b->share * own);
+		for (i = 0; i < b->n; i++)
+			if (b->p[i].group == i && gcost[i] > 0)
+				fprintf(stderr, " %s rate %.0f ns %.0f cost %.4f share %.3f;", tr->probes[i].label_text, b->p[i].rate, b->p[i].ns_each, gcost[i], b->g[i].share);
+		fputc('\n', stderr);
+	}
+	b->last_decide = now;
+	free(c);
+	free(gcost);
+	free(grate);
+	free(share);
+}
+
+void budget_step(struct tracer *tr, double now)
+{
+	struct budget *b = budget_of(tr);
+	int g;
+
+	if (!b || !tr->session)
+		return;
+	if (!b->start) {
+		b->start = b->last_decide = now;
+		b->next_slot = now + BUDGET_SLOT_SECONDS;
+		b->next_decide = now + BUDGET_FIRST_DECIDE;
+		processes_cpu(b, tr, 1);
+		if (!session_switchable(tr->session)) {
+			warning_plain("--budget: this kernel cannot detach one probe (multi-uprobe links: Linux 6.6): every firing is traced");
+			b->unswitchable = 1;
+		}
+	}
+	grow(tr, b, now);
+	if (b->unswitchable || now < b->next_slot)
+		return;
+	b->next_slot = now + BUDGET_SLOT_SECONDS;
+	if (now >= b->next_decide) {
+		decide(tr, b, now);
+		b->next_decide = now + BUDGET_DECIDE_SECONDS;
+	}
+	for (g = 0; g < b->n; g++) {
+		struct budget_group *w = &b->g[g];
+		int open;
+
+		if (b->p[g].group != g)
+			continue;
+		if (w->share >= 1) {
+			open = 1;
+		} else {
+			w->credit += w->share;
+			open = w->credit >= 1;
+			if (open)
+				w->credit -= 1;
+			w->seconds_sampled += BUDGET_SLOT_SECONDS;
+		}
+		if (open != w->open || w->closing)
+			set_window(tr, b, g, open, now);
+	}
+}
+
+void budget_end(struct tracer *tr, double now)
+{
+	struct budget *b = budget_of(tr);
+	int i;
+
+	if (!b || !b->start)
+		return;
+	for (i = 0; i < b->n; i++) {
+		if (b->p[i].attached) {
+			b->p[i].attached_s += now - b->p[i].since;
+			b->p[i].attached = 0;
+		}
+		/* A gap the trace ended in: said to its end. */
+		if (b->p[i].gap_from && tr->plan.print)
+			printer_gap(tr, i, b->p[i].gap_from, now);
+		b->p[i].gap_from = 0;
+	}
+	b->end = now;
+}
+
+double budget_share(const struct tracer *tr, int probe)
+{
+	const struct budget *b = budget_of(tr);
+	double traced;
+
+	if (!b || probe < 0 || probe >= b->n || b->unswitchable)
+		return 1;
+	traced = (b->end ? b->end : now_seconds()) - b->start;
+	if (b->g[b->p[probe].group].least_share >= 1 || traced <= 0)
+		return 1;
+	return b->p[probe].attached_s / traced;
+}
+
+double budget_traced_seconds(const struct tracer *tr, int probe)
+{
+	const struct budget *b = budget_of(tr);
+	double now = b && b->end ? b->end : now_seconds();
+
+	if (!b || !b->start || probe >= b->n)
+		return b && b->start ? now - b->start : 0;
+	return b->p[probe].attached_s +
+	       (b->p[probe].attached ? now - b->p[probe].since : 0);
+}
+
+double budget_pair_share(const struct tracer *tr, int pair)
+{
+	return budget_share(tr, tr->pairs[pair].start);
+}
+
+unsigned long long budget_scaled(unsigned long long n, double share)
+{
+	return share >= 1 || share <= 0 ? n
+					: (unsigned long long)((double)n / share + 0.5);
+}
+
+/* ---- said ---- */
+
+void budget_say_start(const struct tracer *tr)
+{
+	const struct trace_plan *p = &tr->plan;
+
+	if (p->budget_waived)
+		info_plain("%s counts every firing: the trace runs whole, with no budget (-p's default is %d%%)",
+			   p->budget_waived, TRACE_BUDGET_DEFAULT_PID);
+	else if (p->budget_default)
+		info_plain("tracing within a budget of %g%% of the process's CPU time (-p's default): hot probes are sampled, and said; --budget none traces every firing",
+			   p->budget * 100);
+}
+
+void budget_say(const struct tracer *tr, FILE *f, int json)
+{
+	const struct budget *b = budget_of(tr);
+	struct buf names = { 0 };
+	int i, nsampled = 0;
+	double used;
+
+	if (!b)
+		return;
+	used = b->cpu_s > b->cost_s ? 100 * b->cost_s / (b->cpu_s - b->cost_s)
+				     : 0;
+	if (json) {
+		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"exceeded\": %s, \"sampled\": [",
+			b->share * 100, tr->plan.budget_default ? "true" : "false",
+			used, b->cpu_s, b->cost_s, b->exceeded ? "true" : "false");
+		for (i = 0; i < b->n; i++) {
+			double s = budget_share(tr, i);
+
+			if (s >= 1)
+				continue;
+			buf_json_string(&names, tr->probes[i].label);
+			fprintf(f, "%s{\"probe\": %s, \"share\": %.4f}",
+				nsampled++ ? ", " : "", names.data, s);
+			names.len = 0;
+		}
+		fputs("]}", f);
+		buf_free(&names);
+		return;
+	}
+	fprintf(f, "\nbudget: %g%% of the traced processes' CPU time%s; the trace cost %.1f%% (%.3f s of %.3f s)\n",
+		b->share * 100,
+		tr->plan.budget_default ? " (-p's default)" : "", used,
+		b->cost_s, b->cpu_s > b->cost_s ? b->cpu_s - b->cost_s : 0);
+	if (b->unswitchable) {
+		fputs("  every firing traced: this kernel cannot detach one probe\n",
+		      f);
+		return;
+	}
+	for (i = 0; i < b->n; i++) {
+		double s = budget_share(tr, i);
+
+		if (s >= 1)
+			continue;
+		if (!nsampled++)
+			fprintf(f, "  sampled (traced part of the time, in windows of %.0f ms; counts scaled by it):\n",
+				BUDGET_SLOT_SECONDS * 1000);
+		fprintf(f, "    %-40s %.1f%% of the time\n",
+			tr->probes[i].label_text, 100 * s);
+	}
+	if (!nsampled)
+		fputs("  every probe traced whole\n", f);
+	else if (nsampled < b->n)
+		fprintf(f, "  traced whole: the other %d probe%s\n",
+			b->n - nsampled, b->n - nsampled == 1 ? "" : "s");
+	if (b->exceeded)
+		fprintf(f, "  exceeded: the least share (%.0f%%) of the hot probes cost more than the budget\n",
+			BUDGET_MIN_SHARE * 100);
+}
+
+void budget_report(struct tracer *tr, const struct tally *t)
+{
+	FILE *mem;
+	char *text = NULL;
+	size_t len = 0;
+
+	(void)t;
+	/* --summary says it at its end; else, to stderr. */
+	if (!budget_of(tr) || tr->plan.request->summary)
+		return;
+	if (!(mem = open_memstream(&text, &len)))
+		return;
+	budget_say(tr, mem, 0);
+	fclose(mem);
+	/* Each line a note of probegen's, as stderr's lines are. */
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		info_plain("%s", line);
+	free(text);
+}
