@@ -100,6 +100,18 @@ machine's figures read against its floor.
 
 $(cat $OUT/trace/trace.md 2>/dev/null || echo "(not run: bench/trace.sh needs root)")
 
+## A busy server within a budget (bench/budget.sh)
+
+memcached (one worker thread, built as make check-real builds it) under
+memcaslap (one thread, 16 connections) on loopback, traced three ways in
+turns: untraced, every probe (\`--budget none\`) and \`--budget 5%\`;
+medians of the rounds.  A hot probe's firings are given per request (a
+rate a second is the load's, which the trace itself changes), the whole
+trace's beside the budget's estimate (scaled from its sample); the pair's
+median latency both ways.
+
+$(cat $OUT/budget.md 2>/dev/null || echo "(not run)")
+
 Where a streamed firing's time goes (issue 34; the loop's ns a firing,
 medians of 6 to 8 interleaved runs, each part taken out in turn, and the
 kernel's own timing of the program): the uprobe itself is the floor

@@ -163,5 +163,9 @@ if [ -n "${BASELINE:-}" ]; then
 	git worktree remove --force "$OUT/baseline"
 fi
 
+# What --budget saves a busy server: memcached under memcaslap, traced
+# three ways in turns (bench/budget.sh).
+bench/budget.sh | tee "$OUT/budget.md"
+
 bench/report.sh "$growth" > BENCHMARKS.md
 echo "wrote BENCHMARKS.md"

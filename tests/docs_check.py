@@ -117,6 +117,15 @@ def setup_where(d):
     assert r.returncode == 0, r.stdout
 
 
+def setup_busy(d):
+    """tests/src/busy.c, a busy server's loop (docs/production.md)."""
+    for f in ("busy.c", "busy.d"):
+        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
+    r = sh("probegen -h -s busy.d -o busy.h && probegen -G -s busy.d -o busy_probes.o && "
+           "gcc -O2 -o busy busy.c busy_probes.o", d)
+    assert r.returncode == 0, r.stdout
+
+
 def setup_runtimes(d):
     """examples/runtimes (a Python script and CPython's declarations)."""
     shutil.copytree(os.path.join(ROOT, "examples/runtimes"), os.path.join(d, "examples/runtimes"))
@@ -140,7 +149,7 @@ def setup_rust_module(d):
     assert r.returncode == 0, r.stdout
 
 
-SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "sdt-only": setup_sdt_only, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "stack": setup_stack, "where": setup_where, "runtimes": setup_runtimes,
+SETUPS = {"rust-module": setup_rust_module, "myapp": setup_myapp, "sdt-only": setup_sdt_only, "http": setup_http, "clone": setup_clone, "sites": setup_sites, "pairs": setup_pairs, "stack": setup_stack, "where": setup_where, "runtimes": setup_runtimes, "busy": setup_busy,
           "rust-tracing": setup_rust_tracing}
 made = {}
 

@@ -9,51 +9,9 @@
 # start, 10 hot lookups, its end; a tick 20 times a second (rare).  Says
 # on stderr what it fired.
 budget_server() {
-	cat > srv.d <<-'D'
-	provider srv {
-		probe request__start(long id);
-		probe lookup(long id, int i);
-		probe request__done(long id);
-		probe tick(long n);
-	};
-	D
-	cat > srv.c <<-'C'
-	#include <stdio.h>
-	#include <stdlib.h>
-	#include <time.h>
-	#include "srv.h"
-	static double now(void)
-	{
-		struct timespec t;
-
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		return t.tv_sec + t.tv_nsec / 1e9;
-	}
-	int main(int argc, char **argv)
-	{
-		double start = now(), end = start + atof(argv[1]), next_tick = start;
-		volatile unsigned long work = 0;
-		long id = 0, ticks = 0, lookups = 0;
-
-		while (now() < end) {
-			for (int k = 0; k < 2000; k++)
-				work += (unsigned long)k * k;
-			SRV_REQUEST_START(id);
-			for (int i = 0; i < 10; i++, lookups++)
-				SRV_LOOKUP(id, i);
-			SRV_REQUEST_DONE(id);
-			id++;
-			if (now() >= next_tick) {
-				SRV_TICK(ticks++);
-				next_tick += 0.05;
-			}
-		}
-		fprintf(stderr, "requests %ld lookups %ld ticks %ld\n", id, lookups, ticks);
-		return 0;
-	}
-	C
-	"$PROBEGEN" -h -s srv.d -o srv.h && "$PROBEGEN" -G -s srv.d -o srv_probes.o || fail "probegen"
-	cc -O2 -o srv srv.c srv_probes.o || fail "cc"
+	cp "$ROOT/tests/src/busy.c" "$ROOT/tests/src/busy.d" . || fail "tests/src"
+	"$PROBEGEN" -h -s busy.d -o busy.h && "$PROBEGEN" -G -s busy.d -o busy_probes.o || fail "probegen"
+	cc -O2 -o srv busy.c busy_probes.o || fail "cc"
 }
 
 t_budget_samples_the_hot_and_counts_the_rare() {
@@ -66,18 +24,18 @@ t_budget_samples_the_hot_and_counts_the_rare() {
 	s = json.load(open(sys.argv[1]))
 	fired = dict(re.findall(r"(\w+) (\d+)", re.search(r"requests .*", open(sys.argv[2]).read()).group(0)))
 	p = s["probes"]
-	look = p["srv:lookup"]
+	look = p["busy:lookup"]
 	# The hot probe: sampled, its count scaled from what was counted.
 	assert "sampled" in look, look
 	share, counted = look["sampled"]["share"], look["sampled"]["counted"]
 	assert 0 < share < 1, share
 	assert abs(look["count"] - counted / share) <= 0.001 * look["count"], look
 	# The rare one: whole, and exact.
-	assert "sampled" not in p["srv:tick"], p["srv:tick"]
-	assert p["srv:tick"]["count"] == int(fired["ticks"]), (p["srv:tick"], fired)
+	assert "sampled" not in p["busy:tick"], p["busy:tick"]
+	assert p["busy:tick"]["count"] == int(fired["ticks"]), (p["busy:tick"], fired)
 	b = s["budget"]
 	assert b["percent"] == 5 and not b["default"], b
-	assert any(x["probe"] == "srv:lookup" for x in b["sampled"]), b
+	assert any(x["probe"] == "busy:lookup" for x in b["sampled"]), b
 	# The pair: sampled with its start, and never cut (a call is a few
 	# microseconds; one timed across a closed window would be 50 ms).
 	pair = [x for x in s["pairs"] if x["work"] == "request"][0]
@@ -87,17 +45,17 @@ t_budget_samples_the_hot_and_counts_the_rare() {
 	    counted, 100 * share, look["count"], fired["lookups"], b["cost_percent"]))
 	PY
 	note "$(python3 -c '
-import json,sys; s=json.load(open("out.json")); l=s["probes"]["srv:lookup"]
-print("lookup traced %.1f%% of the time; the trace cost %.1f%% of the CPU (budget 5%%)" % (100*l["sampled"]["share"], s["budget"]["cost_percent"]))')"
+import json,sys; s=json.load(open("out.json")); l=s["probes"]["busy:lookup"]
+print("lookup traced over %.1f%% of the work; the trace cost %.1f%% of the CPU (budget 5%%)" % (100*l["sampled"]["share"], s["budget"]["cost_percent"]))')"
 	# The text says the same: a mark on the hot, the budget at the end.
 	timeout 60 "$PROBEGEN" --trace --summary --budget 5% -c './srv 2' > out 2> err ||
 		{ cat err; fail "--summary --budget (text)"; }
-	grep -Eq '^  srv:lookup +~[0-9]+  [0-9]+/s  \(sampled: traced [0-9.]+% of the time, scaled\)$' out ||
+	grep -Eq '^  busy:lookup +~[0-9]+  [0-9]+/s  \(sampled: traced over [0-9.]+% of the work, scaled\)$' out ||
 		{ cat out; fail "the hot probe not marked"; }
-	grep -Eq '^  srv:tick +[0-9]+ ' out || { cat out; fail "the rare probe marked"; }
+	grep -Eq '^  busy:tick +[0-9]+ ' out || { cat out; fail "the rare probe marked"; }
 	grep -q '^budget: 5% of the traced processes. CPU time; the trace cost ' out ||
 		{ cat out; fail "no budget at the summary's end"; }
-	grep -Eq '^    srv:lookup +[0-9.]+% of the time$' out || { cat out; fail "the sampled probe not named"; }
+	grep -Eq '^    busy:lookup +[0-9.]+% of the work$' out || { cat out; fail "the sampled probe not named"; }
 	ok
 }
 
@@ -113,18 +71,18 @@ t_budget_stream_says_its_gaps() {
 	    o = json.loads(line)
 	    if "gap" in o:
 	        gaps.append(o["gap"])
-	    elif o["probe"] == "srv:lookup":
+	    elif o["probe"] == "busy:lookup":
 	        times.append(o["time"])
 	assert gaps, "no gap said"
-	look = [g for g in gaps if g["probe"] == "srv:lookup"]
+	look = [g for g in gaps if g["probe"] == "busy:lookup"]
 	assert look and all(g["from"] < g["to"] and g["why"] == "--budget" for g in look), look[:3]
 	# No firing of a probe falls in its gap.
 	inside = [t for t in times for g in look if g["from"] + 0.001 < t < g["to"] - 0.001]
 	assert not inside, inside[:3]
-	print("%d gaps, %d firings of srv:lookup" % (len(look), len(times)))
+	print("%d gaps, %d firings of busy:lookup" % (len(look), len(times)))
 	PY
 	timeout 60 "$PROBEGEN" --trace --budget 2% -c './srv 1' > out 2> err || { cat err; fail "text"; }
-	grep -Eq '^# gap: srv:lookup not traced from [0-9.]+ to [0-9.]+ \(--budget\)$' out ||
+	grep -Eq '^# gap: busy:lookup not traced from [0-9.]+ to [0-9.]+ \(--budget\)$' out ||
 		{ head out; fail "no gap line in the text"; }
 	ok
 }
@@ -133,7 +91,7 @@ t_budget_tests_count_every_firing() {
 	need_trace
 	budget_server
 	# Asked together: refused.
-	"$PROBEGEN" --trace --budget 5% --expect 'srv:tick' -c './srv 1' > out 2> err
+	"$PROBEGEN" --trace --budget 5% --expect 'busy:tick' -c './srv 1' > out 2> err
 	expect_eq $? 2 "--budget with --expect"
 	expect_grep "does not go with --expect: an expectation counts every firing" err
 	"$PROBEGEN" --trace --budget 5% --expect-all -c './srv 1' > out 2> err
@@ -147,7 +105,7 @@ t_budget_tests_count_every_firing() {
 		expect_grep "takes a share of the traced processes' CPU time" err
 	done
 	# --budget none: every firing, as a test needs.
-	timeout 60 "$PROBEGEN" --trace --budget none --expect 'srv:tick{1,}' -c './srv 1' > out 2> err ||
+	timeout 60 "$PROBEGEN" --trace --budget none --expect 'busy:tick{1,}' -c './srv 1' > out 2> err ||
 		{ cat err; fail "--budget none --expect"; }
 	# -p's default budget, said; set aside by --expect, and said.
 	./srv 4 2> srv.err &
@@ -159,7 +117,7 @@ t_budget_tests_count_every_firing() {
 		{ cat err; kill $pid; fail "-p's default budget not said"; }
 	grep -q '^budget: 5% of the traced processes. CPU time (-p.s default)' out ||
 		{ cat out; kill $pid; fail "-p's budget not in the summary"; }
-	timeout 60 "$PROBEGEN" --trace --expect 'srv:tick' --duration 1 -p $pid > out 2> err ||
+	timeout 60 "$PROBEGEN" --trace --expect 'busy:tick' --duration 1 -p $pid > out 2> err ||
 		{ cat err; kill $pid; fail "-p --expect"; }
 	kill $pid 2> /dev/null
 	wait $pid 2> /dev/null

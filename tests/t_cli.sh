@@ -63,7 +63,7 @@ t_cli_usage_errors() {
 	--trace --limit=0 -c true|--limit takes a number of events, not '0'
 	--trace -p12x|-p takes a process ID, not '12x'
 	--trace --summary --bogus -c true|unrecognised option '--bogus'
-	--trace --strict -c true|'--strict' does not go with '--trace' (which takes -o, -C, -I, -D, -U, --json, -c, --, -p, -n, --limit, --duration, --pair, --by, --show, --stack, --stack-bytes, --stack-frames, --string-bytes, --expect, --where, --top, --folded, --pprof, --metrics, --user, --expect-all, --timeline, -s more than once, --summary)
+	--trace --strict -c true|'--strict' does not go with '--trace' (which takes -o, -C, -I, -D, -U, --json, -c, --, -p, -n, --limit, --duration, --budget, --pair, --by, --show, --stack, --stack-bytes, --stack-frames, --string-bytes, --expect, --where, --top, --folded, --pprof, --metrics, --user, --expect-all, --timeline, -s more than once, --summary)
 	--bash-completion=zsh|unrecognised option '--bash-completion=zsh'
 	--trace --top 3 -c true|--top needs --summary
 	--trace --by a:b:c -c true|--by needs --summary, --timeline, --folded or --metrics

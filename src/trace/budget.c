@@ -52,8 +52,14 @@ struct budget_probe {
 	int attached;	  /* its sites, now */
 	double since;	  /* attached at, while attached */
 	double attached_s; /* seconds attached so far */
-	double last_attached_s; /* ... at the last decision */
-	unsigned long long firings, ns; /* the costs map's, then */
+	/* The processes' own CPU seconds while it was attached: what its
+	   counts are scaled by (budget_share). */
+	double own_on;
+	unsigned long long firings, ns; /* the costs map's, at the last slot */
+	/* Since the last decision: its firings, their ns, its seconds
+	   attached. */
+	unsigned long long span_firings, span_ns;
+	double span_on;
 	double rate;	/* firings a second while attached */
 	double ns_each; /* the BPF program's ns a firing */
 	double gap_from; /* detached at (a gap in the stream), or 0 */
@@ -74,9 +80,11 @@ struct budget {
 	int n;
 	double start, next_slot, next_decide, last_decide, end;
 	double cpu_s, cost_s;	/* the processes' CPU and the trace's, so far */
-	double last_cpu;	/* the processes' CPU seconds at the last decision */
+	double span_cpu, span_cost; /* ... since the last decision */
+	double last_measure;
 	struct { int pid; double cpu; } *procs;
 	int nprocs;
+	double own_total; /* the processes' own CPU seconds, traced */
 	int unswitchable; /* said: this kernel cannot detach one probe */
 	int exceeded;	  /* the least shares cost more than the budget */
 	unsigned long long forgotten; /* starts a window closed on */
@@ -313,41 +321,74 @@ static void grow(struct tracer *tr, struct budget *b, double now)
 
 /* ---- each turn ---- */
 
-/* Read the costs, and decide each group's share. */
-static void decide(struct tracer *tr, struct budget *b, double now)
+/* Each slot, before its windows change: what the probes cost since
+ * the last, and the processes' CPU; the work they did (their CPU less
+ * the trace's) counted to each probe attached meanwhile. */
+static void measure(struct tracer *tr, struct budget *b, double now)
 {
 	struct trace_cost *c = xcalloc((size_t)b->n, sizeof(*c));
-	double *gcost = xcalloc((size_t)b->n, sizeof(double)),
-	       *grate = xcalloc((size_t)b->n, sizeof(double)),
-	       *share = xcalloc((size_t)b->n, sizeof(double));
-	double span = now - b->last_decide, cpu, cost = 0, own;
-	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0;
+	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0, cost = 0,
+	       cpu, own, dt = now - b->last_measure;
 	int i;
 
 	session_costs(tr->session, c);
 	for (i = 0; i < b->n; i++) {
 		struct budget_probe *p = &b->p[i];
-		double on = p->attached_s + (p->attached ? now - p->since : 0),
-		       seconds = on - p->last_attached_s;
 		unsigned long long df = c[i].firings - p->firings,
 				   dns = c[i].ns - p->ns;
 
-		if (seconds >= BUDGET_SLOT_SECONDS / 2)
-			p->rate = (double)df / seconds;
-		if (df)
-			p->ns_each = (double)dns / (double)df;
-		/* What the span cost, and what each would cost whole. */
 		cost += (double)df * trap / 1e9 + (double)dns / 1e9;
+		p->span_firings += df;
+		p->span_ns += dns;
+		p->firings = c[i].firings;
+		p->ns = c[i].ns;
+	}
+	cpu = processes_cpu(b, tr, 0);
+	own = cpu > cost ? cpu - cost : 0;
+	b->cpu_s += cpu;
+	b->cost_s += cost;
+	b->span_cpu += cpu;
+	b->span_cost += cost;
+	for (i = 0; dt > 0 && i < b->n; i++) {
+		struct budget_probe *p = &b->p[i];
+		double from = p->since > b->last_measure ? p->since
+							  : b->last_measure;
+
+		if (!p->attached || now <= from)
+			continue;
+		p->span_on += now - from;
+		p->own_on += own * (now - from) / dt;
+	}
+	b->own_total += own;
+	b->last_measure = now;
+	free(c);
+}
+
+/* Each group's share, from what was measured since the last time. */
+static void decide(struct tracer *tr, struct budget *b, double now)
+{
+	double *gcost = xcalloc((size_t)b->n, sizeof(double)),
+	       *grate = xcalloc((size_t)b->n, sizeof(double)),
+	       *share = xcalloc((size_t)b->n, sizeof(double));
+	double span = now - b->last_decide, cpu = b->span_cpu,
+	       cost = b->span_cost, own;
+	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0;
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		struct budget_probe *p = &b->p[i];
+
+		if (p->span_on >= BUDGET_SLOT_SECONDS / 2)
+			p->rate = (double)p->span_firings / p->span_on;
+		if (p->span_firings)
+			p->ns_each = (double)p->span_ns / (double)p->span_firings;
 		gcost[p->group] += p->rate * (trap + p->ns_each) / 1e9;
 		if (p->rate > grate[p->group])
 			grate[p->group] = p->rate;
-		p->firings = c[i].firings;
-		p->ns = c[i].ns;
-		p->last_attached_s = on;
+		p->span_firings = p->span_ns = 0;
+		p->span_on = 0;
 	}
-	cpu = processes_cpu(b, tr, 0);
-	b->cpu_s += cpu;
-	b->cost_s += cost;
+	b->span_cpu = b->span_cost = 0;
 	/* Their own work, a second: what the budget is a share of. */
 	own = span > 0 ? (cpu - cost) / span : 0;
 	if (own < 0)
@@ -393,7 +434,6 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		fputc('\n', stderr);
 	}
 	b->last_decide = now;
-	free(c);
 	free(gcost);
 	free(grate);
 	free(share);
@@ -407,7 +447,7 @@ void budget_step(struct tracer *tr, double now)
 	if (!b || !tr->session)
 		return;
 	if (!b->start) {
-		b->start = b->last_decide = now;
+		b->start = b->last_decide = b->last_measure = now;
 		b->next_slot = now + BUDGET_SLOT_SECONDS;
 		b->next_decide = now + BUDGET_FIRST_DECIDE;
 		processes_cpu(b, tr, 1);
@@ -420,6 +460,7 @@ void budget_step(struct tracer *tr, double now)
 	if (b->unswitchable || now < b->next_slot)
 		return;
 	b->next_slot = now + BUDGET_SLOT_SECONDS;
+	measure(tr, b, now);
 	if (now >= b->next_decide) {
 		decide(tr, b, now);
 		b->next_decide = now + BUDGET_DECIDE_SECONDS;
@@ -451,6 +492,8 @@ void budget_end(struct tracer *tr, double now)
 
 	if (!b || !b->start)
 		return;
+	if (!b->unswitchable)
+		measure(tr, b, now);
 	for (i = 0; i < b->n; i++) {
 		if (b->p[i].attached) {
 			b->p[i].attached_s += now - b->p[i].since;
@@ -474,7 +517,14 @@ double budget_share(const struct tracer *tr, int probe)
 	traced = (b->end ? b->end : now_seconds()) - b->start;
 	if (b->g[b->p[probe].group].least_share >= 1 || traced <= 0)
 		return 1;
-	return b->p[probe].attached_s / traced;
+	/* Of the processes' work, not of the time: a probe traced runs
+	   the program slower, so a second traced holds less work (and
+	   fewer firings) than one not. */
+	if (b->own_total <= 0)
+		return b->p[probe].attached_s / traced;
+	return b->p[probe].own_on < b->own_total
+		       ? b->p[probe].own_on / b->own_total
+		       : 1;
 }
 
 double budget_traced_seconds(const struct tracer *tr, int probe)
@@ -557,9 +607,9 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 		if (s >= 1)
 			continue;
 		if (!nsampled++)
-			fprintf(f, "  sampled (traced part of the time, in windows of %.0f ms; counts scaled by it):\n",
+			fprintf(f, "  sampled (traced in windows of %.0f ms, over a share of the processes' work; counts scaled by it):\n",
 				BUDGET_SLOT_SECONDS * 1000);
-		fprintf(f, "    %-40s %.1f%% of the time\n",
+		fprintf(f, "    %-40s %.1f%% of the work\n",
 			tr->probes[i].label_text, 100 * s);
 	}
 	if (!nsampled)

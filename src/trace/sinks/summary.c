@@ -225,7 +225,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		if (t->processes && t->processes[i] > 1)
 			fprintf(f, " in %u processes", t->processes[i]);
 		if (share < 1)
-			fprintf(f, "  (sampled: traced %.1f%% of the time, scaled)",
+			fprintf(f, "  (sampled: traced over %.1f%% of the work, scaled)",
 				100 * share);
 		fputc('\n', f);
 	}
@@ -244,7 +244,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		fprintf(f, "\n%s): %s%llu timed", name.data,
 			share < 1 ? "~" : "", st->count);
 		if (share < 1)
-			fprintf(f, " (sampled: its start traced %.1f%% of the time; counts scaled, latencies as timed)",
+			fprintf(f, " (sampled: its start traced over %.1f%% of the work; counts scaled, latencies as timed)",
 				100 * share);
 		if (st->unmatched)
 			fprintf(f, ", %llu ends without a start",
