@@ -520,7 +520,9 @@ double budget_share(const struct tracer *tr, int probe)
 	/* Of the processes' work, not of the time: a probe traced runs
 	   the program slower, so a second traced holds less work (and
 	   fewer firings) than one not. */
-	if (b->own_total <= 0)
+	/* No work measured while traced (its firings cost more than the
+	   CPU spent): of the time, then. */
+	if (b->own_total <= 0 || b->p[probe].own_on <= 0)
 		return b->p[probe].attached_s / traced;
 	return b->p[probe].own_on < b->own_total
 		       ? b->p[probe].own_on / b->own_total
