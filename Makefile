@@ -381,7 +381,7 @@ FUZZ_TRACE_SRCS = src/trace/sinks/metrics.c src/trace/decode/event.c src/trace/d
 	src/trace/sinks/summary.c src/trace/decode/calls.c src/trace/sinks/profile.c \
 	src/trace/sinks/timeline.c src/trace/sinks/stack_counts.c src/trace/find/filter_parse.c \
 	src/trace/find/filter.c src/trace/find/probes.c src/trace/plan.c src/trace/decode/verdict.c \
-	src/trace/decode/stacks.c
+	src/trace/decode/stacks.c src/trace/budget_said.c
 # Each harness fuzz/fuzz_NAME.c becomes build-fuzz/fuzz_NAME.
 $(FZ)/fuzz_%: $(FUZZ_SRCS:%=src/%) $(FUZZ_TRACE_SRCS) fuzz/fuzz_%.c fuzz/fuzz_common.h $(B)/version.h $(B)/parser.c $(B)/lexer.c $(B)/header_text.c src/probegen.h
 	$(msg) FUZZCC $@

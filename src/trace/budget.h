@@ -1,0 +1,71 @@
+/*
+ * src/trace/budget.h - --budget's state (budget.c keeps it through the
+ * run; budget_said.c reads it for the sinks), private to the two.
+ */
+#ifndef PROBEGEN_BUDGET_H
+#define PROBEGEN_BUDGET_H
+
+#include "trace/tracer.h"
+
+/* A window's length: the run's loop turns at least this often. */
+#define BUDGET_SLOT_SECONDS 0.1
+/* How often costs are read and the shares decided, and the first
+ * time (a busy server pays the whole trace until then). */
+#define BUDGET_DECIDE_SECONDS 0.25
+#define BUDGET_FIRST_DECIDE 0.1
+/* The least share a sampled probe is given (its rate stays known):
+ * past it the budget is exceeded, and said. */
+#define BUDGET_MIN_SHARE 0.01
+/* A probe (or pair) that fires less often than this, a second, is
+ * always traced whole: a rare event is counted exactly. */
+#define BUDGET_RARE_RATE 100.0
+
+struct budget_probe {
+	int group;	  /* the probe whose windows it shares (a pair's) */
+	int attached;	  /* its sites, now */
+	double since;	  /* attached at, while attached */
+	double attached_s; /* seconds attached so far */
+	/* The processes' own CPU seconds while it was attached: what its
+	   counts are scaled by (budget_share). */
+	double own_on;
+	unsigned long long firings, ns; /* the costs map's, at the last slot */
+	/* Since the last decision: its firings, their ns, its seconds
+	   attached. */
+	unsigned long long span_firings, span_ns;
+	double span_on;
+	double rate;	/* firings a second while attached */
+	double ns_each; /* the BPF program's ns a firing */
+	double gap_from; /* detached at (a gap in the stream), or 0 */
+};
+
+struct budget_group { /* the probes that share one window */
+	double share;	/* of the time its windows are open: 1 whole */
+	double credit;	/* toward its next open slot */
+	int open;	/* now */
+	int closing;	/* its starts detached; its ends next slot */
+	double least_share, seconds_sampled;
+};
+
+struct budget {
+	double share; /* plan.budget */
+	struct budget_probe *p;
+	struct budget_group *g;
+	int n;
+	double start, next_slot, next_decide, last_decide, end;
+	double cpu_s, cost_s;	/* the processes' CPU and the trace's, so far */
+	double span_cpu, span_cost; /* ... since the last decision */
+	double last_measure;
+	struct { int pid; double cpu; } *procs;
+	int nprocs;
+	double own_total; /* the processes' own CPU seconds, traced */
+	int unswitchable; /* said: this kernel cannot detach one probe */
+	int exceeded;	  /* the least shares cost more than the budget */
+	unsigned long long forgotten; /* starts a window closed on */
+};
+
+static inline struct budget *budget_of(const struct tracer *tr)
+{
+	return feature_state(tr, FEATURE_BUDGET);
+}
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * src/trace/budget_said.c - what --budget did, as the sinks read it: each
+ * probe's share of the work it was traced over, counts scaled by it,
+ * and the budget said at the start and at the end (budget.c keeps the
+ * state; this side calls nothing of the kernel's, so that the sinks'
+ * fuzzers link without it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "trace/budget.h"
+
+double budget_share(const struct tracer *tr, int probe)
+{
+	const struct budget *b = budget_of(tr);
+	double traced;
+
+	if (!b || probe < 0 || probe >= b->n || b->unswitchable)
+		return 1;
+	traced = (b->end ? b->end : now_seconds()) - b->start;
+	if (b->g[b->p[probe].group].least_share >= 1 || traced <= 0)
+		return 1;
+	/* Of the processes' work, not of the time: a probe traced runs
+	   the program slower, so a second traced holds less work (and
+	   fewer firings) than one not. */
+	/* No work measured while traced (its firings cost more than the
+	   CPU spent): of the time, then. */
+	if (b->own_total <= 0 || b->p[probe].own_on <= 0)
+		return b->p[probe].attached_s / traced;
+	return b->p[probe].own_on < b->own_total
+		       ? b->p[probe].own_on / b->own_total
+		       : 1;
+}
+
+double budget_traced_seconds(const struct tracer *tr, int probe)
+{
+	const struct budget *b = budget_of(tr);
+	double now = b && b->end ? b->end : now_seconds();
+
+	if (!b || !b->start || probe >= b->n)
+		return b && b->start ? now - b->start : 0;
+	return b->p[probe].attached_s +
+	       (b->p[probe].attached ? now - b->p[probe].since : 0);
+}
+
+double budget_pair_share(const struct tracer *tr, int pair)
+{
+	return budget_share(tr, tr->pairs[pair].start);
+}
+
+unsigned long long budget_scaled(unsigned long long n, double share)
+{
+	return share >= 1 || share <= 0 ? n
+					: (unsigned long long)((double)n / share + 0.5);
+}
+
+/* ---- said ---- */
+
+void budget_say_start(const struct tracer *tr)
+{
+	const struct trace_plan *p = &tr->plan;
+
+	if (p->budget_waived)
+		info_plain("%s counts every firing: the trace runs whole, with no budget (-p's default is %d%%)",
+			   p->budget_waived, TRACE_BUDGET_DEFAULT_PID);
+	else if (p->budget_default)
+		info_plain("tracing within a budget of %g%% of the process's CPU time (-p's default): hot probes are sampled, and said; --budget none traces every firing",
+			   p->budget * 100);
+}
+
+void budget_say(const struct tracer *tr, FILE *f, int json)
+{
+	const struct budget *b = budget_of(tr);
+	struct buf names = { 0 };
+	int i, nsampled = 0;
+	double used;
+
+	if (!b)
+		return;
+	used = b->cpu_s > b->cost_s ? 100 * b->cost_s / (b->cpu_s - b->cost_s)
+				     : 0;
+	if (json) {
+		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"exceeded\": %s, \"sampled\": [",
+			b->share * 100, tr->plan.budget_default ? "true" : "false",
+			used, b->cpu_s, b->cost_s, b->exceeded ? "true" : "false");
+		for (i = 0; i < b->n; i++) {
+			double s = budget_share(tr, i);
+
+			if (s >= 1)
+				continue;
+			buf_json_string(&names, tr->probes[i].label);
+			fprintf(f, "%s{\"probe\": %s, \"share\": %.4f}",
+				nsampled++ ? ", " : "", names.data, s);
+			names.len = 0;
+		}
+		fputs("]}", f);
+		buf_free(&names);
+		return;
+	}
+	fprintf(f, "\nbudget: %g%% of the traced processes' CPU time%s; the trace cost %.1f%% (%.3f s of %.3f s)\n",
+		b->share * 100,
+		tr->plan.budget_default ? " (-p's default)" : "", used,
+		b->cost_s, b->cpu_s > b->cost_s ? b->cpu_s - b->cost_s : 0);
+	if (b->unswitchable) {
+		fputs("  every firing traced: this kernel cannot detach one probe\n",
+		      f);
+		return;
+	}
+	for (i = 0; i < b->n; i++) {
+		double s = budget_share(tr, i);
+
+		if (s >= 1)
+			continue;
+		if (!nsampled++)
+			fprintf(f, "  sampled (traced in windows of %.0f ms, over a share of the processes' work; counts scaled by it):\n",
+				BUDGET_SLOT_SECONDS * 1000);
+		fprintf(f, "    %-40s %.1f%% of the work\n",
+			tr->probes[i].label_text, 100 * s);
+	}
+	if (!nsampled)
+		fputs("  every probe traced whole\n", f);
+	else if (nsampled < b->n)
+		fprintf(f, "  traced whole: the other %d probe%s\n",
+			b->n - nsampled, b->n - nsampled == 1 ? "" : "s");
+	if (b->exceeded)
+		fprintf(f, "  exceeded: the least share (%.0f%%) of the hot probes cost more than the budget\n",
+			BUDGET_MIN_SHARE * 100);
+}
+
