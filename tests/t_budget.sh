@@ -46,16 +46,16 @@ t_budget_samples_the_hot_and_counts_the_rare() {
 	PY
 	note "$(python3 -c '
 import json,sys; s=json.load(open("out.json")); l=s["probes"]["busy:lookup"]
-print("lookup traced over %.1f%% of the work; the trace cost %.1f%% of the CPU (budget 5%%)" % (100*l["sampled"]["share"], s["budget"]["cost_percent"]))')"
+print("lookup: %.1f%% of its firings counted; the trace cost %.1f%% of the CPU (budget 5%%)" % (100*l["sampled"]["share"], s["budget"]["cost_percent"]))')"
 	# The text says the same: a mark on the hot, the budget at the end.
 	timeout 60 "$PROBEGEN" --trace --summary --budget 5% -c './srv 2' > out 2> err ||
 		{ cat err; fail "--summary --budget (text)"; }
-	grep -Eq '^  busy:lookup +~[0-9]+  [0-9]+/s  \(sampled: traced over [0-9.]+% of the work, scaled\)$' out ||
+	grep -Eq '^  busy:lookup +~[0-9]+  [0-9]+/s  \(sampled: [0-9.]+% of its firings counted, scaled\)$' out ||
 		{ cat out; fail "the hot probe not marked"; }
 	grep -Eq '^  busy:tick +[0-9]+ ' out || { cat out; fail "the rare probe marked"; }
 	grep -q '^budget: 5% of the traced processes. CPU time; the trace cost ' out ||
 		{ cat out; fail "no budget at the summary's end"; }
-	grep -Eq '^    busy:lookup +[0-9.]+% of the work$' out || { cat out; fail "the sampled probe not named"; }
+	grep -Eq '^    busy:lookup +[0-9.]+% of its firings counted$' out || { cat out; fail "the sampled probe not named"; }
 	ok
 }
 
@@ -123,5 +123,32 @@ t_budget_tests_count_every_firing() {
 	wait $pid 2> /dev/null
 	grep -q -- "--expect counts every firing: the trace runs whole, with no budget" err ||
 		{ cat err; fail "--expect under -p: not said"; }
+	ok
+}
+
+# --stack counted: a burst the walks cannot keep up with (64 KiB copies
+# as fast as a loop fires them) makes probegen walk every Nth firing's
+# stack, said, and count each walk N times: the stacks still add up to
+# the firings the kernel counted.
+t_budget_stacks_every_nth() {
+	need_trace
+	"$PROBEGEN" -h -s "$ROOT/bench/trace_loop.d" -o trace_loop.h &&
+		"$PROBEGEN" -G -s "$ROOT/bench/trace_loop.d" -o trace_loop_probes.o || fail "probegen"
+	cc -O2 -I. -o loop "$ROOT/bench/trace_loop.c" trace_loop_probes.o || fail "cc"
+	timeout 120 "$PROBEGEN" --trace --summary --json --stack --stack-bytes 65536 -n 'bench:event' \
+		-c './loop 400000 deep' > out.json 2> err || { cat err; fail "--stack --summary"; }
+	grep -q -- "--stack: the ring was full (.* events lost in a second): from now on the stack of every [0-9]*th firing is walked" err ||
+		skip_part "the walks kept up here: every Nth not needed ($(grep -c . err) lines said)"
+	python3 - out.json <<-'PY' || fail "the stacks' counts"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	n = s["probes"]["bench:event"]["count"]
+	every = s["stack_every"]
+	stacks = s["stacks"]["bench:event"]
+	total = sum(x["count"] for x in stacks)
+	assert n == 400000, n
+	assert abs(total - n) <= every, (total, n, every)
+	print("every %d: %d stacks (%d distinct) for %d firings" % (every, total, len(stacks), n))
+	PY
 	ok
 }

@@ -17,7 +17,8 @@
  * The policy, every BUDGET_DECIDE_SECONDS: the probes (a pair's start
  * and end together) whose cost fits are traced whole, the cheapest
  * first, so that a rare probe is always counted exactly; the others
- * share what is left, each attached for the same fraction of the time
+ * share what is left, attached together (one window, so that their
+ * counts in it are of the same requests) for a fraction of the time,
  * in windows of BUDGET_SLOT_SECONDS (its multi-uprobe link made and
  * closed: no trap at all while detached, for any USDT program).  A
  * sampled probe's counts are scaled by the time it was attached
@@ -193,7 +194,8 @@ static void detach(struct tracer *tr, struct budget *b, int i, double now)
 }
 
 /* Group g's window: open (ends first), closing (starts first; the ends
- * a slot later, and the starts left open forgotten) or closed. */
+ * BUDGET_GRACE_SECONDS later, and the starts left open forgotten) or
+ * closed. */
 static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 		       double now)
 {
@@ -216,6 +218,7 @@ static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 				detach(tr, b, i, now);
 		w->open = 0;
 		w->closing = 1;
+		w->grace_until = now_seconds() + BUDGET_GRACE_SECONDS;
 		return;
 	}
 	if (w->closing) {
@@ -224,7 +227,8 @@ static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 				detach(tr, b, i, now);
 		for (i = 0; i < tr->npairs; i++)
 			if (b->p[tr->pairs[i].start].group == g)
-				session_forget_starts(tr->session, i);
+				b->forgotten +=
+					session_forget_starts(tr->session, i);
 		w->closing = 0;
 	}
 }
@@ -245,7 +249,8 @@ static void grow(struct tracer *tr, struct budget *b, double now)
 		b->p[i] = (struct budget_probe){ .group = i, .attached = 1,
 						 .since = now };
 		b->g[i] = (struct budget_group){ .share = 1, .open = 1,
-						 .least_share = 1 };
+						 .least_share = 1,
+						 .slot_weight = 1 };
 	}
 	b->n = tr->nprobes;
 	for (i = 0; i < tr->npairs; i++) {
@@ -263,13 +268,12 @@ static void grow(struct tracer *tr, struct budget *b, double now)
 /* ---- each turn ---- */
 
 /* Each slot, before its windows change: what the probes cost since
- * the last, and the processes' CPU; the work they did (their CPU less
- * the trace's) counted to each probe attached meanwhile. */
+ * the last, the processes' CPU, and each probe's seconds attached. */
 static void measure(struct tracer *tr, struct budget *b, double now)
 {
 	struct trace_cost *c = xcalloc((size_t)b->n, sizeof(*c));
 	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0, cost = 0,
-	       cpu, own, dt = now - b->last_measure;
+	       cpu, dt = now - b->last_measure;
 	int i;
 
 	session_costs(tr->session, c);
@@ -279,13 +283,14 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 				   dns = c[i].ns - p->ns;
 
 		cost += (double)df * trap / 1e9 + (double)dns / 1e9;
+		p->raw += df;
+		p->estimated += (double)df * b->g[p->group].slot_weight;
 		p->span_firings += df;
 		p->span_ns += dns;
 		p->firings = c[i].firings;
 		p->ns = c[i].ns;
 	}
 	cpu = processes_cpu(b, tr, 0);
-	own = cpu > cost ? cpu - cost : 0;
 	b->cpu_s += cpu;
 	b->cost_s += cost;
 	b->span_cpu += cpu;
@@ -298,9 +303,7 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 		if (!p->attached || now <= from)
 			continue;
 		p->span_on += now - from;
-		p->own_on += own * (now - from) / dt;
 	}
-	b->own_total += own;
 	b->last_measure = now;
 	free(c);
 }
@@ -319,7 +322,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	for (i = 0; i < b->n; i++) {
 		struct budget_probe *p = &b->p[i];
 
-		if (p->span_on >= BUDGET_SLOT_SECONDS / 2)
+		if (p->span_on >= BUDGET_FIRST_DECIDE / 2)
 			p->rate = (double)p->span_firings / p->span_on;
 		if (p->span_firings)
 			p->ns_each = (double)p->span_ns / (double)p->span_firings;
@@ -368,7 +371,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		free(gi);
 	}
 	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
-		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s allow %.4f/s:", now - b->start, cpu, cost, own, b->share * own);
+		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s allow %.4f/s switching %.3f s:", now - b->start, cpu, cost, own, b->share * own, b->switch_s);
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == i && gcost[i] > 0)
 				fprintf(stderr, " %s rate %.0f ns %.0f cost %.4f share %.3f;", tr->probes[i].label_text, b->p[i].rate, b->p[i].ns_each, gcost[i], b->g[i].share);
@@ -383,14 +386,16 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 void budget_step(struct tracer *tr, double now)
 {
 	struct budget *b = budget_of(tr);
-	int g;
+	double hot_share = 1;
+	int g, hot_open = 1;
 
 	if (!b || !tr->session)
 		return;
 	if (!b->start) {
 		b->start = b->last_decide = b->last_measure = now;
-		b->next_slot = now + BUDGET_SLOT_SECONDS;
-		b->next_decide = now + BUDGET_FIRST_DECIDE;
+		/* The first decision soon: until it, a busy server pays
+		   the whole trace. */
+		b->next_slot = b->next_decide = now + BUDGET_FIRST_DECIDE;
 		processes_cpu(b, tr, 1);
 		if (!session_switchable(tr->session)) {
 			warning_plain("--budget: this kernel cannot detach one probe (multi-uprobe links: Linux 6.6): every firing is traced");
@@ -398,7 +403,13 @@ void budget_step(struct tracer *tr, double now)
 		}
 	}
 	grow(tr, b, now);
-	if (b->unswitchable || now < b->next_slot)
+	if (b->unswitchable)
+		return;
+	for (g = 0; g < b->n; g++)
+		if (b->p[g].group == g && b->g[g].closing &&
+		    now >= b->g[g].grace_until)
+			set_window(tr, b, g, 0, now);
+	if (now < b->next_slot)
 		return;
 	b->next_slot = now + BUDGET_SLOT_SECONDS;
 	measure(tr, b, now);
@@ -406,24 +417,55 @@ void budget_step(struct tracer *tr, double now)
 		decide(tr, b, now);
 		b->next_decide = now + BUDGET_DECIDE_SECONDS;
 	}
+	/* The sampled groups share one window, so that their counts in it
+	   are of the same requests (a probe's firings a request are then
+	   exact): open while the common credit comes to a slot. */
+	for (g = 0; g < b->n; g++)
+		if (b->p[g].group == g && b->g[g].share < 1 &&
+		    (hot_share == 1 || b->g[g].share < hot_share))
+			hot_share = b->g[g].share;
+	/* Sampling starts with a window: a trace that ends before the
+	   credit came to one would have counted none. */
+	if (hot_share < 1 && !b->sampling)
+		b->credit = 1 - hot_share;
+	b->sampling = hot_share < 1;
+	if (hot_share < 1) {
+		b->credit += hot_share;
+		hot_open = b->credit >= 1;
+		if (hot_open)
+			b->credit -= 1;
+	}
 	for (g = 0; g < b->n; g++) {
 		struct budget_group *w = &b->g[g];
-		int open;
+		int open = w->share >= 1 ? 1 : hot_open;
 
 		if (b->p[g].group != g)
 			continue;
-		if (w->share >= 1) {
-			open = 1;
-		} else {
-			w->credit += w->share;
-			open = w->credit >= 1;
-			if (open)
-				w->credit -= 1;
-			w->seconds_sampled += BUDGET_SLOT_SECONDS;
-		}
-		if (open != w->open || w->closing)
+		if (open != w->open || w->closing) {
+			double t0 = now_seconds();
+
 			set_window(tr, b, g, open, now);
+			b->switch_s += now_seconds() - t0;
+		}
+		w->slot_weight = w->share >= 1 ? 1
+				 : w->open     ? 1 / hot_share
+					       : 0;
 	}
+}
+
+int budget_wait_ms(const struct tracer *tr, double now)
+{
+	const struct budget *b = budget_of(tr);
+	double until;
+	int g;
+
+	if (!b || !b->start || b->unswitchable)
+		return -1;
+	until = b->next_slot;
+	for (g = 0; g < b->n; g++)
+		if (b->g[g].closing && b->g[g].grace_until < until)
+			until = b->g[g].grace_until;
+	return until <= now ? 0 : (int)((until - now) * 1000) + 1;
 }
 
 void budget_end(struct tracer *tr, double now)

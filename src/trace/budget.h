@@ -9,10 +9,13 @@
 
 /* A window's length: the run's loop turns at least this often. */
 #define BUDGET_SLOT_SECONDS 0.1
+/* How long a pair's end outlives its start as a window closes: the
+ * calls in flight end (a start still open then is forgotten). */
+#define BUDGET_GRACE_SECONDS 0.005
 /* How often costs are read and the shares decided, and the first
  * time (a busy server pays the whole trace until then). */
 #define BUDGET_DECIDE_SECONDS 0.25
-#define BUDGET_FIRST_DECIDE 0.1
+#define BUDGET_FIRST_DECIDE 0.02
 /* The least share a sampled probe is given (its rate stays known):
  * past it the budget is exceeded, and said. */
 #define BUDGET_MIN_SHARE 0.01
@@ -25,9 +28,6 @@ struct budget_probe {
 	int attached;	  /* its sites, now */
 	double since;	  /* attached at, while attached */
 	double attached_s; /* seconds attached so far */
-	/* The processes' own CPU seconds while it was attached: what its
-	   counts are scaled by (budget_share). */
-	double own_on;
 	unsigned long long firings, ns; /* the costs map's, at the last slot */
 	/* Since the last decision: its firings, their ns, its seconds
 	   attached. */
@@ -36,14 +36,22 @@ struct budget_probe {
 	double rate;	/* firings a second while attached */
 	double ns_each; /* the BPF program's ns a firing */
 	double gap_from; /* detached at (a gap in the stream), or 0 */
+	/* Its firings (the costs map's), and the whole trace's estimate of
+	   them: each slot's weighed by its group's slot_weight. */
+	unsigned long long raw;
+	double estimated;
 };
 
 struct budget_group { /* the probes that share one window */
 	double share;	/* of the time its windows are open: 1 whole */
-	double credit;	/* toward its next open slot */
 	int open;	/* now */
-	int closing;	/* its starts detached; its ends next slot */
+	int closing;	/* its starts detached; its ends until grace_until */
+	double grace_until;
 	double least_share, seconds_sampled;
+	/* What a firing in the slot now running stands for: 1 whole, 1/share
+	   in a sampled window, 0 in a closing end's extra slot (firings a
+	   window's schedule did not choose: counted, not scaled). */
+	double slot_weight;
 };
 
 struct budget {
@@ -57,10 +65,12 @@ struct budget {
 	double last_measure;
 	struct { int pid; double cpu; } *procs;
 	int nprocs;
-	double own_total; /* the processes' own CPU seconds, traced */
+	double credit; /* the sampled groups', toward their next window */
+	int sampling;  /* some groups are sampled now */
 	int unswitchable; /* said: this kernel cannot detach one probe */
 	int exceeded;	  /* the least shares cost more than the budget */
 	unsigned long long forgotten; /* starts a window closed on */
+	double switch_s; /* probegen's seconds attaching and detaching */
 };
 
 static inline struct budget *budget_of(const struct tracer *tr)

@@ -1,6 +1,6 @@
 /*
  * src/trace/budget_said.c - what --budget did, as the sinks read it: each
- * probe's share of the work it was traced over, counts scaled by it,
+ * probe's share of its firings counted, counts scaled by it,
  * and the budget said at the start and at the end (budget.c keeps the
  * state; this side calls nothing of the kernel's, so that the sinks'
  * fuzzers link without it).
@@ -20,15 +20,15 @@ double budget_share(const struct tracer *tr, int probe)
 	traced = (b->end ? b->end : now_seconds()) - b->start;
 	if (b->g[b->p[probe].group].least_share >= 1 || traced <= 0)
 		return 1;
-	/* Of the processes' work, not of the time: a probe traced runs
-	   the program slower, so a second traced holds less work (and
-	   fewer firings) than one not. */
-	/* No work measured while traced (its firings cost more than the
-	   CPU spent): of the time, then. */
-	if (b->own_total <= 0 || b->p[probe].own_on <= 0)
-		return b->p[probe].attached_s / traced;
-	return b->p[probe].own_on < b->own_total
-		       ? b->p[probe].own_on / b->own_total
+	/* What was counted over what it stands for: each sampled
+	   window's firings weighed by 1/its share, whole slots by 1
+	   (load that comes and goes is not averaged over the trace). */
+	if (b->p[probe].estimated <= 0 || b->p[probe].raw == 0)
+		return b->p[probe].attached_s < traced
+			       ? b->p[probe].attached_s / traced
+			       : 1;
+	return (double)b->p[probe].raw < b->p[probe].estimated
+		       ? (double)b->p[probe].raw / b->p[probe].estimated
 		       : 1;
 }
 
@@ -80,9 +80,10 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 	used = b->cpu_s > b->cost_s ? 100 * b->cost_s / (b->cpu_s - b->cost_s)
 				     : 0;
 	if (json) {
-		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"exceeded\": %s, \"sampled\": [",
+		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"exceeded\": %s, \"forgotten_starts\": %llu, \"sampled\": [",
 			b->share * 100, tr->plan.budget_default ? "true" : "false",
-			used, b->cpu_s, b->cost_s, b->exceeded ? "true" : "false");
+			used, b->cpu_s, b->cost_s, b->exceeded ? "true" : "false",
+			b->forgotten);
 		for (i = 0; i < b->n; i++) {
 			double s = budget_share(tr, i);
 
@@ -112,9 +113,9 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 		if (s >= 1)
 			continue;
 		if (!nsampled++)
-			fprintf(f, "  sampled (traced in windows of %.0f ms, over a share of the processes' work; counts scaled by it):\n",
+			fprintf(f, "  sampled (traced together, in windows of %.0f ms; counts scaled by the share counted):\n",
 				BUDGET_SLOT_SECONDS * 1000);
-		fprintf(f, "    %-40s %.1f%% of the work\n",
+		fprintf(f, "    %-40s %.1f%% of its firings counted\n",
 			tr->probes[i].label_text, 100 * s);
 	}
 	if (!nsampled)
@@ -122,6 +123,9 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 	else if (nsampled < b->n)
 		fprintf(f, "  traced whole: the other %d probe%s\n",
 			b->n - nsampled, b->n - nsampled == 1 ? "" : "s");
+	if (b->forgotten)
+		fprintf(f, "  %llu starts still open as their window closed were forgotten (their calls not timed)\n",
+			b->forgotten);
 	if (b->exceeded)
 		fprintf(f, "  exceeded: the least share (%.0f%%) of the hot probes cost more than the budget\n",
 			BUDGET_MIN_SHARE * 100);

@@ -245,14 +245,42 @@ static int say_rates(struct tracer *tr, unsigned long long **prev,
 	return said;
 }
 
+/* --stack counted (--summary, --folded, --pprof): walking stacks is
+ * probegen's own CPU, and a burst it cannot keep up with fills the
+ * ring.  Each second the ring lost events, N grows so that what came
+ * would have fit (never shrinks: a steady share; said as it grows): every Nth
+ * firing's stack alone is copied and walked, and counted N times. */
+#define STACK_EVERY_MAX 65536
+static void steady_stacks(struct tracer *tr, struct session *s,
+			  unsigned long long *events, unsigned long long *drops,
+			  unsigned *every)
+{
+	unsigned long long d = session_dropped(s), got = tr->events - *events,
+			   lost = d - *drops;
+	double grow;
+
+	*events = tr->events;
+	*drops = d;
+	if (!tr->plan.stack_counts || !lost || *every >= STACK_EVERY_MAX)
+		return;
+	grow = got ? (double)(got + lost) / (double)got : 2;
+	*every = (unsigned)((double)*every * (grow < 2 ? 2 : grow) + 0.5);
+	if (*every > STACK_EVERY_MAX)
+		*every = STACK_EVERY_MAX;
+	session_stack_every(s, *every);
+	info_plain("--stack: the ring was full (%llu events lost in a second): from now on the stack of every %uth firing is walked, and counted %u times (said with the stacks)",
+		   lost, *every, *every);
+}
+
 static int follow(struct tracer *tr, struct session *s, pid_t *child,
 		  struct server *server, int *command_status)
 {
 	const struct trace_options *asked = tr->plan.request;
 	double start = now_seconds(),
 	       end = asked->duration > 0 ? start + asked->duration : 0;
-	double rates_at = start;
-	unsigned long long *rates_prev = NULL;
+	double rates_at = start, stacks_at = start;
+	unsigned long long *rates_prev = NULL, stack_events = 0, stack_drops = 0;
+	unsigned stack_every = 1;
 	int st, ready = 0, rates_said = tr->plan.budget > 0,
 		fds[2] = { pid_ended_fd(*child > 0 ? *child : asked->pid),
 			   server ? server_fd(server) : -1 };
@@ -267,11 +295,18 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 		if (end && now >= end)
 			break;
 		budget_step(tr, now);
+		if (now >= stacks_at + 1) {
+			steady_stacks(tr, s, &stack_events, &stack_drops,
+				      &stack_every);
+			stacks_at = now;
+		}
 		if (!rates_said && now >= rates_at + 1) {
 			rates_said = say_rates(tr, &rates_prev, now - rates_at);
 			rates_at = now;
 		}
 		if (t >= 0 && t < timeout)
+			timeout = t;
+		if ((t = budget_wait_ms(tr, now)) >= 0 && t < timeout)
 			timeout = t;
 		ready = session_poll(s, timeout, fds, 2);
 		if (ready < 0)

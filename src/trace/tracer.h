@@ -300,6 +300,9 @@ void budget_free(void *state);
 /* Each turn of the run's loop, at least every 100 ms: the costs read
  * and the shares decided, now and then; the windows opened and closed. */
 void budget_step(struct tracer *tr, double now);
+/* How long the run's loop may wait before budget_step is due (a
+ * window's slot, a closing pair's grace), in ms; -1: no budget. */
+int budget_wait_ms(const struct tracer *tr, double now);
 /* The trace has ended (now_seconds()): the windows' time counted. */
 void budget_end(struct tracer *tr, double now);
 /* The share of the traced time probe's (or pair's start's) sites were

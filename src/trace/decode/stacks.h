@@ -60,9 +60,12 @@ void frame_place_free(struct frame_place *p);
 /* With folded (--folded's path, or NULL when not asked) opened: NULL
  * after saying why it cannot be written. */
 struct stack_counts *stack_counts_new(const char *folded);
-/* One firing of probe with the walk w. */
+/* A firing of probe with the walk w, standing for every firings (only
+ * every Nth firing's stack was copied: stack.bpf.h). */
 void stack_counts_add(struct stack_counts *c, int probe,
-		      const struct stack_walk *w);
+		      const struct stack_walk *w, unsigned every);
+/* The most firings one walk stood for (1: every firing walked). */
+unsigned stack_counts_every(const struct stack_counts *c);
 /* At the end, with each probe's firings as the kernel counted them: a
  * probe's firings whose stacks never reached probegen (a full ring)
  * are counted apart, as a stack of one frame "[stacks lost]" that

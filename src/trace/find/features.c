@@ -252,8 +252,10 @@ static void describe_stacks(const struct tracer *tr, const struct traced *t,
 			    struct trace_probe_info *info)
 {
 	(void)t;
-	if (tr->plan.stack_counts)
-		info->stream = 1;
+	/* For its stack alone, unless a row above streams it (every Nth
+	   then: a pair timed here needs every firing). */
+	if (tr->plan.stack_counts && !info->stream)
+		info->stream = TRACE_STREAM_STACK;
 }
 
 /* In order: a row's prepare may lay out member expressions, which take

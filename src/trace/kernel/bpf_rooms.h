@@ -72,7 +72,8 @@ unsigned long long tally_dropped(struct trace_bpf *skel);
 void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
 		 struct trace_cost *out);
 /* The starts of pair still waiting for their end, forgotten: a window
- * of --budget closed on them (their end would time the gap). */
-void tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
-			 int pair);
+ * of --budget closed on them (their end would time the gap).  How many
+ * threads' (or values') were. */
+unsigned tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
+			     int pair);
 #endif

@@ -50,6 +50,8 @@ struct session {
 	int nloaders;
 	int ending; /* the trace has ended: a stopped process only goes on */
 	int switchable; /* a link each probe: session_switch */
+	double consume_until; /* the current read of the ring ends then */
+	unsigned long consumed;
 };
 
 /* Tell the BPF side what it does at each firing of probes
@@ -306,10 +308,17 @@ static int follow_tree(struct session *s, int pid)
 
 /* The ring buffer's callback: a followed process stopped at an exec or
  * in its loader, to the tracer's on_process; a firing, to on_event. */
+/* The longest one read of the ring takes before the run's loop turns
+ * (its windows, its scrapes, --duration), and what on_record returns
+ * to end it (no error). */
+#define CONSUME_SECONDS 0.05
+#define CONSUME_ENOUGH (-ECANCELED)
+
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct session *s = ctx;
 	const struct trace_event *e = data;
+	int rc;
 
 	if (size >= sizeof(e->probe) + offsetof(struct trace_event, probe) &&
 	    (e->probe == TRACE_EXEC_EVENT || e->probe == TRACE_MAP_EVENT)) {
@@ -317,7 +326,14 @@ static int on_record(void *ctx, void *data, size_t size)
 				  e->probe == TRACE_EXEC_EVENT);
 		return 0;
 	}
-	return s->tr->on_event(s->tr, data, size);
+	rc = s->tr->on_event(s->tr, data, size);
+	/* A ring that fills as fast as it is read would hold the run's loop
+	   in one read (libbpf reads until it is empty): back to the loop
+	   every CONSUME_SECONDS, its record read. */
+	if (rc >= 0 && ++s->consumed % 64 == 0 &&
+	    now_seconds() >= s->consume_until)
+		return CONSUME_ENOUGH;
+	return rc;
 }
 
 struct session *session_start(struct tracer *tr, int pid)
@@ -367,7 +383,10 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 	}
 	/* Read even when stopping: a followed process stopped at its exec
 	   waits for its record to be read (the sinks take no more). */
+	s->consume_until = now_seconds() + CONSUME_SECONDS;
 	r = ring_buffer__consume(s->rb);
+	if (r == CONSUME_ENOUGH)
+		r = 0;
 	if (r < 0 && r != -EINTR) {
 		error_plain("cannot read the ring buffer: %s", strerror(-r));
 		return -1;
@@ -400,10 +419,21 @@ void session_costs(struct session *s, struct trace_cost *out)
 	tally_costs(s->tr, s->skel, out);
 }
 
-void session_forget_starts(struct session *s, int pair)
+unsigned long long session_dropped(struct session *s)
 {
-	if (s->tr->plan.tally)
-		tally_forget_starts(s->tr, s->skel, pair);
+	return tally_dropped(s->skel);
+}
+
+void session_stack_every(struct session *s, unsigned n)
+{
+	if (s->skel->data)
+		s->skel->data->stack_every = n;
+}
+
+unsigned session_forget_starts(struct session *s, int pair)
+{
+	return s->tr->plan.tally ? tally_forget_starts(s->tr, s->skel, pair)
+				 : 0;
 }
 
 /* Follow no more: from now on no process of the tree stops (a link's
@@ -440,6 +470,7 @@ void session_end(struct session *s)
 	stop_following(s);
 	/* What an ended process left, and the processes stopped at an exec
 	   or a mapping since the last poll: they go on. */
+	s->consume_until = 1e300; /* all of it */
 	if (s->rb)
 		ring_buffer__consume(s->rb);
 	fflush(s->tr->out);

@@ -45,8 +45,14 @@ int session_switchable(const struct session *s);
 int session_switch(struct session *s, int probe, int on);
 /* Each probe's firings and the BPF program's time at them so far. */
 void session_costs(struct session *s, struct trace_cost *out);
-/* Pair's starts left open when its window closed, forgotten. */
-void session_forget_starts(struct session *s, int pair);
+/* The events the ring had no room for, so far. */
+unsigned long long session_dropped(struct session *s);
+/* --stack counted: from now on every nth firing's stack alone is copied
+ * (1: each). */
+void session_stack_every(struct session *s, unsigned n);
+/* Pair's starts left open when its window closed, forgotten: how many
+ * threads' (or values'). */
+unsigned session_forget_starts(struct session *s, int pair);
 /* Detach (the kernel clears the semaphores), say what was dropped. */
 void session_end(struct session *s);
 

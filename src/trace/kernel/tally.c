@@ -208,30 +208,42 @@ void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
 	}
 }
 
-void tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
-			 int pair)
+unsigned tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
+			     int pair)
 {
+	unsigned forgotten = 0;
 	struct trace_nest_key nk, next;
 	struct trace_value_key vk, vnext;
+	struct trace_nest n;
 	struct bpf_map *nests = skel->maps.nests,
 		       *opened = skel->maps.opened_by_value;
 	int more;
 
 	(void)tr;
-	/* The next key is taken before the one deleted: a hash map's walk
+	/* The next key is taken before one is deleted: a hash map's walk
 	   restarts from the first when its key is gone. */
 	more = bpf_map__get_next_key(nests, NULL, &nk, sizeof(nk)) == 0;
 	while (more) {
 		more = bpf_map__get_next_key(nests, &nk, &next, sizeof(next)) == 0;
-		if ((int)nk.pair == pair)
-			bpf_map__delete_elem(nests, &nk, sizeof(nk), 0);
+		/* A thread's entry stays at depth 0 between its calls. */
+		if ((int)nk.pair == pair &&
+		    bpf_map__lookup_elem(nests, &nk, sizeof(nk), &n, sizeof(n),
+					 0) == 0 &&
+		    n.depth) {
+			forgotten += n.depth;
+			n.depth = 0;
+			bpf_map__update_elem(nests, &nk, sizeof(nk), &n, sizeof(n),
+					     BPF_EXIST);
+		}
 		nk = next;
 	}
 	more = bpf_map__get_next_key(opened, NULL, &vk, sizeof(vk)) == 0;
 	while (more) {
 		more = bpf_map__get_next_key(opened, &vk, &vnext, sizeof(vnext)) == 0;
-		if ((int)vk.pair == pair)
-			bpf_map__delete_elem(opened, &vk, sizeof(vk), 0);
+		if ((int)vk.pair == pair &&
+		    bpf_map__delete_elem(opened, &vk, sizeof(vk), 0) == 0)
+			forgotten++;
 		vk = vnext;
 	}
+	return forgotten;
 }

@@ -124,7 +124,8 @@ static void to_stack_counts(void *counts, struct tracer *tr,
 			    const struct trace_event *e)
 {
 	stack_counts_add(counts, (int)e->probe,
-			 stacks_current(sink_state(tr, SINK_STACKS)));
+			 stacks_current(sink_state(tr, SINK_STACKS)),
+			 TRACE_STACK_OF(e)->every);
 }
 
 /* The firings the kernel counted that no walk did: "[stacks lost]". */

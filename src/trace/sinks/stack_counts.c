@@ -34,6 +34,7 @@ struct counted {
 struct stack_counts {
 	struct counted *all;
 	size_t n;
+	unsigned every; /* the most firings one walk stood for (stack.bpf.h) */
 	struct name_set keys; /* owner: 1 + index in all */
 	struct output folded; /* --folded's file, while folding */
 	int folding;
@@ -57,18 +58,22 @@ struct stack_counts *stack_counts_new(const char *folded)
 }
 
 void stack_counts_add(struct stack_counts *c, int probe,
-		      const struct stack_walk *w)
+		      const struct stack_walk *w, unsigned every)
 {
 	struct buf key = { 0 };
 	const void *found;
 	struct counted *x;
 	int i;
 
+	if (every < 1)
+		every = 1;
+	if (every > c->every)
+		c->every = every;
 	buf_printf(&key, "%d\n", probe);
 	for (i = 0; i < w->nframes; i++)
 		buf_cat(&key, w->frames[i], "\n", NULL);
 	if ((found = name_set_find(&c->keys, key.data))) {
-		c->all[(size_t)(intptr_t)found - 1].count++;
+		c->all[(size_t)(intptr_t)found - 1].count += every;
 		buf_free(&key);
 		return;
 	}
@@ -86,7 +91,7 @@ void stack_counts_add(struct stack_counts *c, int probe,
 	x->stopped = w->stopped != NULL;
 	x->why = w->stopped ? xstrdup(w->stopped) : NULL;
 	x->lost = 0;
-	x->count = 1;
+	x->count = every;
 	name_set_add(&c->keys, x->key, key.len, (const void *)(intptr_t)c->n);
 }
 
@@ -104,7 +109,8 @@ void stack_counts_lost(struct stack_counts *c, const struct tracer *tr,
 	for (probe = 0; probe < tr->nprobes; probe++) {
 		struct counted *x;
 
-		if (firings[probe] <= walked[probe])
+		/* Every Nth walked: N firings' worth of residue is no loss. */
+		if (firings[probe] <= walked[probe] + (c->every > 1 ? c->every : 0))
 			continue;
 		c->all = xgrow(c->all, c->n, sizeof(*c->all));
 		x = &c->all[c->n++];
@@ -168,6 +174,11 @@ static void text_frame(FILE *out, const char *s)
 	buf_free(&b);
 }
 
+unsigned stack_counts_every(const struct stack_counts *c)
+{
+	return c->every ? c->every : 1;
+}
+
 void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 			FILE *out, int top, int json)
 {
@@ -199,6 +210,9 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 					tr->probes[probe].label_text, distinct,
 					distinct > top ? ", the most frequent shown"
 						       : "");
+				if (c->every > 1)
+					fprintf(out, " (sampled: a walk every %u firings at most, each counted for the firings it stood for)",
+						c->every);
 				/* A probe's count is the kernel's: the
 				   stacks beside it may be fewer. */
 				if (lost)

@@ -225,7 +225,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		if (t->processes && t->processes[i] > 1)
 			fprintf(f, " in %u processes", t->processes[i]);
 		if (share < 1)
-			fprintf(f, "  (sampled: traced over %.1f%% of the work, scaled)",
+			fprintf(f, "  (sampled: %.1f%% of its firings counted, scaled)",
 				100 * share);
 		fputc('\n', f);
 	}
@@ -244,7 +244,7 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 		fprintf(f, "\n%s): %s%llu timed", name.data,
 			share < 1 ? "~" : "", st->count);
 		if (share < 1)
-			fprintf(f, " (sampled: its start traced over %.1f%% of the work; counts scaled, latencies as timed)",
+			fprintf(f, " (sampled: %.1f%% of its starts counted; counts scaled, latencies as timed)",
 				100 * share);
 		if (st->unmatched)
 			fprintf(f, ", %llu ends without a start",
@@ -403,7 +403,8 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t,
 	}
 	fputs("]", f);
 	if (sink_state(tr, SINK_STACK_COUNTS)) {
-		fputs(", \"stacks\": ", f);
+		fprintf(f, ", \"stack_every\": %u, \"stacks\": ",
+			stack_counts_every(sink_state(tr, SINK_STACK_COUNTS)));
 		stack_counts_print(sink_state(tr, SINK_STACK_COUNTS), tr, f, tr->plan.top, 1);
 	}
 	if (tr->plan.budget > 0) {

@@ -7,6 +7,30 @@
 
 /* --stack: the bytes of the user stack each firing copies, or 0. */
 const volatile __u32 stack_bytes = 0;
+/* --stack counted (--summary, --folded, --pprof): only every Nth
+ * firing's stack is copied and sent, N set from user space once the
+ * ring was full (a steady share, not bursts lost). */
+__u32 stack_every = 1;
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} stack_turns SEC(".maps");
+
+/* Whether this firing's stack is one of every stack_every's. */
+static __always_inline bool stack_turn(void)
+{
+	__u32 zero = 0, every = stack_every;
+	__u64 *turn;
+
+	if (every <= 1)
+		return true;
+	turn = bpf_map_lookup_elem(&stack_turns, &zero);
+	if (!turn)
+		return true;
+	return (*turn)++ % every == 0;
+}
 
 /* The registers, then the stack from its pointer up, a piece at a time
  * (each within one page): a piece past the top of the stack's mapping
@@ -27,6 +51,7 @@ static __always_inline __u64 read_stack(struct trace_event *e,
 
 	__builtin_memcpy(st->regs, &regs->copy, sizeof(regs->copy));
 	st->stack_end = TRACE_STACK_FULL;
+	st->every = stack_every > 1 ? stack_every : 1;
 	for (k = 0; k < TRACE_STACK_MAX / TRACE_STACK_PIECE + 1; k++) {
 		if (off >= stack_bytes || off >= TRACE_STACK_MAX)
 			break;
@@ -50,6 +75,7 @@ static __always_inline __u64 read_stack(struct trace_event *e,
 #else
 	st->stack_size = 0;
 	st->stack_end = TRACE_STACK_NO_REGS;
+	st->every = 1;
 #endif
 	return __builtin_offsetof(struct trace_stack, stack) + st->stack_size;
 }

@@ -192,6 +192,9 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 		count_firing(spec, &regs, info, probe, id, now | 1);
 	if (summary_only && !info->stream)
 		return (int)probe;
+	/* Streamed for its stack alone (counted), and not its turn. */
+	if (summary_only && info->stream == TRACE_STREAM_STACK && !stack_turn())
+		return (int)probe;
 	nargs = spec->arg_cnt < 0		 ? 0
 		: spec->arg_cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
 						 : (unsigned int)spec->arg_cnt;

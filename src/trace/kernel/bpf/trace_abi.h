@@ -206,6 +206,9 @@ struct trace_filter {
 	struct trace_cond conds[TRACE_MAX_CONDS];
 };
 
+/* struct trace_probe_info's stream: for its stack alone (counted), so
+ * every Nth firing (stack.bpf.h's stack_every). */
+#define TRACE_STREAM_STACK 2
 /* What the BPF side knows of probe number i (the USDT cookie). */
 struct trace_probe_info {
 	/* How argument n is read (enum arg_kind): those of a kind
@@ -220,7 +223,7 @@ struct trace_probe_info {
 	/* --where: 1 + its filter's index in the filters map, or 0 */
 	unsigned int filter;
 	/* Sent even with --summary: it starts or ends a pair timed in user
-	   space (profile.c). */
+	   space (profile.c), or TRACE_STREAM_STACK. */
 	unsigned int stream;
 	unsigned int nends, nstarts;
 	struct trace_role ends[TRACE_MAX_ROLES]; /* done first */
@@ -283,6 +286,9 @@ enum trace_stack_end {
 struct trace_stack {
 	unsigned long long regs[TRACE_MAX_REGS];
 	unsigned int stack_size, stack_end; /* stack_end: why it ends */
+	/* Counted: only every Nth firing's stack was copied (the ring was
+	   full; kernel/session.c sets N), and this one stands for N. */
+	unsigned int every, pad;
 	unsigned char stack[TRACE_STACK_MAX + TRACE_STACK_PIECE];
 };
 
