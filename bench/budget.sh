@@ -4,8 +4,8 @@
 # its dtrace), under memcaslap (libmemcached-tools) on loopback, traced
 # three ways in turns: untraced, every probe (--budget none) and
 # --budget 5%, ROUNDS rounds of SECONDS each, under two loads: as fast
-# as memcached answers (its throughput each way), and a steady TPS
-# below what it answers traced whole (each hot probe's firings and the
+# as memcached answers (its throughput each way; memcaslap), and a
+# steady TPS below what it answers traced whole (bench/memcached_load.c) (each hot probe's firings and the
 # pair's latency, the whole trace's against the budget's estimate: the
 # same load, so the same firings).  Prints Markdown tables.
 # BUDGET_MEMCACHED=path uses a memcached already built.
@@ -14,7 +14,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PROBEGEN=${PROBEGEN:-$ROOT/probegen}
 ROUNDS=${BUDGET_ROUNDS:-3}
 SECONDS_EACH=${BUDGET_SECONDS:-5}
-TPS=${BUDGET_TPS:-10000}
+TPS=${BUDGET_TPS:-5000}
 MC=${BUDGET_MEMCACHED:-$ROOT/tests/out-real/memcached/build-probegen/memcached}
 command -v memcaslap > /dev/null || { echo "SKIP: no memcaslap (apt-get install libmemcached-tools)"; exit 0; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: --trace needs root"; exit 0; }
@@ -29,9 +29,14 @@ port=$((21000 + RANDOM % 20000))
 "$MC" -u root -l 127.0.0.1 -p $port -U 0 -t 1 > "$W/mc.log" 2>&1 &
 mcpid=$!
 for i in $(seq 50); do (exec 3<> /dev/tcp/127.0.0.1/$port) 2> /dev/null && break; sleep 0.1; done
+cc -O2 -o "$W/steady" "$ROOT/bench/memcached_load.c" || { echo "SKIP: cc"; exit 0; }
 
 load() { # [steady] -> TPS
-	memcaslap -s 127.0.0.1:$port -T 1 -c 16 -t "${SECONDS_EACH}s" ${1:+--tps=$TPS} 2>&1 |
+	if [ -n "${1:-}" ]; then
+		echo $(($("$W/steady" $port "$TPS" "$SECONDS_EACH") / SECONDS_EACH))
+		return
+	fi
+	memcaslap -s 127.0.0.1:$port -T 1 -c 16 -t "${SECONDS_EACH}s" 2>&1 |
 		sed -n 's/.*TPS: \([0-9]*\).*/\1/p' | tail -1
 }
 # way round [steady]: untraced, or traced with --budget way; the

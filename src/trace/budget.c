@@ -317,6 +317,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	double span = now - b->last_decide, cpu = b->span_cpu,
 	       cost = b->span_cost, own;
 	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0;
+	unsigned long long fired = 0;
 	int i;
 
 	for (i = 0; i < b->n; i++) {
@@ -329,6 +330,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		gcost[p->group] += p->rate * (trap + p->ns_each) / 1e9;
 		if (p->rate > grate[p->group])
 			grate[p->group] = p->rate;
+		fired += p->span_firings;
 		p->span_firings = p->span_ns = 0;
 		p->span_on = 0;
 	}
@@ -371,7 +373,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		free(gi);
 	}
 	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
-		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s allow %.4f/s switching %.3f s:", now - b->start, cpu, cost, own, b->share * own, b->switch_s);
+		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s allow %.4f/s switching %.3f s fired %llu trap %lld:", now - b->start, cpu, cost, own, b->share * own, b->switch_s, fired, tr->trap_ns);
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == i && gcost[i] > 0)
 				fprintf(stderr, " %s rate %.0f ns %.0f cost %.4f share %.3f;", tr->probes[i].label_text, b->p[i].rate, b->p[i].ns_each, gcost[i], b->g[i].share);

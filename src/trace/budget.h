@@ -8,13 +8,13 @@
 #include "trace/tracer.h"
 
 /* A window's length: the run's loop turns at least this often. */
-#define BUDGET_SLOT_SECONDS 0.1
+#define BUDGET_SLOT_SECONDS 0.05
 /* How long a pair's end outlives its start as a window closes: the
  * calls in flight end (a start still open then is forgotten). */
 #define BUDGET_GRACE_SECONDS 0.005
 /* How often costs are read and the shares decided, and the first
  * time (a busy server pays the whole trace until then). */
-#define BUDGET_DECIDE_SECONDS 0.25
+#define BUDGET_DECIDE_SECONDS 0.05
 #define BUDGET_FIRST_DECIDE 0.02
 /* The least share a sampled probe is given (its rate stays known):
  * past it the budget is exceeded, and said. */

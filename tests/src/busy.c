@@ -2,6 +2,9 @@
  * tests/src/busy.c - a busy server's loop for --budget (t_budget.sh,
  * docs/production.md): for SECONDS, a request at a time, each a little
  * work, its start, 10 lookups and its end; a tick 20 times a second.
+ * With RATE, the requests come at RATE a second, as a server's clients
+ * send them whatever the server's speed (the loop waits for each one's
+ * time; it catches up after a slow stretch); else as fast as it can.
  * Says on stderr what it fired.
  */
 #include <stdio.h>
@@ -18,10 +21,13 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	double start = now(), end = start + atof(argv[1]), next_tick = start;
+	double rate = argc > 2 ? atof(argv[2]) : 0, t;
 	volatile unsigned long work = 0;
 	long id = 0, ticks = 0, lookups = 0;
 
-	while (now() < end) {
+	while ((t = now()) < end) {
+		if (rate > 0 && t < start + id / rate)
+			continue; /* the next request has not come yet */
 		for (int k = 0; k < 2000; k++)
 			work += (unsigned long)k * k;
 		BUSY_REQUEST_START(id);
@@ -29,7 +35,7 @@ int main(int argc, char **argv)
 			BUSY_LOOKUP(id, i);
 		BUSY_REQUEST_DONE(id);
 		id++;
-		if (now() >= next_tick) {
+		if (t >= next_tick) {
 			BUSY_TICK(ticks++);
 			next_tick += 0.05;
 		}
