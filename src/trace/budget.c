@@ -158,6 +158,11 @@ static int starts_a_pair(const struct traced *t)
 	return t->nstarts > 0;
 }
 
+static int ends_a_pair(const struct traced *t)
+{
+	return t->nends > 0;
+}
+
 static void attach(struct tracer *tr, struct budget *b, int i, double now)
 {
 	struct budget_probe *p = &b->p[i];
@@ -214,7 +219,7 @@ static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 	}
 	if (w->open) {
 		for (i = 0; i < b->n; i++)
-			if (b->p[i].group == g && starts_a_pair(&tr->probes[i]))
+			if (b->p[i].group == g && !ends_a_pair(&tr->probes[i]))
 				detach(tr, b, i, now);
 		w->open = 0;
 		w->closing = 1;
@@ -249,8 +254,7 @@ static void grow(struct tracer *tr, struct budget *b, double now)
 		b->p[i] = (struct budget_probe){ .group = i, .attached = 1,
 						 .since = now };
 		b->g[i] = (struct budget_group){ .share = 1, .open = 1,
-						 .least_share = 1,
-						 .slot_weight = 1 };
+						 .least_share = 1 };
 	}
 	b->n = tr->nprobes;
 	for (i = 0; i < tr->npairs; i++) {
@@ -267,11 +271,30 @@ static void grow(struct tracer *tr, struct budget *b, double now)
 
 /* ---- each turn ---- */
 
+/* The whole trace's estimate of probe p's firings: df came in the on
+ * seconds it was attached up to now.  Traced whole, they are what they
+ * are; in a sampled window, they stand for the time since the last
+ * window (a weight of 1/share would favour the windows a large share
+ * opened, and a window opens late by its links' making). */
+static void estimate(struct budget *b, struct budget_probe *p,
+		     unsigned long long df, double on, double now)
+{
+	if (b->g[p->group].share >= 1 || p->represented_from <= 0 ||
+	    now - p->represented_from <= on) {
+		p->estimated += (double)df;
+	} else {
+		p->estimated += (double)df * (now - p->represented_from) / on;
+	}
+	p->window_rate = (double)df / on;
+	p->represented_from = now;
+}
+
 /* Each slot, before its windows change: what the probes cost since
  * the last, the processes' CPU, and each probe's seconds attached. */
 static void measure(struct tracer *tr, struct budget *b, double now)
 {
 	struct trace_cost *c = xcalloc((size_t)b->n, sizeof(*c));
+	unsigned long long *df_of = xcalloc((size_t)b->n, sizeof(*df_of));
 	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0, cost = 0,
 	       cpu, dt = now - b->last_measure;
 	int i;
@@ -284,7 +307,7 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 
 		cost += (double)df * trap / 1e9 + (double)dns / 1e9;
 		p->raw += df;
-		p->estimated += (double)df * b->g[p->group].slot_weight;
+		df_of[i] = df;
 		p->span_firings += df;
 		p->span_ns += dns;
 		p->firings = c[i].firings;
@@ -295,6 +318,7 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 	b->cost_s += cost;
 	b->span_cpu += cpu;
 	b->span_cost += cost;
+	/* A probe not attached in the slot: its firings were none. */
 	for (i = 0; dt > 0 && i < b->n; i++) {
 		struct budget_probe *p = &b->p[i];
 		double from = p->since > b->last_measure ? p->since
@@ -303,9 +327,11 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 		if (!p->attached || now <= from)
 			continue;
 		p->span_on += now - from;
+		estimate(b, p, df_of[i], now - from, now);
 	}
 	b->last_measure = now;
 	free(c);
+	free(df_of);
 }
 
 /* Each group's share, from what was measured since the last time. */
@@ -339,6 +365,10 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	own = span > 0 ? (cpu - cost) / span : 0;
 	if (own < 0)
 		own = 0;
+	/* Smoothed over about half a second: the CPU is read in ticks of
+	   10 ms, a tenth or more of a slot's. */
+	b->own = b->own ? 0.8 * b->own + 0.2 * own : own;
+	own = b->own;
 	{
 		/* The groups alone (a probe in another's group costs 0). */
 		double *gc = xcalloc((size_t)b->n, sizeof(double)),
@@ -372,6 +402,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		free(gr);
 		free(gi);
 	}
+	/* PROBEGEN_BUDGET_DEBUG: each decision, on stderr. */
 	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
 		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s allow %.4f/s switching %.3f s fired %llu trap %lld:", now - b->start, cpu, cost, own, b->share * own, b->switch_s, fired, tr->trap_ns);
 		for (i = 0; i < b->n; i++)
@@ -449,9 +480,6 @@ void budget_step(struct tracer *tr, double now)
 			set_window(tr, b, g, open, now);
 			b->switch_s += now_seconds() - t0;
 		}
-		w->slot_weight = w->share >= 1 ? 1
-				 : w->open     ? 1 / hot_share
-					       : 0;
 	}
 }
 
@@ -480,6 +508,11 @@ void budget_end(struct tracer *tr, double now)
 	if (!b->unswitchable)
 		measure(tr, b, now);
 	for (i = 0; i < b->n; i++) {
+		/* Since its last window: at that window's rate. */
+		if (b->g[b->p[i].group].share < 1 && b->p[i].represented_from > 0 &&
+		    !b->p[i].attached)
+			b->p[i].estimated += b->p[i].window_rate *
+					     (now - b->p[i].represented_from);
 		if (b->p[i].attached) {
 			b->p[i].attached_s += now - b->p[i].since;
 			b->p[i].attached = 0;

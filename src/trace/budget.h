@@ -37,9 +37,12 @@ struct budget_probe {
 	double ns_each; /* the BPF program's ns a firing */
 	double gap_from; /* detached at (a gap in the stream), or 0 */
 	/* Its firings (the costs map's), and the whole trace's estimate of
-	   them: each slot's weighed by its group's slot_weight. */
+	   them (budget.c's estimate). */
 	unsigned long long raw;
 	double estimated;
+	/* The estimate's: from when its next window's firings stand, and
+	   its last window's firings a second. */
+	double represented_from, window_rate;
 };
 
 struct budget_group { /* the probes that share one window */
@@ -48,10 +51,6 @@ struct budget_group { /* the probes that share one window */
 	int closing;	/* its starts detached; its ends until grace_until */
 	double grace_until;
 	double least_share, seconds_sampled;
-	/* What a firing in the slot now running stands for: 1 whole, 1/share
-	   in a sampled window, 0 in a closing end's extra slot (firings a
-	   window's schedule did not choose: counted, not scaled). */
-	double slot_weight;
 };
 
 struct budget {
@@ -67,6 +66,7 @@ struct budget {
 	int nprocs;
 	double credit; /* the sampled groups', toward their next window */
 	int sampling;  /* some groups are sampled now */
+	double own; /* the processes' own work, CPU seconds a second */
 	int unswitchable; /* said: this kernel cannot detach one probe */
 	int exceeded;	  /* the least shares cost more than the budget */
 	unsigned long long forgotten; /* starts a window closed on */

@@ -27,6 +27,7 @@
  */
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -220,6 +221,25 @@ static struct file_sites *file_of(struct attacher *a, const char *path,
 	return &a->files[a->nfiles++];
 }
 
+/* Closing a link detaches its uprobes at once, then waits for the
+ * kernel's grace period (10 to 40 ms here, a sleepable program's): in
+ * a thread of its own, so that neither the run's loop nor the next
+ * link's closing waits for it.  The fd's number stays taken until
+ * then: no open can reuse it meanwhile. */
+static void *close_link(void *fd)
+{
+	close((int)(intptr_t)fd);
+	return NULL;
+}
+
+static int close_in_thread(int fd, pthread_t *thread)
+{
+	if (pthread_create(thread, NULL, close_link, (void *)(intptr_t)fd) == 0)
+		return 0;
+	close(fd);
+	return -1;
+}
+
 int attacher_per_probe(struct attacher *a)
 {
 	a->per_probe = a->multi;
@@ -236,8 +256,10 @@ int attacher_switch(struct attacher *a, int probe, int on)
 		if (f->probe != probe || !f->n || (f->fd >= 0) == on)
 			continue;
 		if (!on) {
-			/* The kernel waits for the firings in flight. */
-			close(f->fd);
+			pthread_t t;
+
+			if (close_in_thread(f->fd, &t) == 0)
+				pthread_detach(t);
 			f->fd = -1;
 		} else if ((f->fd = multi_link(a, f)) < 0) {
 			rc = -1;
@@ -439,16 +461,25 @@ int attacher_add(struct attacher *a, const struct traced *t, int cookie,
 
 void attacher_free(struct attacher *a)
 {
-	int i;
+	pthread_t *threads;
+	int i, nthreads = 0;
 
 	if (!a)
 		return;
 	/* Detached here: the kernel clears the semaphores. */
 	for (i = 0; i < a->nlinks; i++)
 		bpf_link__destroy(a->links[i]);
+	/* A link each probe (--budget): closed together, each in its
+	   thread, then waited for. */
+	threads = xcalloc((size_t)a->nfiles + 1, sizeof(*threads));
+	for (i = 0; i < a->nfiles; i++)
+		if (a->files[i].fd >= 0 &&
+		    close_in_thread(a->files[i].fd, &threads[nthreads]) == 0)
+			nthreads++;
+	for (i = 0; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
 	for (i = 0; i < a->nfiles; i++) {
-		if (a->files[i].fd >= 0)
-			close(a->files[i].fd);
 		free(a->files[i].offsets);
 		free(a->files[i].ref_ctr_offsets);
 		free(a->files[i].cookies);
