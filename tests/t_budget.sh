@@ -29,7 +29,7 @@ t_budget_samples_the_hot_and_counts_the_rare() {
 	assert "sampled" in look, look
 	share, counted = look["sampled"]["share"], look["sampled"]["counted"]
 	assert 0 < share < 1, share
-	assert abs(look["count"] - counted / share) <= 0.001 * look["count"], look
+	assert abs(look["count"] - counted / share) <= 0.005 * look["count"], look  # share: 4 digits
 	# The rare one: whole, and exact.
 	assert "sampled" not in p["busy:tick"], p["busy:tick"]
 	assert p["busy:tick"]["count"] == int(fired["ticks"]), (p["busy:tick"], fired)

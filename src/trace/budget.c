@@ -163,6 +163,15 @@ static int ends_a_pair(const struct traced *t)
 	return t->nends > 0;
 }
 
+/* Where probe i's gap began: when its uprobes went (its link's closing
+ * began, in its thread), else when it was asked. */
+static double gap_start(struct tracer *tr, int i, double asked)
+{
+	double at = session_detached_at(tr->session, i);
+
+	return at >= asked ? at : asked;
+}
+
 static void attach(struct tracer *tr, struct budget *b, int i, double now)
 {
 	struct budget_probe *p = &b->p[i];
@@ -179,7 +188,7 @@ static void attach(struct tracer *tr, struct budget *b, int i, double now)
 	p->attached = 1;
 	p->since = now;
 	if (p->gap_from && tr->plan.print)
-		printer_gap(tr, i, p->gap_from, now);
+		printer_gap(tr, i, gap_start(tr, i, p->gap_from), now);
 	p->gap_from = 0;
 }
 
@@ -189,10 +198,8 @@ static void detach(struct tracer *tr, struct budget *b, int i, double now)
 
 	if (!p->attached)
 		return;
-	session_switch(tr->session, i, 0);
-	/* ... and starts once it is closed (the kernel waited for the
-	   firings in flight). */
 	now = now_seconds();
+	session_switch(tr->session, i, 0);
 	p->attached = 0;
 	p->attached_s += now - p->since;
 	p->gap_from = now;
@@ -519,7 +526,8 @@ void budget_end(struct tracer *tr, double now)
 		}
 		/* A gap the trace ended in: said to its end. */
 		if (b->p[i].gap_from && tr->plan.print)
-			printer_gap(tr, i, b->p[i].gap_from, now);
+			printer_gap(tr, i, gap_start(tr, i, b->p[i].gap_from),
+				    now);
 		b->p[i].gap_from = 0;
 	}
 	b->end = now;

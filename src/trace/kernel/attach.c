@@ -71,6 +71,10 @@ struct attacher {
 	struct bpf_map *specs;
 	int pid, nspecs, multi, native;
 	int per_probe; /* a link each probe: attacher_switch */
+	/* Per probe, when its last link's closing began (its uprobes
+	   gone), by its thread; 0 until then. */
+	double *detached_at;
+	int closing; /* the windows' closing threads still running */
 	struct bpf_link **links;
 	int nlinks;
 	struct file_sites *files;
@@ -226,16 +230,42 @@ static struct file_sites *file_of(struct attacher *a, const char *path,
  * a thread of its own, so that neither the run's loop nor the next
  * link's closing waits for it.  The fd's number stays taken until
  * then: no open can reuse it meanwhile. */
-static void *close_link(void *fd)
+struct closing {
+	int fd;
+	double *began; /* set to when the close began (its uprobes going) */
+	int *pending;  /* the attacher's closes still running, or NULL */
+};
+
+static void *close_link(void *arg)
 {
-	close((int)(intptr_t)fd);
+	struct closing *c = arg;
+
+	if (c->began)
+		*(volatile double *)c->began = now_seconds();
+	close(c->fd);
+	if (c->pending)
+		__atomic_sub_fetch(c->pending, 1, __ATOMIC_SEQ_CST);
+	free(c);
 	return NULL;
 }
 
-static int close_in_thread(int fd, pthread_t *thread)
+static int close_in_thread(int fd, double *began, int *pending,
+			   pthread_t *thread)
 {
-	if (pthread_create(thread, NULL, close_link, (void *)(intptr_t)fd) == 0)
+	struct closing *c = xcalloc(1, sizeof(*c));
+
+	c->fd = fd;
+	c->began = began;
+	c->pending = pending;
+	if (pending)
+		__atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
+	if (pthread_create(thread, NULL, close_link, c) == 0)
 		return 0;
+	if (pending)
+		__atomic_sub_fetch(pending, 1, __ATOMIC_SEQ_CST);
+	free(c);
+	if (began)
+		*began = now_seconds();
 	close(fd);
 	return -1;
 }
@@ -243,7 +273,17 @@ static int close_in_thread(int fd, pthread_t *thread)
 int attacher_per_probe(struct attacher *a)
 {
 	a->per_probe = a->multi;
+	/* Written by the closing threads: allocated once, never moved. */
+	if (a->per_probe && !a->detached_at)
+		a->detached_at = xcalloc(TRACE_MAX_PROBES, sizeof(double));
 	return a->per_probe;
+}
+
+double attacher_detached_at(const struct attacher *a, int probe)
+{
+	if (!a->detached_at || probe < 0 || probe >= TRACE_MAX_PROBES)
+		return 0;
+	return *(volatile const double *)&a->detached_at[probe];
 }
 
 int attacher_switch(struct attacher *a, int probe, int on)
@@ -258,7 +298,13 @@ int attacher_switch(struct attacher *a, int probe, int on)
 		if (!on) {
 			pthread_t t;
 
-			if (close_in_thread(f->fd, &t) == 0)
+			if (probe >= 0 && probe < TRACE_MAX_PROBES)
+				a->detached_at[probe] = 0;
+			if (close_in_thread(f->fd,
+					    probe >= 0 && probe < TRACE_MAX_PROBES
+						    ? &a->detached_at[probe]
+						    : NULL,
+					    &a->closing, &t) == 0)
 				pthread_detach(t);
 			f->fd = -1;
 		} else if ((f->fd = multi_link(a, f)) < 0) {
@@ -474,7 +520,8 @@ void attacher_free(struct attacher *a)
 	threads = xcalloc((size_t)a->nfiles + 1, sizeof(*threads));
 	for (i = 0; i < a->nfiles; i++)
 		if (a->files[i].fd >= 0 &&
-		    close_in_thread(a->files[i].fd, &threads[nthreads]) == 0)
+		    close_in_thread(a->files[i].fd, NULL, NULL,
+				    &threads[nthreads]) == 0)
 			nthreads++;
 	for (i = 0; i < nthreads; i++)
 		pthread_join(threads[i], NULL);
@@ -486,5 +533,9 @@ void attacher_free(struct attacher *a)
 	}
 	free(a->files);
 	free(a->links);
+	/* The windows' closing threads write to it: done first. */
+	while (__atomic_load_n(&a->closing, __ATOMIC_SEQ_CST) > 0)
+		usleep(1000);
+	free(a->detached_at);
 	free(a);
 }

@@ -414,6 +414,11 @@ int session_switch(struct session *s, int probe, int on)
 	return attacher_switch(s->attacher, probe, on);
 }
 
+double session_detached_at(const struct session *s, int probe)
+{
+	return s->attacher ? attacher_detached_at(s->attacher, probe) : 0;
+}
+
 void session_costs(struct session *s, struct trace_cost *out)
 {
 	tally_costs(s->tr, s->skel, out);

@@ -43,6 +43,9 @@ void session_tally(struct session *s, struct tally *t);
  * (0, or -1 when the probe's link cannot be made again). */
 int session_switchable(const struct session *s);
 int session_switch(struct session *s, int probe, int on);
+/* When probe's last session_switch off took its uprobes away (now_seconds()'s
+ * clock), or 0 while it has not yet. */
+double session_detached_at(const struct session *s, int probe);
 /* Each probe's firings and the BPF program's time at them so far. */
 void session_costs(struct session *s, struct trace_cost *out);
 /* The events the ring had no room for, so far. */
