@@ -288,6 +288,11 @@ static void estimate(struct budget *b, struct budget_probe *p,
 {
 	if (b->g[p->group].share >= 1 || p->represented_from <= 0 ||
 	    now - p->represented_from <= on) {
+		/* Whole again after a window: the time since it, at its
+		   rate, then what came. */
+		if (p->represented_from > 0 && now - on > p->represented_from)
+			p->estimated += p->window_rate *
+					(now - on - p->represented_from);
 		p->estimated += (double)df;
 	} else {
 		p->estimated += (double)df * (now - p->represented_from) / on;
