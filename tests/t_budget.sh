@@ -152,3 +152,34 @@ t_budget_stacks_every_nth() {
 	PY
 	ok
 }
+
+# --metrics under a budget: the seconds each probe was traced, beside
+# its firings counted then, give its rate (what a PromQL rate() of the
+# two says), and the budget's ratio is served.
+t_budget_metrics_traced_seconds() {
+	need_trace
+	need curl
+	budget_server
+	local port
+	port=$(free_port)
+	"$PROBEGEN" --trace --metrics "127.0.0.1:$port" --budget 5% -c './srv 4 5000' > out 2> err &
+	local pg=$!
+	for i in $(seq 100); do grep -q 'serving the metrics' err && break; sleep 0.1; done
+	sleep 3
+	curl -sf "http://127.0.0.1:$port/metrics" > scrape.txt || { kill $pg; fail "a scrape"; }
+	wait $pg
+	expect_grep '^probegen_budget_ratio 0.05$' scrape.txt
+	python3 - scrape.txt <<-'PY' || { grep busy scrape.txt; fail "the rate from the traced seconds"; }
+	import re, sys
+	t = open(sys.argv[1]).read()
+	def val(name):
+	    return float(re.search(r'^%s\{provider="busy",probe="lookup"\} ([0-9.e+]+)$' % name, t, re.M).group(1))
+	fired, seconds = val("probegen_probe_firings_total"), val("probegen_probe_traced_seconds_total")
+	rate = fired / seconds
+	# busy fires 10 lookups a request, 5,000 requests a second.
+	assert 40000 < rate < 60000, (fired, seconds, rate)
+	assert seconds < 2.5, seconds  # sampled: not traced all the 3 s
+	print("lookup: %d firings in %.2f s traced: %.0f a second" % (fired, seconds, rate))
+	PY
+	ok
+}

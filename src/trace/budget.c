@@ -19,12 +19,14 @@
  * first, so that a rare probe is always counted exactly; the others
  * share what is left, attached together (one window, so that their
  * counts in it are of the same requests) for a fraction of the time,
- * in windows of BUDGET_SLOT_SECONDS (its multi-uprobe link made and
- * closed: no trap at all while detached, for any USDT program).  A
- * sampled probe's counts are scaled by the time it was attached
- * (budget_share); a pair's window opens on its end first and closes on
- * its start first, its end staying a slot longer, so that no call is
- * cut in two; the starts still open then are forgotten.
+ * in windows of BUDGET_SLOT_SECONDS (each probe's multi-uprobe link
+ * made and closed: no trap at all while detached, for any USDT
+ * program).  A sampled probe's firings are estimated (estimate: a
+ * window's stand for the time since the last one), and budget_share
+ * says what share of them was counted; a pair's window opens on its
+ * end first and closes on the rest first, its end staying
+ * BUDGET_GRACE_SECONDS longer, so that no call in flight is cut in two;
+ * the starts still open then are forgotten.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -167,7 +169,7 @@ static int ends_a_pair(const struct traced *t)
  * began, in its thread), else when it was asked. */
 static double gap_start(struct tracer *tr, int i, double asked)
 {
-	double at = session_detached_at(tr->session, i);
+	double at = session_detached_at(tr->session, i, 0);
 
 	return at >= asked ? at : asked;
 }
@@ -205,6 +207,19 @@ static void detach(struct tracer *tr, struct budget *b, int i, double now)
 	p->gap_from = now;
 }
 
+/* Whether every start of group g has its link closed since it was
+ * detached. */
+static int starts_closed(struct tracer *tr, struct budget *b, int g)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->p[i].group == g && starts_a_pair(&tr->probes[i]) &&
+		    session_detached_at(tr->session, i, 1) < b->p[i].gap_from)
+			return 0;
+	return 1;
+}
+
 /* Group g's window: open (ends first), closing (starts first; the ends
  * BUDGET_GRACE_SECONDS later, and the starts left open forgotten) or
  * closed. */
@@ -214,6 +229,17 @@ static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 	struct budget_group *w = &b->g[g];
 	int i, k;
 
+	if (open && w->closing) {
+		/* Its starts' links still closing: the next slot opens it
+		   (a start of this window must not join those forgotten). */
+		if (!starts_closed(tr, b, g))
+			return;
+		for (i = 0; i < tr->npairs; i++)
+			if (b->p[tr->pairs[i].start].group == g)
+				b->forgotten +=
+					session_forget_starts(tr->session, i);
+		w->closing = 0;
+	}
 	if (open) {
 		for (k = 0; k < 2; k++) /* ends, then starts */
 			for (i = 0; i < b->n; i++)
@@ -230,13 +256,20 @@ static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 				detach(tr, b, i, now);
 		w->open = 0;
 		w->closing = 1;
+		w->ends_detached = 0;
 		w->grace_until = now_seconds() + BUDGET_GRACE_SECONDS;
 		return;
 	}
-	if (w->closing) {
+	if (w->closing && !w->ends_detached) {
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == g)
 				detach(tr, b, i, now);
+		w->ends_detached = 1;
+	}
+	/* The starts' links closed (no start can come now): those left
+	   open are forgotten, else the next window's end would time the
+	   gap.  Until then the group stays closing. */
+	if (w->closing && starts_closed(tr, b, g)) {
 		for (i = 0; i < tr->npairs; i++)
 			if (b->p[tr->pairs[i].start].group == g)
 				b->forgotten +=
@@ -505,8 +538,16 @@ int budget_wait_ms(const struct tracer *tr, double now)
 		return -1;
 	until = b->next_slot;
 	for (g = 0; g < b->n; g++)
-		if (b->g[g].closing && b->g[g].grace_until < until)
-			until = b->g[g].grace_until;
+		if (b->g[g].closing)
+		{
+			/* Past its grace, its starts' links closing: soon. */
+			double at = b->g[g].grace_until > now
+					    ? b->g[g].grace_until
+					    : now + 0.002;
+
+			if (at < until)
+				until = at;
+		}
 	return until <= now ? 0 : (int)((until - now) * 1000) + 1;
 }
 

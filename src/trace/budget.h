@@ -49,6 +49,7 @@ struct budget_group { /* the probes that share one window */
 	double share;	/* of the time its windows are open: 1 whole */
 	int open;	/* now */
 	int closing;	/* its starts detached; its ends until grace_until */
+	int ends_detached; /* ... then its starts forgotten once closed */
 	double grace_until;
 	double least_share, seconds_sampled;
 };

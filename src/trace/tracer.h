@@ -325,8 +325,8 @@ void budget_say_start(const struct tracer *tr);
 /* What the budget did: text (--summary's end) or a JSON object. */
 void budget_say(const struct tracer *tr, FILE *f, int json);
 
-/* The processes below probegen's own (trace.c, from /proc): how many,
- * at most max, into pids. */
+/* The processes below probegen's own (descendants.c, from /proc): how
+ * many, at most max, into pids. */
 int trace_descendants(pid_t *pids, int max);
 
 /* ---- find/expect.c, sinks/judge.c: --expect ---- */

@@ -73,7 +73,7 @@ struct attacher {
 	int per_probe; /* a link each probe: attacher_switch */
 	/* Per probe, when its last link's closing began (its uprobes
 	   gone), by its thread; 0 until then. */
-	double *detached_at;
+	double *detached_at, *closed_at; /* ... and its closing ended */
 	int closing; /* the windows' closing threads still running */
 	struct bpf_link **links;
 	int nlinks;
@@ -233,6 +233,7 @@ static struct file_sites *file_of(struct attacher *a, const char *path,
 struct closing {
 	int fd;
 	double *began; /* set to when the close began (its uprobes going) */
+	double *ended; /* ... and when it ended (no firing of it can come) */
 	int *pending;  /* the attacher's closes still running, or NULL */
 };
 
@@ -243,19 +244,22 @@ static void *close_link(void *arg)
 	if (c->began)
 		*(volatile double *)c->began = now_seconds();
 	close(c->fd);
+	if (c->ended)
+		*(volatile double *)c->ended = now_seconds();
 	if (c->pending)
 		__atomic_sub_fetch(c->pending, 1, __ATOMIC_SEQ_CST);
 	free(c);
 	return NULL;
 }
 
-static int close_in_thread(int fd, double *began, int *pending,
-			   pthread_t *thread)
+static int close_in_thread(int fd, double *began, double *ended,
+			   int *pending, pthread_t *thread)
 {
 	struct closing *c = xcalloc(1, sizeof(*c));
 
 	c->fd = fd;
 	c->began = began;
+	c->ended = ended;
 	c->pending = pending;
 	if (pending)
 		__atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
@@ -267,6 +271,8 @@ static int close_in_thread(int fd, double *began, int *pending,
 	if (began)
 		*began = now_seconds();
 	close(fd);
+	if (ended)
+		*ended = now_seconds();
 	return -1;
 }
 
@@ -274,16 +280,19 @@ int attacher_per_probe(struct attacher *a)
 {
 	a->per_probe = a->multi;
 	/* Written by the closing threads: allocated once, never moved. */
-	if (a->per_probe && !a->detached_at)
+	if (a->per_probe && !a->detached_at) {
 		a->detached_at = xcalloc(TRACE_MAX_PROBES, sizeof(double));
+		a->closed_at = xcalloc(TRACE_MAX_PROBES, sizeof(double));
+	}
 	return a->per_probe;
 }
 
-double attacher_detached_at(const struct attacher *a, int probe)
+double attacher_detached_at(const struct attacher *a, int probe, int closed)
 {
 	if (!a->detached_at || probe < 0 || probe >= TRACE_MAX_PROBES)
 		return 0;
-	return *(volatile const double *)&a->detached_at[probe];
+	return *(volatile const double *)&(closed ? a->closed_at
+						  : a->detached_at)[probe];
 }
 
 int attacher_switch(struct attacher *a, int probe, int on)
@@ -298,12 +307,13 @@ int attacher_switch(struct attacher *a, int probe, int on)
 		if (!on) {
 			pthread_t t;
 
-			if (probe >= 0 && probe < TRACE_MAX_PROBES)
-				a->detached_at[probe] = 0;
+			int known = probe >= 0 && probe < TRACE_MAX_PROBES;
+
+			if (known)
+				a->detached_at[probe] = a->closed_at[probe] = 0;
 			if (close_in_thread(f->fd,
-					    probe >= 0 && probe < TRACE_MAX_PROBES
-						    ? &a->detached_at[probe]
-						    : NULL,
+					    known ? &a->detached_at[probe] : NULL,
+					    known ? &a->closed_at[probe] : NULL,
 					    &a->closing, &t) == 0)
 				pthread_detach(t);
 			f->fd = -1;
@@ -520,7 +530,7 @@ void attacher_free(struct attacher *a)
 	threads = xcalloc((size_t)a->nfiles + 1, sizeof(*threads));
 	for (i = 0; i < a->nfiles; i++)
 		if (a->files[i].fd >= 0 &&
-		    close_in_thread(a->files[i].fd, NULL, NULL,
+		    close_in_thread(a->files[i].fd, NULL, NULL, NULL,
 				    &threads[nthreads]) == 0)
 			nthreads++;
 	for (i = 0; i < nthreads; i++)
@@ -537,5 +547,6 @@ void attacher_free(struct attacher *a)
 	while (__atomic_load_n(&a->closing, __ATOMIC_SEQ_CST) > 0)
 		usleep(1000);
 	free(a->detached_at);
+	free(a->closed_at);
 	free(a);
 }

@@ -36,9 +36,10 @@ int attacher_per_probe(struct attacher *a);
 /* Attach (on) or detach probe's sites: 0, or -1 (errno) when a link
  * could not be made. */
 int attacher_switch(struct attacher *a, int probe, int on);
-/* When probe's last detaching began (its uprobes gone: the closing of
- * its link then waits in a thread), or 0 while it has not yet. */
-double attacher_detached_at(const struct attacher *a, int probe);
+/* When probe's last detaching began (its uprobes going: the closing of
+ * its link then waits in a thread), or with closed when it ended (no
+ * firing of it can come after); 0 while it has not yet. */
+double attacher_detached_at(const struct attacher *a, int probe, int closed);
 /* Detach every site (the kernel clears the semaphores). */
 void attacher_free(struct attacher *a);
 /* A multi-uprobe link of program prog_fd at n offsets of file path

@@ -383,7 +383,11 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 	}
 	/* Read even when stopping: a followed process stopped at its exec
 	   waits for its record to be read (the sinks take no more). */
-	s->consume_until = now_seconds() + CONSUME_SECONDS;
+	/* timeout_ms 0 with no fds: what the ring holds, all of it (the
+	   trace's end). */
+	s->consume_until = timeout_ms == 0 && nfds == 0
+				   ? 1e300
+				   : now_seconds() + CONSUME_SECONDS;
 	r = ring_buffer__consume(s->rb);
 	if (r == CONSUME_ENOUGH)
 		r = 0;
@@ -414,9 +418,10 @@ int session_switch(struct session *s, int probe, int on)
 	return attacher_switch(s->attacher, probe, on);
 }
 
-double session_detached_at(const struct session *s, int probe)
+double session_detached_at(const struct session *s, int probe, int closed)
 {
-	return s->attacher ? attacher_detached_at(s->attacher, probe) : 0;
+	return s->attacher ? attacher_detached_at(s->attacher, probe, closed)
+			   : 0;
 }
 
 void session_costs(struct session *s, struct trace_cost *out)

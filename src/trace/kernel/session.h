@@ -19,7 +19,9 @@ struct session *session_start(struct tracer *tr, int pid);
 /* The probes session_start attached. */
 int session_attached(const struct session *s);
 /* Read and print what the ring holds, waiting at most timeout_ms for it
- * or for one of fds (at most SESSION_MAX_FDS; -1: none) to be readable.
+ * or for one of fds (at most SESSION_MAX_FDS; -1: none) to be readable
+ * (a ring that fills as fast as it is read: what 50 ms read; with
+ * timeout_ms 0 and no fds, all of it).
  * Returns a bit for each of fds that is (bit i: fds[i]), or -1 after
  * saying why. */
 #define SESSION_MAX_FDS 4
@@ -43,9 +45,10 @@ void session_tally(struct session *s, struct tally *t);
  * (0, or -1 when the probe's link cannot be made again). */
 int session_switchable(const struct session *s);
 int session_switch(struct session *s, int probe, int on);
-/* When probe's last session_switch off took its uprobes away (now_seconds()'s
- * clock), or 0 while it has not yet. */
-double session_detached_at(const struct session *s, int probe);
+/* When probe's last session_switch off began to take its uprobes away
+ * (now_seconds()'s clock), or with closed when it was done (no firing
+ * of it can come after); 0 while it has not yet. */
+double session_detached_at(const struct session *s, int probe, int closed);
 /* Each probe's firings and the BPF program's time at them so far. */
 void session_costs(struct session *s, struct trace_cost *out);
 /* The events the ring had no room for, so far. */

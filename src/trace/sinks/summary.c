@@ -204,11 +204,11 @@ static void put_rate(FILE *f, const struct tracer *tr, unsigned long long n)
 		rate);
 }
 
-static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
+/* Each probe that fired: its count and rate, marked where sampled. */
+static void probes_text(FILE *f, const struct tracer *tr, const struct tally *t)
 {
-	struct buf name = { 0 };
-	int i, unfired = 0;
 	double share;
+	int i;
 
 	/* Nothing fired: said in words, not as an empty list. */
 	for (i = 0; i < tr->nprobes && !t->counts[i]; i++)
@@ -229,6 +229,15 @@ static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
 				100 * share);
 		fputc('\n', f);
 	}
+}
+
+static void print_text(FILE *f, const struct tracer *tr, const struct tally *t)
+{
+	struct buf name = { 0 };
+	int i, unfired = 0;
+	double share;
+
+	probes_text(f, tr, t);
 	paired_by_name(f, tr);
 	for (i = 0; i < tr->npairs; i++) {
 		const struct trace_pair_stats *st = &t->pairs[i];
@@ -330,14 +339,13 @@ static void sampled_json(FILE *f, double share, unsigned long long counted)
 			share, counted);
 }
 
-/* t: scaled where sampled; counted: as counted. */
-static void print_json(FILE *f, const struct tracer *tr, const struct tally *t,
-		       const struct tally *counted)
+/* Each probe that fired, a member of "probes" (t scaled where sampled;
+ * counted as counted). */
+static void probes_json(FILE *f, const struct tracer *tr, const struct tally *t,
+			const struct tally *counted)
 {
-	unsigned long long counts[64];
-	int i, k, n = 0;
+	int i, n = 0;
 
-	fprintf(f, "{\"seconds\": %.6f, \"probes\": {", tr->traced_seconds);
 	for (i = 0; i < tr->nprobes; i++) {
 		if (!t->counts[i])
 			continue;
@@ -352,6 +360,17 @@ static void print_json(FILE *f, const struct tracer *tr, const struct tally *t,
 		sampled_json(f, budget_share(tr, i), counted->counts[i]);
 		fputc('}', f);
 	}
+}
+
+/* t: scaled where sampled; counted: as counted. */
+static void print_json(FILE *f, const struct tracer *tr, const struct tally *t,
+		       const struct tally *counted)
+{
+	unsigned long long counts[64];
+	int i, k, n = 0;
+
+	fprintf(f, "{\"seconds\": %.6f, \"probes\": {", tr->traced_seconds);
+	probes_json(f, tr, t, counted);
 	fputs("}, \"pairs\": [", f);
 	for (i = 0; i < tr->npairs; i++) {
 		const struct trace_pair_stats *st = &t->pairs[i];

@@ -151,6 +151,17 @@ static __always_inline void count_firing(const struct __bpf_usdt_spec *spec,
 		pair_firing(spec, regs, info, now);
 }
 
+/* Whether the firing crosses to user space: with --summary, only for
+ * a pair timed there or its stack (every Nth, when counted). */
+static __always_inline bool streams(const struct trace_probe_info *info)
+{
+	if (!summary_only)
+		return true;
+	if (info->stream == TRACE_STREAM_STACK)
+		return stack_turn();
+	return info->stream != 0;
+}
+
 static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 				     bool filtering)
 {
@@ -190,10 +201,7 @@ static __always_inline int on_firing(struct pt_regs *ctx, bool sleepable,
 	}
 	if (tally)
 		count_firing(spec, &regs, info, probe, id, now | 1);
-	if (summary_only && !info->stream)
-		return (int)probe;
-	/* Streamed for its stack alone (counted), and not its turn. */
-	if (summary_only && info->stream == TRACE_STREAM_STACK && !stack_turn())
+	if (!streams(info))
 		return (int)probe;
 	nargs = spec->arg_cnt < 0		 ? 0
 		: spec->arg_cnt > TRACE_MAX_ARGS ? TRACE_MAX_ARGS
