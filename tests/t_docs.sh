@@ -136,7 +136,7 @@ t_docs_readme_short() {
 	size=$(wc -c < "$ROOT/README.md")
 	[ "$size" -le 16384 ] || fail "README.md is $size bytes: more than 16 KB"
 	local f
-	for f in docs/build-systems.md docs/tracing.md docs/testing.md docs/arguments.md docs/profiling.md docs/metrics.md HACKING.md; do
+	for f in docs/build-systems.md docs/tracing.md docs/testing.md docs/arguments.md docs/profiling.md docs/metrics.md docs/production.md HACKING.md; do
 		grep -q "($f)" "$ROOT/README.md" || fail "the README does not link $f"
 		[ -f "$ROOT/$f" ] || fail "$f: no such guide"
 	done

@@ -232,9 +232,6 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 		fds[2] = { pid_ended_fd(*child > 0 ? *child : asked->pid),
 			   server ? server_fd(server) : -1 };
 
-	/* A budget's costs count a trap each firing. */
-	if (tr->plan.budget > 0 && !tr->trap_ns)
-		tr->trap_ns = trap_cost_ns();
 	while (!trace_stopping && !tr->stop && !(ready & 1)) {
 		int timeout = 100, t = server ? server_timeout_ms(server) : -1;
 		double now = now_seconds();
@@ -521,6 +518,11 @@ int trace_run(const struct trace_options *opt)
 	   the command's orphans stay probegen's, to be ended with it. */
 	catch_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* A budget's costs count a trap each firing: measured before
+	   anything is attached (a hundred milliseconds or so, which a busy
+	   process would pay traced whole). */
+	if (tr.plan.budget > 0)
+		tr.trap_ns = trap_cost_ns();
 	if (prepare(&tr, &child, &go) != 0 || trace_stopping ||
 	    !(s = session_start(&tr, child > 0	? child
 				     : opt->pid ? opt->pid
