@@ -9,6 +9,14 @@
 
 #include "trace/tracer.h"
 
+/* ---- trap_cost.c ---- */
+
+/* What a firing costs a program here with the BPF program prog_fd
+ * attached through a multi-uprobe link (the trap, the kernel's
+ * dispatch to the program and its first steps, which leave: trap_cost_ns
+ * counts the trap alone), in ns; -1 when it cannot be measured. */
+long long trap_cost_with_ns(int prog_fd);
+
 /* ---- attach.c ---- */
 
 struct attacher;

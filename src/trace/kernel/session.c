@@ -192,6 +192,15 @@ static int load_and_attach(struct session *s, int pid)
 		s->attacher = attacher_new(prog, s->skel->maps.__bpf_usdt_specs,
 					   pid > 0 ? -1 : pid, multi);
 		s->multi = multi;
+		/* --budget: what a firing costs besides the program's own
+		   time (which it times), measured before any probe is
+		   attached: the trap and the kernel's dispatch to it. */
+		if (multi && s->tr->plan.budget > 0) {
+			long long t = trap_cost_with_ns(bpf_program__fd(prog));
+
+			if (t > s->tr->trap_ns)
+				s->tr->trap_ns = t;
+		}
 		/* --budget: a link each probe, switched on and off. */
 		s->switchable = s->tr->plan.budget > 0 &&
 				attacher_per_probe(s->attacher);

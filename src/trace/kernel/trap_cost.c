@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trace/kernel/bpf_rooms.h"
 #include "trace/kernel/session.h"
 
 /* The calls timed, with and without the uprobe: a few milliseconds. */
@@ -112,6 +113,30 @@ long long trap_cost_ns(void)
 			without = t;
 		fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
 				  PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		if ((t = time_calls()) < with)
+			with = t;
+		close(fd);
+	}
+	return with > without ? (long long)((with - without) / TRAP_CALLS) : 0;
+}
+
+long long trap_cost_with_ns(int prog_fd)
+{
+	unsigned long long without = ~0ull, with = ~0ull, off, t;
+	/* A spec the map does not hold: the program leaves at once. */
+	unsigned long long cookie = 0xffffffffull;
+	char path[4096];
+	int fd, run;
+
+	if (!(off = file_offset(path, sizeof(path))))
+		return -1;
+	for (run = 0; run < TRAP_RUNS; run++) {
+		if ((t = time_calls()) < without)
+			without = t;
+		fd = attach_uprobe_multi(prog_fd, path, &off, NULL, &cookie, 1,
+					 (int)getpid());
 		if (fd < 0)
 			return -1;
 		if ((t = time_calls()) < with)
