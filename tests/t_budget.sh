@@ -183,3 +183,21 @@ t_budget_metrics_traced_seconds() {
 	PY
 	ok
 }
+
+# --pprof under a budget: the profile's comments say what was sampled,
+# with each share (go tool pprof -comments shows them).
+t_budget_pprof_says_what_was_sampled() {
+	need_trace
+	need go
+	"$PROBEGEN" --trace --pprof p.pb.gz -c true 2>&1 | grep -q 'built without' &&
+		skip "probegen was built without --pprof (protobuf-c)"
+	budget_server
+	timeout 60 "$PROBEGEN" --trace --pprof p.pb.gz --budget 5% -c './srv 2 5000' > out 2> err ||
+		{ cat err; fail "--pprof --budget"; }
+	HOME=$PWD GOCACHE=$PWD/gocache go tool pprof -comments p.pb.gz > comments 2> comments.err ||
+		{ cat comments.err; fail "go tool pprof -comments"; }
+	grep -Eq '^sampled by --budget 5% \(the share of each probe.s firings counted\): .*busy:lookup [0-9.]+%' comments ||
+		{ cat comments; fail "the profile does not say what was sampled"; }
+	expect_grep "not scaled" comments
+	ok
+}

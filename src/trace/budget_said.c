@@ -131,3 +131,23 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 			BUDGET_MIN_SHARE * 100);
 }
 
+
+char *budget_sampled_text(const struct tracer *tr)
+{
+	const struct budget *b = budget_of(tr);
+	struct buf t = { 0 };
+	int i, n = 0;
+
+	for (i = 0; b && i < b->n; i++) {
+		double share = budget_share(tr, i);
+
+		if (share >= 1)
+			continue;
+		buf_printf(&t, "%s%s %.1f%%", n++ ? ", " : "",
+			   tr->probes[i].label, 100 * share);
+	}
+	if (!n)
+		return NULL;
+	return xasprintf("sampled by --budget %g%% (the share of each probe's firings counted): %s",
+			 b->share * 100, t.data);
+}

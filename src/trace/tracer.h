@@ -322,6 +322,9 @@ void budget_shares(const double *cost, const double *rate, int n,
 /* Said at the start: -p's default budget, or the option that set it
  * aside. */
 void budget_say_start(const struct tracer *tr);
+/* "sampled by --budget 5% (...): P:N 8.8%, ..." (allocated), or NULL
+ * when no probe was sampled: a profile's comment. */
+char *budget_sampled_text(const struct tracer *tr);
 /* What the budget did: text (--summary's end) or a JSON object. */
 void budget_say(const struct tracer *tr, FILE *f, int json);
 

@@ -327,6 +327,7 @@ static void free_profile(struct making *m)
 	free(m->prof.period_type);
 	for (i = 0; i < m->prof.n_string_table; i++)
 		free(m->prof.string_table[i]);
+	free(m->prof.comment);
 	for (i = 0; i < m->nowned; i++)
 		free(m->owned[i]);
 	free(m->owned);
@@ -366,15 +367,29 @@ static void begin(struct making *m, const char *what, const char *unit)
 	m->prof.default_sample_type = m->prof.sample_type[0]->type;
 }
 
+/* A line of the profile's comments (go tool pprof -comments). */
+static void comment(struct making *m, const char *text)
+{
+	m->prof.comment = xgrow(m->prof.comment, m->prof.n_comment,
+				sizeof(*m->prof.comment));
+	m->prof.comment[m->prof.n_comment++] = string_index(m, text);
+}
+
 /* Its times, then packed, gzipped and committed into out: 0, or -1. */
 static int finish(struct making *m, const struct tracer *tr,
 		  struct output *out)
 {
 	struct timespec now, mono;
+	char *sampled;
 	uint8_t *packed;
 	size_t n;
 	int rc;
 
+	if ((sampled = budget_sampled_text(tr))) {
+		comment(m, sampled);
+		comment(m, "a pair's calls and times are as counted in its windows, not scaled");
+		free(sampled);
+	}
 	/* From the first event (CLOCK_MONOTONIC, as the kernel's) to now. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
@@ -422,5 +437,12 @@ int pprof_write_stacks(const struct tracer *tr, const struct stack_counts *c,
 
 	begin(&m, "firings", "count");
 	stack_counts_paths(c, tr, add_stack, &m);
+	if (stack_counts_every(c) > 1) {
+		char *text = xasprintf("--stack: the ring was full, so at most every %uth firing's stack was walked, each counted for the firings it stood for",
+				       stack_counts_every(c));
+
+		comment(&m, text);
+		free(text);
+	}
 	return finish(&m, tr, out);
 }
