@@ -117,6 +117,11 @@ static void names_text(FILE *f, const struct tracer *tr, int pair)
 	if (n) {
 		fprintf(f,
 			"\n  by name (self: less the calls made inside it):\n");
+		/* Its windows' calls: counted, not scaled (a name's total
+		   is the windows' time). */
+		if (budget_pair_share(tr, pair) < 1)
+			fprintf(f, "  (sampled: the calls in --budget's windows, %.1f%% of the starts, as counted)\n",
+				100 * budget_pair_share(tr, pair));
 		fprintf(f, "  %10s  %10s  %10s  %10s  %10s  %s\n", "calls",
 			"total", "self", "p50", "p99", "name");
 	}
@@ -317,7 +322,11 @@ static void names_json(FILE *f, const struct tracer *tr, int pair)
 		fputs(i ? ", " : "", f);
 		json_name(f, tr->probes[p->start].arg_names[p->name_args[i]]);
 	}
-	fputs("], \"names\": [", f);
+	fputs("], ", f);
+	if (budget_pair_share(tr, pair) < 1)
+		fprintf(f, "\"names_sampled\": {\"share\": %.4f, \"scaled\": false}, ",
+			budget_pair_share(tr, pair));
+	fputs("\"names\": [", f);
 	for (i = 0; i < n; i++) {
 		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
 		json_name(f, names[i]->name);
