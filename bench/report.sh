@@ -102,13 +102,13 @@ $(cat $OUT/trace/trace.md 2>/dev/null || echo "(not run: bench/trace.sh needs ro
 
 ## A busy server within a budget (bench/budget.sh)
 
-memcached (one worker thread, built as make check-real builds it) under
-memcaslap (one thread, 16 connections) on loopback, traced three ways in
-turns: untraced, every probe (\`--budget none\`) and \`--budget 5%\`;
-medians of the rounds.  A hot probe's firings are given per request (a
-rate a second is the load's, which the trace itself changes), the whole
-trace's beside the budget's estimate (scaled from its sample); the pair's
-median latency both ways.
+memcached (one worker thread, built as make check-real builds it) traced
+three ways in turns: untraced, every probe (\`--budget none\`) and
+\`--budget 5%\`; medians of the rounds.  Throughput under memcaslap (one
+thread, 16 connections, as fast as memcached answers); each hot probe's
+firings and the pair's median under a steady load (bench/memcached_load.c,
+one connection: the same load both ways, so the same firings), the whole
+trace's beside the budget's estimate.
 
 $(cat $OUT/budget.md 2>/dev/null || echo "(not run)")
 
