@@ -136,6 +136,7 @@ char *budget_sampled_text(const struct tracer *tr)
 {
 	const struct budget *b = budget_of(tr);
 	struct buf t = { 0 };
+	char *text;
 	int i, n = 0;
 
 	for (i = 0; b && i < b->n; i++) {
@@ -148,6 +149,8 @@ char *budget_sampled_text(const struct tracer *tr)
 	}
 	if (!n)
 		return NULL;
-	return xasprintf("sampled by --budget %g%% (the share of each probe's firings counted): %s",
+	text = xasprintf("sampled by --budget %g%% (the share of each probe's firings counted): %s",
 			 b->share * 100, t.data);
+	buf_free(&t);
+	return text;
 }
