@@ -109,8 +109,9 @@ void stack_counts_lost(struct stack_counts *c, const struct tracer *tr,
 	for (probe = 0; probe < tr->nprobes; probe++) {
 		struct counted *x;
 
-		/* Every Nth walked: N firings' worth of residue is no loss. */
-		if (firings[probe] <= walked[probe] + (c->every > 1 ? c->every : 0))
+		/* Every Nth walked (the last of each N: a walk never stands
+		   for more than came), the rest is said with the lost. */
+		if (firings[probe] <= walked[probe])
 			continue;
 		c->all = xgrow(c->all, c->n, sizeof(*c->all));
 		x = &c->all[c->n++];

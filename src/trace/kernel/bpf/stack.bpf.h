@@ -29,7 +29,7 @@ static __always_inline bool stack_turn(void)
 	turn = bpf_map_lookup_elem(&stack_turns, &zero);
 	if (!turn)
 		return true;
-	return (*turn)++ % every == 0;
+	return ++*turn % every == 0;
 }
 
 /* The registers, then the stack from its pointer up, a piece at a time
