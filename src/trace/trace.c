@@ -518,11 +518,6 @@ int trace_run(const struct trace_options *opt)
 	   the command's orphans stay probegen's, to be ended with it. */
 	catch_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	/* A budget's costs count a trap each firing: measured before
-	   anything is attached (a hundred milliseconds or so, which a busy
-	   process would pay traced whole). */
-	if (tr.plan.budget > 0)
-		tr.trap_ns = trap_cost_ns();
 	if (prepare(&tr, &child, &go) != 0 || trace_stopping ||
 	    !(s = session_start(&tr, child > 0	? child
 				     : opt->pid ? opt->pid

@@ -194,13 +194,13 @@ static int load_and_attach(struct session *s, int pid)
 		s->multi = multi;
 		/* --budget: what a firing costs besides the program's own
 		   time (which it times), measured before any probe is
-		   attached: the trap and the kernel's dispatch to it. */
-		if (multi && s->tr->plan.budget > 0) {
-			long long t = trap_cost_with_ns(bpf_program__fd(prog));
-
-			if (t > s->tr->trap_ns)
-				s->tr->trap_ns = t;
-		}
+		   attached (a hundred milliseconds or so, which a busy
+		   process would pay traced whole): the trap and the
+		   kernel's dispatch to the program, else the bare trap. */
+		if (s->tr->plan.budget > 0 && !s->tr->trap_ns)
+			s->tr->trap_ns = multi ? trap_cost_with_ns(
+							 bpf_program__fd(prog))
+					       : trap_cost_ns();
 		/* --budget: a link each probe, switched on and off. */
 		s->switchable = s->tr->plan.budget > 0 &&
 				attacher_per_probe(s->attacher);

@@ -85,13 +85,43 @@ static unsigned long long file_offset(char *path, size_t size)
 	return found;
 }
 
+/* The calls timed without and with a uprobe on the trap site, the best
+ * of TRAP_RUNS each, in turns: a machine under load slows both alike
+ * (one after the other, it measured with <= without).  The uprobe is
+ * made each turn by attach(ctx) (a perf event enabled by ioctl does not
+ * trap), its fd closed after: the ns a call, or -1 when it cannot be
+ * made. */
+static long long in_turns(int (*attach)(void *ctx), void *ctx)
+{
+	unsigned long long without = ~0ull, with = ~0ull, t;
+	int fd, run;
+
+	for (run = 0; run < TRAP_RUNS; run++) {
+		if ((t = time_calls()) < without)
+			without = t;
+		if ((fd = attach(ctx)) < 0)
+			return -1;
+		if ((t = time_calls()) < with)
+			with = t;
+		close(fd);
+	}
+	return with > without ? (long long)((with - without) / TRAP_CALLS) : 0;
+}
+
+/* A uprobe of the kernel's uprobe PMU, no program: the trap alone. */
+static int perf_uprobe(void *attr)
+{
+	return (int)syscall(SYS_perf_event_open, attr, 0, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
 long long trap_cost_ns(void)
 {
 	struct perf_event_attr attr;
-	unsigned long long without = ~0ull, with = ~0ull, off, t;
+	unsigned long long off;
 	char path[4096];
 	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
-	int type = -1, fd, run;
+	int type = -1;
 
 	if (f && fscanf(f, "%d", &type) != 1)
 		type = -1;
@@ -104,44 +134,31 @@ long long trap_cost_ns(void)
 	attr.type = (unsigned)type;
 	attr.config1 = (unsigned long long)(uintptr_t)path; /* uprobe_path */
 	attr.config2 = off;				    /* probe_offset */
-	/* The best of TRAP_RUNS each, in turns: a machine under load slows
-	   both alike (one after the other, it measured with <= without).
-	   The uprobe is made each turn: one enabled by ioctl does not
-	   trap. */
-	for (run = 0; run < TRAP_RUNS; run++) {
-		if ((t = time_calls()) < without)
-			without = t;
-		fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
-				  PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		if ((t = time_calls()) < with)
-			with = t;
-		close(fd);
-	}
-	return with > without ? (long long)((with - without) / TRAP_CALLS) : 0;
+	return in_turns(perf_uprobe, &attr);
+}
+
+/* The BPF program's multi-uprobe link on the trap site, in probegen. */
+struct program_site {
+	int prog_fd;
+	char path[4096];
+	unsigned long long off;
+};
+
+static int program_uprobe(void *ctx)
+{
+	struct program_site *p = ctx;
+	/* A spec the map does not hold: the program leaves at once. */
+	unsigned long long cookie = 0xffffffffull;
+
+	return attach_uprobe_multi(p->prog_fd, p->path, &p->off, NULL, &cookie,
+				   1, (int)getpid());
 }
 
 long long trap_cost_with_ns(int prog_fd)
 {
-	unsigned long long without = ~0ull, with = ~0ull, off, t;
-	/* A spec the map does not hold: the program leaves at once. */
-	unsigned long long cookie = 0xffffffffull;
-	char path[4096];
-	int fd, run;
+	struct program_site site = { .prog_fd = prog_fd };
 
-	if (!(off = file_offset(path, sizeof(path))))
+	if (!(site.off = file_offset(site.path, sizeof(site.path))))
 		return -1;
-	for (run = 0; run < TRAP_RUNS; run++) {
-		if ((t = time_calls()) < without)
-			without = t;
-		fd = attach_uprobe_multi(prog_fd, path, &off, NULL, &cookie, 1,
-					 (int)getpid());
-		if (fd < 0)
-			return -1;
-		if ((t = time_calls()) < with)
-			with = t;
-		close(fd);
-	}
-	return with > without ? (long long)((with - without) / TRAP_CALLS) : 0;
+	return in_turns(program_uprobe, &site);
 }
