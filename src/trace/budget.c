@@ -220,6 +220,22 @@ static int starts_closed(struct tracer *tr, struct budget *b, int g)
 	return 1;
 }
 
+/* Group g's closing, done once its starts' links are closed (no start
+ * can come now): those left open are forgotten, else the next window's
+ * end would time the gap.  1 when done; 0 while it stays closing. */
+static int close_done(struct tracer *tr, struct budget *b, int g)
+{
+	int i;
+
+	if (!starts_closed(tr, b, g))
+		return 0;
+	for (i = 0; i < tr->npairs; i++)
+		if (b->p[tr->pairs[i].start].group == g)
+			b->forgotten += session_forget_starts(tr->session, i);
+	b->g[g].closing = 0;
+	return 1;
+}
+
 /* Group g's window: open (ends first), closing (starts first; the ends
  * BUDGET_GRACE_SECONDS later, and the starts left open forgotten) or
  * closed. */
@@ -229,17 +245,10 @@ static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 	struct budget_group *w = &b->g[g];
 	int i, k;
 
-	if (open && w->closing) {
-		/* Its starts' links still closing: the next slot opens it
-		   (a start of this window must not join those forgotten). */
-		if (!starts_closed(tr, b, g))
-			return;
-		for (i = 0; i < tr->npairs; i++)
-			if (b->p[tr->pairs[i].start].group == g)
-				b->forgotten +=
-					session_forget_starts(tr->session, i);
-		w->closing = 0;
-	}
+	/* Its starts' links still closing: the next slot opens it (a
+	   start of this window must not join those forgotten). */
+	if (open && w->closing && !close_done(tr, b, g))
+		return;
 	if (open) {
 		for (k = 0; k < 2; k++) /* ends, then starts */
 			for (i = 0; i < b->n; i++)
@@ -266,16 +275,8 @@ static void set_window(struct tracer *tr, struct budget *b, int g, int open,
 				detach(tr, b, i, now);
 		w->ends_detached = 1;
 	}
-	/* The starts' links closed (no start can come now): those left
-	   open are forgotten, else the next window's end would time the
-	   gap.  Until then the group stays closing. */
-	if (w->closing && starts_closed(tr, b, g)) {
-		for (i = 0; i < tr->npairs; i++)
-			if (b->p[tr->pairs[i].start].group == g)
-				b->forgotten +=
-					session_forget_starts(tr->session, i);
-		w->closing = 0;
-	}
+	if (w->closing)
+		close_done(tr, b, g);
 }
 
 /* The probes known so far (a followed process brings more): each its

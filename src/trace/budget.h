@@ -51,7 +51,7 @@ struct budget_group { /* the probes that share one window */
 	int closing;	/* its starts detached; its ends until grace_until */
 	int ends_detached; /* ... then its starts forgotten once closed */
 	double grace_until;
-	double least_share, seconds_sampled;
+	double least_share; /* the least it was given: 1, traced whole */
 };
 
 struct budget {
