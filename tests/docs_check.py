@@ -89,41 +89,35 @@ def setup_clone(d):
     os.symlink(PROBEGEN, os.path.join(d, "probegen"))
 
 
+def build_from_tests_src(d, name, header, objects, cflags):
+    """tests/src/NAME.c and NAME.d copied into d and built with probegen:
+    its header as the source includes it, its object, then NAME."""
+    for f in (name + ".c", name + ".d"):
+        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
+    r = sh("probegen -h -s {n}.d -o {h} && probegen -G -s {n}.d -o {o} && "
+           "gcc {c} -o {n} {n}.c {o}".format(n=name, h=header, o=objects, c=cflags), d)
+    assert r.returncode == 0, r.stdout
+
+
 def setup_pairs(d):
     """tests/src/pairs.c, whose start/done pairs the README summarises."""
-    for f in ("pairs.c", "pairs.d"):
-        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
-    r = sh("probegen -h -s pairs.d -o pairs.h && probegen -G -s pairs.d -o pairs_probes.o && "
-           "gcc -O2 -pthread -o pairs pairs.c pairs_probes.o", d)
-    assert r.returncode == 0, r.stdout
+    build_from_tests_src(d, "pairs", "pairs.h", "pairs_probes.o", "-O2 -pthread")
 
 
 def setup_stack(d):
     """tests/src/stack.c, a probe three calls deep, built without frame
     pointers."""
-    for f in ("stack.c", "stack.d"):
-        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
-    r = sh("probegen -h -s stack.d -o stack_probes.h && probegen -G -s stack.d -o probes.o && "
-           "gcc -g -O2 -fomit-frame-pointer -o stack stack.c probes.o", d)
-    assert r.returncode == 0, r.stdout
+    build_from_tests_src(d, "stack", "stack_probes.h", "probes.o", "-g -O2 -fomit-frame-pointer")
 
 
 def setup_where(d):
     """tests/src/where.c, whose firings --where and --expect judge."""
-    for f in ("where.c", "where.d"):
-        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
-    r = sh("probegen -h -s where.d -o where_probes.h && probegen -G -s where.d -o probes.o && "
-           "gcc -O2 -I. -o where where.c probes.o", d)
-    assert r.returncode == 0, r.stdout
+    build_from_tests_src(d, "where", "where_probes.h", "probes.o", "-O2 -I.")
 
 
 def setup_busy(d):
     """tests/src/busy.c, a busy server's loop (docs/production.md)."""
-    for f in ("busy.c", "busy.d"):
-        shutil.copy(os.path.join(ROOT, "tests/src", f), d)
-    r = sh("probegen -h -s busy.d -o busy.h && probegen -G -s busy.d -o busy_probes.o && "
-           "gcc -O2 -o busy busy.c busy_probes.o", d)
-    assert r.returncode == 0, r.stdout
+    build_from_tests_src(d, "busy", "busy.h", "busy_probes.o", "-O2")
 
 
 def setup_runtimes(d):
