@@ -180,7 +180,8 @@ t_trace_command_status() {
 # --duration and --limit left a shell's child (sleep) running with
 # parent 1; SIGTERM and SIGINT at every stage, the command's start
 # included, end probegen and the tree; a tiny --duration hung in
-# waitpid on a command stopped at its exec with SIGTERM pending.
+# waitpid on a command stopped at its exec with SIGTERM pending;
+# stopped before any probes, it said the command had none.
 t_trace_command_tree_ended() {
 	local mark="51.$$" d sig st
 	need_trace
@@ -217,6 +218,19 @@ t_trace_command_tree_ended() {
 			! left || fail "SIG$sig after $d s left the command running"
 		done
 	done
+	# Stopped before the command ran a program with probes: no claim
+	# that it has none (CI's sanitized pass said "no probes", status 1).
+	set -m
+	"$PROBEGEN" --trace -- sh -c "sleep 1; ./values; sleep $mark" > out 2> err &
+	set +m
+	sleep 0.3
+	kill -TERM $!
+	wait $!
+	st=$?
+	[ $st = 0 ] || [ $st = 143 ] || { cat err; fail "SIGTERM before any probes: exit status $st"; }
+	grep -q 'error' err && { cat err; fail "SIGTERM before any probes: said an error"; }
+	expect_grep 'stopped before the command ran a program with probes' err
+	! left || fail "SIGTERM before any probes left the command running"
 	for d in $(seq 1 20); do
 		timeout 20 "$PROBEGEN" --trace --duration 1e-9 -- ./values > out 2> err
 		st=$?

@@ -415,7 +415,12 @@ static int report(struct tracer *tr, int status)
 
 	/* The events first, then what is said of them (a pipe to both). */
 	fflush(tr->out);
-	if (!tr->nprobes && status == EXIT_OK) {
+	/* Stopped by a signal before the command (or the process) ran a
+	   program with probes: nothing is known to be missing. */
+	if (!tr->nprobes && stopped_by)
+		info_plain("stopped before %s ran a program with probes",
+			   asked->command ? "the command" : "the process");
+	else if (!tr->nprobes && status == EXIT_OK) {
 		if (asked->filters.n)
 			error_input("no probe matches %s%s in %s or the programs it started",
 				    asked->filters.items[0],
