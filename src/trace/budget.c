@@ -8,7 +8,8 @@
  * uprobe's trap (kernel/trap_cost.c, measured once at the start) and
  * the BPF program's run, with --stack's copy and --show's reads (timed
  * in the program itself: trace.bpf.c's costs map, under a budget
- * only).  Both are the program's own CPU time, in its threads.  The
+ * only).  Both are the program's own CPU time, in its threads, and
+ * both are counted BUDGET_UNSEEN times (the caches they disturb).  The
  * budget is that cost as a share of the CPU time the processes spent
  * on their own work (their utime + stime from /proc, less the trace's
  * cost), so that a CPU-bound server under --budget 5% keeps at least
@@ -26,7 +27,9 @@
  * says what share of them was counted; a pair's window opens on its
  * end first and closes on the rest first, its end staying
  * BUDGET_GRACE_SECONDS longer, so that no call in flight is cut in two;
- * the starts still open then are forgotten.
+ * the starts still open then are forgotten.  A cost past the budget
+ * (traced whole until a decision) is owed, and paid back by smaller
+ * shares over BUDGET_REPAY_SECONDS.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -96,6 +99,18 @@ void budget_shares(const double *cost, const double *rate, int n,
 		if (share[i] == 0)
 			share[i] = f;
 	free(order);
+}
+
+double budget_allowance(double budget, double own, double span,
+			double cost, double *debt)
+{
+	double allowance;
+
+	*debt += cost - budget * own * span;
+	if (*debt < 0)
+		*debt = 0;
+	allowance = budget * own - *debt / BUDGET_REPAY_SECONDS;
+	return allowance > 0 ? allowance : 0;
 }
 
 /* ---- the processes' CPU time ---- */
@@ -351,7 +366,7 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 		unsigned long long df = c[i].firings - p->firings,
 				   dns = c[i].ns - p->ns;
 
-		cost += (double)df * trap / 1e9 + (double)dns / 1e9;
+		cost += ((double)df * trap + (double)dns) * BUDGET_UNSEEN / 1e9;
 		p->raw += df;
 		df_of[i] = df;
 		p->span_firings += df;
@@ -387,7 +402,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	       *grate = xcalloc((size_t)b->n, sizeof(double)),
 	       *share = xcalloc((size_t)b->n, sizeof(double));
 	double span = now - b->last_decide, cpu = b->span_cpu,
-	       cost = b->span_cost, own;
+	       cost = b->span_cost, own, allowance;
 	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0;
 	unsigned long long fired = 0;
 	int i;
@@ -399,7 +414,8 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 			p->rate = (double)p->span_firings / p->span_on;
 		if (p->span_firings)
 			p->ns_each = (double)p->span_ns / (double)p->span_firings;
-		gcost[p->group] += p->rate * (trap + p->ns_each) / 1e9;
+		gcost[p->group] += p->rate * (trap + p->ns_each) *
+				   BUDGET_UNSEEN / 1e9;
 		if (p->rate > grate[p->group])
 			grate[p->group] = p->rate;
 		fired += p->span_firings;
@@ -415,6 +431,9 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	   10 ms, a tenth or more of a slot's. */
 	b->own = b->own ? 0.8 * b->own + 0.2 * own : own;
 	own = b->own;
+	/* Its own work smoothed, as for the shares: a tick's noise is
+	   not a debt. */
+	allowance = budget_allowance(b->share, own, span, cost, &b->debt);
 	{
 		/* The groups alone (a probe in another's group costs 0). */
 		double *gc = xcalloc((size_t)b->n, sizeof(double)),
@@ -427,7 +446,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 				gr[ng] = grate[i];
 				gc[ng++] = gcost[i];
 			}
-		budget_shares(gc, gr, ng, b->share * own, share);
+		budget_shares(gc, gr, ng, allowance, share);
 		for (k = 0; k < ng; k++) {
 			struct budget_group *g = &b->g[gi[k]];
 
@@ -450,7 +469,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	}
 	/* PROBEGEN_BUDGET_DEBUG: each decision, on stderr. */
 	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
-		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s allow %.4f/s switching %.3f s fired %llu trap %lld:", now - b->start, cpu, cost, own, b->share * own, b->switch_s, fired, tr->trap_ns);
+		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s debt %.4f allow %.4f/s switching %.3f s fired %llu trap %lld:", now - b->start, cpu, cost, own, b->debt, allowance, b->switch_s, fired, tr->trap_ns);
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == i && gcost[i] > 0)
 				fprintf(stderr, " %s rate %.0f ns %.0f cost %.4f share %.3f;", tr->probes[i].label_text, b->p[i].rate, b->p[i].ns_each, gcost[i], b->g[i].share);
@@ -503,10 +522,10 @@ void budget_step(struct tracer *tr, double now)
 		if (b->p[g].group == g && b->g[g].share < 1 &&
 		    (hot_share == 1 || b->g[g].share < hot_share))
 			hot_share = b->g[g].share;
-	/* Sampling starts with a window: a trace that ends before the
-	   credit came to one would have counted none. */
+	/* Sampling starts after the stretch traced whole, which stands as
+	   its first window (budget_end extends its rate to the end). */
 	if (hot_share < 1 && !b->sampling)
-		b->credit = 1 - hot_share;
+		b->credit = 0;
 	b->sampling = hot_share < 1;
 	if (hot_share < 1) {
 		b->credit += hot_share;

@@ -319,6 +319,13 @@ unsigned long long budget_scaled(unsigned long long n, double share);
  * rest alike). */
 void budget_shares(const double *cost, const double *rate, int n,
 		   double allowance, double *share);
+/* What the trace may spend next, CPU seconds a second: the budget's
+ * share of the processes' own work (own, a second), less what the past
+ * owes.  *debt (CPU seconds) takes a span's cost past its budget and
+ * gives back what it spent under, never below 0: the budget holds over
+ * the run, and a cost under it is not saved up for a burst. */
+double budget_allowance(double budget, double own, double span,
+			double cost, double *debt);
 /* Said at the start: -p's default budget, or the option that set it
  * aside. */
 void budget_say_start(const struct tracer *tr);

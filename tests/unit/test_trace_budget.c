@@ -1,7 +1,8 @@
 /*
  * tests/unit/test_trace_budget.c - --budget's policy (budget_shares):
  * which probes are traced whole and what share of the time the others
- * get, from each one's cost and rate and what the budget allows.
+ * get, from each one's cost and rate and what the budget allows; and
+ * what it allows (budget_allowance), a debt paid back.
  */
 #include <math.h>
 
@@ -64,5 +65,36 @@ static void nothing_measured(void)
 	CHECK(1, "no probes");
 }
 
+/* A load's start traced whole (0.08 CPU s past a 5% budget of one
+ * CPU) is paid back: nothing more is allowed while it owes more than a
+ * second's budget, the spans after it spend less, and once paid the
+ * whole budget is back; an idle span saves nothing up. */
+static void a_debt_is_paid_back(void)
+{
+	double debt = 0, a, before;
+	int i;
+
+	a = budget_allowance(0.05, 1.0, 0.05, 0.08, &debt);
+	CHECK(fabs(debt - 0.0775) < 1e-9, "debt %g, not 0.0775", debt);
+	CHECK(a == 0, "allowed %g while owing %g", a, debt);
+	/* Each span spends what it is allowed: the debt falls by a
+	   twentieth a span (a second's time constant). */
+	for (i = 0; i < 100; i++) {
+		before = debt;
+		a = budget_allowance(0.05, 1.0, 0.05, a * 0.05, &debt);
+		CHECK(debt < before, "span %d: debt %g grew from %g", i, debt,
+		      before);
+		if (i == 19)
+			CHECK(debt < 0.0775 / 2, "after 1 s, owing %g", debt);
+	}
+	CHECK(debt < 0.0775 * 0.01, "still owing %g after 5 s", debt);
+	/* An idle span pays what is left; the next is allowed it all. */
+	budget_allowance(0.05, 1.0, 0.05, 0, &debt);
+	a = budget_allowance(0.05, 1.0, 0.05, 0, &debt);
+	CHECK(debt == 0 && fabs(a - 0.05) < 1e-9,
+	      "an idle span: debt %g, allowed %g", debt, a);
+}
+
 UNIT_CASES(UNIT(everything_fits), UNIT(the_hot_share_what_is_left),
-	   UNIT(rare_probes_stay_whole), UNIT(nothing_measured))
+	   UNIT(rare_probes_stay_whole), UNIT(nothing_measured),
+	   UNIT(a_debt_is_paid_back))
