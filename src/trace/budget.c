@@ -395,6 +395,16 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 	free(df_of);
 }
 
+/* What n groups cost at their shares, CPU seconds a second. */
+static double spent(const double *cost, const double *share, int n)
+{
+	double sum = 0;
+
+	for (int k = 0; k < n; k++)
+		sum += cost[k] * share[k];
+	return sum;
+}
+
 /* Each group's share, from what was measured since the last time. */
 static void decide(struct tracer *tr, struct budget *b, double now)
 {
@@ -455,14 +465,8 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 				g->least_share = share[k];
 		}
 		/* The least shares cost more than it allows. */
-		{
-			double spent = 0;
-
-			for (k = 0; k < ng; k++)
-				spent += gc[k] * share[k];
-			if (spent > 1.5 * b->share * own && own > 0)
-				b->exceeded = 1;
-		}
+		if (own > 0 && spent(gc, share, ng) > 1.5 * b->share * own)
+			b->exceeded = 1;
 		free(gc);
 		free(gr);
 		free(gi);
