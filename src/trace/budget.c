@@ -327,6 +327,13 @@ static void grow(struct tracer *tr, struct budget *b, double now)
 
 /* ---- each turn ---- */
 
+/* The CPU seconds the program pays for ns timed (trap and program):
+ * BUDGET_UNSEEN's rule, for the cost counted and the cost planned. */
+static double charged(double ns)
+{
+	return ns * BUDGET_UNSEEN / 1e9;
+}
+
 /* The whole trace's estimate of probe p's firings: df came in the on
  * seconds it was attached up to now.  Traced whole, they are what they
  * are; in a sampled window, they stand for the time since the last
@@ -366,7 +373,7 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 		unsigned long long df = c[i].firings - p->firings,
 				   dns = c[i].ns - p->ns;
 
-		cost += ((double)df * trap + (double)dns) * BUDGET_UNSEEN / 1e9;
+		cost += charged((double)df * trap + (double)dns);
 		p->raw += df;
 		df_of[i] = df;
 		p->span_firings += df;
@@ -424,8 +431,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 			p->rate = (double)p->span_firings / p->span_on;
 		if (p->span_firings)
 			p->ns_each = (double)p->span_ns / (double)p->span_firings;
-		gcost[p->group] += p->rate * (trap + p->ns_each) *
-				   BUDGET_UNSEEN / 1e9;
+		gcost[p->group] += p->rate * charged(trap + p->ns_each);
 		if (p->rate > grate[p->group])
 			grate[p->group] = p->rate;
 		fired += p->span_firings;
