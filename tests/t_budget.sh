@@ -126,6 +126,48 @@ t_budget_tests_count_every_firing() {
 	ok
 }
 
+# A mostly idle process (tests/src/semaphore.c: sleeps 10 ms between
+# firings, under 100 a second): its probe is rare, so -p's default
+# budget traces it whole, though it costs more than 5% of so little
+# work; the summary says that, not that a hot probe's least share did.
+# (Judged on 20 ms, its first three firings were 150 a second and CI
+# saw the probe sampled.)
+t_budget_idle_process_rare_probe() {
+	need_trace
+	values_program values.c values
+	gcc -O2 -I. "$ROOT/tests/src/semaphore.c" values.o -o sem || fail "build sem"
+	./sem > sem.out &
+	local pid=$! i
+	sleep 0.3
+	for i in 1 2; do
+		timeout 30 "$PROBEGEN" --trace --summary --json --duration 0.5 -p $pid -n 'vals:none' > out.json 2> err ||
+			{ cat err; kill $pid; fail "-p, run $i"; }
+		python3 - out.json <<-'PY' || { kill $pid; fail "run $i: the rare probe"; }
+		import json, sys
+		s = json.load(open(sys.argv[1]))
+		p = s["probes"]["vals:none"]
+		assert "sampled" not in p, p
+		assert 30 <= p["count"] <= 55, p  # 0.5 s at 100 a second at most
+		assert s["budget"]["sampled"] == [], s["budget"]
+		print("%d firings whole; the trace cost %.1f%% of the process's CPU" % (p["count"], s["budget"]["cost_percent"]))
+		PY
+	done
+	timeout 30 "$PROBEGEN" --trace --summary --duration 0.5 -p $pid -n 'vals:none' > out 2> err ||
+		{ cat err; kill $pid; fail "-p, text"; }
+	kill $pid 2> /dev/null
+	wait $pid 2> /dev/null
+	grep -q '^  every probe traced whole$' out || { cat out; fail "the rare probe not traced whole"; }
+	grep -q 'least share' out && { cat out; fail "said a hot probe's least share exceeded the budget"; }
+	# Its cost past the budget, by the rare probe alone: said so.
+	local cost
+	cost=$(sed -n 's/^budget: .*the trace cost \([0-9.]*\)%.*/\1/p' out)
+	[ -n "$cost" ] || { cat out; fail "no cost in the summary"; }
+	awk -v c="$cost" 'BEGIN { exit !(c > 10) }' ||
+		grep -q '^  exceeded: the probes under 100 firings a second, always traced whole, cost more than the budget$' out ||
+		{ cat out; fail "the rare probes' cost past the budget not said"; }
+	ok
+}
+
 # --stack counted: a burst the walks cannot keep up with (64 KiB copies
 # as fast as a loop fires them) makes probegen walk every Nth firing's
 # stack, said, and count each walk N times: the stacks still add up to

@@ -31,10 +31,10 @@
  * (traced whole until a decision) is owed, and paid back by smaller
  * shares over BUDGET_REPAY_SECONDS.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace/kernel/session.h"
@@ -65,7 +65,12 @@ void budget_free(void *state)
 
 /* ---- the policy ---- */
 
-void budget_shares(const double *cost, const double *rate, int n,
+int budget_rare(double firings, double seconds)
+{
+	return firings <= BUDGET_RARE_RATE * (seconds > 1 ? seconds : 1);
+}
+
+void budget_shares(const double *cost, const int *rare, int n,
 		   double allowance, double *share)
 {
 	int *order = xcalloc((size_t)(n ? n : 1), sizeof(*order));
@@ -81,7 +86,7 @@ void budget_shares(const double *cost, const double *rate, int n,
 	}
 	for (k = 0; k < n; k++) {
 		i = order[k];
-		if (rate[i] < BUDGET_RARE_RATE || used + cost[i] <= allowance) {
+		if (rare[i] || used + cost[i] <= allowance) {
 			share[i] = 1;
 			used += cost[i];
 		} else {
@@ -115,23 +120,18 @@ double budget_allowance(double budget, double own, double span,
 
 /* ---- the processes' CPU time ---- */
 
-/* Process pid's utime + stime (every thread's), in seconds; -1 when it
- * is gone. */
+/* Process pid's CPU time (every thread's, the kernel's own count to
+ * the nanosecond; /proc's utime + stime are in ticks of 10 ms, a fifth
+ * of a slot), in seconds; -1 when it is gone. */
 static double process_cpu(int pid)
 {
-	char path[64], line[1024], *p;
-	unsigned long long ut, st;
-	FILE *f;
-	int ok;
+	struct timespec ts;
+	clockid_t clock;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (!(f = fopen(path, "re")))
+	if (clock_getcpuclockid(pid, &clock) != 0 ||
+	    clock_gettime(clock, &ts) != 0)
 		return -1;
-	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
-	fclose(f);
-	ok = p && sscanf(p, ") %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ut, &st) == 2;
-	return ok ? (double)(ut + st) / (double)sysconf(_SC_CLK_TCK) : -1;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* The CPU seconds the traced processes spent since the last call:
@@ -412,18 +412,19 @@ static double spent(const double *cost, const double *share, int n)
 	return sum;
 }
 
-/* Each group's share, from what was measured since the last time. */
-static void decide(struct tracer *tr, struct budget *b, double now)
+/* Each group's cost whole (gcost, CPU seconds a second) and whether it
+ * is rare (grare), from each probe's firings since the last decision;
+ * the span's counts start again.  Its firings in all. */
+static unsigned long long group_costs(const struct tracer *tr,
+				      struct budget *b, double *gcost,
+				      int *grare)
 {
-	double *gcost = xcalloc((size_t)b->n, sizeof(double)),
-	       *grate = xcalloc((size_t)b->n, sizeof(double)),
-	       *share = xcalloc((size_t)b->n, sizeof(double));
-	double span = now - b->last_decide, cpu = b->span_cpu,
-	       cost = b->span_cost, own, allowance;
 	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0;
 	unsigned long long fired = 0;
 	int i;
 
+	for (i = 0; i < b->n; i++)
+		grare[i] = 1;
 	for (i = 0; i < b->n; i++) {
 		struct budget_probe *p = &b->p[i];
 
@@ -432,34 +433,53 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		if (p->span_firings)
 			p->ns_each = (double)p->span_ns / (double)p->span_firings;
 		gcost[p->group] += p->rate * charged(trap + p->ns_each);
-		if (p->rate > grate[p->group])
-			grate[p->group] = p->rate;
+		p->judged_firings += (double)p->span_firings;
+		p->judged_on += p->span_on;
+		if (p->judged_on > BUDGET_RARE_SPAN) {
+			p->judged_firings /= 2;
+			p->judged_on /= 2;
+		}
+		if (!budget_rare(p->judged_firings, p->judged_on))
+			grare[p->group] = 0;
 		fired += p->span_firings;
 		p->span_firings = p->span_ns = 0;
 		p->span_on = 0;
 	}
+	return fired;
+}
+
+/* Each group's share, from what was measured since the last time. */
+static void decide(struct tracer *tr, struct budget *b, double now)
+{
+	double *gcost = xcalloc((size_t)b->n, sizeof(double)),
+	       *share = xcalloc((size_t)b->n, sizeof(double));
+	int *grare = xcalloc((size_t)b->n, sizeof(int));
+	double span = now - b->last_decide, cpu = b->span_cpu,
+	       cost = b->span_cost, own, allowance;
+	unsigned long long fired = group_costs(tr, b, gcost, grare);
+	int i;
+
 	b->span_cpu = b->span_cost = 0;
 	/* Their own work, a second: what the budget is a share of. */
 	own = span > 0 ? (cpu - cost) / span : 0;
 	if (own < 0)
 		own = 0;
-	/* Smoothed over about half a second: the CPU is read in ticks of
-	   10 ms, a tenth or more of a slot's. */
+	/* Smoothed over a quarter of a second or so (a span's work
+	   follows the load's bursts), for the shares and the debt: a
+	   burst's noise is not a debt. */
 	b->own = b->own ? 0.8 * b->own + 0.2 * own : own;
 	own = b->own;
-	/* Its own work smoothed, as for the shares: a tick's noise is
-	   not a debt. */
 	allowance = budget_allowance(b->share, own, span, cost, &b->debt);
 	{
 		/* The groups alone (a probe in another's group costs 0). */
-		double *gc = xcalloc((size_t)b->n, sizeof(double)),
-		       *gr = xcalloc((size_t)b->n, sizeof(double));
-		int *gi = xcalloc((size_t)b->n, sizeof(int)), ng = 0, k;
+		double *gc = xcalloc((size_t)b->n, sizeof(double));
+		int *gi = xcalloc((size_t)b->n, sizeof(int)),
+		    *gr = xcalloc((size_t)b->n, sizeof(int)), ng = 0, k;
 
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == i) {
 				gi[ng] = i;
-				gr[ng] = grate[i];
+				gr[ng] = grare[i];
 				gc[ng++] = gcost[i];
 			}
 		budget_shares(gc, gr, ng, allowance, share);
@@ -470,9 +490,18 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 			if (share[k] < g->least_share)
 				g->least_share = share[k];
 		}
-		/* The least shares cost more than it allows. */
-		if (own > 0 && spent(gc, share, ng) > 1.5 * b->share * own)
-			b->exceeded = 1;
+		/* Past what it allows by half again: by the rare alone,
+		   or with the least shares of the hot. */
+		if (own > 0 && spent(gc, share, ng) > 1.5 * b->share * own) {
+			double rare = 0;
+
+			for (k = 0; k < ng; k++)
+				rare += gr[k] ? gc[k] : 0;
+			if (rare > 1.5 * b->share * own)
+				b->exceeded_rare = 1;
+			else
+				b->exceeded_least = 1;
+		}
 		free(gc);
 		free(gr);
 		free(gi);
@@ -487,7 +516,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	}
 	b->last_decide = now;
 	free(gcost);
-	free(grate);
+	free(grare);
 	free(share);
 }
 

@@ -33,8 +33,12 @@
  * A cost under it is not saved up for a later burst. */
 #define BUDGET_REPAY_SECONDS 1.0
 /* A probe (or pair) that fires less often than this, a second, is
- * always traced whole: a rare event is counted exactly. */
+ * always traced whole: a rare event is counted exactly.  Judged on its
+ * firings in the last few seconds it was attached (the count halved
+ * each time they pass BUDGET_RARE_SPAN), and on a second at least:
+ * three firings in the first 20 ms are not 150 a second. */
 #define BUDGET_RARE_RATE 100.0
+#define BUDGET_RARE_SPAN 2.0
 
 struct budget_probe {
 	int group;	  /* the probe whose windows it shares (a pair's) */
@@ -47,6 +51,7 @@ struct budget_probe {
 	unsigned long long span_firings, span_ns;
 	double span_on;
 	double rate;	/* firings a second while attached */
+	double judged_firings, judged_on; /* budget_rare's evidence */
 	double ns_each; /* the BPF program's ns a firing */
 	double gap_from; /* detached at (a gap in the stream), or 0 */
 	/* Its firings (the costs map's), and the whole trace's estimate of
@@ -83,7 +88,9 @@ struct budget {
 	double own; /* the processes' own work, CPU seconds a second */
 	double debt; /* CPU seconds the trace cost past the budget, owed */
 	int unswitchable; /* said: this kernel cannot detach one probe */
-	int exceeded;	  /* the least shares cost more than the budget */
+	/* Past the budget by half again, by: */
+	int exceeded_rare;  /* the rare probes, traced whole */
+	int exceeded_least; /* the least shares of the hot */
 	unsigned long long forgotten; /* starts a window closed on */
 	double switch_s; /* probegen's seconds attaching and detaching */
 };

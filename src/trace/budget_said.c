@@ -82,7 +82,7 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 	if (json) {
 		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"exceeded\": %s, \"forgotten_starts\": %llu, \"sampled\": [",
 			b->share * 100, tr->plan.budget_default ? "true" : "false",
-			used, b->cpu_s, b->cost_s, b->exceeded ? "true" : "false",
+			used, b->cpu_s, b->cost_s, b->exceeded_rare || b->exceeded_least ? "true" : "false",
 			b->forgotten);
 		for (i = 0; i < b->n; i++) {
 			double s = budget_share(tr, i);
@@ -126,7 +126,10 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 	if (b->forgotten)
 		fprintf(f, "  %llu starts still open as their window closed were forgotten (their calls not timed)\n",
 			b->forgotten);
-	if (b->exceeded)
+	if (b->exceeded_rare)
+		fprintf(f, "  exceeded: the probes under %.0f firings a second, always traced whole, cost more than the budget\n",
+			BUDGET_RARE_RATE);
+	if (b->exceeded_least)
 		fprintf(f, "  exceeded: the least share (%.0f%%) of the hot probes cost more than the budget\n",
 			BUDGET_MIN_SHARE * 100);
 }

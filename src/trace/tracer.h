@@ -313,11 +313,16 @@ double budget_pair_share(const struct tracer *tr, int pair);
 /* The seconds probe's sites were attached so far (--metrics). */
 double budget_traced_seconds(const struct tracer *tr, int probe);
 unsigned long long budget_scaled(unsigned long long n, double share);
-/* The policy: each of n groups' cost whole (CPU seconds a second), its
- * firings a second, and what the budget allows, into each one's share
- * of the time (1: whole; the rare and the cheapest that fit first; the
- * rest alike). */
-void budget_shares(const double *cost, const double *rate, int n,
+/* Whether a probe that fired firings times in seconds attached is
+ * rare (traced whole whatever it costs): under BUDGET_RARE_RATE a
+ * second, judged on a second at least, so that a few firings close
+ * together at the start are not a rate. */
+int budget_rare(double firings, double seconds);
+/* The policy: each of n groups' cost whole (CPU seconds a second),
+ * whether it is rare, and what the budget allows, into each one's
+ * share of the time (1: whole; the rare and the cheapest that fit
+ * first; the rest alike). */
+void budget_shares(const double *cost, const int *rare, int n,
 		   double allowance, double *share);
 /* What the trace may spend next, CPU seconds a second: the budget's
  * share of the processes' own work (own, a second), less what the past

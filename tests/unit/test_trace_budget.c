@@ -1,8 +1,9 @@
 /*
  * tests/unit/test_trace_budget.c - --budget's policy (budget_shares):
  * which probes are traced whole and what share of the time the others
- * get, from each one's cost and rate and what the budget allows; and
- * what it allows (budget_allowance), a debt paid back.
+ * get, from each one's cost, whether it is rare (budget_rare) and what
+ * the budget allows; and what it allows (budget_allowance), a debt paid
+ * back.
  */
 #include <math.h>
 
@@ -22,10 +23,10 @@ static double spent(const double *cost, const double *share, int n)
 
 static void everything_fits(void)
 {
-	double cost[3] = { 0.001, 0.002, 0.003 }, rate[3] = { 1000, 2000, 3000 },
-	       share[3];
+	double cost[3] = { 0.001, 0.002, 0.003 }, share[3];
+	int rare[3] = { 0, 0, 0 };
 
-	budget_shares(cost, rate, 3, 0.01, share);
+	budget_shares(cost, rare, 3, 0.01, share);
 	for (int i = 0; i < 3; i++)
 		CHECK(share[i] == 1, "probe %d: share %g, not whole", i, share[i]);
 }
@@ -34,10 +35,10 @@ static void everything_fits(void)
  * whole cost is the allowance. */
 static void the_hot_share_what_is_left(void)
 {
-	double cost[4] = { 0.5, 0.001, 0.2, 0.002 },
-	       rate[4] = { 500000, 1000, 200000, 2000 }, share[4];
+	double cost[4] = { 0.5, 0.001, 0.2, 0.002 }, share[4];
+	int rare[4] = { 0, 0, 0, 0 };
 
-	budget_shares(cost, rate, 4, 0.05, share);
+	budget_shares(cost, rare, 4, 0.05, share);
 	CHECK(share[1] == 1 && share[3] == 1, "cheap probes sampled: %g %g",
 	      share[1], share[3]);
 	CHECK(share[0] < 1 && share[0] == share[2], "hot shares %g %g", share[0],
@@ -50,11 +51,27 @@ static void the_hot_share_what_is_left(void)
  * count stays exact), and a share never falls below the least. */
 static void rare_probes_stay_whole(void)
 {
-	double cost[2] = { 0.0004, 3.0 }, rate[2] = { 80, 600000 }, share[2];
+	double cost[2] = { 0.0004, 3.0 }, share[2];
+	int rare[2] = { budget_rare(80, 1), budget_rare(600000, 1) };
 
-	budget_shares(cost, rate, 2, 0.0001, share);
+	budget_shares(cost, rare, 2, 0.0001, share);
 	CHECK(share[0] == 1, "a probe of 80 firings a second sampled: %g", share[0]);
 	CHECK(share[1] > 0 && share[1] < 0.02, "the hot probe's share %g", share[1]);
+}
+
+/* Rare is under 100 firings a second, judged on a second at least: a
+ * few firings close together at the start are not a rate (CI's -p
+ * trace of a probe firing 98 times a second: 3 in its first 20 ms, 150
+ * a second, sampled), while a busy probe passes 100 firings at once. */
+static void rare_is_judged_on_a_second(void)
+{
+	CHECK(budget_rare(3, 0.02), "3 firings in 20 ms called hot");
+	CHECK(budget_rare(99, 1.0), "99 firings in 1 s called hot");
+	CHECK(budget_rare(150, 1.9), "150 firings in 1.9 s called hot");
+	CHECK(!budget_rare(20000, 0.02), "20,000 firings in 20 ms called rare");
+	CHECK(!budget_rare(101, 0.5), "101 firings in 0.5 s called rare");
+	CHECK(!budget_rare(250, 2.0), "250 firings in 2 s called rare");
+	CHECK(budget_rare(0, 0), "no firings called hot");
 }
 
 static void nothing_measured(void)
@@ -96,5 +113,6 @@ static void a_debt_is_paid_back(void)
 }
 
 UNIT_CASES(UNIT(everything_fits), UNIT(the_hot_share_what_is_left),
-	   UNIT(rare_probes_stay_whole), UNIT(nothing_measured),
+	   UNIT(rare_probes_stay_whole), UNIT(rare_is_judged_on_a_second),
+	   UNIT(nothing_measured),
 	   UNIT(a_debt_is_paid_back))
