@@ -232,6 +232,10 @@ static int follow(struct tracer *tr, struct session *s, pid_t *child,
 		fds[2] = { pid_ended_fd(*child > 0 ? *child : asked->pid),
 			   server ? server_fd(server) : -1 };
 
+	/* The trap's cost, for the rates said after a second and the
+	   pairs' summary: measured meanwhile, the ring read. */
+	if (!tr->trap_ns)
+		trap_cost_begin();
 	while (!trace_stopping && !tr->stop && !(ready & 1)) {
 		int timeout = 100, t = server ? server_timeout_ms(server) : -1;
 		double now = now_seconds();

@@ -52,6 +52,9 @@ struct session {
 	int switchable; /* a link each probe: session_switch */
 	double consume_until; /* the current read of the ring ends then */
 	unsigned long consumed;
+	/* The last read ended before the ring was empty: the next poll
+	   does not wait (no wakeup comes for what is left). */
+	int left_in_ring;
 };
 
 /* Tell the BPF side what it does at each firing of probes
@@ -384,7 +387,7 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 
 	for (i = 0; i < nfds && i < SESSION_MAX_FDS; i++)
 		p[1 + i] = (struct pollfd){ fds[i], POLLIN, 0 };
-	r = poll(p, (nfds_t)(1 + i), timeout_ms);
+	r = poll(p, (nfds_t)(1 + i), s->left_in_ring ? 0 : timeout_ms);
 	if (r < 0 && errno != EINTR) {
 		error_plain("cannot wait for the ring buffer: %s",
 			    strerror(errno));
@@ -398,6 +401,7 @@ int session_poll(struct session *s, int timeout_ms, const int *fds, int nfds)
 				   ? 1e300
 				   : now_seconds() + CONSUME_SECONDS;
 	r = ring_buffer__consume(s->rb);
+	s->left_in_ring = r == CONSUME_ENOUGH;
 	if (r == CONSUME_ENOUGH)
 		r = 0;
 	if (r < 0 && r != -EINTR) {

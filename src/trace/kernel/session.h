@@ -65,8 +65,10 @@ void session_end(struct session *s);
 /* ---- trap_cost.c ---- */
 
 /* What one uprobe's trap costs a program here, in ns, measured on a
- * function of probegen's own; -1 when it cannot be (no uprobe PMU). */
+ * function of probegen's own (once); -1 when it cannot be (no uprobe
+ * PMU).  Begun in a thread by trap_cost_begin, it waits for it. */
 long long trap_cost_ns(void);
+void trap_cost_begin(void);
 
 
 #endif
