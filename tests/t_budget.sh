@@ -126,6 +126,45 @@ t_budget_tests_count_every_firing() {
 	ok
 }
 
+# --timeline, --folded and the summary's --stack under a budget take
+# what the windows give, unscaled, and say so: the timeline in a global
+# instant at its start and its metadata, the folded stacks on a first
+# line that no stack can be, the stacks after the probe's name; a real
+# viewer still opens both files.
+t_budget_timeline_folded_say_sampled() {
+	need_trace
+	budget_server
+	timeout 60 "$PROBEGEN" --trace --budget 5% --timeline tl.json --folded calls.folded -c './srv 2' > out 2> err ||
+		{ cat err; fail "--timeline --folded --budget"; }
+	python3 - tl.json calls.folded <<-'PY' || fail "the marks"
+	import json, re, sys
+	t = json.load(open(sys.argv[1]))
+	said = t["otherData"]["sampled"]
+	assert re.match(r"sampled by --budget 5% \(the share of each probe's firings counted\): .*busy:lookup [0-9.]+%", said), said
+	marks = [e for e in t["traceEvents"] if e.get("ph") == "i" and e.get("s") == "g"]
+	assert len(marks) == 1 and marks[0]["name"] == said and marks[0]["ts"] == 0, marks
+	assert any(e.get("ph") == "X" for e in t["traceEvents"]), "no calls"
+	lines = open(sys.argv[2]).read().splitlines()
+	assert lines[0] == "# " + said + "; the calls timed in the windows, unscaled", lines[0]
+	assert lines[1:] and all(re.match(r"^\S.* [0-9]+$", l) for l in lines[1:]), lines[:3]
+	PY
+	# The summary's stacks of a sampled probe: the windows', marked.
+	timeout 60 "$PROBEGEN" --trace --summary --stack --budget 5% -n busy:lookup -c './srv 1' > out 2> err ||
+		{ cat err; fail "--summary --stack --budget"; }
+	grep -Eq '^stacks of busy:lookup \([0-9]+ distinct.*\) \(sampled by --budget: its firings in the windows, [0-9.]+% of them, unscaled\)(: .*)?:$' out ||
+		{ cat out; fail "the sampled probe's stacks not marked"; }
+	"$ROOT/tests/speedscope.sh" calls.folded sandwich > view.out
+	case $? in
+	0) grep -q 'request' view.out || { cat view.out; fail "speedscope: the folded calls"; } ;;
+	77) skip_part "$(cat view.out)"; ok; return ;;
+	*) cat view.out; fail "speedscope did not open the marked folded stacks" ;;
+	esac
+	"$ROOT/tests/speedscope.sh" tl.json > view.out ||
+		{ cat view.out; fail "speedscope did not open the marked timeline"; }
+	grep -q '^srv (pid [0-9]*), srv (tid [0-9]*)$' view.out || { cat view.out; fail "the viewer's thread"; }
+	ok
+}
+
 # A mostly idle process (tests/src/semaphore.c: sleeps 10 ms between
 # firings, under 100 a second): its probe is rare, so -p's default
 # budget traces it whole, though it costs more than 5% of so little

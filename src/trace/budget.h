@@ -88,7 +88,8 @@ struct budget {
 	double own; /* the processes' own work, CPU seconds a second */
 	double debt; /* CPU seconds the trace cost past the budget, owed */
 	int unswitchable; /* said: this kernel cannot detach one probe */
-	/* Past the budget by half again, by: */
+	/* A decision past the budget by half again, by (said when the
+	   run's cost passed it): */
 	int exceeded_rare;  /* the rare probes, traced whole */
 	int exceeded_least; /* the least shares of the hot */
 	unsigned long long forgotten; /* starts a window closed on */

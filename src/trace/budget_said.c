@@ -72,17 +72,20 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 {
 	const struct budget *b = budget_of(tr);
 	struct buf names = { 0 };
-	int i, nsampled = 0;
+	int i, nsampled = 0, over;
 	double used;
 
 	if (!b)
 		return;
 	used = b->cpu_s > b->cost_s ? 100 * b->cost_s / (b->cpu_s - b->cost_s)
 				     : 0;
+	/* Exceeded is the run's cost, not one decision's (a load's start
+	   passes it until paid back); the decisions say why. */
+	over = used > b->share * 100;
 	if (json) {
 		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"exceeded\": %s, \"forgotten_starts\": %llu, \"sampled\": [",
 			b->share * 100, tr->plan.budget_default ? "true" : "false",
-			used, b->cpu_s, b->cost_s, b->exceeded_rare || b->exceeded_least ? "true" : "false",
+			used, b->cpu_s, b->cost_s, over ? "true" : "false",
 			b->forgotten);
 		for (i = 0; i < b->n; i++) {
 			double s = budget_share(tr, i);
@@ -126,12 +129,15 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 	if (b->forgotten)
 		fprintf(f, "  %llu starts still open as their window closed were forgotten (their calls not timed)\n",
 			b->forgotten);
-	if (b->exceeded_rare)
+	if (over && b->exceeded_rare)
 		fprintf(f, "  exceeded: the probes under %.0f firings a second, always traced whole, cost more than the budget\n",
 			BUDGET_RARE_RATE);
-	if (b->exceeded_least)
+	if (over && b->exceeded_least)
 		fprintf(f, "  exceeded: the least share (%.0f%%) of the hot probes cost more than the budget\n",
 			BUDGET_MIN_SHARE * 100);
+	if (over && !b->exceeded_rare && !b->exceeded_least)
+		fputs("  exceeded: the stretch traced whole before a decision (a load's start) was not paid back by the end\n",
+		      f);
 }
 
 

@@ -318,6 +318,16 @@ int profile_write_folded(struct profile *p)
 
 	if (!p->folding)
 		return 0;
+	/* Under --budget, said on a line no stack can be (viewers skip
+	   it: speedscope and flamegraph.pl take "FRAMES COUNT" lines). */
+	{
+		char *sampled = budget_sampled_text(p->tr);
+
+		if (sampled)
+			buf_printf(out, "# %s; the calls timed in the windows, unscaled\n",
+				   sampled);
+		free(sampled);
+	}
 	for (i = 0; i < p->nnodes; i++) {
 		if (!p->nodes[i].self_ns)
 			continue;

@@ -11,7 +11,8 @@
  * after the pair's work (X of X__start); every other
  * firing an instant ("i") on its thread; each process and thread named
  * ("M") from /proc the first time it is seen.  Times are microseconds
- * from the first event.  Written through output.c: all or nothing.
+ * from the first event.  Under --budget the calls are the windows'
+ * and the file says so.  Written through output.c: all or nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,8 +151,22 @@ void timeline_event(struct timeline *tl, const struct trace_event *e)
 	output_flush(&tl->out);
 }
 
+/* Under --budget, what was sampled: a global instant at the start,
+ * which every viewer draws, and in the trace's metadata ("otherData",
+ * chrome://tracing's) after the events. */
+static void sampled_instant(struct timeline *tl, const char *sampled)
+{
+	struct buf *b = &tl->out.buf;
+
+	comma(tl);
+	buf_lit(b, "{\"name\": ");
+	buf_json_string(b, sampled);
+	buf_lit(b, ", \"ph\": \"i\", \"s\": \"g\", \"ts\": 0, \"pid\": 0, \"tid\": 0}");
+}
+
 int timeline_close(struct timeline *tl)
 {
+	char *sampled;
 	int rc;
 
 	if (!tl)
@@ -159,7 +174,16 @@ int timeline_close(struct timeline *tl)
 	/* Starts never ended (calls_end closed them): slices to the last
 	   event, marked so. */
 	slices(tl, NULL);
-	buf_lit(&tl->out.buf, "\n]}\n");
+	if ((sampled = budget_sampled_text(tl->tr)))
+		sampled_instant(tl, sampled);
+	buf_lit(&tl->out.buf, "\n]");
+	if (sampled) {
+		buf_lit(&tl->out.buf, ", \"otherData\": {\"sampled\": ");
+		buf_json_string(&tl->out.buf, sampled);
+		buf_lit(&tl->out.buf, "}");
+		free(sampled);
+	}
+	buf_lit(&tl->out.buf, "}\n");
 	rc = output_commit(&tl->out);
 	free(tl->seen);
 	free(tl);
