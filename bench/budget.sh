@@ -5,11 +5,13 @@
 # three ways in turns: untraced, every probe (--budget none) and
 # --budget 5%, ROUNDS rounds of SECONDS each, under two loads: as fast
 # as memcached answers (its throughput each way; memcaslap), and a
-# steady TPS below what it answers traced whole (bench/memcached_load.c) (each hot probe's firings and the
-# pair's latency, the whole trace's against the budget's estimate: the
-# same load, so the same firings).  Prints Markdown tables; the
-# throughput's share is the median of each round's ratio to its own
-# untraced run.
+# steady TPS below what it answers traced whole
+# (bench/memcached_load.c): each hot probe's firings and the pair's
+# latency, the whole trace's against the budget's estimate (the same
+# load, so the same firings), and memcached's CPU a request against
+# untraced (what the trace really cost it).  Prints Markdown tables;
+# the throughput's share is the median of each round's ratio to its
+# own untraced run.
 # BUDGET_MEMCACHED=path uses a memcached already built.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,33 +43,50 @@ load() { # [steady] -> TPS
 	memcaslap -s 127.0.0.1:$port -T 1 -c 16 -t "${SECONDS_EACH}s" 2>&1 |
 		sed -n 's/.*TPS: \([0-9]*\).*/\1/p' | tail -1
 }
+# memcached's CPU so far, every thread's, in ns (the kernel's schedstat).
+cpu_ns() {
+	cat /proc/$mcpid/task/*/schedstat 2> /dev/null | awk '{ n += $1 } END { printf "%.0f", n }'
+}
+# A run's load: its TPS, and memcached's CPU over it (ns).
+measured_load() { # name [steady]
+	local c0=$(cpu_ns)
+	load ${2:-} > "$W/tps-$1"
+	echo $(($(cpu_ns) - c0)) > "$W/cpu-$1"
+}
 # way round [steady]: untraced, or traced with --budget way; the
 # summary as JSON.
 run() {
 	local way=$1 round=$2 steady=${3:-} pg
+	# Each steady run finds memcached as the same untraced load left
+	# it (item__remove fires as it lets items go: by what it holds).
+	[ -z "$steady" ] || memcaslap -s 127.0.0.1:$port -T 1 -c 16 -t 2s > /dev/null 2>&1
 	if [ "$way" = untraced ]; then
-		load $steady > "$W/tps-$way$steady-$round"
+		measured_load "$way$steady-$round" $steady
 		return
 	fi
 	"$PROBEGEN" --trace --summary --json --budget "$way" -p $mcpid \
 		-o "$W/sum-$way$steady-$round.json" 2> "$W/err-$way$steady-$round" &
 	pg=$!
 	sleep 1 # attached
-	load $steady > "$W/tps-$way$steady-$round"
+	measured_load "$way$steady-$round" $steady
 	kill -INT $pg
 	wait $pg
 }
 for r in $(seq "$ROUNDS"); do
-	# Each steady run right after a saturated one, so that both find
-	# memcached holding alike (item__remove and the like fire by what
-	# it holds: a flush_all left the first of them reclaiming).
-	run untraced "$r"
-	for way in none 5%; do
-		run "$way" "$r"
+	# The saturated runs, --budget 5% next to its untraced run (this
+	# VM's speed drifts over tens of seconds), first or second in
+	# turns; then the steady runs.
+	if [ $((r % 2)) = 1 ]; then
+		run untraced "$r"; run 5% "$r"
+	else
+		run 5% "$r"; run untraced "$r"
+	fi
+	run none "$r"
+	for way in untraced none 5%; do
 		run "$way" "$r" steady
 	done
 done
-python3 - "$W" "$ROUNDS" "$TPS" <<'PY'
+python3 - "$W" "$ROUNDS" "$TPS" "$SECONDS_EACH" <<'PY'
 import json, statistics, sys
 w, rounds, tps_asked = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 R = range(1, rounds + 1)
@@ -87,6 +106,10 @@ print("| way | TPS | of untraced (median of the rounds' ratios) |")
 print("|---|---:|---:|")
 for way in ("untraced", "none", "5%"):
     print("| %s | %.0f | %.1f%% |" % (name[way], tps[way], 100 * ratio[way]))
+print()
+print("Each round's --budget 5%% against its untraced run: %s." % ", ".join(
+    "%.1f%%" % (100 * int(open("%s/tps-5%%-%d" % (w, r)).read() or 0) /
+                max(1, int(open("%s/tps-untraced-%d" % (w, r)).read() or 0))) for r in R))
 sums = {way: [json.load(open("%s/sum-%ssteady-%d.json" % (w, way, r))) for r in R] for way in ("none", "5%")}
 steady = {way: med(int(open("%s/tps-%ssteady-%d" % (w, way, r)).read() or 0) for r in R) for way in ("none", "5%")}
 print()
@@ -112,6 +135,24 @@ for i, p in enumerate(first["pairs"]):
     cost = med(s["budget"]["cost_percent"] for s in sums["5%"])
     if a:
         print("| %s | %.1f us | %.1f us | %+.1f%% | %.1f%% |" % (p["work"], a / 1e3, b / 1e3, 100 * (b - a) / a, cost))
+# What the trace really cost memcached at the steady load: its CPU a
+# request (every thread's, from schedstat) against the round's untraced
+# run, beside what the budget counted.
+def per_request(way, r):
+    n = int(open("%s/tps-%ssteady-%d" % (w, way, r)).read() or 0) * float(sys.argv[4])
+    return int(open("%s/cpu-%ssteady-%d" % (w, way, r)).read() or 0) / max(1, n)
+print()
+print("What the trace cost memcached at the steady load (its CPU a request, every thread's, against the same round's untraced run; medians):")
+print()
+print("| way | CPU a request | more than untraced | the budget's own measure |")
+print("|---|---:|---:|---:|")
+base = med(per_request("untraced", r) for r in R)
+print("| untraced | %.1f us | - | - |" % (base / 1e3))
+for way in ("none", "5%"):
+    more = med(per_request(way, r) / per_request("untraced", r) - 1 for r in R)
+    own = med(s["budget"]["cost_percent"] for s in sums[way]) if way == "5%" else None
+    print("| %s | %.1f us | %+.1f%% | %s |" % (name[way], med(per_request(way, r) for r in R) / 1e3, 100 * more,
+                                      "%.1f%%" % own if own is not None else "-"))
 print()
 print("Goals: --budget 5%% at least 95%% of untraced throughput: %.1f%%; hot probes' estimates within 10%%: worst %.1f%%." % (100 * ratio["5%"], worst))
 PY

@@ -105,10 +105,16 @@ $(cat $OUT/trace/trace.md 2>/dev/null || echo "(not run: bench/trace.sh needs ro
 memcached (one worker thread, built as make check-real builds it) traced
 three ways in turns: untraced, every probe (\`--budget none\`) and
 \`--budget 5%\`; medians of the rounds.  Throughput under memcaslap (one
-thread, 16 connections, as fast as memcached answers); each hot probe's
-firings and the pair's median under a steady load (bench/memcached_load.c,
-one connection: the same load both ways, so the same firings), the whole
-trace's beside the budget's estimate.
+thread, 16 connections, as fast as memcached answers), each round's
+\`--budget 5%\` run next to its untraced run, first or second in turns;
+each hot probe's firings, the pair's median and memcached's CPU a
+request under a steady load (bench/memcached_load.c, one connection:
+the same load each way, so the same firings), each steady run after the
+same 2 s of untraced memcaslap, the whole trace's beside the budget's
+estimate.  On a VM whose neighbours share its CPUs, read the rounds'
+spread beside the median: untraced runs a minute apart differ by 10% or
+more, and item__remove fires wherever memcached drops a reference to an item, much of it in its LRU threads,
+by time and by what memcached holds, not a request at a time.
 
 $(cat $OUT/budget.md 2>/dev/null || echo "(not run)")
 
