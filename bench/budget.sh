@@ -115,8 +115,8 @@ steady = {way: med(int(open("%s/tps-%ssteady-%d" % (w, way, r)).read() or 0) for
 print()
 print("At a steady %s TPS (answered: %.0f whole, %.0f under 5%%), each hot probe's firings:" % (tps_asked, steady["none"], steady["5%"]))
 print()
-print("| hot probe | whole | under 5% (estimated) | share counted | differ |")
-print("|---|---:|---:|---:|---:|")
+print("| hot probe | whole | under 5% (estimated) | share counted | differ | whole, the rounds' range | under 5%, the rounds' range |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 first = sums["none"][0]
 worst = 0
 for probe in sorted(k for k, v in first["probes"].items() if v["count"] / first["seconds"] >= 1000):
@@ -125,7 +125,11 @@ for probe in sorted(k for k, v in first["probes"].items() if v["count"] / first[
     share = med(s["probes"].get(probe, {}).get("sampled", {}).get("share", 1) for s in sums["5%"])
     d = 100 * (b - a) / a if a else 0
     worst = max(worst, abs(d))
-    print("| %s | %.0f | %.0f | %.1f%% | %+.1f%% |" % (probe, a, b, 100 * share, d))
+    # The probe's own spread from round to round: a probe that does
+    # not fire a request at a time (item__remove) varies as much whole.
+    wa = [s["probes"].get(probe, {}).get("count", 0) for s in sums["none"]]
+    wb = [s["probes"].get(probe, {}).get("count", 0) for s in sums["5%"]]
+    print("| %s | %.0f | %.0f | %.1f%% | %+.1f%% | %d-%d | %d-%d |" % (probe, a, b, 100 * share, d, min(wa), max(wa), min(wb), max(wb)))
 print()
 print("| pair | p50 whole | p50 under 5% | differ | the trace's cost under 5% |")
 print("|---|---:|---:|---:|---:|")
