@@ -46,7 +46,7 @@ static int (*volatile target)(int) = trap_target;
  * the thread) and not the time others ran: measured in a thread beside
  * the run's loop and a busy program on two CPUs, the wall clock said
  * 2.5 us where the trap costs 1.5. */
-static unsigned long long now_ns(void)
+static unsigned long long thread_cpu_ns(void)
 {
 	struct timespec ts;
 
@@ -58,12 +58,12 @@ static unsigned long long now_ns(void)
 /* One run of TRAP_CALLS calls, in ns. */
 static unsigned long long time_calls(void)
 {
-	unsigned long long t = now_ns();
+	unsigned long long t = thread_cpu_ns();
 	int i, x = 0;
 
 	for (i = 0; i < TRAP_CALLS; i++)
 		x = target(x);
-	return now_ns() - t;
+	return thread_cpu_ns() - t;
 }
 
 /* Where trap_target is in probegen's file: its offset, from the
