@@ -187,6 +187,7 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 	size_t i, first;
 	int shown = 0, k, probe = -1, distinct;
 	unsigned long long lost, walked;
+	double share;
 
 	fputs(json ? "{" : "", out);
 	for (i = 0; i < c->n; i++) {
@@ -214,9 +215,9 @@ void stack_counts_print(const struct stack_counts *c, const struct tracer *tr,
 				if (c->every > 1)
 					fprintf(out, " (sampled: a walk every %u firings at most, each counted for the firings it stood for)",
 						c->every);
-				if (budget_share(tr, probe) < 1)
+				if ((share = budget_share(tr, probe)) < 1)
 					fprintf(out, " (sampled by --budget: its firings in the windows, %.1f%% of them, unscaled)",
-						100 * budget_share(tr, probe));
+						100 * share);
 				/* A probe's count is the kernel's: the
 				   stacks beside it may be fewer. */
 				if (lost)
