@@ -22,8 +22,7 @@
  * counts in it are of the same requests) for a fraction of the time,
  * in windows of BUDGET_SLOT_SECONDS (each probe's multi-uprobe link
  * made and closed: no trap at all while detached, for any USDT
- * program), each at a point of its turn drawn at random
- * (budget_window_due).  A sampled probe's firings are estimated (estimate: a
+ * program).  A sampled probe's firings are estimated (estimate: a
  * window's stand for the time since the last one), and budget_share
  * says what share of them was counted; a pair's window opens on its
  * end first and closes on the rest first, its end staying
@@ -51,9 +50,6 @@ void *budget_start(struct tracer *tr)
 		return NULL;
 	b = xcalloc(1, sizeof(*b));
 	b->share = tr->plan.budget;
-	/* The windows' points differ from run to run. */
-	b->seed = (unsigned long long)time(NULL) * 2654435761u ^
-		  (unsigned long long)getpid();
 	return b;
 }
 
@@ -406,31 +402,6 @@ static void measure(struct tracer *tr, struct budget *b, double now)
 	free(df_of);
 }
 
-/* A number in (0, 1] (xorshift64: the windows' points need no more). */
-static double draw(unsigned long long *seed)
-{
-	unsigned long long x = *seed ? *seed : 0x9e3779b97f4a7c15ull;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*seed = x;
-	return (double)((x >> 11) + 1) / 9007199254740992.0; /* 2^53 */
-}
-
-int budget_window_due(double share, double *credit, double *due,
-		      unsigned long long *seed)
-{
-	if (*due <= 0)
-		*due = draw(seed);
-	*credit += share;
-	if (*credit < *due)
-		return 0;
-	*credit -= 1;
-	*due = draw(seed);
-	return 1;
-}
-
 /* What n groups cost at their shares, CPU seconds a second. */
 static double spent(const double *cost, const double *share, int n)
 {
@@ -537,7 +508,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	}
 	/* PROBEGEN_BUDGET_DEBUG: each decision, on stderr. */
 	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
-		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s debt %.4f allow %.4f/s switching %.3f s in %lu fired %llu trap %lld:", now - b->start, cpu, cost, own, b->debt, allowance, b->switch_s, b->switches, fired, tr->trap_ns);
+		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s debt %.4f allow %.4f/s switching %.3f s fired %llu trap %lld:", now - b->start, cpu, cost, own, b->debt, allowance, b->switch_s, fired, tr->trap_ns);
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == i && gcost[i] > 0)
 				fprintf(stderr, " %s rate %.0f ns %.0f cost %.4f share %.3f;", tr->probes[i].label_text, b->p[i].rate, b->p[i].ns_each, gcost[i], b->g[i].share);
@@ -595,9 +566,12 @@ void budget_step(struct tracer *tr, double now)
 	if (hot_share < 1 && !b->sampling)
 		b->credit = 0;
 	b->sampling = hot_share < 1;
-	if (hot_share < 1)
-		hot_open = budget_window_due(hot_share, &b->credit, &b->due,
-					     &b->seed);
+	if (hot_share < 1) {
+		b->credit += hot_share;
+		hot_open = b->credit >= 1;
+		if (hot_open)
+			b->credit -= 1;
+	}
 	for (g = 0; g < b->n; g++) {
 		struct budget_group *w = &b->g[g];
 		int open = w->share >= 1 ? 1 : hot_open;
@@ -609,7 +583,6 @@ void budget_step(struct tracer *tr, double now)
 
 			set_window(tr, b, g, open, now);
 			b->switch_s += now_seconds() - t0;
-			b->switches++;
 		}
 	}
 }

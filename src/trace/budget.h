@@ -7,12 +7,8 @@
 
 #include "trace/tracer.h"
 
-/* A window's length: the run's loop turns at least this often.  At
- * 50 ms a 6 s run at a 2% share had two windows, too few for a probe
- * that fires in bursts (memcached's item__remove); 20 ms gives 2.5
- * times as many, each still ten times what making its links takes
- * (about 2 ms, probegen's time). */
-#define BUDGET_SLOT_SECONDS 0.02
+/* A window's length: the run's loop turns at least this often. */
+#define BUDGET_SLOT_SECONDS 0.05
 /* How long a pair's end outlives its start as a window closes: the
  * calls in flight end (a start still open then is forgotten). */
 #define BUDGET_GRACE_SECONDS 0.005
@@ -88,8 +84,6 @@ struct budget {
 	struct { int pid; double cpu; } *procs;
 	int nprocs;
 	double credit; /* the sampled groups', toward their next window */
-	double due;    /* ... which opens once credit passes this */
-	unsigned long long seed; /* due's draws */
 	int sampling;  /* some groups are sampled now */
 	double own; /* the processes' own work, CPU seconds a second */
 	double debt; /* CPU seconds the trace cost past the budget, owed */
@@ -100,7 +94,6 @@ struct budget {
 	int exceeded_least; /* the least shares of the hot */
 	unsigned long long forgotten; /* starts a window closed on */
 	double switch_s; /* probegen's seconds attaching and detaching */
-	unsigned long switches; /* the windows' changes, for the debug line */
 };
 
 static inline struct budget *budget_of(const struct tracer *tr)

@@ -324,14 +324,6 @@ int budget_rare(double firings, double seconds);
  * first; the rest alike). */
 void budget_shares(const double *cost, const int *rare, int n,
 		   double allowance, double *share);
-/* Whether the sampled windows open this slot: *credit gains share a
- * slot and a window spends 1, so that they open share of the slots;
- * each opens once the credit passes a point drawn anew (*due, from
- * *seed) in (0, 1], so that windows do not fall in step with something
- * the program does on a period of its own and always meet or miss
- * it. */
-int budget_window_due(double share, double *credit, double *due,
-		      unsigned long long *seed);
 /* What the trace may spend next, CPU seconds a second: the budget's
  * share of the processes' own work (own, a second), less what the past
  * owes.  *debt (CPU seconds) takes a span's cost past its budget and

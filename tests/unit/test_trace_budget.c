@@ -6,7 +6,6 @@
  * back.
  */
 #include <math.h>
-#include <stdlib.h>
 
 #include "trace/tracer.h"
 #include "unit.h"
@@ -113,40 +112,7 @@ static void a_debt_is_paid_back(void)
 	      "an idle span: debt %g, allowed %g", debt, a);
 }
 
-/* A 2% share opens 2% of the slots, give or take one window, never
- * more than 2/share slots apart; and not always at the same point of a
- * period of the program's own (every 50th slot, the windows' own
- * spacing, or every 7th): a credit that opened at 1 each time did
- * (one point of 50). */
-static void windows_do_not_fall_in_step(void)
-{
-	double credit = 0, due = 0;
-	unsigned long long seed = 42;
-	int slots = 100000, opened = 0, last = -1, widest = 0, i;
-	int at50[50] = { 0 }, at7[7] = { 0 }, points50 = 0, points7 = 0;
-
-	for (i = 0; i < slots; i++) {
-		if (!budget_window_due(0.02, &credit, &due, &seed))
-			continue;
-		opened++;
-		at50[i % 50]++;
-		at7[i % 7]++;
-		if (last >= 0 && i - last > widest)
-			widest = i - last;
-		last = i;
-	}
-	CHECK(abs(opened - 2000) <= 1, "%d windows in %d slots at 2%%",
-	      opened, slots);
-	CHECK(widest <= 101, "windows %d slots apart", widest);
-	for (i = 0; i < 50; i++)
-		points50 += at50[i] > 0;
-	for (i = 0; i < 7; i++)
-		points7 += at7[i] > 200;
-	CHECK(points50 >= 45, "windows at %d points of 50", points50);
-	CHECK(points7 == 7, "windows at %d points of 7", points7);
-}
-
 UNIT_CASES(UNIT(everything_fits), UNIT(the_hot_share_what_is_left),
 	   UNIT(rare_probes_stay_whole), UNIT(rare_is_judged_on_a_second),
 	   UNIT(nothing_measured),
-	   UNIT(a_debt_is_paid_back), UNIT(windows_do_not_fall_in_step))
+	   UNIT(a_debt_is_paid_back))
