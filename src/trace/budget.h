@@ -46,6 +46,7 @@ struct budget_probe {
 	double since;	  /* attached at, while attached */
 	double attached_s; /* seconds attached so far */
 	unsigned long long firings, ns; /* the costs map's, at the last slot */
+	unsigned long long firings_made; /* ... as its link was made */
 	/* Since the last decision: its firings, their ns, its seconds
 	   attached. */
 	unsigned long long span_firings, span_ns;

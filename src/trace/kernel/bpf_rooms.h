@@ -83,6 +83,8 @@ unsigned long long tally_dropped(struct trace_bpf *skel);
  * far, summed over CPUs, into out[tr->nprobes]. */
 void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
 		 struct trace_cost *out);
+/* ... one probe's. */
+void tally_cost(struct trace_bpf *skel, int probe, struct trace_cost *out);
 /* The starts of pair still waiting for their end, forgotten: a window
  * of --budget closed on them (their end would time the gap).  How many
  * threads' (or values') were. */

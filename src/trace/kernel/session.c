@@ -442,6 +442,11 @@ void session_costs(struct session *s, struct trace_cost *out)
 	tally_costs(s->tr, s->skel, out);
 }
 
+void session_cost(struct session *s, int probe, struct trace_cost *out)
+{
+	tally_cost(s->skel, probe, out);
+}
+
 unsigned long long session_dropped(struct session *s)
 {
 	return tally_dropped(s->skel);

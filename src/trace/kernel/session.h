@@ -51,6 +51,8 @@ int session_switch(struct session *s, int probe, int on);
 double session_detached_at(const struct session *s, int probe, int closed);
 /* Each probe's firings and the BPF program's time at them so far. */
 void session_costs(struct session *s, struct trace_cost *out);
+/* ... one probe's. */
+void session_cost(struct session *s, int probe, struct trace_cost *out);
 /* The events the ring had no room for, so far. */
 unsigned long long session_dropped(struct session *s);
 /* --stack counted: from now on every nth firing's stack alone is copied

@@ -189,23 +189,26 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 }
 
 
+void tally_cost(struct trace_bpf *skel, int probe, struct trace_cost *out)
+{
+	int ncpus, c;
+	struct trace_cost *v = per_cpu_values(skel->maps.costs,
+					      (unsigned)probe, sizeof(*v),
+					      &ncpus);
+
+	*out = (struct trace_cost){ 0, 0 };
+	for (c = 0; v && c < ncpus; c++) {
+		out->firings += v[c].firings;
+		out->ns += v[c].ns;
+	}
+	free(v);
+}
+
 void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
 		 struct trace_cost *out)
 {
-	int i, ncpus, c;
-
-	for (i = 0; i < tr->nprobes; i++) {
-		struct trace_cost *v = per_cpu_values(skel->maps.costs,
-						      (unsigned)i, sizeof(*v),
-						      &ncpus);
-
-		out[i] = (struct trace_cost){ 0, 0 };
-		for (c = 0; v && c < ncpus; c++) {
-			out[i].firings += v[c].firings;
-			out[i].ns += v[c].ns;
-		}
-		free(v);
-	}
+	for (int i = 0; i < tr->nprobes; i++)
+		tally_cost(skel, i, &out[i]);
 }
 
 unsigned tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
