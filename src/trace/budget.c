@@ -189,6 +189,19 @@ static double gap_start(struct tracer *tr, int i, double asked)
 	return at >= asked ? at : asked;
 }
 
+/* Probe i's firings so far, and when they were read (the middle of the
+ * read): a window's rate is its count over its time, each probe's read
+ * together, so that probegen's wait for a CPU between a slot's time and
+ * a probe's read is not window time. */
+static double read_firings(struct tracer *tr, int i,
+			   struct trace_cost *c)
+{
+	double t0 = now_seconds();
+
+	session_cost(tr->session, i, c);
+	return (t0 + now_seconds()) / 2;
+}
+
 static void attach(struct tracer *tr, struct budget *b, int i, double now)
 {
 	struct budget_probe *p = &b->p[i];
@@ -209,9 +222,8 @@ static void attach(struct tracer *tr, struct budget *b, int i, double now)
 	   links, closing, hold the kernel's lock), and timed from before
 	   item__remove's estimates were 13% low (the median of 6 runs
 	   against a second probegen's exact count; 4% after). */
-	p->since = now_seconds();
-	session_cost(tr->session, i, &made);
-	p->firings_made = made.firings;
+	p->since = p->read_at = read_firings(tr, i, &made);
+	p->firings_read = made.firings;
 	if (p->gap_from && tr->plan.print)
 		printer_gap(tr, i, gap_start(tr, i, p->gap_from), now);
 	p->gap_from = 0;
@@ -316,7 +328,8 @@ static void grow(struct tracer *tr, struct budget *b, double now)
 		die("out of memory");
 	for (i = from; i < tr->nprobes; i++) {
 		b->p[i] = (struct budget_probe){ .group = i, .attached = 1,
-						 .since = now };
+						 .since = now,
+						 .read_at = now };
 		b->g[i] = (struct budget_group){ .share = 1, .open = 1,
 						 .least_share = 1 };
 	}
@@ -369,49 +382,41 @@ static void estimate(struct budget *b, struct budget_probe *p,
  * the last, the processes' CPU, and each probe's seconds attached. */
 static void measure(struct tracer *tr, struct budget *b, double now)
 {
-	struct trace_cost *c = xcalloc((size_t)b->n, sizeof(*c));
-	unsigned long long *df_of = xcalloc((size_t)b->n, sizeof(*df_of));
 	double trap = tr->trap_ns > 0 ? (double)tr->trap_ns : 0, cost = 0,
-	       cpu, dt = now - b->last_measure;
+	       cpu;
 	int i;
 
-	session_costs(tr->session, c);
 	for (i = 0; i < b->n; i++) {
 		struct budget_probe *p = &b->p[i];
-		unsigned long long df = c[i].firings - p->firings,
-				   dns = c[i].ns - p->ns;
+		struct trace_cost c;
+		double at = read_firings(tr, i, &c);
+		unsigned long long df = c.firings - p->firings,
+				   dns = c.ns - p->ns;
 
 		cost += charged((double)df * trap + (double)dns);
 		p->raw += df;
-		/* Attached in the slot: its window's, from the link made. */
-		df_of[i] = p->attached && p->since > b->last_measure &&
-					   c[i].firings >= p->firings_made
-				   ? c[i].firings - p->firings_made
-				   : df;
 		p->span_firings += df;
 		p->span_ns += dns;
-		p->firings = c[i].firings;
-		p->ns = c[i].ns;
+		p->firings = c.firings;
+		p->ns = c.ns;
+		/* Attached since its last read: what came in the time
+		   between (detached, its firings were none: the last ones
+		   before its link closed are left out). */
+		if (p->attached && at > p->read_at &&
+		    c.firings >= p->firings_read) {
+			p->span_on += at - p->read_at;
+			estimate(b, p, c.firings - p->firings_read,
+				 at - p->read_at, at);
+		}
+		p->read_at = at;
+		p->firings_read = c.firings;
 	}
 	cpu = processes_cpu(b, tr, 0);
 	b->cpu_s += cpu;
 	b->cost_s += cost;
 	b->span_cpu += cpu;
 	b->span_cost += cost;
-	/* A probe not attached in the slot: its firings were none. */
-	for (i = 0; dt > 0 && i < b->n; i++) {
-		struct budget_probe *p = &b->p[i];
-		double from = p->since > b->last_measure ? p->since
-							  : b->last_measure;
-
-		if (!p->attached || now <= from)
-			continue;
-		p->span_on += now - from;
-		estimate(b, p, df_of[i], now - from, now);
-	}
 	b->last_measure = now;
-	free(c);
-	free(df_of);
 }
 
 /* What n groups cost at their shares, CPU seconds a second. */

@@ -46,7 +46,10 @@ struct budget_probe {
 	double since;	  /* attached at, while attached */
 	double attached_s; /* seconds attached so far */
 	unsigned long long firings, ns; /* the costs map's, at the last slot */
-	unsigned long long firings_made; /* ... as its link was made */
+	/* Its firings when last read (as its link was made, or at the
+	   last slot), and when: a window's count and time. */
+	unsigned long long firings_read;
+	double read_at;
 	/* Since the last decision: its firings, their ns, its seconds
 	   attached. */
 	unsigned long long span_firings, span_ns;

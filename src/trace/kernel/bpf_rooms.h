@@ -79,11 +79,8 @@ void tally_read(const struct tracer *tr, struct trace_bpf *skel,
 		struct tally *t);
 /* The events the ring buffer had no room for. */
 unsigned long long tally_dropped(struct trace_bpf *skel);
-/* --budget: each probe's firings and the BPF program's time at them so
- * far, summed over CPUs, into out[tr->nprobes]. */
-void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
-		 struct trace_cost *out);
-/* ... one probe's. */
+/* --budget: a probe's firings and the BPF program's time at them so
+ * far, summed over CPUs. */
 void tally_cost(struct trace_bpf *skel, int probe, struct trace_cost *out);
 /* The starts of pair still waiting for their end, forgotten: a window
  * of --budget closed on them (their end would time the gap).  How many

@@ -437,11 +437,6 @@ double session_detached_at(const struct session *s, int probe, int closed)
 			   : 0;
 }
 
-void session_costs(struct session *s, struct trace_cost *out)
-{
-	tally_costs(s->tr, s->skel, out);
-}
-
 void session_cost(struct session *s, int probe, struct trace_cost *out)
 {
 	tally_cost(s->skel, probe, out);

@@ -49,9 +49,7 @@ int session_switch(struct session *s, int probe, int on);
  * (now_seconds()'s clock), or with closed when it was done (no firing
  * of it can come after); 0 while it has not yet. */
 double session_detached_at(const struct session *s, int probe, int closed);
-/* Each probe's firings and the BPF program's time at them so far. */
-void session_costs(struct session *s, struct trace_cost *out);
-/* ... one probe's. */
+/* A probe's firings and the BPF program's time at them so far. */
 void session_cost(struct session *s, int probe, struct trace_cost *out);
 /* The events the ring had no room for, so far. */
 unsigned long long session_dropped(struct session *s);

@@ -204,12 +204,6 @@ void tally_cost(struct trace_bpf *skel, int probe, struct trace_cost *out)
 	free(v);
 }
 
-void tally_costs(const struct tracer *tr, struct trace_bpf *skel,
-		 struct trace_cost *out)
-{
-	for (int i = 0; i < tr->nprobes; i++)
-		tally_cost(skel, i, &out[i]);
-}
 
 unsigned tally_forget_starts(const struct tracer *tr, struct trace_bpf *skel,
 			     int pair)
