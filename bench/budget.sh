@@ -120,6 +120,18 @@ print()
 print("Each round's --budget 5%% against its untraced run: %s." % ", ".join(
     "%.1f%%" % (100 * int(open("%s/tps-5%%-%d" % (w, r)).read() or 0) /
                 max(1, int(open("%s/tps-untraced-%d" % (w, r)).read() or 0))) for r in R))
+# memcached's CPU a request as fast as it answers (every thread's): what
+# the trace added to its work, beside what it took from its throughput
+# (on two CPUs shared with the load's client the two need not agree).
+def sat_per_request(way, r):
+    n = int(open("%s/tps-%s-%d" % (w, way, r)).read() or 0) * float(sys.argv[4])
+    return int(open("%s/cpu-%s-%d" % (w, way, r)).read() or 0) / max(1, n)
+print()
+print("memcached's CPU a request as fast as it answers, every thread's (each round's against its untraced run, medians): untraced %.1f us; --budget none %+.1f%%; --budget 5%% %+.1f%%, where the budget counted %.1f%%." % (
+    med(sat_per_request("untraced", r) for r in R) / 1e3,
+    100 * med(sat_per_request("none", r) / sat_per_request("untraced", r) - 1 for r in R),
+    100 * med(sat_per_request("5%", r) / sat_per_request("untraced", r) - 1 for r in R),
+    med(json.load(open("%s/sum-5%%-%d.json" % (w, r)))["budget"]["cost_percent"] for r in R)))
 sums = {way: [json.load(open("%s/sum-%ssteady-%d.json" % (w, way, r))) for r in R] for way in ("none", "5%")}
 steady = {way: med(int(open("%s/tps-%ssteady-%d" % (w, way, r)).read() or 0) for r in R) for way in ("none", "5%")}
 print()
