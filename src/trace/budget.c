@@ -70,31 +70,47 @@ int budget_rare(double firings, double seconds)
 	return firings <= BUDGET_RARE_RATE * (seconds > 1 ? seconds : 1);
 }
 
-void budget_shares(const double *cost, const int *rare, int n,
+void budget_shares(const double *cost, const int *rare,
+		   const enum budget_standing *standing, int n, double room,
 		   double allowance, double *share)
 {
 	int *order = xcalloc((size_t)(n ? n : 1), sizeof(*order));
 	double used = 0, hot = 0, f;
-	int i, j, k;
+	int i, j, k, pass;
 
 	/* Cheapest first: insertion sort (a trace's probes, once a
-	   decision). */
+	   decision).  The least the sampled may take is kept from the
+	   room: at it, the debt is paid back. */
 	for (i = 0; i < n; i++) {
 		for (j = i; j > 0 && cost[order[j - 1]] > cost[i]; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
+		share[i] = 0; /* decided below */
+		if (!rare[i])
+			room -= BUDGET_MIN_SHARE * cost[i];
 	}
-	for (k = 0; k < n; k++) {
-		i = order[k];
-		if (rare[i] || used + cost[i] <= allowance) {
+	/* The rare, then the whole now while they fit the room, then the
+	   sampled that may turn whole where they fit it with some to
+	   spare. */
+	for (pass = 0; pass < 3; pass++)
+		for (k = 0; k < n; k++) {
+			enum budget_standing st;
+
+			i = order[k];
+			st = standing ? standing[i] : BUDGET_SAMPLED;
+			if (share[i] || (pass == 0 && !rare[i]) ||
+			    (pass == 1 && st != BUDGET_WHOLE) ||
+			    (pass == 2 && st == BUDGET_HELD) ||
+			    (pass == 1 && used + cost[i] > room) ||
+			    (pass == 2 && used + cost[i] > BUDGET_ROOM * room))
+				continue;
 			share[i] = 1;
 			used += cost[i];
-		} else {
-			hot += cost[i];
-			share[i] = 0; /* decided below */
 		}
-	}
-	/* What is left, shared alike by the hot. */
+	for (i = 0; i < n; i++)
+		if (!share[i])
+			hot += cost[i];
+	/* What the allowance leaves, shared alike by the hot. */
 	f = hot > 0 && allowance > used ? (allowance - used) / hot : 0;
 	if (f > 1)
 		f = 1;
@@ -217,6 +233,7 @@ static void attach(struct tracer *tr, struct budget *b, int i, double now)
 		return;
 	}
 	p->attached = 1;
+	b->links_made++;
 	/* Its window is timed, and its firings counted, from the link
 	   made: making it takes 1 to 7 ms on memcached (the last window's
 	   links, closing, hold the kernel's lock), and timed from before
@@ -492,17 +509,27 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		double *gc = xcalloc((size_t)b->n, sizeof(double));
 		int *gi = xcalloc((size_t)b->n, sizeof(int)),
 		    *gr = xcalloc((size_t)b->n, sizeof(int)), ng = 0, k;
+		enum budget_standing *gs =
+			xcalloc((size_t)b->n, sizeof(*gs));
 
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == i) {
+				const struct budget_group *g = &b->g[i];
+
 				gi[ng] = i;
 				gr[ng] = grare[i];
+				gs[ng] = g->share >= 1	      ? BUDGET_WHOLE
+					 : now < g->held_until ? BUDGET_HELD
+							       : BUDGET_SAMPLED;
 				gc[ng++] = gcost[i];
 			}
-		budget_shares(gc, gr, ng, allowance, share);
+		budget_shares(gc, gr, gs, ng, b->share * own, allowance,
+			      share);
 		for (k = 0; k < ng; k++) {
 			struct budget_group *g = &b->g[gi[k]];
 
+			if (g->share >= 1 && share[k] < 1)
+				g->held_until = now + BUDGET_HOLD_SECONDS;
 			g->share = share[k];
 			if (share[k] < g->least_share)
 				g->least_share = share[k];
@@ -522,10 +549,11 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 		free(gc);
 		free(gr);
 		free(gi);
+		free(gs);
 	}
 	/* PROBEGEN_BUDGET_DEBUG: each decision, on stderr. */
 	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
-		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s debt %.4f allow %.4f/s switching %.3f s fired %llu trap %lld:", now - b->start, cpu, cost, own, b->debt, allowance, b->switch_s, fired, tr->trap_ns);
+		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s debt %.4f allow %.4f/s switching %.3f s links made %llu fired %llu trap %lld:", now - b->start, cpu, cost, own, b->debt, allowance, b->switch_s, b->links_made, fired, tr->trap_ns);
 		for (i = 0; i < b->n; i++)
 			if (b->p[i].group == i && gcost[i] > 0)
 				fprintf(stderr, " %s rate %.0f ns %.0f cost %.4f share %.3f;", tr->probes[i].label_text, b->p[i].rate, b->p[i].ns_each, gcost[i], b->g[i].share);

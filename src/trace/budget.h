@@ -32,6 +32,14 @@
  * this long: the budget holds over the run, not only slot by slot.
  * A cost under it is not saved up for a later burst. */
 #define BUDGET_REPAY_SECONDS 1.0
+/* A group that was whole and is sampled stays sampled this long
+ * before it may be whole again: a group whose cost is about what is
+ * left flipped at every decision (memcached: 73 links made and closed
+ * in 6 s, for nothing sampled better). */
+#define BUDGET_HOLD_SECONDS 1.0
+/* ... and turns whole only where it fits in this much of what is
+ * allowed (the allowance moves with the debt, decision by decision). */
+#define BUDGET_ROOM 0.75
 /* A probe (or pair) that fires less often than this, a second, is
  * always traced whole: a rare event is counted exactly.  Judged on its
  * firings in the last few seconds it was attached (the count halved
@@ -74,6 +82,7 @@ struct budget_group { /* the probes that share one window */
 	int ends_detached; /* ... then its starts forgotten once closed */
 	double grace_until;
 	double least_share; /* the least it was given: 1, traced whole */
+	double held_until;  /* sampled since, not whole again until */
 };
 
 struct budget {
@@ -98,6 +107,7 @@ struct budget {
 	int exceeded_least; /* the least shares of the hot */
 	unsigned long long forgotten; /* starts a window closed on */
 	double switch_s; /* probegen's seconds attaching and detaching */
+	unsigned long long links_made; /* each probe's, each time */
 };
 
 static inline struct budget *budget_of(const struct tracer *tr)

@@ -318,11 +318,23 @@ unsigned long long budget_scaled(unsigned long long n, double share);
  * second, judged on a second at least, so that a few firings close
  * together at the start are not a rate. */
 int budget_rare(double firings, double seconds);
+/* A group's standing at a decision (budget_shares): traced whole
+ * now, sampled, or sampled since too lately to turn whole again
+ * (BUDGET_HOLD_SECONDS). */
+enum budget_standing { BUDGET_SAMPLED, BUDGET_WHOLE, BUDGET_HELD };
 /* The policy: each of n groups' cost whole (CPU seconds a second),
- * whether it is rare, and what the budget allows, into each one's
- * share of the time (1: whole; the rare and the cheapest that fit
- * first; the rest alike). */
-void budget_shares(const double *cost, const int *rare, int n,
+ * whether it is rare, its standing (NULL: each may turn whole), the
+ * budget's room (CPU seconds a second) and what it allows now (the
+ * room less a debt: budget_allowance), into each one's share of the
+ * time (1: whole).  The rare are whole; then those whole now while
+ * they fit the room, then the cheapest that fit it with some to spare
+ * (not those held); the rest share alike what the allowance leaves.
+ * Which are whole is judged on the room, not the allowance: a
+ * window's cost comes at once and its debt is paid back by the
+ * sampled, not by flipping the whole ones (each flip a link made or
+ * closed). */
+void budget_shares(const double *cost, const int *rare,
+		   const enum budget_standing *standing, int n, double room,
 		   double allowance, double *share);
 /* What the trace may spend next, CPU seconds a second: the budget's
  * share of the processes' own work (own, a second), less what the past

@@ -26,7 +26,7 @@ static void everything_fits(void)
 	double cost[3] = { 0.001, 0.002, 0.003 }, share[3];
 	int rare[3] = { 0, 0, 0 };
 
-	budget_shares(cost, rare, 3, 0.01, share);
+	budget_shares(cost, rare, NULL, 3, 0.01, 0.01, share);
 	for (int i = 0; i < 3; i++)
 		CHECK(share[i] == 1, "probe %d: share %g, not whole", i, share[i]);
 }
@@ -38,7 +38,7 @@ static void the_hot_share_what_is_left(void)
 	double cost[4] = { 0.5, 0.001, 0.2, 0.002 }, share[4];
 	int rare[4] = { 0, 0, 0, 0 };
 
-	budget_shares(cost, rare, 4, 0.05, share);
+	budget_shares(cost, rare, NULL, 4, 0.05, 0.05, share);
 	CHECK(share[1] == 1 && share[3] == 1, "cheap probes sampled: %g %g",
 	      share[1], share[3]);
 	CHECK(share[0] < 1 && share[0] == share[2], "hot shares %g %g", share[0],
@@ -54,7 +54,7 @@ static void rare_probes_stay_whole(void)
 	double cost[2] = { 0.0004, 3.0 }, share[2];
 	int rare[2] = { budget_rare(80, 1), budget_rare(600000, 1) };
 
-	budget_shares(cost, rare, 2, 0.0001, share);
+	budget_shares(cost, rare, NULL, 2, 0.0001, 0.0001, share);
 	CHECK(share[0] == 1, "a probe of 80 firings a second sampled: %g", share[0]);
 	CHECK(share[1] > 0 && share[1] < 0.02, "the hot probe's share %g", share[1]);
 }
@@ -78,7 +78,7 @@ static void nothing_measured(void)
 {
 	double share[1];
 
-	budget_shares(NULL, NULL, 0, 0.05, share);
+	budget_shares(NULL, NULL, NULL, 0, 0.05, 0.05, share);
 	CHECK(1, "no probes");
 }
 
@@ -112,7 +112,49 @@ static void a_debt_is_paid_back(void)
 	      "an idle span: debt %g, allowed %g", debt, a);
 }
 
+/* A window's cost comes at once: its debt (the allowance down to
+ * 0.005 of a room of 0.045) is paid by the hot's share, while a probe
+ * whole now stays whole.  Each flip is a link made or closed
+ * (memcached: 73 in 6 s before). */
+static void a_whole_probe_outlasts_a_windows_debt(void)
+{
+	double cost[2] = { 0.015, 0.5 }, share[2];
+	int rare[2] = { 0, 0 };
+	enum budget_standing was[2] = { BUDGET_WHOLE, BUDGET_SAMPLED };
+
+	budget_shares(cost, rare, was, 2, 0.045, 0.005, share);
+	CHECK(share[0] == 1, "the whole probe sampled for a debt: %g", share[0]);
+	CHECK(share[1] > 0 && share[1] < 0.02, "the hot's share %g, not the least",
+	      share[1]);
+	/* Past the room it is sampled, debt or not. */
+	budget_shares(cost, rare, was, 2, 0.012, 0.012, share);
+	CHECK(share[0] < 1, "whole past the room: %g", share[0]);
+}
+
+/* At the edge of the room a probe keeps its standing: whole stays
+ * whole, sampled stays sampled until it fits with some to spare, and
+ * one just sampled waits (held) however much room there is. */
+static void a_probe_at_the_edge_keeps_its_standing(void)
+{
+	double cost[2] = { 0.015, 0.5 }, share[2];
+	int rare[2] = { 0, 0 };
+	enum budget_standing was[2] = { BUDGET_WHOLE, BUDGET_SAMPLED };
+
+	budget_shares(cost, rare, was, 2, 0.021, 0.021, share);
+	CHECK(share[0] == 1, "whole now, sampled at the edge: %g", share[0]);
+	was[0] = BUDGET_SAMPLED;
+	budget_shares(cost, rare, was, 2, 0.021, 0.021, share);
+	CHECK(share[0] < 1, "sampled now, whole at the edge: %g", share[0]);
+	budget_shares(cost, rare, was, 2, 0.05, 0.05, share);
+	CHECK(share[0] == 1, "sampled with room to spare: %g", share[0]);
+	was[0] = BUDGET_HELD;
+	budget_shares(cost, rare, was, 2, 0.05, 0.05, share);
+	CHECK(share[0] < 1, "held, yet whole: %g", share[0]);
+}
+
 UNIT_CASES(UNIT(everything_fits), UNIT(the_hot_share_what_is_left),
 	   UNIT(rare_probes_stay_whole), UNIT(rare_is_judged_on_a_second),
 	   UNIT(nothing_measured),
-	   UNIT(a_debt_is_paid_back))
+	   UNIT(a_debt_is_paid_back),
+	   UNIT(a_whole_probe_outlasts_a_windows_debt),
+	   UNIT(a_probe_at_the_edge_keeps_its_standing))
