@@ -10,9 +10,11 @@
 # latency, the whole trace's against the budget's estimate (the same
 # load, so the same firings) and against the same run's exact counts
 # (a second probegen beside it, whole), and memcached's CPU a request
-# against untraced (what the trace really cost it).  Prints Markdown tables;
-# the throughput's share is the median of each round's ratio to its
-# own untraced run.
+# against untraced (what the trace really cost it); then two memcached
+# side by side under the same load at once, one traced with --budget 5%
+# and its twin not (the VM's drift the same for both).  Prints Markdown
+# tables; the throughput's share in turns is the median of each round's
+# ratio to its own untraced run.
 # BUDGET_MEMCACHED=path uses a memcached already built.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,7 +98,52 @@ for r in $(seq "$ROUNDS"); do
 		run "$way" "$r" steady
 	done
 done
-python3 - "$W" "$ROUNDS" "$TPS" "$SECONDS_EACH" <<'PY'
+# Side by side: a second memcached (its twin) under its own memcaslap at
+# the same time, one of the two traced with --budget 5%, the other not:
+# the VM's drift (10 to 20% over tens of seconds, the same for both)
+# leaves their ratio alone.  The two share the two CPUs, so the ratio
+# is the traced one's work a request against its twin's.  Each run
+# reads both memcached's requests (their stats) in slices of 3 s; the
+# first run traces neither (how alike the twins are), the others trace
+# each in turns, so that neither's place counts.
+twin_port=$((port + 1))
+"$MC" -u root -l 127.0.0.1 -p $twin_port -U 0 -t 1 > "$W/twin.log" 2>&1 &
+twinpid=$!
+trap 'kill $mcpid $twinpid 2> /dev/null; rm -rf "$W"' EXIT
+for i in $(seq 50); do (exec 3<> /dev/tcp/127.0.0.1/$twin_port) 2> /dev/null && break; sleep 0.1; done
+requests() { # port -> gets and sets answered so far
+	exec 3<> /dev/tcp/127.0.0.1/$1
+	printf 'stats\r\nquit\r\n' >&3
+	awk '/cmd_get|cmd_set/ { n += $3 } END { print n + 0 }' <&3
+	exec 3>&-
+}
+TWIN_RUNS=${BUDGET_TWIN_RUNS:-4}
+TWIN_SLICES=${BUDGET_TWIN_SLICES:-8}
+for t in $(seq 0 "$TWIN_RUNS"); do
+	# Run 0: neither traced; then the first memcached, then its twin.
+	traced=$mcpid tport=$port uport=$twin_port
+	[ $((t % 2)) = 0 ] && traced=$twinpid tport=$twin_port uport=$port
+	loads=
+	for p in $port $twin_port; do
+		memcaslap -s 127.0.0.1:$p -T 1 -c 16 -t $((TWIN_SLICES * 3 + 6))s > /dev/null 2>&1 &
+		loads="$loads $!"
+	done
+	sleep 2
+	pg=
+	if [ "$t" != 0 ]; then
+		"$PROBEGEN" --trace --summary --budget 5% -p $traced -o /dev/null 2> /dev/null &
+		pg=$!
+	fi
+	sleep 2 # attached, and the first decisions made
+	for i in $(seq "$TWIN_SLICES"); do
+		a0=$(requests $tport) b0=$(requests $uport)
+		sleep 3
+		echo $(($(requests $tport) - a0)) $(($(requests $uport) - b0))
+	done > "$W/twin-$t"
+	[ -z "$pg" ] || { kill -INT $pg; wait $pg; }
+	wait $loads
+done
+python3 - "$W" "$ROUNDS" "$TPS" "$SECONDS_EACH" "$TWIN_RUNS" <<'PY'
 import json, statistics, sys
 w, rounds, tps_asked = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 R = range(1, rounds + 1)
@@ -201,6 +248,16 @@ for way in ("none", "5%"):
     own = med(s["budget"]["cost_percent"] for s in sums[way]) if way == "5%" else None
     print("| %s | %.1f us | %+.1f%% | %s |" % (name[way], med(per_request(way, r) for r in R) / 1e3, 100 * more,
                                       "%.1f%%" % own if own is not None else "-"))
+# Side by side: each slice's traced over untraced twin.
+twin_runs = int(sys.argv[5])
+def slices(t):
+    return [a / b for a, b in (map(int, l.split()) for l in open("%s/twin-%d" % (w, t))) if b]
+control = slices(0)
+traced = [x for t in range(1, twin_runs + 1) for x in slices(t)]
 print()
-print("Goals: --budget 5%% at least 95%% of untraced throughput: %.1f%%; hot probes' estimates within 10%% of the same run's exact counts: worst %.1f%% (of another run's whole trace: worst %.1f%%)." % (100 * ratio["5%"], worst_same, worst))
+print("Side by side: two memcached at once, each under its own memcaslap, one traced with --budget 5%% and its twin not (in turns), their requests read in slices of 3 s: the traced one's over its twin's, median of %d slices: %.1f%% (the slices' quartiles %.1f%% to %.1f%%); with neither traced, the first over its twin: %.1f%% (%d slices)." % (
+    len(traced), 100 * med(traced), 100 * statistics.quantiles(traced, n=4)[0], 100 * statistics.quantiles(traced, n=4)[2],
+    100 * med(control), len(control)))
+print()
+print("Goals: --budget 5%% at least 95%% of untraced throughput: %.1f%% in turns, %.1f%% side by side; hot probes' estimates within 10%% of the same run's exact counts: worst %.1f%% (of another run's whole trace: worst %.1f%%)." % (100 * ratio["5%"], 100 * med(traced), worst_same, worst))
 PY
