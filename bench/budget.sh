@@ -46,10 +46,12 @@ load() { # [steady] -> TPS
 	memcaslap -s 127.0.0.1:$port -T 1 -c 16 -t "${SECONDS_EACH}s" 2>&1 |
 		sed -n 's/.*TPS: \([0-9]*\).*/\1/p' | tail -1
 }
-# memcached's CPU so far, every thread's, in ns (the kernel's schedstat).
-cpu_ns() {
-	cat /proc/$mcpid/task/*/schedstat 2> /dev/null | awk '{ n += $1 } END { printf "%.0f", n }'
+# A process's CPU so far, every thread's, in ns (the kernel's
+# schedstat); cpu_ns: memcached's.
+pid_cpu_ns() {
+	cat /proc/$1/task/*/schedstat 2> /dev/null | awk '{ n += $1 } END { printf "%.0f", n }'
 }
+cpu_ns() { pid_cpu_ns $mcpid; }
 # A run's load: its TPS, and memcached's CPU over it (ns).
 measured_load() { # name [steady]
 	local c0=$(cpu_ns)
@@ -131,14 +133,21 @@ for t in $(seq 0 "$TWIN_RUNS"); do
 	sleep 2
 	pg=
 	if [ "$t" != 0 ]; then
-		"$PROBEGEN" --trace --summary --budget 5% -p $traced -o /dev/null 2> /dev/null &
+		"$PROBEGEN" --trace --summary --json --budget 5% -p $traced \
+			-o "$W/twin-$t.json" 2> /dev/null &
 		pg=$!
 	fi
 	sleep 2 # attached, and the first decisions made
+	upid=$mcpid
+	[ $traced = $mcpid ] && upid=$twinpid
+	# Each slice: the traced one's requests and the twin's, and their
+	# CPU (every thread's, ns).
 	for i in $(seq "$TWIN_SLICES"); do
 		a0=$(requests $tport) b0=$(requests $uport)
+		c0=$(pid_cpu_ns $traced) d0=$(pid_cpu_ns $upid)
 		sleep 3
-		echo $(($(requests $tport) - a0)) $(($(requests $uport) - b0))
+		echo $(($(requests $tport) - a0)) $(($(requests $uport) - b0)) \
+			$(($(pid_cpu_ns $traced) - c0)) $(($(pid_cpu_ns $upid) - d0))
 	done > "$W/twin-$t"
 	[ -z "$pg" ] || { kill -INT $pg; wait $pg; }
 	wait $loads
@@ -248,16 +257,29 @@ for way in ("none", "5%"):
     own = med(s["budget"]["cost_percent"] for s in sums[way]) if way == "5%" else None
     print("| %s | %.1f us | %+.1f%% | %s |" % (name[way], med(per_request(way, r) for r in R) / 1e3, 100 * more,
                                       "%.1f%%" % own if own is not None else "-"))
-# Side by side: each slice's traced over untraced twin.
+# Side by side: each slice's traced over its twin, its requests and its
+# CPU a request.  Each run traced one of the two in turns, so that how
+# the twins differ (run 0, neither traced) cancels: the cost is the
+# geometric mean of the two ways' medians.
 twin_runs = int(sys.argv[5])
 def slices(t):
-    return [a / b for a, b in (map(int, l.split()) for l in open("%s/twin-%d" % (w, t))) if b]
-control = slices(0)
-traced = [x for t in range(1, twin_runs + 1) for x in slices(t)]
+    return [tuple(map(int, l.split())) for l in open("%s/twin-%d" % (w, t))]
+def both_ways(f):
+    ways = [[f(*x) for t in range(1, twin_runs + 1) if t % 2 == k for x in slices(t)] for k in (0, 1)]
+    return (med(ways[0]) * med(ways[1])) ** 0.5
+thru = both_ways(lambda a, b, ca, cb: a / b)
+work = both_ways(lambda a, b, ca, cb: (ca / a) / (cb / b))
+counted = med(json.load(open("%s/twin-%d.json" % (w, t)))["budget"]["cost_percent"] for t in range(1, twin_runs + 1))
+control = [a / b for a, b, ca, cb in slices(0)]
 print()
-print("Side by side: two memcached at once, each under its own memcaslap, one traced with --budget 5%% and its twin not (in turns), their requests read in slices of 3 s: the traced one's over its twin's, median of %d slices: %.1f%% (the slices' quartiles %.1f%% to %.1f%%); with neither traced, the first over its twin: %.1f%% (%d slices)." % (
-    len(traced), 100 * med(traced), 100 * statistics.quantiles(traced, n=4)[0], 100 * statistics.quantiles(traced, n=4)[2],
-    100 * med(control), len(control)))
+print("Side by side: two memcached at once, each under its own memcaslap, one traced with --budget 5% and its twin not (each in turns), read in slices of 3 s (the VM's drift is the same for both):")
 print()
-print("Goals: --budget 5%% at least 95%% of untraced throughput: %.1f%% in turns, %.1f%% side by side; hot probes' estimates within 10%% of the same run's exact counts: worst %.1f%% (of another run's whole trace: worst %.1f%%)." % (100 * ratio["5%"], 100 * med(traced), worst_same, worst))
+print("| the traced one against its twin | median |")
+print("|---|---:|")
+print("| requests answered | %.1f%% |" % (100 * thru))
+print("| its CPU a request, every thread's | %+.1f%% |" % (100 * (work - 1)))
+print("| what the budget counted | %.1f%% |" % counted)
+print("| with neither traced, the first's requests against its twin's | %.1f%% |" % (100 * med(control)))
+print()
+print("Goals: --budget 5%% at least 95%% of untraced throughput: %.1f%% in turns, %.1f%% side by side; hot probes' estimates within 10%% of the same run's exact counts: worst %.1f%% (of another run's whole trace: worst %.1f%%)." % (100 * ratio["5%"], 100 * thru, worst_same, worst))
 PY
