@@ -482,11 +482,65 @@ static unsigned long long group_costs(const struct tracer *tr,
 	return fired;
 }
 
+/* Each group's share and standing, from its cost whole (gcost, at the
+ * group's first probe), whether it is rare, the processes' own work a
+ * second and what the budget allows now; and whether a decision passed
+ * the budget, and by what. */
+static void set_shares(struct budget *b, const double *gcost,
+		       const int *grare, double own, double allowance,
+		       double now)
+{
+	/* The groups alone (a probe in another's group costs 0). */
+	double *gc = xcalloc((size_t)b->n, sizeof(double)),
+	       *share = xcalloc((size_t)b->n, sizeof(double));
+	int *gi = xcalloc((size_t)b->n, sizeof(int)),
+	    *gr = xcalloc((size_t)b->n, sizeof(int)), ng = 0, i, k;
+	enum budget_standing *gs = xcalloc((size_t)b->n, sizeof(*gs));
+
+	for (i = 0; i < b->n; i++)
+		if (b->p[i].group == i) {
+			const struct budget_group *g = &b->g[i];
+
+			gi[ng] = i;
+			gr[ng] = grare[i];
+			gs[ng] = g->share >= 1	      ? BUDGET_WHOLE
+				 : now < g->held_until ? BUDGET_HELD
+						       : BUDGET_SAMPLED;
+			gc[ng++] = gcost[i];
+		}
+	budget_shares(gc, gr, gs, ng, b->share * own, allowance, share);
+	for (k = 0; k < ng; k++) {
+		struct budget_group *g = &b->g[gi[k]];
+
+		if (g->share >= 1 && share[k] < 1)
+			g->held_until = now + BUDGET_HOLD_SECONDS;
+		g->share = share[k];
+		if (share[k] < g->least_share)
+			g->least_share = share[k];
+	}
+	/* Past what it allows by half again: by the rare alone,
+	   or with the least shares of the hot. */
+	if (own > 0 && spent(gc, share, ng) > 1.5 * b->share * own) {
+		double rare = 0;
+
+		for (k = 0; k < ng; k++)
+			rare += gr[k] ? gc[k] : 0;
+		if (rare > 1.5 * b->share * own)
+			b->exceeded_rare = 1;
+		else
+			b->exceeded_least = 1;
+	}
+	free(gc);
+	free(gr);
+	free(gi);
+	free(gs);
+	free(share);
+}
+
 /* Each group's share, from what was measured since the last time. */
 static void decide(struct tracer *tr, struct budget *b, double now)
 {
-	double *gcost = xcalloc((size_t)b->n, sizeof(double)),
-	       *share = xcalloc((size_t)b->n, sizeof(double));
+	double *gcost = xcalloc((size_t)b->n, sizeof(double));
 	int *grare = xcalloc((size_t)b->n, sizeof(int));
 	double span = now - b->last_decide, cpu = b->span_cpu,
 	       cost = b->span_cost, own, allowance;
@@ -504,53 +558,7 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	b->own = b->own ? 0.8 * b->own + 0.2 * own : own;
 	own = b->own;
 	allowance = budget_allowance(b->share, own, span, cost, &b->debt);
-	{
-		/* The groups alone (a probe in another's group costs 0). */
-		double *gc = xcalloc((size_t)b->n, sizeof(double));
-		int *gi = xcalloc((size_t)b->n, sizeof(int)),
-		    *gr = xcalloc((size_t)b->n, sizeof(int)), ng = 0, k;
-		enum budget_standing *gs =
-			xcalloc((size_t)b->n, sizeof(*gs));
-
-		for (i = 0; i < b->n; i++)
-			if (b->p[i].group == i) {
-				const struct budget_group *g = &b->g[i];
-
-				gi[ng] = i;
-				gr[ng] = grare[i];
-				gs[ng] = g->share >= 1	      ? BUDGET_WHOLE
-					 : now < g->held_until ? BUDGET_HELD
-							       : BUDGET_SAMPLED;
-				gc[ng++] = gcost[i];
-			}
-		budget_shares(gc, gr, gs, ng, b->share * own, allowance,
-			      share);
-		for (k = 0; k < ng; k++) {
-			struct budget_group *g = &b->g[gi[k]];
-
-			if (g->share >= 1 && share[k] < 1)
-				g->held_until = now + BUDGET_HOLD_SECONDS;
-			g->share = share[k];
-			if (share[k] < g->least_share)
-				g->least_share = share[k];
-		}
-		/* Past what it allows by half again: by the rare alone,
-		   or with the least shares of the hot. */
-		if (own > 0 && spent(gc, share, ng) > 1.5 * b->share * own) {
-			double rare = 0;
-
-			for (k = 0; k < ng; k++)
-				rare += gr[k] ? gc[k] : 0;
-			if (rare > 1.5 * b->share * own)
-				b->exceeded_rare = 1;
-			else
-				b->exceeded_least = 1;
-		}
-		free(gc);
-		free(gr);
-		free(gi);
-		free(gs);
-	}
+	set_shares(b, gcost, grare, own, allowance, now);
 	/* PROBEGEN_BUDGET_DEBUG: each decision, on stderr. */
 	if (getenv("PROBEGEN_BUDGET_DEBUG")) {
 		fprintf(stderr, "budget %.3f: cpu %.3f cost %.3f own %.3f/s debt %.4f allow %.4f/s switching %.3f s links made %llu fired %llu trap %lld:", now - b->start, cpu, cost, own, b->debt, allowance, b->switch_s, b->links_made, fired, tr->trap_ns);
@@ -562,7 +570,6 @@ static void decide(struct tracer *tr, struct budget *b, double now)
 	b->last_decide = now;
 	free(gcost);
 	free(grare);
-	free(share);
 }
 
 void budget_step(struct tracer *tr, double now)
