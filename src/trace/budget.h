@@ -33,12 +33,11 @@
  * A cost under it is not saved up for a later burst. */
 #define BUDGET_REPAY_SECONDS 1.0
 /* A group that was whole and is sampled stays sampled this long
- * before it may be whole again: a group whose cost is about what is
- * left flipped at every decision (memcached: 73 links made and closed
- * in 6 s, for nothing sampled better). */
+ * before it may be whole again, and turns whole only where it fits in
+ * this much of the room (budget_shares): groups whose cost was about
+ * what was left flipped at every decision, each flip a link made or
+ * closed (memcached: 73 flips in 6 s, for nothing sampled better). */
 #define BUDGET_HOLD_SECONDS 1.0
-/* ... and turns whole only where it fits in this much of what is
- * allowed (the allowance moves with the debt, decision by decision). */
 #define BUDGET_ROOM 0.75
 /* A probe (or pair) that fires less often than this, a second, is
  * always traced whole: a rare event is counted exactly.  Judged on its
