@@ -35,7 +35,10 @@ t_budget_samples_the_hot_and_counts_the_rare() {
 	assert p["busy:tick"]["count"] == int(fired["ticks"]), (p["busy:tick"], fired)
 	b = s["budget"]
 	assert b["percent"] == 5 and not b["default"], b
-	assert any(x["probe"] == "busy:lookup" for x in b["sampled"]), b
+	# The windows its estimate rests on: some, and (busy looks up in
+	# every request) it fired in each.
+	w = [x for x in b["sampled"] if x["probe"] == "busy:lookup"][0]
+	assert w["windows"] >= 1 and w["windows_fired"] == w["windows"], w
 	# The pair: sampled with its start, and never cut (a call is a few
 	# microseconds; one timed across a closed window would be 50 ms).
 	pair = [x for x in s["pairs"] if x["work"] == "request"][0]
@@ -55,7 +58,7 @@ print("lookup: %.1f%% of its firings counted; the trace cost %.1f%% of the CPU (
 	grep -Eq '^  busy:tick +[0-9]+ ' out || { cat out; fail "the rare probe marked"; }
 	grep -q '^budget: 5% of the traced processes. CPU time; the trace cost ' out ||
 		{ cat out; fail "no budget at the summary's end"; }
-	grep -Eq '^    busy:lookup +[0-9.]+% of its firings counted$' out || { cat out; fail "the sampled probe not named"; }
+	grep -Eq '^    busy:lookup +[0-9.]+% of its firings counted, in [0-9]+ windows?$' out || { cat out; fail "the sampled probe not named with its windows"; }
 	ok
 }
 

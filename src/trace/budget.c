@@ -390,6 +390,8 @@ static void estimate(struct budget *b, struct budget_probe *p,
 		p->estimated += (double)df;
 	} else {
 		p->estimated += (double)df * (now - p->represented_from) / on;
+		p->windows++;
+		p->windows_fired += df > 0;
 	}
 	p->window_rate = (double)df / on;
 	p->represented_from = now;

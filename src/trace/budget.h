@@ -72,6 +72,9 @@ struct budget_probe {
 	/* The estimate's: from when its next window's firings stand, and
 	   its last window's firings a second. */
 	double represented_from, window_rate;
+	/* The sampled windows the estimate rests on, and those of them
+	   it fired in: said, so that a reader sees how rough it is. */
+	unsigned windows, windows_fired;
 };
 
 struct budget_group { /* the probes that share one window */

@@ -93,8 +93,9 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 			if (s >= 1)
 				continue;
 			buf_json_string(&names, tr->probes[i].label);
-			fprintf(f, "%s{\"probe\": %s, \"share\": %.4f}",
-				nsampled++ ? ", " : "", names.data, s);
+			fprintf(f, "%s{\"probe\": %s, \"share\": %.4f, \"windows\": %u, \"windows_fired\": %u}",
+				nsampled++ ? ", " : "", names.data, s,
+				b->p[i].windows, b->p[i].windows_fired);
 			names.len = 0;
 		}
 		fputs("]}", f);
@@ -118,8 +119,12 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 		if (!nsampled++)
 			fprintf(f, "  sampled (traced together, in windows of %.0f ms; counts scaled by the share counted):\n",
 				BUDGET_SLOT_SECONDS * 1000);
-		fprintf(f, "    %-40s %.1f%% of its firings counted\n",
-			tr->probes[i].label_text, 100 * s);
+		fprintf(f, "    %-40s %.1f%% of its firings counted, in %u window%s",
+			tr->probes[i].label_text, 100 * s, b->p[i].windows,
+			b->p[i].windows == 1 ? "" : "s");
+		if (b->p[i].windows_fired < b->p[i].windows)
+			fprintf(f, " (it fired in %u)", b->p[i].windows_fired);
+		fputc('\n', f);
 	}
 	if (!nsampled)
 		fputs("  every probe traced whole\n", f);
