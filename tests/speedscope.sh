@@ -7,7 +7,9 @@
 # what speedscope shows as text (time-ordered: the first thread; sandwich:
 # each function's total, self and name, a line each) and, with SHOT.png,
 # takes a 1280x720 screenshot of VIEW.  Exits 0 when it shows the
-# profile, 1 when it does not, 77 when it cannot run.
+# profile, 1 when it does not, 77 when it cannot run.  SPEEDSCOPE_SECONDS
+# bounds each browser run (90 by default): a file speedscope cannot read
+# leaves the page open until then (an error dialog nobody closes).
 set -u
 file=$(realpath "$1") || exit 1
 view=${2:-time-ordered}
@@ -40,7 +42,7 @@ done
 kill -0 $server 2>/dev/null || { echo "no port to serve the viewer on"; exit 77; }
 url="http://127.0.0.1:$port/index.html#profileURL=http%3A%2F%2F127.0.0.1%3A$port%2Fprofile&view=$view"
 browse() {
-	timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	timeout "${SPEEDSCOPE_SECONDS:-90}" chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$dir/browser$1" --virtual-time-budget=15000 "${@:3}" "$url$2" 2> /dev/null
 }
