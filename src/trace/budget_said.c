@@ -119,12 +119,19 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 		if (!nsampled++)
 			fprintf(f, "  sampled (traced together, in windows of %.0f ms; counts scaled by the share counted):\n",
 				BUDGET_SLOT_SECONDS * 1000);
-		fprintf(f, "    %-40s %.1f%% of its firings counted, in %u window%s",
-			tr->probes[i].label_text, 100 * s, b->p[i].windows,
-			b->p[i].windows == 1 ? "" : "s");
-		if (b->p[i].windows_fired < b->p[i].windows)
-			fprintf(f, " (it fired in %u)", b->p[i].windows_fired);
-		fputc('\n', f);
+		fprintf(f, "    %-40s %.1f%% of its firings counted, ",
+			tr->probes[i].label_text, 100 * s);
+		/* Sampled, then whole again before a window opened: its
+		   gap stands at the rate it had whole. */
+		if (!b->p[i].windows)
+			fputs("in no window (its gap at the rate it had whole)\n",
+			      f);
+		else if (b->p[i].windows_fired < b->p[i].windows)
+			fprintf(f, "in %u windows (it fired in %u)\n",
+				b->p[i].windows, b->p[i].windows_fired);
+		else
+			fprintf(f, "in %u window%s\n", b->p[i].windows,
+				b->p[i].windows == 1 ? "" : "s");
 	}
 	if (!nsampled)
 		fputs("  every probe traced whole\n", f);

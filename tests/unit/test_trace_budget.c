@@ -3,10 +3,14 @@
  * which probes are traced whole and what share of the time the others
  * get, from each one's cost, whether it is rare (budget_rare) and what
  * the budget allows; and what it allows (budget_allowance), a debt paid
- * back.
+ * back; and the summary's end, which says what each estimate rests on.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "trace/budget.h"
 #include "trace/tracer.h"
 #include "unit.h"
 
@@ -152,9 +156,56 @@ static void a_probe_at_the_edge_keeps_its_standing(void)
 	CHECK(share[0] < 1, "held, yet whole: %g", share[0]);
 }
 
+/* The summary's end names each sampled probe with the windows its
+ * estimate rests on: how many, how many it fired in, or none (sampled,
+ * then whole again before a window: its gap at its rate whole). */
+static void the_end_says_what_each_estimate_rests_on(void)
+{
+	char steady[] = "p:steady", bursty[] = "p:bursty", back[] = "p:back",
+	     whole[] = "p:whole";
+	struct traced probes[4] = { { .label_text = steady },
+				    { .label_text = bursty },
+				    { .label_text = back },
+				    { .label_text = whole } };
+	struct budget_probe bp[4] = {
+		{ .group = 0, .raw = 50, .estimated = 1000, .windows = 3,
+		  .windows_fired = 3 },
+		{ .group = 1, .raw = 5, .estimated = 100, .windows = 3,
+		  .windows_fired = 1 },
+		{ .group = 2, .raw = 80, .estimated = 100 },
+		{ .group = 3, .raw = 10, .estimated = 10 },
+	};
+	struct budget_group g[4] = { { .least_share = 0.05 },
+				     { .least_share = 0.05 },
+				     { .least_share = 0.5 },
+				     { .least_share = 1 } };
+	struct budget b = { .share = 0.05, .p = bp, .g = g, .n = 4,
+			    .start = 1, .end = 7, .cpu_s = 1.05,
+			    .cost_s = 0.05 };
+	struct tracer tr = { .probes = probes };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	tr.features[FEATURE_BUDGET] = &b;
+	budget_say(&tr, f, 0);
+	fclose(f);
+	CHECK(strstr(text, "p:steady                                 5.0% of its firings counted, in 3 windows\n") != NULL,
+	      "steady: %s", text);
+	CHECK(strstr(text, "p:bursty                                 5.0% of its firings counted, in 3 windows (it fired in 1)\n") != NULL,
+	      "bursty: %s", text);
+	CHECK(strstr(text, "p:back                                   80.0% of its firings counted, in no window (its gap at the rate it had whole)\n") != NULL,
+	      "back: %s", text);
+	CHECK(strstr(text, "p:whole ") == NULL, "a whole probe named: %s", text);
+	CHECK(strstr(text, "traced whole: the other 1 probe\n") != NULL,
+	      "whole: %s", text);
+	free(text);
+}
+
 UNIT_CASES(UNIT(everything_fits), UNIT(the_hot_share_what_is_left),
 	   UNIT(rare_probes_stay_whole), UNIT(rare_is_judged_on_a_second),
 	   UNIT(nothing_measured),
 	   UNIT(a_debt_is_paid_back),
 	   UNIT(a_whole_probe_outlasts_a_windows_debt),
-	   UNIT(a_probe_at_the_edge_keeps_its_standing))
+	   UNIT(a_probe_at_the_edge_keeps_its_standing),
+	   UNIT(the_end_says_what_each_estimate_rests_on))
