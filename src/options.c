@@ -266,11 +266,6 @@ static int check_inputs(const struct options *o)
 	case READS_TRACEES:
 		if (!o->trace.command && !o->trace.pid && !o->noperands)
 			what = "--trace needs -c CMD, -- CMD, -p PID or a binary";
-		/* A share of the processes' CPU: which, with no -c or -p,
-		   are every process that runs the binaries. */
-		else if (o->trace.budget > 0 && !o->trace.command &&
-			 !o->trace.pid)
-			what = "--budget needs -c CMD, -- CMD or -p PID: it is a share of the traced processes' CPU time";
 		/* A sampled count judged is a test that passes by chance. */
 		else if (o->trace.budget > 0 &&
 			 (o->trace.expect_requests.n || o->trace.expect_all))

@@ -99,10 +99,6 @@ t_budget_tests_count_every_firing() {
 	expect_grep "does not go with --expect: an expectation counts every firing" err
 	"$PROBEGEN" --trace --budget 5% --expect-all -c './srv 1' > out 2> err
 	expect_eq $? 2 "--budget with --expect-all"
-	# No process to measure: refused.
-	"$PROBEGEN" --trace --budget 5% ./srv > out 2> err
-	expect_eq $? 2 "--budget with a binary alone"
-	expect_grep "needs -c CMD, -- CMD or -p PID" err
 	for bad in 0 101 5x ''; do
 		"$PROBEGEN" --trace --budget "$bad" -c true > out 2> err && fail "--budget '$bad' taken"
 		expect_grep "takes a share of the traced processes' CPU time" err
@@ -178,7 +174,7 @@ t_budget_idle_process_rare_probe() {
 	need_trace
 	values_program values.c values
 	gcc -O2 -I. "$ROOT/tests/src/semaphore.c" values.o -o sem || fail "build sem"
-	./sem > sem.out &
+	./sem 60 > sem.out & # long enough for three traces on a loaded machine; killed at the end
 	local pid=$! i
 	sleep 0.3
 	for i in 1 2; do
@@ -283,5 +279,57 @@ t_budget_pprof_says_what_was_sampled() {
 	grep -Eq '^sampled by --budget 5% \(the share of each probe.s firings counted\): .*busy:lookup [0-9.]+%' comments ||
 		{ cat comments; fail "the profile does not say what was sampled"; }
 	expect_grep "not scaled" comments
+	ok
+}
+
+# Tracing a binary (no -p, no -c), the budget is a share of the CPU time
+# of every process that runs it: two servers already running and one
+# that starts during the trace (found by the next look at /proc), each
+# measured; and the same for a library, by the processes that map it.
+# A process that runs neither is not counted.
+t_budget_every_process_of_a_binary() {
+	need_trace
+	budget_server
+	sed 's/^int main(int argc, char \*\*argv)$/int busy_main(int argc, char **argv)/' busy.c > libbusy.c
+	grep -q '^int busy_main' libbusy.c || fail "busy.c's main not found"
+	printf 'int busy_main(int, char **);\nint main(int c, char **v) { return busy_main(c, v); }\n' > host.c
+	cc -O2 -fPIC -shared -o libbusy.so libbusy.c busy_probes.o && cc -O2 -o host host.c -L. -lbusy -Wl,-rpath,'$ORIGIN' ||
+		fail "cc (the library)"
+	local kind target pids
+	for kind in program library; do
+		[ $kind = program ] && target=./srv || target=./libbusy.so
+		pids=
+		if [ $kind = program ]; then ./srv 4 2> s1.err & else ./host 4 2> s1.err & fi
+		pids="$pids $!"
+		if [ $kind = program ]; then ./srv 4 2> s2.err & else ./host 4 2> s2.err & fi
+		pids="$pids $!"
+		(exec -a bystander sh -c 'while :; do :; done') & # runs neither
+		local bystander=$!
+		sleep 0.3
+		( sleep 0.6; if [ $kind = program ]; then exec ./srv 1.5 2> s3.err; else exec ./host 1.5 2> s3.err; fi ) &
+		pids="$pids $!"
+		timeout 30 "$PROBEGEN" --trace --summary --json --budget 5% --duration 2.5 $target > out.json 2> err
+		local rc=$?
+		kill $bystander; wait $pids 2> /dev/null
+		[ $rc = 0 ] || { cat err; fail "$kind: --budget 5% on $target"; }
+		python3 - out.json $kind <<-'PY' || fail "$kind: the budget of every process"
+		import json, sys
+		s = json.load(open(sys.argv[1]))
+		b = s["budget"]
+		# Three ran it; the bystander, busy the whole time, is not one.
+		assert b["processes"] == 3, b
+		assert any(x["probe"] == "busy:lookup" for x in b["sampled"]), b
+		assert b["cpu_seconds"] > 1.0, b
+		look = s["probes"]["busy:lookup"]
+		assert "sampled" in look and look["count"] > 0, look
+		print("%s: %d processes, %.2f CPU s, the trace cost %.1f%%" % (sys.argv[2], b["processes"], b["cpu_seconds"], b["cost_percent"]))
+		PY
+		note "$(python3 -c 'import json,sys; b=json.load(open("out.json"))["budget"]; print(sys.argv[1], b["processes"], "processes,", "%.2f CPU s, cost %.1f%%" % (b["cpu_seconds"], b["cost_percent"]))' $kind)"
+	done
+	# No budget given: a binary is traced whole, as before.
+	./srv 1 2> /dev/null &
+	timeout 30 "$PROBEGEN" --trace --summary --json --duration 0.5 ./srv > out.json 2> err || { cat err; fail "no --budget"; }
+	wait
+	python3 -c 'import json,sys; s=json.load(open("out.json")); assert "budget" not in s, s["budget"]' || fail "a binary traced under a budget it was not given"
 	ok
 }

@@ -150,20 +150,41 @@ static double process_cpu(int pid)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The processes that run the traced binaries (no -p, no -c), looked
+ * for again each BUDGET_RUNNING_SECONDS: a process that starts between
+ * counts from its start when found. */
+static int running(struct budget *b, const struct tracer *tr, pid_t *pids,
+		   int max)
+{
+	double now = now_seconds();
+
+	if (!b->running_at || now - b->running_at >= BUDGET_RUNNING_SECONDS) {
+		b->nrunning = trace_running(tr, b->running, BUDGET_MAX_PROCESSES);
+		b->running_at = now;
+	}
+	memcpy(pids, b->running,
+	       sizeof(*pids) * (size_t)(b->nrunning < max ? b->nrunning : max));
+	return b->nrunning < max ? b->nrunning : max;
+}
+
 /* The CPU seconds the traced processes spent since the last call:
- * -p's process, or -c's tree (probegen's descendants); each process
- * known by its last reading, a new one from its start. */
+ * -p's process, -c's tree (probegen's descendants), or those that run
+ * the binaries; each process known by its last reading, a new one from
+ * its start. */
 static double processes_cpu(struct budget *b, const struct tracer *tr,
 			    int at_start)
 {
-	int pids[4096], n, i, k;
+	pid_t pids[BUDGET_MAX_PROCESSES];
+	int n, i, k;
 	double sum = 0, c;
 
 	if (tr->plan.request->pid) {
 		pids[0] = tr->plan.request->pid;
 		n = 1;
+	} else if (tr->plan.request->command) {
+		n = trace_descendants(pids, BUDGET_MAX_PROCESSES);
 	} else {
-		n = trace_descendants(pids, 4096);
+		n = running(b, tr, pids, BUDGET_MAX_PROCESSES);
 	}
 	for (i = 0; i < n; i++) {
 		if ((c = process_cpu(pids[i])) < 0)
@@ -174,7 +195,8 @@ static double processes_cpu(struct budget *b, const struct tracer *tr,
 			b->procs = xgrow(b->procs, (size_t)b->nprocs,
 					 sizeof(*b->procs));
 			b->procs[b->nprocs].pid = pids[i];
-			/* -p's process ran before the trace: from now. */
+			/* -p's process (or a binary's) ran before the
+			   trace: from now. */
 			b->procs[b->nprocs++].cpu = at_start ? c : 0;
 		}
 		if (c > b->procs[k].cpu)

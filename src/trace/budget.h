@@ -47,6 +47,12 @@
 #define BUDGET_RARE_RATE 100.0
 #define BUDGET_RARE_SPAN 2.0
 
+/* Tracing binaries, the processes that run them are looked for again
+ * this often (each is a walk of /proc), and at most this many are
+ * measured. */
+#define BUDGET_RUNNING_SECONDS 1.0
+#define BUDGET_MAX_PROCESSES 4096
+
 struct budget_probe {
 	int group;	  /* the probe whose windows it shares (a pair's) */
 	int attached;	  /* its sites, now */
@@ -98,6 +104,9 @@ struct budget {
 	double last_measure;
 	struct { int pid; double cpu; } *procs;
 	int nprocs;
+	pid_t running[BUDGET_MAX_PROCESSES]; /* tracing binaries: theirs */
+	int nrunning;
+	double running_at; /* when looked for */
 	double credit; /* the sampled groups', toward their next window */
 	int sampling;  /* some groups are sampled now */
 	double own; /* the processes' own work, CPU seconds a second */

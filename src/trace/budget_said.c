@@ -68,6 +68,26 @@ void budget_say_start(const struct tracer *tr)
 			   p->budget * 100);
 }
 
+/* A sampled probe's line at the summary's end: its share, and the
+ * windows its estimate rests on. */
+static void say_sampled(FILE *f, const char *label, double share,
+			const struct budget_probe *p)
+{
+	fprintf(f, "    %-40s %.1f%% of its firings counted, ", label,
+		100 * share);
+	/* No window opened while it was sampled (the least share is one
+	   in 5 s): its gaps stand at the rate it had traced whole,
+	   before or after. */
+	if (!p->windows)
+		fputs("in no window (at the rate it had traced whole)\n", f);
+	else if (p->windows_fired < p->windows)
+		fprintf(f, "in %u windows (it fired in %u)\n", p->windows,
+			p->windows_fired);
+	else
+		fprintf(f, "in %u window%s\n", p->windows,
+			p->windows == 1 ? "" : "s");
+}
+
 void budget_say(const struct tracer *tr, FILE *f, int json)
 {
 	const struct budget *b = budget_of(tr);
@@ -83,10 +103,10 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 	   passes it until paid back); the decisions say why. */
 	over = used > b->share * 100;
 	if (json) {
-		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"exceeded\": %s, \"forgotten_starts\": %llu, \"sampled\": [",
+		fprintf(f, "{\"percent\": %g, \"default\": %s, \"cost_percent\": %.2f, \"cpu_seconds\": %.3f, \"cost_seconds\": %.3f, \"processes\": %d, \"exceeded\": %s, \"forgotten_starts\": %llu, \"sampled\": [",
 			b->share * 100, tr->plan.budget_default ? "true" : "false",
-			used, b->cpu_s, b->cost_s, over ? "true" : "false",
-			b->forgotten);
+			used, b->cpu_s, b->cost_s, b->nprocs,
+			over ? "true" : "false", b->forgotten);
 		for (i = 0; i < b->n; i++) {
 			double s = budget_share(tr, i);
 
@@ -102,10 +122,11 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 		buf_free(&names);
 		return;
 	}
-	fprintf(f, "\nbudget: %g%% of the traced processes' CPU time%s; the trace cost %.1f%% (%.3f s of %.3f s)\n",
+	fprintf(f, "\nbudget: %g%% of the traced processes' CPU time%s; the trace cost %.1f%% (%.3f s of %.3f s, in %d process%s)\n",
 		b->share * 100,
 		tr->plan.budget_default ? " (-p's default)" : "", used,
-		b->cost_s, b->cpu_s > b->cost_s ? b->cpu_s - b->cost_s : 0);
+		b->cost_s, b->cpu_s > b->cost_s ? b->cpu_s - b->cost_s : 0,
+		b->nprocs, b->nprocs == 1 ? "" : "es");
 	if (b->unswitchable) {
 		fputs("  every firing traced: this kernel cannot detach one probe\n",
 		      f);
@@ -119,19 +140,7 @@ void budget_say(const struct tracer *tr, FILE *f, int json)
 		if (!nsampled++)
 			fprintf(f, "  sampled (traced together, in windows of %.0f ms; counts scaled by the share counted):\n",
 				BUDGET_SLOT_SECONDS * 1000);
-		fprintf(f, "    %-40s %.1f%% of its firings counted, ",
-			tr->probes[i].label_text, 100 * s);
-		/* Sampled, then whole again before a window opened: its
-		   gap stands at the rate it had whole. */
-		if (!b->p[i].windows)
-			fputs("in no window (its gap at the rate it had whole)\n",
-			      f);
-		else if (b->p[i].windows_fired < b->p[i].windows)
-			fprintf(f, "in %u windows (it fired in %u)\n",
-				b->p[i].windows, b->p[i].windows_fired);
-		else
-			fprintf(f, "in %u window%s\n", b->p[i].windows,
-				b->p[i].windows == 1 ? "" : "s");
+		say_sampled(f, tr->probes[i].label_text, s, &b->p[i]);
 	}
 	if (!nsampled)
 		fputs("  every probe traced whole\n", f);

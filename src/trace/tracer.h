@@ -355,6 +355,10 @@ void budget_say(const struct tracer *tr, FILE *f, int json);
 /* The processes below probegen's own (descendants.c, from /proc): how
  * many, at most max, into pids. */
 int trace_descendants(pid_t *pids, int max);
+/* The processes that run a traced binary (running.c, from /proc: a
+ * program's executable, a library's mappings): how many, at most max,
+ * into pids. */
+int trace_running(const struct tracer *tr, pid_t *pids, int max);
 
 /* ---- find/expect.c, sinks/judge.c: --expect ---- */
 

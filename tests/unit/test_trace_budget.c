@@ -194,7 +194,7 @@ static void the_end_says_what_each_estimate_rests_on(void)
 	      "steady: %s", text);
 	CHECK(strstr(text, "p:bursty                                 5.0% of its firings counted, in 3 windows (it fired in 1)\n") != NULL,
 	      "bursty: %s", text);
-	CHECK(strstr(text, "p:back                                   80.0% of its firings counted, in no window (its gap at the rate it had whole)\n") != NULL,
+	CHECK(strstr(text, "p:back                                   80.0% of its firings counted, in no window (at the rate it had traced whole)\n") != NULL,
 	      "back: %s", text);
 	CHECK(strstr(text, "p:whole ") == NULL, "a whole probe named: %s", text);
 	CHECK(strstr(text, "traced whole: the other 1 probe\n") != NULL,
