@@ -296,20 +296,21 @@ t_budget_every_process_of_a_binary() {
 	printf 'int busy_main(int, char **);\nint main(int c, char **v) { return busy_main(c, v); }\n' > host.c
 	cc -O2 -fPIC -shared -o libbusy.so libbusy.c busy_probes.o && cc -O2 -o host host.c -L. -lbusy -Wl,-rpath,'$ORIGIN' ||
 		fail "cc (the library)"
-	local kind target pids
+	local kind target server pids
 	for kind in program library; do
-		[ $kind = program ] && target=./srv || target=./libbusy.so
+		# What is traced, and what runs it.
+		[ $kind = program ] && target=./srv server=./srv || target=./libbusy.so server=./host
 		pids=
 		# At 20,000 requests a second each, not as fast as they can:
 		# the other tests run beside this one.
-		if [ $kind = program ]; then ./srv 4 20000 2> s1.err & else ./host 4 20000 2> s1.err & fi
+		$server 4 20000 2> s1.err &
 		pids="$pids $!"
-		if [ $kind = program ]; then ./srv 4 20000 2> s2.err & else ./host 4 20000 2> s2.err & fi
+		$server 4 20000 2> s2.err &
 		pids="$pids $!"
 		sleep 30 & # runs neither
 		local bystander=$!
 		sleep 0.3
-		( sleep 0.6; if [ $kind = program ]; then exec ./srv 1.5 20000 2> s3.err; else exec ./host 1.5 20000 2> s3.err; fi ) &
+		( sleep 0.6; exec $server 1.5 20000 2> s3.err ) &
 		pids="$pids $!"
 		timeout 30 "$PROBEGEN" --trace --summary --json --budget 5% --duration 2.5 $target > out.json 2> err
 		local rc=$?

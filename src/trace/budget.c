@@ -151,10 +151,9 @@ static double process_cpu(int pid)
 }
 
 /* The processes that run the traced binaries (no -p, no -c), looked
- * for again each BUDGET_RUNNING_SECONDS: a process that starts between
- * counts from its start when found. */
-static int running(struct budget *b, const struct tracer *tr, pid_t *pids,
-		   int max)
+ * for again each BUDGET_RUNNING_SECONDS (between, the last look's): a
+ * process that starts between counts from its start when found. */
+static int running(struct budget *b, const struct tracer *tr)
 {
 	double now = now_seconds();
 
@@ -162,9 +161,7 @@ static int running(struct budget *b, const struct tracer *tr, pid_t *pids,
 		b->nrunning = trace_running(tr, b->running, BUDGET_MAX_PROCESSES);
 		b->running_at = now;
 	}
-	memcpy(pids, b->running,
-	       sizeof(*pids) * (size_t)(b->nrunning < max ? b->nrunning : max));
-	return b->nrunning < max ? b->nrunning : max;
+	return b->nrunning;
 }
 
 /* The CPU seconds the traced processes spent since the last call:
@@ -174,17 +171,19 @@ static int running(struct budget *b, const struct tracer *tr, pid_t *pids,
 static double processes_cpu(struct budget *b, const struct tracer *tr,
 			    int at_start)
 {
-	pid_t pids[BUDGET_MAX_PROCESSES];
+	pid_t found[BUDGET_MAX_PROCESSES];
+	const pid_t *pids = found;
 	int n, i, k;
 	double sum = 0, c;
 
 	if (tr->plan.request->pid) {
-		pids[0] = tr->plan.request->pid;
+		found[0] = tr->plan.request->pid;
 		n = 1;
 	} else if (tr->plan.request->command) {
-		n = trace_descendants(pids, BUDGET_MAX_PROCESSES);
+		n = trace_descendants(found, BUDGET_MAX_PROCESSES);
 	} else {
-		n = running(b, tr, pids, BUDGET_MAX_PROCESSES);
+		n = running(b, tr);
+		pids = b->running;
 	}
 	for (i = 0; i < n; i++) {
 		if ((c = process_cpu(pids[i])) < 0)
